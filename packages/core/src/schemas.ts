@@ -1,0 +1,85 @@
+import { Type, type Static } from '@sinclair/typebox';
+
+/** The wire contract of POST /catalog/search. The service validates with these; the client checks responses with them. */
+
+export const MAX_QUERY_ITEMS = 16;
+export const MAX_RESULTS_LIMIT = 100;
+export const DEFAULT_MAX_RESULTS = 20;
+
+export const ToolInfoSchema = Type.Object(
+  {
+    toolKey: Type.String({ minLength: 1, description: '`serverId:toolName`, unique within the list.' }),
+    toolName: Type.String({ minLength: 1, description: 'The tool name as the MCP server lists it.' }),
+    serverName: Type.String({ description: 'Display name of the MCP server that offers the tool.' }),
+    description: Type.Optional(Type.String({ description: 'Tool description (untrusted third-party text).' })),
+    title: Type.Optional(Type.String({ description: 'Human-readable title (MCP `title`).' })),
+    inputSchema: Type.Optional(
+      Type.Object({}, { additionalProperties: true, description: 'The MCP `inputSchema` (JSON Schema object).' }),
+    ),
+    annotations: Type.Optional(
+      Type.Object({}, { additionalProperties: true, description: 'MCP tool annotations, passed through to results.' }),
+    ),
+    tags: Type.Optional(Type.Array(Type.String(), { description: 'Free-form tags used as a ranking field.' })),
+  },
+  {
+    $id: 'ToolInfo',
+    // Routers may pass MCP tool objects as they are: unknown fields inside a tool are ignored.
+    additionalProperties: true,
+    description: 'One entry of the router\'s Available Tool List.',
+  },
+);
+export type ToolInfo = Static<typeof ToolInfoSchema>;
+
+export const SearchRequestSchema = Type.Object(
+  {
+    query: Type.Array(Type.String({ minLength: 1 }), {
+      minItems: 1,
+      maxItems: MAX_QUERY_ITEMS,
+      description: 'One or more sub-queries (the steps of a multi-step task).',
+    }),
+    context: Type.Optional(Type.String({ description: 'Task background for the reranker.' })),
+    tools: Type.Array(ToolInfoSchema, { description: 'The router\'s whole Available Tool List.' }),
+    maxResults: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: MAX_RESULTS_LIMIT, default: DEFAULT_MAX_RESULTS }),
+    ),
+  },
+  { $id: 'SearchRequest', additionalProperties: false },
+);
+export type SearchRequest = Static<typeof SearchRequestSchema>;
+
+export const SearchResultSchema = Type.Object(
+  {
+    toolKey: Type.String(),
+    toolName: Type.String(),
+    serverName: Type.String(),
+    description: Type.Optional(Type.String()),
+    relevance: Type.Number({ minimum: 0, maximum: 1, description: 'Calibrated relevance: comparable across requests.' }),
+    explanation: Type.Optional(Type.String({ description: 'Why this tool was ranked here.' })),
+    annotations: Type.Optional(Type.Object({}, { additionalProperties: true })),
+  },
+  { $id: 'SearchResult', additionalProperties: false },
+);
+export type SearchResult = Static<typeof SearchResultSchema>;
+
+export const RankerSchema = Type.Union([Type.Literal('bm25'), Type.Literal('llm')], { $id: 'Ranker' });
+export type Ranker = Static<typeof RankerSchema>;
+
+export const SearchMetaSchema = Type.Object(
+  {
+    ranker: Type.Union([Type.Literal('bm25'), Type.Literal('llm')]),
+    degraded: Type.Optional(Type.String({ description: 'Why the LLM stage did not fully run, when it did not.' })),
+    requestId: Type.String(),
+  },
+  // New meta fields may be added within v1; clients must ignore what they do not know.
+  { $id: 'SearchMeta', additionalProperties: true },
+);
+export type SearchMeta = Static<typeof SearchMetaSchema>;
+
+export const SearchResponseSchema = Type.Object(
+  {
+    results: Type.Array(SearchResultSchema),
+    meta: SearchMetaSchema,
+  },
+  { $id: 'SearchResponse', additionalProperties: false },
+);
+export type SearchResponse = Static<typeof SearchResponseSchema>;

@@ -1,0 +1,2 @@
+// Placeholder until the service lands (issue 3).
+export {};
