@@ -8,6 +8,17 @@ export interface RankOptions {
   limit?: number;
   /** Descriptions longer than this are truncated before ranking (not rejected). */
   maxDescriptionChars?: number;
+  /**
+   * Cache of per-tool analysis keyed by the tool's content hash, so a repeated tool list is not
+   * re-tokenized. The service keeps one per project so that nothing crosses projects.
+   */
+  cache?: RankCache;
+}
+
+/** Opaque per-tool analysis cache; create with `createRankCache()`. */
+export interface RankCache {
+  readonly size: number;
+  clear(): void;
 }
 
 export interface RankedTool {
