@@ -3,3 +3,4 @@ export type { RankCache, RankInput, RankOptions, RankedTool } from './ranking/ty
 export { rankOkapiBm25, tokenizePlain } from './ranking/okapi-bm25.js';
 export { rankTools } from './ranking/rank.js';
 export { createRankCache, type RankCacheOptions } from './ranking/rank-cache.js';
+export { toSearchResult } from './ranking/to-search-result.js';
