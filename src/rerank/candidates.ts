@@ -1,0 +1,199 @@
+// Which tools the model sees. The prompt has a token budget, not a fixed top-k: a small tool list
+// goes in whole; a larger one is filled in three passes so that tools sharing no word with the
+// request still get a chance (lexical recall on LiveMCPBench is only ~0.7 at 150 candidates):
+//   1. coverage: the best few tools of every sub-query, round-robin, so no step of a multi-step
+//      task is crowded out by another;
+//   2. lexical order with server expansion: walking the lexical ranking, the first time a server
+//      appears all its tools come along (a "send a Slack message" request also needs
+//      `slack:list_channels`), until server expansion has used its share of the budget;
+//   3. whatever budget is left: the tools that matched nothing, in list order.
+// Candidates are then shown in lexical order (unmatched last) with ids t1, t2, … in that order.
+import { rankTools, type RankCache, type RankedTool, type ToolInfo } from '@catalog-search/core';
+import { sanitizeData } from './sanitize.js';
+import type { LineTokenCounter } from './token-count.js';
+
+export interface CandidateOptions {
+  /** Description characters per candidate line. */
+  maxDescriptionChars: number;
+  /** Parameter names listed per candidate line. */
+  maxParams: number;
+  /** Pass 1: how many top tools of each sub-query are guaranteed a place. */
+  perQueryDepth: number;
+  /** Pass 2: share of the candidate budget that server expansion may use. */
+  serverShare: number;
+  /** Pass 2: servers larger than this bring only their lexically best tools up to this many. */
+  maxToolsPerServer: number;
+}
+
+export const DEFAULT_CANDIDATE_OPTIONS: CandidateOptions = {
+  maxDescriptionChars: 180,
+  maxParams: 8,
+  perQueryDepth: 5,
+  serverShare: 0.5,
+  maxToolsPerServer: 25,
+};
+
+/** No candidate line is shorter than this; once less room is left the budget counts as full. */
+const MIN_LINE_TOKENS = 12;
+
+export interface Candidate {
+  /** Short id the model refers to: t1, t2, … */
+  id: string;
+  /** Position of the tool in the request's `tools`. */
+  toolIndex: number;
+  line: string;
+  tokens: number;
+}
+
+export interface CandidateSelection {
+  candidates: Candidate[];
+  /** Tokens of all candidate lines together. */
+  tokens: number;
+  /** True when every tool of the request is a candidate. */
+  whole: boolean;
+}
+
+export interface SelectionInput {
+  query: string[];
+  context?: string;
+  tools: ToolInfo[];
+  lexical: RankedTool[];
+}
+
+/** `t3 | calendar_list_events | Google Calendar | 0.82 | calendarId, timeMin | List events of a calendar…` */
+export function candidateLine(id: string, tool: ToolInfo, lexicalRelevance: number, options: CandidateOptions): string {
+  const name = sanitizeData(tool.toolName, 80);
+  const server = sanitizeData(tool.serverName, 60);
+  const params = parameterNames(tool, options.maxParams);
+  const description = sanitizeData(tool.description ?? tool.title ?? '', options.maxDescriptionChars);
+  return `${id} | ${name} | ${server} | ${lexicalRelevance.toFixed(2)} | ${params} | ${description}`;
+}
+
+function parameterNames(tool: ToolInfo, max: number): string {
+  const properties = (tool.inputSchema as { properties?: unknown } | undefined)?.properties;
+  if (typeof properties !== 'object' || properties === null) return '-';
+  const names = Object.keys(properties).map((name) => sanitizeData(name, 40));
+  if (names.length === 0) return '-';
+  const shown = names.slice(0, max).join(', ');
+  return names.length > max ? `${shown} +${names.length - max}` : shown;
+}
+
+export function selectCandidates(
+  input: SelectionInput,
+  budgetTokens: number,
+  counter: LineTokenCounter,
+  options: CandidateOptions = DEFAULT_CANDIDATE_OPTIONS,
+  rankCache?: RankCache,
+): CandidateSelection {
+  const { tools, lexical } = input;
+  // Lexical position of every tool: matched tools by rank, the rest after them in list order.
+  const order: number[] = lexical.map((ranked) => ranked.index);
+  const lexicalRelevance = new Map<number, number>();
+  for (const ranked of lexical) lexicalRelevance.set(ranked.index, ranked.relevance);
+  const matched = new Set(order);
+  for (let index = 0; index < tools.length; index += 1) if (!matched.has(index)) order.push(index);
+  const position = new Map<number, number>();
+  order.forEach((toolIndex, at) => position.set(toolIndex, at));
+
+  // Lines are built with a placeholder-width id so their token count does not depend on the final id.
+  const lines = new Map<number, { line: string; tokens: number }>();
+  const lineOf = (toolIndex: number) => {
+    let entry = lines.get(toolIndex);
+    if (!entry) {
+      const line = candidateLine('t', tools[toolIndex]!, lexicalRelevance.get(toolIndex) ?? 0, options);
+      entry = { line, tokens: counter.count(line) + 2 }; // + the id's digits
+      lines.set(toolIndex, entry);
+    }
+    return entry;
+  };
+
+  const chosen = new Set<number>();
+  let used = 0;
+  const add = (toolIndex: number): boolean => {
+    if (chosen.has(toolIndex)) return true;
+    if (budgetTokens - used < MIN_LINE_TOKENS) return false; // full: spare counting the rest
+    const { tokens } = lineOf(toolIndex);
+    if (used + tokens > budgetTokens) return false;
+    chosen.add(toolIndex);
+    used += tokens;
+    return true;
+  };
+
+  // Small lists go in whole.
+  let whole = true;
+  for (const toolIndex of order) {
+    if (!add(toolIndex)) {
+      whole = false;
+      break;
+    }
+  }
+  if (!whole) {
+    chosen.clear();
+    used = 0;
+    fillByPasses(input, order, add, () => used, budgetTokens, options, rankCache);
+  }
+
+  const candidates = [...chosen]
+    .sort((a, b) => position.get(a)! - position.get(b)!)
+    .map((toolIndex, at) => {
+      const id = `t${at + 1}`;
+      const line = candidateLine(id, tools[toolIndex]!, lexicalRelevance.get(toolIndex) ?? 0, options);
+      return { id, toolIndex, line, tokens: lines.get(toolIndex)!.tokens };
+    });
+  return { candidates, tokens: used, whole };
+}
+
+function fillByPasses(
+  input: SelectionInput,
+  order: number[],
+  add: (toolIndex: number) => boolean,
+  used: () => number,
+  budgetTokens: number,
+  options: CandidateOptions,
+  rankCache?: RankCache,
+): void {
+  const { tools, lexical, query } = input;
+
+  // Pass 1: coverage of every sub-query.
+  const perQuery =
+    query.length > 1
+      ? query.map((sub) =>
+          rankTools(
+            { query: [sub], tools, ...(input.context === undefined ? {} : { context: input.context }) },
+            { limit: options.perQueryDepth, ...(rankCache ? { cache: rankCache } : {}) },
+          ),
+        )
+      : [lexical.slice(0, options.perQueryDepth)];
+  for (let depth = 0; depth < options.perQueryDepth; depth += 1) {
+    for (const ranking of perQuery) {
+      const ranked = ranking[depth];
+      if (ranked) add(ranked.index);
+    }
+  }
+
+  // Pass 2: lexical order; a server's first appearance brings its other tools.
+  const byServer = new Map<string, number[]>();
+  for (const toolIndex of order) {
+    const server = tools[toolIndex]!.serverName;
+    const members = byServer.get(server);
+    if (members) members.push(toolIndex);
+    else byServer.set(server, [toolIndex]);
+  }
+  const serverBudget = budgetTokens * options.serverShare;
+  let serverTokens = 0;
+  const expanded = new Set<string>();
+  for (const ranked of lexical) {
+    add(ranked.index);
+    const server = ranked.tool.serverName;
+    if (expanded.has(server) || serverTokens >= serverBudget) continue;
+    expanded.add(server);
+    for (const sibling of (byServer.get(server) ?? []).slice(0, options.maxToolsPerServer)) {
+      const before = used();
+      if (serverTokens >= serverBudget || !add(sibling)) break;
+      serverTokens += used() - before;
+    }
+  }
+
+  // Pass 3: the tools that matched nothing, while room is left.
+  for (const toolIndex of order.slice(lexical.length)) add(toolIndex);
+}
