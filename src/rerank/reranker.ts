@@ -243,12 +243,20 @@ export function createReranker(config: RerankerConfig): Reranker {
           totalTokens: prompt.promptTokens + countTextTokens(answer.text),
         };
         const modelMs = performance.now() - started;
+        // The SDK ends an aborted or dropped stream quietly: without a finish_reason the answer is
+        // incomplete (and "length" means the token limit cut it).
+        const cutBy: DegradedReason | undefined = flight.controller.signal.aborted
+          ? 'timeout'
+          : answer.finishReason === undefined || answer.finishReason === 'length'
+            ? 'upstream_error'
+            : undefined;
+        if (cutBy) {
+          return { grades: flight.grades, complete: false, failure: flight.grades.length > 0 ? 'partial' : cutBy, usage, modelMs };
+        }
         if (flight.grades.length === 0 && !isEmptyAnswer(answer.text)) {
           return { grades: [], complete: true, failure: 'invalid_output', usage, modelMs };
         }
-        // finish_reason "length": the answer was cut by the token limit, like a deadline cut.
-        const complete = answer.finishReason !== 'length';
-        return { grades: flight.grades, complete, ...(complete ? {} : { failure: 'partial' as const }), usage, modelMs };
+        return { grades: flight.grades, complete: true, usage, modelMs };
       } catch (error) {
         const failure = classifyFailure(error, flight.controller.signal.aborted, attemptMode);
         const next = NEXT_MODE[attemptMode];

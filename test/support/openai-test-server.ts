@@ -218,6 +218,9 @@ export async function startOpenAITestServer(initial: Script = { behaviour: { kin
     }
     if (behaviour.kind === 'stall') return;
     if (behaviour.kind === 'cut') {
+      // Let what was sent reach the client (an SSE comment flushes behind it), then drop the connection.
+      await new Promise<void>((resolve) => res.write(':\n\n', () => resolve()));
+      await sleep(10);
       res.destroy();
       return;
     }
