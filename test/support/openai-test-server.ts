@@ -26,6 +26,9 @@ export interface RecordedRequest {
   headers: IncomingMessage['headers'];
   body: ChatRequestBody;
   receivedAt: number;
+  /** When the connection closed, and whether our response had been sent in full by then. */
+  closedAt?: number;
+  completed?: boolean;
 }
 
 /** One candidate line of the prompt: `t7 | …`. */
@@ -148,7 +151,12 @@ export async function startOpenAITestServer(initial: Script = { behaviour: { kin
       sendError(res, 400, 'request body is not JSON');
       return;
     }
-    requests.push({ method: req.method, path, headers: req.headers, body, receivedAt: performance.now() });
+    const record: RecordedRequest = { method: req.method, path, headers: req.headers, body, receivedAt: performance.now() };
+    requests.push(record);
+    res.on('close', () => {
+      record.closedAt = performance.now();
+      record.completed = res.writableFinished;
+    });
     const script = queue.shift() ?? standing;
     if (script.delayMs) await sleep(script.delayMs);
     if (res.destroyed) return;
