@@ -10,7 +10,7 @@
 // Candidates are then shown in lexical order (unmatched last) with ids t1, t2, … in that order.
 import { rankTools, type RankCache, type RankedTool, type ToolInfo } from '@catalog-search/core';
 import { sanitizeData } from './sanitize.js';
-import type { LineTokenCounter } from './token-count.js';
+import type { LineParts, LinePartsCache } from './token-count.js';
 
 export interface CandidateOptions {
   /** Description characters per candidate line. */
@@ -62,12 +62,32 @@ export interface SelectionInput {
 
 /** `t3 | calendar_list_events | Google Calendar | 0.82 | calendarId, timeMin | List events of a calendar…` */
 export function candidateLine(id: string, tool: ToolInfo, lexicalRelevance: number, options: CandidateOptions): string {
+  const { head, tail } = lineParts(tool, options);
+  return `${id} | ${head} | ${lexicalRelevance.toFixed(2)} | ${tail}`;
+}
+
+/** The parts of a candidate line that depend on the tool only (not on the request): counted once, memoised. */
+function lineParts(tool: ToolInfo, options: CandidateOptions): { head: string; tail: string } {
   const name = sanitizeData(tool.toolName, 80);
   const server = sanitizeData(tool.serverName, 60);
   const params = parameterNames(tool, options.maxParams);
   const description = sanitizeData(tool.description ?? tool.title ?? '', options.maxDescriptionChars);
-  return `${id} | ${name} | ${server} | ${lexicalRelevance.toFixed(2)} | ${params} | ${description}`;
+  return { head: `${name} | ${server}`, tail: `${params} | ${description}` };
 }
+
+/** Everything a line's parts depend on. */
+function toolContentKey(tool: ToolInfo, options: CandidateOptions): string {
+  const properties = (tool.inputSchema as { properties?: unknown } | undefined)?.properties;
+  const params = typeof properties === 'object' && properties !== null ? Object.keys(properties).join('\u0001') : '';
+  return `${options.maxDescriptionChars}\u0000${options.maxParams}\u0000${tool.toolName}\u0000${tool.serverName}\u0000${params}\u0000${tool.description ?? ''}\u0000${tool.description === undefined ? (tool.title ?? '') : ''}`;
+}
+
+/**
+ * Upper bound of the tokens the request-dependent parts add to a line: the id (`t123 | `, ≤ 3
+ * tokens), the lexical score and its separator (`0.82 | `, ≤ 6), the newline, and a token of
+ * slack where the tokenizer merges across the joins.
+ */
+const ID_SCORE_TOKENS = 9;
 
 function parameterNames(tool: ToolInfo, max: number): string {
   const properties = (tool.inputSchema as { properties?: unknown } | undefined)?.properties;
@@ -81,7 +101,7 @@ function parameterNames(tool: ToolInfo, max: number): string {
 export function selectCandidates(
   input: SelectionInput,
   budgetTokens: number,
-  counter: LineTokenCounter,
+  lineCache: LinePartsCache,
   options: CandidateOptions = DEFAULT_CANDIDATE_OPTIONS,
   rankCache?: RankCache,
 ): CandidateSelection {
@@ -95,13 +115,15 @@ export function selectCandidates(
   const position = new Map<number, number>();
   order.forEach((toolIndex, at) => position.set(toolIndex, at));
 
-  // Lines are built with a placeholder-width id so their token count does not depend on the final id.
-  const lines = new Map<number, { line: string; tokens: number }>();
-  const lineOf = (toolIndex: number) => {
+  // A line's tokens: its tool-only text, counted once per distinct text and memoised per project
+  // (routers resend the same list), plus a bound for the id and score.
+  const lines = new Map<number, LineParts>();
+  const lineOf = (toolIndex: number): LineParts => {
     let entry = lines.get(toolIndex);
     if (!entry) {
-      const line = candidateLine('t', tools[toolIndex]!, lexicalRelevance.get(toolIndex) ?? 0, options);
-      entry = { line, tokens: counter.count(line) + 2 }; // + the id's digits
+      const tool = tools[toolIndex]!;
+      const parts = lineCache.get(toolContentKey(tool, options), () => lineParts(tool, options));
+      entry = { ...parts, tokens: parts.tokens + ID_SCORE_TOKENS };
       lines.set(toolIndex, entry);
     }
     return entry;
@@ -137,8 +159,9 @@ export function selectCandidates(
     .sort((a, b) => position.get(a)! - position.get(b)!)
     .map((toolIndex, at) => {
       const id = `t${at + 1}`;
-      const line = candidateLine(id, tools[toolIndex]!, lexicalRelevance.get(toolIndex) ?? 0, options);
-      return { id, toolIndex, line, tokens: lines.get(toolIndex)!.tokens };
+      const { head, tail, tokens } = lines.get(toolIndex)!;
+      const line = `${id} | ${head} | ${(lexicalRelevance.get(toolIndex) ?? 0).toFixed(2)} | ${tail}`;
+      return { id, toolIndex, line, tokens };
     });
   return { candidates, tokens: used, whole };
 }

@@ -11,7 +11,7 @@ import { GradeStreamParser, isEmptyAnswer, type RawGrade } from './grade-parser.
 import { classifyFailure, NEXT_MODE, streamAnswer, type OutputMode } from './llm-call.js';
 import { mergeRanking } from './merge-ranking.js';
 import { buildMessages, promptHeader, SYSTEM_PROMPT, type PromptMessage } from './prompt.js';
-import { countTextTokens, LineTokenCounter, MESSAGE_OVERHEAD_TOKENS } from './token-count.js';
+import { countTextTokens, LinePartsCache, MESSAGE_OVERHEAD_TOKENS } from './token-count.js';
 import type { CandidateGrade, DegradedReason, RerankInput, RerankOutcome, RerankRequestOptions, TokenUsage } from './types.js';
 
 export interface RerankerConfig {
@@ -88,7 +88,7 @@ interface Flight {
 
 interface ProjectState {
   answers: LRUCache<string, CachedAnswer> | undefined;
-  lineTokens: LineTokenCounter;
+  lineParts: LinePartsCache;
   flights: Map<string, Flight>;
 }
 
@@ -113,7 +113,7 @@ export function createReranker(config: RerankerConfig): Reranker {
     if (!state) {
       state = {
         answers: ttl > 0 ? new LRUCache({ max: config.cacheMaxEntries ?? 500, ttl }) : undefined,
-        lineTokens: new LineTokenCounter(),
+        lineParts: new LinePartsCache(),
         flights: new Map(),
       };
       projects.set(projectId, state);
@@ -130,7 +130,7 @@ export function createReranker(config: RerankerConfig): Reranker {
     // Room for the fixed text around the candidate lines (section tags, closing instruction).
     const frame = 40;
     const available = budget - systemTokens - countTextTokens(promptHeader(parts)) - frame;
-    const selection = selectCandidates(request, Math.max(0, available), state.lineTokens, candidateOptions, request.rankCache);
+    const selection = selectCandidates(request, Math.max(0, available), state.lineParts, candidateOptions, request.rankCache);
     const messages = buildMessages(parts, selection.candidates);
     const promptTokens =
       messages.reduce((sum, message) => sum + MESSAGE_OVERHEAD_TOKENS + countTextTokensFast(message, selection), 0) + 3;
@@ -309,8 +309,18 @@ function toCandidateGrades(grades: RawGrade[], byId: Map<string, Candidate>): Ca
 }
 
 /** Token count of a message: candidate lines are already counted (memoised), the rest is counted here. */
+const systemPromptTokens = new Map<string, number>();
+
 function countTextTokensFast(message: PromptMessage, selection: { candidates: Candidate[] }): number {
-  if (message.role === 'system') return countTextTokens(message.content);
+  if (message.role === 'system') {
+    // One system prompt per maxResults value: count each once.
+    let tokens = systemPromptTokens.get(message.content);
+    if (tokens === undefined) {
+      tokens = countTextTokens(message.content);
+      if (systemPromptTokens.size < 64) systemPromptTokens.set(message.content, tokens);
+    }
+    return tokens;
+  }
   let rest = message.content;
   let lineTokens = 0;
   for (const candidate of selection.candidates) lineTokens += candidate.tokens;

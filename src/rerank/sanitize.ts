@@ -5,9 +5,13 @@
 
 // C0/C1 controls, zero-width and bidi formatting characters, line/paragraph separators.
 const INVISIBLE = /[\p{Cc}\p{Cf}\u2028\u2029]+/gu;
+// Most tool text is clean: one scan decides whether the replacements are needed at all.
+const NEEDS_CLEANING = /[\p{Cc}\p{Cf}\u2028\u2029]|\s\s|^\s|\s$/u;
+const NEEDS_DEFUSING = /[<>|]|```/;
 
 /** One-line text with no control characters, at most `maxChars` characters (cut at a word when possible). */
 export function sanitizeLine(text: string, maxChars: number): string {
+  if (!NEEDS_CLEANING.test(text)) return truncate(text, maxChars);
   const clean = text.replace(INVISIBLE, ' ').replace(/\s+/g, ' ').trim();
   return truncate(clean, maxChars);
 }
@@ -18,6 +22,7 @@ export function sanitizeLine(text: string, maxChars: number): string {
  * lines) and code fences.
  */
 export function sanitizeData(text: string, maxChars: number): string {
+  if (!NEEDS_DEFUSING.test(text)) return sanitizeLine(text, maxChars);
   const defused = text.replace(/</g, '‹').replace(/>/g, '›').replace(/\|/g, '¦').replace(/`{3,}/g, "'''");
   return sanitizeLine(defused, maxChars);
 }

@@ -1,8 +1,8 @@
 // Prompt size is measured in tokens of OpenAI's o200k_base encoding (gpt-tokenizer, pure JS). Other
 // model families (Llama, Qwen, Mistral) split text differently, typically within ±20% for
 // English; the default budget leaves room for that below common 8k–32k context windows.
-// Counting is the costly part of candidate selection (≈0.05 ms per tool line), and routers send
-// the same tool list with every request, so counts of candidate lines are memoised per project.
+// Counting (≈0.05 ms per tool line) and sanitising are the costly parts of candidate selection, and
+// routers send the same tool list with every request, so line parts and counts are memoised per project.
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { LRUCache } from 'lru-cache';
 
@@ -13,20 +13,31 @@ export function countTextTokens(text: string): number {
   return countTokens(text);
 }
 
-export class LineTokenCounter {
-  readonly #counts: LRUCache<string, number>;
+/** A candidate line's request-independent parts and their token count. */
+export interface LineParts {
+  head: string;
+  tail: string;
+  tokens: number;
+}
 
-  constructor(maxLines = 20_000) {
-    this.#counts = new LRUCache({ max: maxLines });
+/**
+ * Memo of candidate-line parts per tool content (sanitising and counting cost far more than a
+ * lookup). Kept per project: nothing about one project's tools is visible to another.
+ */
+export class LinePartsCache {
+  readonly #entries: LRUCache<string, LineParts>;
+
+  constructor(maxTools = 20_000) {
+    this.#entries = new LRUCache({ max: maxTools });
   }
 
-  /** Tokens of `line` plus its newline. */
-  count(line: string): number {
-    let tokens = this.#counts.get(line);
-    if (tokens === undefined) {
-      tokens = countTokens(line) + 1;
-      this.#counts.set(line, tokens);
+  get(key: string, build: () => { head: string; tail: string }): LineParts {
+    let entry = this.#entries.get(key);
+    if (entry === undefined) {
+      const { head, tail } = build();
+      entry = { head, tail, tokens: countTokens(`${head} | ${tail}`) };
+      this.#entries.set(key, entry);
     }
-    return tokens;
+    return entry;
   }
 }
