@@ -49,6 +49,9 @@ export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyI
   // checks are markedly faster for a 1,000-tool list.
   app.setValidatorCompiler(TypeBoxValidatorCompiler);
 
+  // The API speaks JSON only: other bodies get 415, not a confusing schema error.
+  app.removeContentTypeParser('text/plain');
+
   app.decorate('lifecycle', { shuttingDown: false });
   app.addHook('preClose', async () => {
     app.lifecycle.shuttingDown = true;

@@ -45,7 +45,12 @@ async function authPlugin(app: FastifyInstance, options: AuthPluginOptions): Pro
     decode: { complete: true },
     verify: {
       algorithms: [...key.algorithms],
-      requiredClaims: ['exp'],
+      // fast-jwt checks iss/aud only when present, so configured ones are also required.
+      requiredClaims: [
+        'exp',
+        ...(auth.issuers.length > 0 ? ['iss'] : []),
+        ...(auth.audiences.length > 0 ? ['aud'] : []),
+      ],
       clockTolerance: auth.clockToleranceMs,
       ...(auth.issuers.length > 0 ? { allowedIss: [...auth.issuers] } : {}),
       ...(auth.audiences.length > 0 ? { allowedAud: [...auth.audiences] } : {}),

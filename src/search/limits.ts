@@ -15,7 +15,7 @@ export function enforceLimits(body: unknown, limits: RequestLimits): void {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return;
   const { tools, query, context } = body as Record<string, unknown>;
   if (Array.isArray(tools) && tools.length > limits.maxTools) {
-    throw new ProblemError('TOO_MANY_TOOLS', `tools: ${tools.length} tools sent; at most ${limits.maxTools} are accepted per request.`, {
+    throw new ProblemError('TOO_MANY_TOOLS', `body /tools: ${tools.length} tools sent; at most ${limits.maxTools} are accepted per request (MAX_TOOLS).`, {
       errors: [{ field: '/tools', message: `must have at most ${limits.maxTools} items` }],
     });
   }
