@@ -58,7 +58,7 @@ function printDevelopmentQuickStart(): void {
       '',
       `TOKEN=${token}`,
       '',
-      'Search the bundled sample tool list:',
+      'Search the bundled sample tool list (paste the TOKEN line and this one into a shell):',
       '',
       `curl -s http://127.0.0.1:${port}/catalog/search -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' --data @${sample}`,
       '',
