@@ -42,7 +42,10 @@ export const DEFAULT_PROMPT_TOKEN_BUDGET = 7_000;
 export const DEFAULT_CACHE_TTL_MS = 10 * 60_000;
 
 export interface RerankRequest extends RerankInput {
-  /** How many results the caller will show: the model is asked for at most this many (10–30). */
+  /**
+   * How many results the caller will show: the ranking is cut there, and the model is asked for at
+   * most this many (10–30). Default: the whole ranking, 20 asked for.
+   */
   maxResults?: number;
   /** The project's lexical rank cache, reused for per-sub-query rankings. */
   rankCache?: RankCache;
@@ -145,7 +148,7 @@ export function createReranker(config: RerankerConfig): Reranker {
   async function rerank(request: RerankRequest, options: RerankRequestOptions): Promise<RerankOutcome> {
     const { tools, lexical } = request;
     const lexicalOutcome = (degraded: DegradedReason | undefined, extra: Partial<RerankOutcome> = {}): RerankOutcome => ({
-      ranked: lexical,
+      ranked: request.maxResults === undefined ? lexical : lexical.slice(0, request.maxResults),
       ranker: 'bm25',
       ...(degraded ? { degraded } : {}),
       cached: false,
@@ -163,7 +166,14 @@ export function createReranker(config: RerankerConfig): Reranker {
     const shown = new Set(prompt.candidates.map((candidate) => candidate.toolIndex));
     const sizes = { candidates: prompt.candidates.length, promptTokens: prompt.promptTokens };
     const merged = (grades: RawGrade[], complete: boolean): RankedTool[] =>
-      mergeRanking({ tools, lexical, grades: toCandidateGrades(grades, byId), shown, complete });
+      mergeRanking({
+        tools,
+        lexical,
+        grades: toCandidateGrades(grades, byId),
+        shown,
+        complete,
+        ...(request.maxResults === undefined ? {} : { limit: request.maxResults }),
+      });
 
     const hit = state.answers?.get(prompt.key);
     if (hit) {
