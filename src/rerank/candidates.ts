@@ -7,16 +7,23 @@
 //      appears all its tools come along (a "send a Slack message" request also needs
 //      `slack:list_channels`), until server expansion has used its share of the budget;
 //   3. whatever budget is left: the tools that matched nothing, in list order.
-// Candidates are then shown in lexical order (unmatched last) with ids t1, t2, … in that order.
+// Candidates are then shown in lexical order (unmatched last) with ids t1, t2, … in that order. The
+// lexically best `detailedCount` get detailed lines (longer description, more parameter names), the
+// others compact lines: a budget holds more tools that way, and the model still sees enough of each
+// to recognise what it does.
 import { rankTools, type RankCache, type RankedTool, type ToolInfo } from '@catalog-search/core';
 import { sanitizeData } from './sanitize.js';
 import type { LineParts, LinePartsCache } from './token-count.js';
 
 export interface CandidateOptions {
-  /** Description characters per candidate line. */
+  /** The lexically best this many tools get detailed lines; the rest compact ones, so more tools fit. */
+  detailedCount: number;
+  /** Description characters and parameter names on a detailed line. */
   maxDescriptionChars: number;
-  /** Parameter names listed per candidate line. */
   maxParams: number;
+  /** Description characters and parameter names on a compact line. */
+  compactDescriptionChars: number;
+  compactParams: number;
   /** Pass 1: how many top tools of each sub-query are guaranteed a place. */
   perQueryDepth: number;
   /** Pass 2: share of the candidate budget that server expansion may use. */
@@ -26,8 +33,11 @@ export interface CandidateOptions {
 }
 
 export const DEFAULT_CANDIDATE_OPTIONS: CandidateOptions = {
-  maxDescriptionChars: 180,
+  detailedCount: 24,
+  maxDescriptionChars: 200,
   maxParams: 8,
+  compactDescriptionChars: 80,
+  compactParams: 4,
   perQueryDepth: 5,
   serverShare: 0.5,
   maxToolsPerServer: 25,
@@ -61,25 +71,30 @@ export interface SelectionInput {
 }
 
 /** `t3 | calendar_list_events | Google Calendar | 0.82 | calendarId, timeMin | List events of a calendar…` */
-export function candidateLine(id: string, tool: ToolInfo, lexicalRelevance: number, options: CandidateOptions): string {
-  const { head, tail } = lineParts(tool, options);
+interface LineDetail {
+  descriptionChars: number;
+  params: number;
+}
+
+export function candidateLine(id: string, tool: ToolInfo, lexicalRelevance: number, detail: LineDetail): string {
+  const { head, tail } = lineParts(tool, detail);
   return `${id} | ${head} | ${lexicalRelevance.toFixed(2)} | ${tail}`;
 }
 
 /** The parts of a candidate line that depend on the tool only (not on the request): counted once, memoised. */
-function lineParts(tool: ToolInfo, options: CandidateOptions): { head: string; tail: string } {
+function lineParts(tool: ToolInfo, detail: LineDetail): { head: string; tail: string } {
   const name = sanitizeData(tool.toolName, 80);
   const server = sanitizeData(tool.serverName, 60);
-  const params = parameterNames(tool, options.maxParams);
-  const description = sanitizeData(tool.description ?? tool.title ?? '', options.maxDescriptionChars);
+  const params = parameterNames(tool, detail.params);
+  const description = sanitizeData(tool.description ?? tool.title ?? '', detail.descriptionChars);
   return { head: `${name} | ${server}`, tail: `${params} | ${description}` };
 }
 
 /** Everything a line's parts depend on. */
-function toolContentKey(tool: ToolInfo, options: CandidateOptions): string {
+function toolContentKey(tool: ToolInfo, detail: LineDetail): string {
   const properties = (tool.inputSchema as { properties?: unknown } | undefined)?.properties;
   const params = typeof properties === 'object' && properties !== null ? Object.keys(properties).join('\u0001') : '';
-  return `${options.maxDescriptionChars}\u0000${options.maxParams}\u0000${tool.toolName}\u0000${tool.serverName}\u0000${params}\u0000${tool.description ?? ''}\u0000${tool.description === undefined ? (tool.title ?? '') : ''}`;
+  return `${detail.descriptionChars}\u0000${detail.params}\u0000${tool.toolName}\u0000${tool.serverName}\u0000${params}\u0000${tool.description ?? ''}\u0000${tool.description === undefined ? (tool.title ?? '') : ''}`;
 }
 
 /**
@@ -115,6 +130,8 @@ export function selectCandidates(
   const position = new Map<number, number>();
   order.forEach((toolIndex, at) => position.set(toolIndex, at));
 
+  const detailed: LineDetail = { descriptionChars: options.maxDescriptionChars, params: options.maxParams };
+  const compact: LineDetail = { descriptionChars: options.compactDescriptionChars, params: options.compactParams };
   // A line's tokens: its tool-only text, counted once per distinct text and memoised per project
   // (routers resend the same list), plus a bound for the id and score.
   const lines = new Map<number, LineParts>();
@@ -122,7 +139,8 @@ export function selectCandidates(
     let entry = lines.get(toolIndex);
     if (!entry) {
       const tool = tools[toolIndex]!;
-      const parts = lineCache.get(toolContentKey(tool, options), () => lineParts(tool, options));
+      const detail = position.get(toolIndex)! < options.detailedCount ? detailed : compact;
+      const parts = lineCache.get(toolContentKey(tool, detail), () => lineParts(tool, detail));
       entry = { ...parts, tokens: parts.tokens + ID_SCORE_TOKENS };
       lines.set(toolIndex, entry);
     }

@@ -28,7 +28,7 @@ export interface RerankerConfig {
   cacheMaxEntries?: number;
   /** Projects whose caches are kept. Default 1,000. */
   maxProjects?: number;
-  /** Time kept back before the deadline to merge and send the answer. Default 25 ms. */
+  /** Time kept back before the deadline to merge and send the answer (also under load). Default 50 ms. */
   reserveMs?: number;
   /** A call is not started with less time than this left: it could not finish. Default 100 ms. */
   minCallMs?: number;
@@ -98,7 +98,7 @@ interface ProjectState {
 export function createReranker(config: RerankerConfig): Reranker {
   const budget = config.promptTokenBudget ?? DEFAULT_PROMPT_TOKEN_BUDGET;
   const ttl = config.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS;
-  const reserveMs = config.reserveMs ?? 25;
+  const reserveMs = config.reserveMs ?? 50;
   const minCallMs = config.minCallMs ?? 100;
   const candidateOptions: CandidateOptions = { ...DEFAULT_CANDIDATE_OPTIONS, ...config.candidates };
   const client = new OpenAI({
