@@ -39,7 +39,7 @@ export const DEFAULT_CANDIDATE_OPTIONS: CandidateOptions = {
   compactDescriptionChars: 80,
   compactParams: 4,
   perQueryDepth: 5,
-  serverShare: 0.5,
+  serverShare: 0.2,
   maxToolsPerServer: 25,
 };
 
