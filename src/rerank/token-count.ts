@@ -4,7 +4,6 @@
 // Counting (≈0.05 ms per tool line) and sanitising are the costly parts of candidate selection, and
 // routers send the same tool list with every request, so line parts and counts are memoised per project.
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
-import { LRUCache } from 'lru-cache';
 
 /** Tokens a chat message adds beyond its content (role and separators), as OpenAI documents it. */
 export const MESSAGE_OVERHEAD_TOKENS = 4;
@@ -25,19 +24,25 @@ export interface LineParts {
  * lookup). Kept per project: nothing about one project's tools is visible to another.
  */
 export class LinePartsCache {
-  readonly #entries: LRUCache<string, LineParts>;
+  // A Map in insertion order is the LRU: a hit is re-inserted at the end, the first key is the oldest.
+  // (Cheaper per lookup than lru-cache for this hot path of a few hundred lookups per request.)
+  readonly #entries = new Map<string, LineParts>();
+  readonly #maxTools: number;
 
   constructor(maxTools = 20_000) {
-    this.#entries = new LRUCache({ max: maxTools });
+    this.#maxTools = maxTools;
   }
 
   get(key: string, build: () => { head: string; tail: string }): LineParts {
     let entry = this.#entries.get(key);
-    if (entry === undefined) {
+    if (entry !== undefined) {
+      this.#entries.delete(key);
+    } else {
       const { head, tail } = build();
       entry = { head, tail, tokens: countTokens(`${head} | ${tail}`) };
-      this.#entries.set(key, entry);
+      if (this.#entries.size >= this.#maxTools) this.#entries.delete(this.#entries.keys().next().value!);
     }
+    this.#entries.set(key, entry);
     return entry;
   }
 }
