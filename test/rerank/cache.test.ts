@@ -84,13 +84,13 @@ describe('single flight', () => {
   });
 
   it('a joined request still keeps its own, earlier deadline', async () => {
-    double.setScript({ behaviour: { kind: 'grade' }, delayMs: 400 });
+    double.setScript({ behaviour: { kind: 'grade' }, delayMs: 600 });
     const stage = reranker();
     const leader = rerankRun(stage, { ...calendar, deadlineMs: 2_000 });
     await sleep(20);
-    const hurried = await rerankRun(stage, { ...calendar, deadlineMs: 150 });
+    const hurried = await rerankRun(stage, { ...calendar, deadlineMs: 250 });
     expect(hurried.outcome).toMatchObject({ ranker: 'bm25', degraded: 'timeout', shared: true });
-    expect(hurried.elapsed).toBeLessThan(150 + 100);
+    expect(hurried.elapsed).toBeLessThan(250 + 100);
     expect((await leader).outcome).toMatchObject({ ranker: 'llm', shared: false });
     expect(double.requests).toHaveLength(1);
   });
