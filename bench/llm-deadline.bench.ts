@@ -6,11 +6,15 @@
 //      against BM25-only searches of the same requests in the same run.
 // Service, double and clients share this process; times are taken both at the client and by the
 // service itself (Fastify's arrival-to-last-byte `responseTime`, the audit line's `llm.modelMs`).
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import type { ToolInfo } from '@catalog-search/core';
 import { buildApp } from '../src/app.js';
 import { parseConfig } from '../src/config.js';
+import { createReranker } from '../src/rerank/index.js';
+import { rankTools } from '@catalog-search/core';
 import { startOpenAITestServer } from '../test/support/openai-test-server.js';
 import { syntheticTools } from '../test/support/tool-fixtures.js';
 
@@ -43,11 +47,15 @@ async function startService(llmBaseUrl: string | undefined) {
 
 type Service = Awaited<ReturnType<typeof startService>>;
 
-async function search(service: Service, query: string[], tools: ToolInfo[], maxResults = 10) {
+async function search(service: Service, query: string[], tools: ToolInfo[], maxResults = 10, requestId?: string) {
   const started = performance.now();
   const response = await fetch(service.url, {
     method: 'POST',
-    headers: { authorization: `Bearer ${service.token}`, 'content-type': 'application/json' },
+    headers: {
+      authorization: `Bearer ${service.token}`,
+      'content-type': 'application/json',
+      ...(requestId ? { 'x-request-id': requestId } : {}),
+    },
     body: JSON.stringify({ query, tools, maxResults }),
   });
   const body = (await response.json()) as { meta: { ranker: string; degraded?: string } };
@@ -110,17 +118,36 @@ double.setScript({ behaviour: { kind: 'error', status: 500 }, delayMs: 100 });
     const errorSentAt = double.requests[0]!.closedAt ?? double.requests[0]!.receivedAt + 100;
     afterError.push(run.finishedAt - errorSentAt);
   }
-  const concurrent = await Promise.all(Array.from({ length: 50 }, (_, at) => search(llm, [`list report ${at}`], smallTools)));
-  const firstErrorSent = Math.min(...double.requests.map((request) => request.closedAt ?? Infinity));
+  double.requests.length = 0;
+  const from = llm.logs.lines.length;
+  const concurrent = await Promise.all(Array.from({ length: 50 }, (_, at) => search(llm, [`list report ${at}`], smallTools, 10, `err-${at}`)));
+  // Each answer against the error of its own model call (found by its query in the prompt).
+  const errorFor = (at: number) =>
+    double.requests.find((request) => request.body.messages.some((message) => message.content.includes(`1. list report ${at}\n`)))?.closedAt;
+  const concurrentAfterError = concurrent.map((run, at) => run.finishedAt - (errorFor(at) ?? NaN)).filter(Number.isFinite);
   console.log('model answering 500 after 100 ms');
   console.log(`  sequential (40): error -> answer at the client ${summary(afterError)}`);
-  console.log(`  50 concurrent: last answer ${(Math.max(...concurrent.map((run) => run.finishedAt)) - firstErrorSent).toFixed(1)} ms after the first error`);
+  // The service's own finish time (its log line's wall clock, ms) against the error's (same clock).
+  const finishedAt = new Map(
+    llm.logs.lines.slice(from).filter((line) => line.msg === 'request completed').map((line) => [String(line.requestId), Number(line.time)]),
+  );
+  const serviceAfterError = concurrent
+    .map((_, at) => (finishedAt.get(`err-${at}`) ?? NaN) - (performance.timeOrigin + (errorFor(at) ?? NaN)))
+    .filter(Number.isFinite);
+  console.log(`  50 concurrent (${concurrentAfterError.length} matched): error -> answer at the client ${summary(concurrentAfterError)}`);
+  console.log(`  50 concurrent: error -> service sent its answer (log clock, ±1 ms) ${summary(serviceAfterError)}`);
 }
 
-// 3. Overhead at 1,000 tools: double answering at once vs BM25-only, alternating, same requests.
+// 3. Overhead at 1,000 tools: double answering at once vs BM25-only, alternating, same requests. The
+// double runs in its own process here, as a real model would be elsewhere.
+const child = spawn(process.execPath, ['--import', 'tsx', new URL('../test/support/openai-test-server-main.ts', import.meta.url).pathname], {
+  stdio: ['pipe', 'pipe', 'inherit'],
+});
+const remoteBaseURL = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once('line', resolve));
+const remote = await startService(remoteBaseURL);
 {
   const { tools, queries } = benchTools(1000);
-  double.setScript({ behaviour: { kind: 'grade' } });
+  const llm = remote;
   for (const query of queries.slice(0, 5)) {
     await search(llm, [query], tools);
     await search(bm25, [query], tools);
@@ -151,7 +178,27 @@ double.setScript({ behaviour: { kind: 'error', status: 500 }, delayMs: 100 });
   console.log(`  llm search (service):                   median ${median(llmServer).toFixed(2)} ms, of which model call ${median(modelMs).toFixed(2)} ms`);
   console.log(`  llm search minus model call:            median ${median(stageOnly).toFixed(2)} ms  (x${(median(stageOnly) / median(bm25Server)).toFixed(2)} of bm25-only)`);
   console.log(`  overhead of the stage beyond the model: ${overhead.toFixed(2)} ms (target < 10 ms)`);
+
+  // The stage alone, in process: everything rerank() does besides waiting for the model
+  // (candidate selection, prompt, hashing, merge, bookkeeping), per search.
+  const stage = createReranker({ baseURL: remoteBaseURL, model: 'bench-model', cacheTtlMs: 0 });
+  const own: number[] = [];
+  for (let round = 0; round < 3; round += 1) {
+    for (const query of queries) {
+      const q = [`${query} [${round}]`];
+      const lexical = rankTools({ query: q, tools });
+      const started = performance.now();
+      const outcome = await stage.rerank(
+        { query: q, tools, lexical, maxResults: 10 },
+        { projectId: 'bench', signal: AbortSignal.timeout(5000), deadline: performance.now() + 5000 },
+      );
+      if (round > 0) own.push(performance.now() - started - outcome.modelMs);
+    }
+  }
+  console.log(`  stage alone, in process, beyond the model call: ${summary(own)}`);
 }
+child.kill('SIGTERM');
+await remote.app.close();
 
 await llm.app.close();
 await bm25.app.close();
