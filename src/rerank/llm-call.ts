@@ -30,6 +30,8 @@ export interface CallSettings {
   model: string;
   messages: PromptMessage[];
   mode: OutputMode;
+  /** Ask for a usage chunk at the end of the stream (some endpoints reject `stream_options`). */
+  includeUsage: boolean;
   signal: AbortSignal;
   timeoutMs: number;
 }
@@ -49,7 +51,7 @@ export async function streamAnswer(
     model: settings.model,
     messages: settings.messages,
     stream: true,
-    stream_options: { include_usage: true },
+    ...(settings.includeUsage ? { stream_options: { include_usage: true } } : {}),
   };
   if (settings.mode === 'json_schema') {
     body.response_format = {
@@ -86,15 +88,21 @@ export async function streamAnswer(
   return { text, ...(finishReason ? { finishReason } : {}), ...(usage ? { usage } : {}) };
 }
 
-/** What went wrong with a call: a degradation reason, or the endpoint's refusal of our output mode. */
-export type CallFailure = DegradedReason | 'format_rejected';
+/**
+ * What went wrong with a call: a degradation reason, or the endpoint's refusal of a request option we
+ * can do without (our output mode, `stream_options`), which is then dropped and the call repeated.
+ */
+export type CallFailure = DegradedReason | 'format_rejected' | 'stream_options_rejected';
 
-export function classifyFailure(error: unknown, aborted: boolean, mode: OutputMode): CallFailure {
+export function classifyFailure(error: unknown, aborted: boolean, settings: Pick<CallSettings, 'mode' | 'includeUsage'>): CallFailure {
   if (aborted || error instanceof APIUserAbortError || error instanceof APIConnectionTimeoutError) return 'timeout';
   if (error instanceof RateLimitError) return 'rate_limited';
-  if (error instanceof APIError && (error.status === 400 || error.status === 422) && mode !== 'text') {
+  if (error instanceof APIError && (error.status === 400 || error.status === 422)) {
     const about = `${error.message} ${JSON.stringify(error.error ?? '')}`;
-    if (/response_format|json_schema|json_object|structured output|json mode/i.test(about)) return 'format_rejected';
+    if (settings.includeUsage && /stream_options|include_usage/i.test(about)) return 'stream_options_rejected';
+    if (settings.mode !== 'text' && /response_format|json_schema|json_object|structured output|json mode/i.test(about)) {
+      return 'format_rejected';
+    }
   }
   if (error instanceof APIError || error instanceof APIConnectionError) return 'upstream_error';
   // Errors thrown while reading the stream (a reset socket, an SSE line that is not JSON).

@@ -109,6 +109,7 @@ export function createReranker(config: RerankerConfig): Reranker {
   });
   // Endpoints that refused json_schema (or json mode) are asked with the next mode from then on.
   let mode: OutputMode = 'json_schema';
+  let includeUsage = true;
 
   const projects = new LRUCache<string, ProjectState>({ max: config.maxProjects ?? 1_000 });
   const project = (projectId: string): ProjectState => {
@@ -176,6 +177,10 @@ export function createReranker(config: RerankerConfig): Reranker {
       });
 
     const hit = state.answers?.get(prompt.key);
+    if (prompt.candidates.length === 0) {
+      // The queries and context alone fill the prompt budget: no candidate fits, so no call is made.
+      return lexicalOutcome('over_budget', sizes);
+    }
     if (hit) {
       return { ranked: merged(hit.grades, true), ranker: 'llm', cached: true, shared: false, modelMs: 0, ...sizes };
     }
@@ -234,6 +239,7 @@ export function createReranker(config: RerankerConfig): Reranker {
     };
     for (;;) {
       const attemptMode = mode;
+      const attemptUsage = includeUsage;
       const parser = new GradeStreamParser();
       try {
         const answer = await streamAnswer(
@@ -242,6 +248,7 @@ export function createReranker(config: RerankerConfig): Reranker {
             model: config.model,
             messages: prompt.messages,
             mode: attemptMode,
+            includeUsage: attemptUsage,
             signal: flight.controller.signal,
             timeoutMs: deadline - performance.now(),
           },
@@ -268,14 +275,19 @@ export function createReranker(config: RerankerConfig): Reranker {
         }
         return { grades: flight.grades, complete: true, usage, modelMs };
       } catch (error) {
-        const failure = classifyFailure(error, flight.controller.signal.aborted, attemptMode);
+        const failure = classifyFailure(error, flight.controller.signal.aborted, { mode: attemptMode, includeUsage: attemptUsage });
         const next = NEXT_MODE[attemptMode];
+        if (failure === 'stream_options_rejected' && flight.grades.length === 0) {
+          includeUsage = false;
+          continue;
+        }
         if (failure === 'format_rejected' && next && flight.grades.length === 0) {
           if (mode === attemptMode) mode = next;
           continue;
         }
         const modelMs = performance.now() - started;
-        const reason: DegradedReason = failure === 'format_rejected' ? 'upstream_error' : failure;
+        const reason: DegradedReason =
+          failure === 'format_rejected' || failure === 'stream_options_rejected' ? 'upstream_error' : failure;
         return { grades: flight.grades, complete: false, failure: flight.grades.length > 0 ? 'partial' : reason, modelMs };
       }
     }

@@ -161,6 +161,18 @@ describe('error: faults end in a valid lexical answer with the reason', () => {
   });
 });
 
+describe('budget', () => {
+  it('makes no call when the queries and context alone fill the budget', async () => {
+    const { outcome } = await rerankRun(reranker({ promptTokenBudget: 1000 }), {
+      query: Array.from({ length: 16 }, (_, at) => `step ${at}: ${'plan the quarterly calendar review '.repeat(12)}`),
+      context: 'background '.repeat(400),
+      tools: everydayTools,
+    });
+    expect(outcome).toMatchObject({ ranker: 'bm25', degraded: 'over_budget', candidates: 0 });
+    expect(double.requests).toHaveLength(0);
+  });
+});
+
 describe('tolerant output handling', () => {
   it('reads grades out of prose and code fences', async () => {
     double.setScript({
@@ -180,6 +192,18 @@ describe('tolerant output handling', () => {
     double.requests.length = 0;
     await rerankRun(stage, { ...plateTomorrow, query: ['what is due tomorrow'] });
     expect(double.requests.map((request) => request.body.response_format?.type)).toEqual(['json_object']);
+  });
+
+  it('drops stream_options for an endpoint that rejects them, and remembers it', async () => {
+    double.setScript({ behaviour: { kind: 'grade', rule: byName({ calendar_list_events: 3 }) }, rejectStreamOptions: true });
+    const stage = reranker();
+    const first = await rerankRun(stage, plateTomorrow);
+    expect(first.outcome.ranker).toBe('llm');
+    expect(first.outcome.usage?.totalTokens).toBeGreaterThan(0); // estimated from our own counts
+    expect(double.requests.map((request) => request.body.stream_options !== undefined)).toEqual([true, false]);
+    double.requests.length = 0;
+    await rerankRun(stage, { ...plateTomorrow, query: ['what is due tomorrow'] });
+    expect(double.requests).toHaveLength(1);
   });
 
   it('a 400 about something else is an upstream error, not a format fallback', async () => {

@@ -66,6 +66,8 @@ export interface Script {
   chunkDelayMs?: number;
   /** Answer `response_format: json_schema` with a 400, as endpoints that lack it do. */
   rejectJsonSchema?: boolean;
+  /** Answer a request carrying `stream_options` with a 400, as some older endpoints do. */
+  rejectStreamOptions?: boolean;
 }
 
 export interface OpenAITestServer {
@@ -164,6 +166,10 @@ export async function startOpenAITestServer(initial: Script = { behaviour: { kin
     const { behaviour } = script;
     if (script.rejectJsonSchema && body.response_format?.type === 'json_schema') {
       sendError(res, 400, "response_format type 'json_schema' is not supported by this model", 'response_format');
+      return;
+    }
+    if (script.rejectStreamOptions && body.stream_options !== undefined) {
+      sendError(res, 400, "Unrecognized request argument supplied: stream_options", 'stream_options');
       return;
     }
     if (behaviour.kind === 'hang') return; // the socket stays open until the client aborts or close()
