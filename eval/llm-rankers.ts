@@ -94,3 +94,16 @@ export function llmRanker(options: LlmEvalOptions): RankerVariant {
     },
   };
 }
+
+/** `--llm`: the endpoint from the same variables the service reads; a clear message when one is missing. */
+export function llmRankerFromEnv(env: Readonly<Record<string, string | undefined>>): RankerVariant {
+  const baseURL = env.LLM_BASE_URL?.trim();
+  const model = env.LLM_MODEL?.trim();
+  if (!baseURL || !model) {
+    throw new Error('npm run eval -- --llm needs LLM_BASE_URL and LLM_MODEL (and LLM_API_KEY if the endpoint wants one)');
+  }
+  const budget = Number(env.LLM_PROMPT_TOKEN_BUDGET ?? DEFAULT_PROMPT_TOKEN_BUDGET);
+  const deadlineMs = Number(env.LLM_EVAL_DEADLINE_MS ?? 30_000);
+  const apiKey = env.LLM_API_KEY?.trim();
+  return llmRanker({ baseURL, model, promptTokenBudget: budget, deadlineMs, ...(apiKey ? { apiKey } : {}) });
+}
