@@ -214,7 +214,9 @@ export function createReranker(config: RerankerConfig): Reranker {
   function startFlight(state: ProjectState, prompt: PromptPlan, byId: Map<string, Candidate>, deadline: number): Flight {
     const controller = new AbortController();
     const flight: Flight = { grades: [], controller, participants: 0, done: Promise.resolve(undefined as never) };
-    const timer = setTimeout(() => controller.abort(), Math.max(0, deadline - performance.now()));
+    // Backstop only: the waiting requests stop waiting at `deadline` and abort the call once the last
+    // has gone; this fires at the request's own deadline in case none is left to do it.
+    const timer = setTimeout(() => controller.abort(), Math.max(0, deadline + reserveMs - performance.now()));
     flight.done = callModel(flight, prompt, byId, deadline).finally(() => {
       clearTimeout(timer);
       state.flights.delete(prompt.key);
@@ -250,7 +252,7 @@ export function createReranker(config: RerankerConfig): Reranker {
             mode: attemptMode,
             includeUsage: attemptUsage,
             signal: flight.controller.signal,
-            timeoutMs: deadline - performance.now(),
+            timeoutMs: deadline + reserveMs - performance.now(), // backstop, as above
           },
           (delta) => parser.push(delta).forEach(accept),
         );
@@ -314,7 +316,9 @@ export function createReranker(config: RerankerConfig): Reranker {
       if (onAbort) signal.removeEventListener('abort', onAbort);
       flight.participants -= 1;
       // Nobody is waiting any more (all deadlines passed or callers gone): stop paying for tokens.
-      if (flight.participants === 0) flight.controller.abort();
+      // Deferred: tearing down the connection costs time that belongs to no one's answer, so the
+      // answers (promise continuations) go out first.
+      if (flight.participants === 0) setImmediate(() => flight.participants === 0 && flight.controller.abort());
     }
   }
 
