@@ -5,13 +5,17 @@ export interface RankCacheOptions {
   maxEntries?: number;
 }
 
-/** Bounded LRU of per-tool analyses keyed by content hash. */
+/**
+ * Bounded LRU of per-tool analyses keyed by content hash (see `toolContentKey`). Keep one per project:
+ * entries are derived from a project's own tool list and must not serve another project.
+ */
 export class ToolAnalysisCache<V> implements RankCache {
   readonly #entries = new Map<string, V>();
   readonly #maxEntries: number;
 
   constructor(options: RankCacheOptions = {}) {
-    this.#maxEntries = Math.max(1, options.maxEntries ?? 20_000);
+    const max = options.maxEntries ?? 20_000;
+    this.#maxEntries = Number.isFinite(max) ? Math.max(1, Math.floor(max)) : 20_000;
   }
 
   get size(): number {

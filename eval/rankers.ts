@@ -1,0 +1,39 @@
+// The rankers under evaluation. To add one (e.g. the LLM rerank stage), append a RankerVariant: it gets
+// the request and the dataset's tool list and returns tool keys best first, plus optional extra numeric
+// columns (e.g. candidate recall, prompt tokens) that run.ts averages and prints after the metrics.
+import { createRankCache, rankOkapiBm25, rankTools, type RankCache, type ToolInfo } from '../packages/core/src/index.js';
+import type { Dataset, EvalQuery } from './datasets.js';
+
+export interface RankerOutput {
+  ranked: string[];
+  extras?: Record<string, number>;
+}
+
+export interface RankerVariant {
+  name: string;
+  /** Called once per dataset before its queries (build caches, warm up). */
+  prepare?(dataset: Dataset): void;
+  rank(query: EvalQuery, tools: ToolInfo[]): RankerOutput | Promise<RankerOutput>;
+}
+
+export const bm25Baseline: RankerVariant = {
+  name: 'bm25',
+  rank: (query, tools) => ({ ranked: rankOkapiBm25({ query: query.query, tools }).map((r) => r.tool.toolKey) }),
+};
+
+/** Our ranker, with a rank cache per dataset (as the service keeps one per project). */
+export function coreRanker(): RankerVariant {
+  let cache: RankCache = createRankCache();
+  return {
+    name: 'ours',
+    prepare: () => {
+      cache = createRankCache();
+    },
+    rank: (query, tools) => ({ ranked: rankTools({ query: query.query, tools }, { cache }).map((r) => r.tool.toolKey) }),
+  };
+}
+
+/** The baseline first: relative changes are reported against it. */
+export function defaultRankers(): RankerVariant[] {
+  return [bm25Baseline, coreRanker()];
+}
