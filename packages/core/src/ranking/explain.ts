@@ -1,3 +1,4 @@
+import type { ToolInfo } from '../schemas.js';
 import { FIELD_COUNT, FIELDS } from './fields.js';
 import type { SubQueryResult } from './score-query.js';
 
@@ -17,9 +18,9 @@ const MAX_WORDS_PER_FIELD = 6;
  * fields, and how much of the request that covers. Written for an LLM reranker (and people) to read,
  * e.g. `matched "create", "issue" in name; "repository" in description (3 of 4 query terms)`.
  */
-export function explainMatch(result: SubQueryResult, toolIndex: number, toolName: string, subQueryLabel?: string): string {
+export function explainMatch(result: SubQueryResult, toolIndex: number, tool: ToolInfo, subQueryLabel?: string): string {
   const parts: string[] = [];
-  if (result.exact.has(toolIndex)) parts.push(`query names this tool exactly (${JSON.stringify(toolName)})`);
+  if (result.exact.has(toolIndex)) parts.push(`query names this tool exactly (${JSON.stringify(String(tool.toolName))})`);
   const byField = new Map<number, string[]>();
   const excluded: string[] = [];
   let matched = 0;
@@ -44,7 +45,9 @@ export function explainMatch(result: SubQueryResult, toolIndex: number, toolName
     parts.push(`matched ${fields.join('; ')} (${matched} of ${positiveCount} query terms)`);
   }
   if (excluded.length > 0) parts.push(`also matches excluded ${excluded.map((w) => JSON.stringify(w)).join(', ')}`);
-  const text = parts.join('; ') || 'no query term matched';
+  const text =
+    parts.join('; ') ||
+    `no query term matched; listed because other tools of its server (${JSON.stringify(String(tool.serverName).slice(0, 60))}) match`;
   return subQueryLabel ? `${subQueryLabel}: ${text}` : text;
 }
 

@@ -9,11 +9,12 @@ import type { RankedTool, RankInput, RankOptions } from './types.js';
  * identifier-aware BM25F over the tool's fields, per-sub-query ranking fused across sub-queries,
  * an exact-name short-circuit, calibrated relevance and an explanation per tool.
  *
- * Returns the tools that match at least one query term (or are named exactly), best first, at most
- * `limit` of them (default: all). Tools with no lexical match are left out: they have no evidence
- * to rank by, and a caller that wants the whole list can append the rest in list order.
- * `context` is background for the LLM stage and is not scored: it would pull in tools for the
- * background rather than for the request.
+ * Returns, best first, at most `limit` tools (default or Infinity: all with score > 0): first every
+ * tool that matches a query term or is named exactly, then, far below them (score ≈ 2 % of their
+ * server's best, relevance 0), the other tools of servers that matched, since a task's steps often
+ * use several tools of one server. Tools of servers with no match at all are left out: there is no
+ * evidence to rank them by; a caller that needs the whole list appends them in list order. `context` is background for the LLM stage and is not scored: it would pull
+ * in tools for the background rather than for the request.
  */
 export function rankTools(input: RankInput, options: RankOptions = {}): RankedTool[] {
   const { tools } = input;
@@ -26,6 +27,16 @@ export function rankTools(input: RankInput, options: RankOptions = {}): RankedTo
   return fused.slice(0, limit).map(({ index, score, relevance, subQuery }) => {
     const tool = tools[index]!;
     const label = results.length > 1 ? `query ${subQuery + 1}` : undefined;
-    return { tool, index, score, relevance, explanation: explainMatch(results[subQuery]!, index, tool.toolName, label) };
+    let explanation: string | undefined;
+    // Explanations are built on first read: a caller taking hundreds of candidates reads few of them.
+    return {
+      tool,
+      index,
+      score,
+      relevance,
+      get explanation(): string {
+        return (explanation ??= explainMatch(results[subQuery]!, index, tool, label));
+      },
+    };
   });
 }

@@ -1,8 +1,11 @@
 import { analyzeQuery, type QueryTerms } from '../text/tokenize.js';
 import { calibrationIdf, EXACT_RELEVANCE, relevanceFromCoverage } from './calibrate.js';
 import type { Corpus } from './corpus.js';
-import { FIELD_COUNT, FIELD_PARAMS, FIELDS, K1 } from './fields.js';
+import { FIELD_COUNT as FIELDS_TOTAL, FIELD_PARAMS, FIELDS, K1 } from './fields.js';
 import { normalizeName } from './tool-analysis.js';
+
+// A local copy: read in the innermost loops, where a cross-module binding can cost a call.
+const FIELD_COUNT = FIELDS_TOTAL;
 
 /** One sub-query scored against the whole list. */
 export interface SubQueryResult {
@@ -22,13 +25,16 @@ const NEGATION_PENALTY = 0.5;
 // Extra weight for matching more of the query's distinct terms (BM25 alone lets one rare word win).
 const COORDINATION = 0.35;
 
-const FIELD_WEIGHTS = FIELDS.map((field) => FIELD_PARAMS[field].weight);
-const FIELD_B = FIELDS.map((field) => FIELD_PARAMS[field].b);
 const FIELD_QUALITY = FIELDS.map((field) => FIELD_PARAMS[field].quality);
 
+/**
+ * BM25F for one sub-query: Σ over query terms of idf × w × (k1 + 1) / (k1 + w), where w is the
+ * term's field-weighted, length-normalised frequency in the tool (precomputed in the corpus), times a
+ * coordination factor for the share of query terms matched. Also gathers the calibration coverage and
+ * the hits for explanations.
+ */
 export function scoreSubQuery(corpus: Corpus, text: string): SubQueryResult {
-  const { analyses, avgLengths } = corpus;
-  const n = analyses.length;
+  const n = corpus.size;
   const query = analyzeQuery(text);
   const scores = new Float64Array(n);
   const coverage = new Float64Array(n);
@@ -38,41 +44,27 @@ export function scoreSubQuery(corpus: Corpus, text: string): SubQueryResult {
 
   let idfMass = 0;
   for (let t = 0; t < allTerms.length; t += 1) {
-    const term = allTerms[t]!;
     const negated = t >= query.terms.length;
-    let docFreq = 0;
-    for (let i = 0; i < n; i += 1) if (analyses[i]!.terms.has(term)) docFreq += 1;
+    const posting = corpus.postings.get(allTerms[t]!);
+    const docFreq = posting?.docs.length ?? 0;
     const calIdf = calibrationIdf(docFreq, n);
     if (!negated) idfMass += calIdf;
-    if (docFreq === 0) continue;
+    if (posting === undefined) continue;
     const idf = Math.log(1 + (n - docFreq + 0.5) / (docFreq + 0.5));
-    for (let i = 0; i < n; i += 1) {
-      const tf = analyses[i]!.terms.get(term);
-      if (tf === undefined) continue;
-      const lengths = analyses[i]!.lengths;
-      let weighted = 0;
-      let bestField = 0;
-      let bestQuality = 0;
-      for (let f = 0; f < FIELD_COUNT; f += 1) {
-        const count = tf[f]!;
-        if (count === 0) continue;
-        const avg = avgLengths[f]! || 1;
-        weighted += (FIELD_WEIGHTS[f]! * count) / (1 - FIELD_B[f]! + (FIELD_B[f]! * lengths[f]!) / avg);
-        if (FIELD_QUALITY[f]! > bestQuality) {
-          bestQuality = FIELD_QUALITY[f]!;
-          bestField = f;
-        }
-      }
-      const contribution = (idf * weighted * (K1 + 1)) / (K1 + weighted);
-      let list = hits.get(i);
-      if (list === undefined) hits.set(i, (list = []));
-      list.push(t * FIELD_COUNT + bestField);
+    const { docs, weights, fields } = posting;
+    for (let p = 0; p < docs.length; p += 1) {
+      const doc = docs[p]!;
+      const weight = weights[p]!;
+      const contribution = (idf * weight * (K1 + 1)) / (K1 + weight);
+      let list = hits.get(doc);
+      if (list === undefined) hits.set(doc, (list = []));
+      list.push(t * FIELD_COUNT + fields[p]!);
       if (negated) {
-        scores[i]! -= NEGATION_PENALTY * contribution;
+        scores[doc]! -= NEGATION_PENALTY * contribution;
       } else {
-        scores[i]! += contribution;
-        coverage[i]! += calIdf * bestQuality;
-        matchedTerms[i]! += 1;
+        scores[doc]! += contribution;
+        coverage[doc]! += calIdf * FIELD_QUALITY[fields[p]!]!;
+        matchedTerms[doc]! += 1;
       }
     }
   }
@@ -81,17 +73,45 @@ export function scoreSubQuery(corpus: Corpus, text: string): SubQueryResult {
   const relevance = new Float64Array(n);
   const order: number[] = [];
   const termCount = Math.max(query.terms.length, 1);
-  for (const i of hits.keys()) {
-    if (matchedTerms[i]! > 0) scores[i]! *= 1 + COORDINATION * (matchedTerms[i]! / termCount);
-    relevance[i] = relevanceFromCoverage(idfMass > 0 ? coverage[i]! / idfMass : 0);
-    if (scores[i]! > 0 || exact.has(i)) order.push(i);
+  for (const doc of hits.keys()) {
+    if (matchedTerms[doc]! > 0) scores[doc]! *= 1 + COORDINATION * (matchedTerms[doc]! / termCount);
+    relevance[doc] = relevanceFromCoverage(idfMass > 0 ? coverage[doc]! / idfMass : 0);
+    if (scores[doc]! > 0 && !exact.has(doc)) order.push(doc);
   }
-  for (const i of exact) {
-    relevance[i] = Math.max(relevance[i]!, EXACT_RELEVANCE);
-    if (!hits.has(i)) order.push(i);
+  addServerAffinity(corpus, scores, order, hits);
+  order.sort((a, b) => scores[b]! - scores[a]! || a - b);
+  // A query that names a tool gets that tool first, whatever else matched.
+  const named = [...exact].sort((a, b) => scores[b]! - scores[a]! || a - b);
+  for (const doc of named) relevance[doc] = Math.max(relevance[doc]!, EXACT_RELEVANCE);
+  return { query, order: [...named, ...order], scores, relevance, hits, exact };
+}
+
+// Tools of a server that matched well are likely companions in a task (create_document, add_paragraph,
+// convert_to_pdf): each tool gains this share of its server's best score. Tools that matched nothing
+// themselves gain only AFFINITY_TAIL of it, which ranks them after every direct match.
+export const tuning = { affinity: 0.1, affinityTail: 0.02 };
+
+function addServerAffinity(corpus: Corpus, scores: Float64Array, order: number[], hits: Map<number, number[]>): void {
+  if (tuning.affinity === 0 && tuning.affinityTail === 0) return;
+  const best = new Float64Array(corpus.serverCount);
+  for (const doc of order) {
+    const server = corpus.servers[doc]!;
+    if (scores[doc]! > best[server]!) best[server] = scores[doc]!;
   }
-  order.sort((a, b) => Number(exact.has(b)) - Number(exact.has(a)) || scores[b]! - scores[a]! || a - b);
-  return { query, order, scores, relevance, hits, exact };
+  const matchedCount = order.length;
+  for (let i = 0; i < matchedCount; i += 1) {
+    const doc = order[i]!;
+    scores[doc]! += tuning.affinity * best[corpus.servers[doc]!]!;
+  }
+  if (tuning.affinityTail === 0) return;
+  for (let doc = 0; doc < corpus.size; doc += 1) {
+    if (hits.has(doc)) continue;
+    const serverBest = best[corpus.servers[doc]!]!;
+    if (serverBest > 0) {
+      scores[doc] = tuning.affinityTail * serverBest;
+      order.push(doc);
+    }
+  }
 }
 
 // Words that look like identifiers: snake/kebab/dotted/colon names or inner capitals (getFileContents).
@@ -99,17 +119,15 @@ const IDENTIFIER_LIKE = /[\p{L}\p{N}][_\-.:/][\p{L}\p{N}]|\p{Ll}\p{Lu}/u;
 
 /** Tools whose own name the query spells out: the whole sub-query, or one identifier-like word in it. */
 function findExactNames(corpus: Corpus, text: string): Set<number> {
-  const wanted = new Set<string>();
+  const exact = new Set<number>();
+  const add = (key: string): void => {
+    for (const doc of corpus.names.get(key) ?? []) exact.add(doc);
+  };
   const whole = normalizeName(text);
-  if (whole.length >= 3) wanted.add(whole);
+  if (whole.length >= 3) add(whole);
   for (const word of text.split(/[\s,;()[\]{}"'`<>]+/)) {
     const trimmed = word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
-    if (trimmed.length >= 3 && IDENTIFIER_LIKE.test(trimmed)) wanted.add(normalizeName(trimmed));
-  }
-  const exact = new Set<number>();
-  const { analyses } = corpus;
-  for (let i = 0; i < analyses.length; i += 1) {
-    for (const key of analyses[i]!.nameKeys) if (wanted.has(key)) exact.add(i);
+    if (trimmed.length >= 3 && IDENTIFIER_LIKE.test(trimmed)) add(normalizeName(trimmed));
   }
   return exact;
 }

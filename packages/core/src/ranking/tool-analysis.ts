@@ -1,14 +1,20 @@
 import type { ToolInfo } from '../schemas.js';
-import { hash53 } from '../text/hash.js';
 import { tokenize } from '../text/tokenize.js';
-import { FIELD_COUNT, FIELD_INDEX } from './fields.js';
+import { FIELD_COUNT as FIELDS_TOTAL, FIELD_INDEX } from './fields.js';
+
+// A local copy: read in the innermost loops, where a cross-module binding can cost a call.
+const FIELD_COUNT = FIELDS_TOTAL;
 
 /** What ranking needs to know about one tool; computed once per distinct tool content and cached. */
 export interface ToolAnalysis {
-  /** Term -> its frequency in each field (indexed like FIELDS). */
-  readonly terms: ReadonlyMap<string, readonly number[]>;
+  /** Distinct terms of the tool. */
+  readonly terms: readonly string[];
+  /** Term frequencies, flat: `tf[termIndex * FIELD_COUNT + field]` (fields indexed like FIELDS). */
+  readonly tf: Uint16Array;
   /** Token count per field. */
   readonly lengths: readonly number[];
+  /** The server the tool belongs to (the `serverId` part of its key, else its server name). */
+  readonly server: string;
   /** Normalised spellings of the tool's own name (`toolName`, `toolKey`), for the exact-name hit. */
   readonly nameKeys: readonly string[];
 }
@@ -17,29 +23,54 @@ export interface ToolAnalysis {
 // properties or megabytes of description must not make ranking slow.
 const MAX_PARAMS = 64;
 const MAX_PARAM_DEPTH = 3;
+const MAX_PARAM_TEXT = 300;
 const MAX_FIELD_CHARS = 4_000;
-const DEFAULT_MAX_DESCRIPTION_CHARS = 2_000;
+export const DEFAULT_MAX_DESCRIPTION_CHARS = 2_000;
+const SEP = '\u0001';
 
-/** Content key of a tool: equal for tools that would analyse the same, different otherwise. */
+const str = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+/**
+ * The exact text analysis reads from a tool, as one string: it is the cache key. Keying by the content
+ * itself (not a JS hash of it) is both collision-free and fast, because the engine hashes and compares
+ * strings natively; and since it holds exactly what analysis reads, equal keys mean equal analyses.
+ */
 export function toolContentKey(tool: ToolInfo, maxDescriptionChars = DEFAULT_MAX_DESCRIPTION_CHARS): string {
-  const text = [
-    tool.toolKey,
-    tool.toolName,
-    tool.serverName,
-    tool.title ?? '',
-    tool.description ?? '',
-    tool.tags?.join('\u0002') ?? '',
-    tool.inputSchema === undefined ? '' : safeStringify(tool.inputSchema),
-  ].join('\u0001');
-  return `${hash53(text).toString(36)}.${text.length.toString(36)}.${maxDescriptionChars}`;
+  const description = str(tool.description);
+  const tags = Array.isArray(tool.tags) ? tool.tags.filter((t) => typeof t === 'string').join('\u0002') : '';
+  return (
+    str(tool.toolKey) + SEP + str(tool.toolName) + SEP + str(tool.serverName) + SEP + str(tool.title) + SEP +
+    (description.length > maxDescriptionChars ? description.slice(0, Math.max(0, maxDescriptionChars)) : description) +
+    SEP + tags + SEP + paramText(tool.inputSchema)
+  );
 }
 
-function safeStringify(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? '';
-  } catch {
-    return ''; // cyclic or BigInt: such a schema contributes no parameter words either
+/** Parameter names and help text as `name\u0003help\u0004name\u0003help...`, from nested `properties`/`items` too. */
+function paramText(schema: unknown): string {
+  const out: string[] = [];
+  collectParams(schema, out, 0);
+  return out.join('\u0004');
+}
+
+function collectParams(schema: unknown, out: string[], depth: number): void {
+  if (depth > MAX_PARAM_DEPTH || typeof schema !== 'object' || schema === null) return;
+  const { properties, items } = schema as { properties?: unknown; items?: unknown };
+  if (typeof properties === 'object' && properties !== null && !Array.isArray(properties)) {
+    for (const name in properties) {
+      if (out.length >= MAX_PARAMS) return;
+      if (!Object.hasOwn(properties, name)) continue;
+      const property = (properties as Record<string, unknown>)[name];
+      let help = '';
+      if (typeof property === 'object' && property !== null) {
+        const { description, enum: values } = property as { description?: unknown; enum?: unknown };
+        help = str(description).slice(0, MAX_PARAM_TEXT);
+        if (Array.isArray(values)) help += ` ${values.slice(0, 20).filter((v) => typeof v === 'string').join(' ')}`;
+      }
+      out.push(`${name}\u0003${help}`);
+      collectParams(property, out, depth + 1);
+    }
   }
+  if (items !== undefined) collectParams(items, out, depth + 1);
 }
 
 /** Normalised identifier: lowercase letters and digits only ("create_pull_request" = "createPullRequest"). */
@@ -47,55 +78,48 @@ export function normalizeName(name: string): string {
   return name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 }
 
-export function analyzeTool(tool: ToolInfo, maxDescriptionChars = DEFAULT_MAX_DESCRIPTION_CHARS): ToolAnalysis {
-  const terms = new Map<string, number[]>();
+/** Analyses a tool from its content key (see toolContentKey), so the key and the analysis cannot disagree. */
+export function analyzeContent(key: string): ToolAnalysis {
+  const [toolKey = '', toolName = '', serverName = '', title = '', description = '', tags = '', params = ''] = key.split(SEP);
+  const termIndex = new Map<string, number>();
+  const terms: string[] = [];
+  const counts: number[] = [];
   const lengths = new Array<number>(FIELD_COUNT).fill(0);
-  const add = (field: number, text: string | undefined): void => {
+  const add = (field: number, text: string): void => {
     if (!text) return;
     const tokens = tokenize(text.length > MAX_FIELD_CHARS ? text.slice(0, MAX_FIELD_CHARS) : text);
     lengths[field]! += tokens.length;
     for (const term of tokens) {
-      let tf = terms.get(term);
-      if (tf === undefined) {
-        tf = new Array<number>(FIELD_COUNT).fill(0);
-        terms.set(term, tf);
+      let at = termIndex.get(term);
+      if (at === undefined) {
+        at = terms.length;
+        termIndex.set(term, at);
+        terms.push(term);
+        for (let f = 0; f < FIELD_COUNT; f += 1) counts.push(0);
       }
-      tf[field]! += 1;
+      counts[at * FIELD_COUNT + field]! += 1;
     }
   };
 
-  add(FIELD_INDEX.name, tool.toolName);
-  add(FIELD_INDEX.title, tool.title);
-  const serverId = tool.toolKey.split(':', 1)[0] ?? '';
-  add(FIELD_INDEX.server, tool.serverName);
-  if (normalizeName(serverId) !== normalizeName(tool.serverName)) add(FIELD_INDEX.server, serverId);
-  add(FIELD_INDEX.description, tool.description?.slice(0, Math.max(0, maxDescriptionChars)));
-  if (tool.tags) for (const tag of tool.tags) if (typeof tag === 'string') add(FIELD_INDEX.tags, tag);
-  if (tool.inputSchema) {
-    const params = { names: [] as string[], texts: [] as string[] };
-    collectParams(tool.inputSchema, params, 0);
-    add(FIELD_INDEX.params, params.names.join(' '));
-    add(FIELD_INDEX.paramText, params.texts.join(' '));
+  add(FIELD_INDEX.name, toolName);
+  add(FIELD_INDEX.title, title);
+  add(FIELD_INDEX.server, serverName);
+  // The server id (`serverId:` in the key) often says more than a display name ("word-document-server").
+  const serverId = toolKey.includes(':') ? (toolKey.split(':', 1)[0] ?? '') : '';
+  if (normalizeName(serverId) !== normalizeName(serverName)) add(FIELD_INDEX.server, serverId);
+  add(FIELD_INDEX.description, description);
+  for (const tag of tags.split('\u0002')) add(FIELD_INDEX.tags, tag);
+  for (const param of params ? params.split('\u0004') : []) {
+    const [name = '', help = ''] = param.split('\u0003');
+    add(FIELD_INDEX.params, name);
+    add(FIELD_INDEX.paramText, help);
   }
-
-  const nameKeys = [...new Set([normalizeName(tool.toolName), normalizeName(tool.toolKey)])].filter(Boolean);
-  return { terms, lengths, nameKeys };
+  const nameKeys = [...new Set([normalizeName(toolName), normalizeName(toolKey)])].filter(Boolean);
+  const tf = new Uint16Array(counts.length);
+  for (let i = 0; i < counts.length; i += 1) tf[i] = Math.min(counts[i]!, 65_535);
+  return { terms, tf, lengths, nameKeys, server: serverId || serverName };
 }
 
-/** Parameter names and their descriptions/enum values, from `properties` (nested objects and arrays too). */
-function collectParams(schema: unknown, into: { names: string[]; texts: string[] }, depth: number): void {
-  if (depth > MAX_PARAM_DEPTH || typeof schema !== 'object' || schema === null) return;
-  const { properties, items } = schema as { properties?: unknown; items?: unknown };
-  if (typeof properties === 'object' && properties !== null) {
-    for (const [name, property] of Object.entries(properties)) {
-      if (into.names.length >= MAX_PARAMS) return;
-      into.names.push(name);
-      if (typeof property !== 'object' || property === null) continue;
-      const { description, enum: values } = property as { description?: unknown; enum?: unknown };
-      if (typeof description === 'string') into.texts.push(description.slice(0, 300));
-      if (Array.isArray(values)) into.texts.push(values.slice(0, 20).filter((v) => typeof v === 'string').join(' '));
-      collectParams(property, into, depth + 1);
-    }
-  }
-  if (items !== undefined) collectParams(items, into, depth + 1);
+export function analyzeTool(tool: ToolInfo, maxDescriptionChars?: number): ToolAnalysis {
+  return analyzeContent(toolContentKey(tool, maxDescriptionChars));
 }

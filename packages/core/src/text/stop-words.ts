@@ -10,7 +10,7 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
     'being am do does did doing done have has had having this that these those it its itself they them their there here ' +
     'i me my mine we us our you your yours he him his she her hers who whom whose which what when where why how ' +
     'can could would should shall will may might must please pls kindly help want wants wanted need needs needed like ' +
-    'would also just so very too some any each every all both either such than via etc eg ie im ive id ill youre ' +
+    'would also just so very too some any each every all both either such than via etc eg ie im ive youre ' +
     'let lets tell give show know think make sure able try trying using use used uses one ones thing things way ' +
     'up out off again further once only own same other another more most much many few s t d ll m o re ve y'
   ).split(' '),
