@@ -76,14 +76,22 @@ export function scoreSubQuery(corpus: Corpus, text: string): SubQueryResult {
   for (const doc of hits.keys()) {
     if (matchedTerms[doc]! > 0) scores[doc]! *= 1 + COORDINATION * (matchedTerms[doc]! / termCount);
     relevance[doc] = relevanceFromCoverage(idfMass > 0 ? coverage[doc]! / idfMass : 0);
-    if (scores[doc]! > 0 && !exact.has(doc)) order.push(doc);
+    if (scores[doc]! > 0 || exact.has(doc)) order.push(doc);
   }
+  for (const doc of exact) if (!hits.has(doc)) order.push(doc);
   addServerAffinity(corpus, scores, order, hits);
+  // A query that names a tool gets that tool first, whatever else matched: its score is lifted above
+  // every other tool's, so that scores stay in rank order.
+  if (exact.size > 0) {
+    let lift = 0;
+    for (const doc of order) if (!exact.has(doc)) lift = Math.max(lift, scores[doc]!);
+    for (const doc of exact) {
+      scores[doc] = lift + Math.max(scores[doc]!, 1);
+      relevance[doc] = Math.max(relevance[doc]!, EXACT_RELEVANCE);
+    }
+  }
   order.sort((a, b) => scores[b]! - scores[a]! || a - b);
-  // A query that names a tool gets that tool first, whatever else matched.
-  const named = [...exact].sort((a, b) => scores[b]! - scores[a]! || a - b);
-  for (const doc of named) relevance[doc] = Math.max(relevance[doc]!, EXACT_RELEVANCE);
-  return { query, order: [...named, ...order], scores, relevance, hits, exact };
+  return { query, order, scores, relevance, hits, exact };
 }
 
 // Tools of a server that matched well are likely companions in a task (create_document, add_paragraph,
@@ -98,14 +106,16 @@ function addServerAffinity(corpus: Corpus, scores: Float64Array, order: number[]
     const server = corpus.servers[doc]!;
     if (scores[doc]! > best[server]!) best[server] = scores[doc]!;
   }
+  const listed = new Uint8Array(corpus.size);
   const matchedCount = order.length;
   for (let i = 0; i < matchedCount; i += 1) {
     const doc = order[i]!;
+    listed[doc] = 1;
     scores[doc]! += tuning.affinity * best[corpus.servers[doc]!]!;
   }
   if (tuning.affinityTail === 0) return;
   for (let doc = 0; doc < corpus.size; doc += 1) {
-    if (hits.has(doc)) continue;
+    if (listed[doc] === 1 || hits.has(doc)) continue;
     const serverBest = best[corpus.servers[doc]!]!;
     if (serverBest > 0) {
       scores[doc] = tuning.affinityTail * serverBest;
