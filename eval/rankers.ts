@@ -37,3 +37,42 @@ export function coreRanker(): RankerVariant {
 export function defaultRankers(): RankerVariant[] {
   return [bm25Baseline, coreRanker()];
 }
+
+/**
+ * Our ranker with wink-nlp on the query side: the query is read with wink-eng-lite-web-model and
+ * rewritten as its lemmas (stop words dropped, negated words prefixed with "not") before ranking.
+ * Kept in the harness as the measurement behind the decision not to use wink-nlp in core (README).
+ */
+export async function winkQueryRanker(): Promise<RankerVariant> {
+  const { default: winkNLP } = await import('wink-nlp');
+  const { default: model } = await import('wink-eng-lite-web-model');
+  const nlp = winkNLP(model, ['pos', 'negation']);
+  const its = nlp.its;
+  let cache: RankCache = createRankCache();
+  let readMs = 0;
+  let reads = 0;
+  const rewrite = (text: string): string => {
+    const started = performance.now();
+    const doc = nlp.readDoc(text);
+    const words: string[] = [];
+    doc.tokens().each((token) => {
+      if (token.out(its.type) !== 'word' || token.out(its.stopWordFlag)) return;
+      const lemma = token.out(its.lemma);
+      words.push(token.out(its.negationFlag) ? `not ${lemma}` : lemma);
+    });
+    readMs += performance.now() - started;
+    reads += 1;
+    return words.join(' ');
+  };
+  return {
+    name: 'ours+wink',
+    prepare: () => {
+      cache = createRankCache();
+    },
+    rank: (query, tools) => {
+      const rewritten = query.query.map(rewrite);
+      const ranked = rankTools({ query: rewritten, tools }, { cache }).map((r) => r.tool.toolKey);
+      return { ranked, extras: { 'wink ms': readMs / Math.max(reads, 1) } };
+    },
+  };
+}

@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { calibrationReport, printCalibration } from './calibration.js';
 import { loadDatasets } from './datasets.js';
 import { METRICS, scoreQuery, type Metric } from './metrics.js';
-import { defaultRankers, type RankerVariant } from './rankers.js';
+import { defaultRankers, winkQueryRanker, type RankerVariant } from './rankers.js';
 
 const { values } = parseArgs({
   options: {
@@ -15,6 +15,8 @@ const { values } = parseArgs({
     max: { type: 'string', default: '300' },
     only: { type: 'string' },
     'no-calibration': { type: 'boolean', default: false },
+    // Also measure our ranker with wink-nlp query preprocessing (the README's wink-nlp numbers).
+    wink: { type: 'boolean', default: false },
   },
 });
 
@@ -105,7 +107,7 @@ function summarize(results: DatasetResult[], rankers: RankerVariant[]): Record<s
 }
 
 const started = performance.now();
-const rankers = defaultRankers();
+const rankers = values.wink ? [...defaultRankers(), await winkQueryRanker()] : defaultRankers();
 const results = await evaluate(rankers);
 const average = summarize(results, rankers);
 const calibration = values['no-calibration'] ? undefined : calibrationReport();

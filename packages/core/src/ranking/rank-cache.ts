@@ -17,8 +17,11 @@ const MAX_CORPORA = 4;
  * from a project's own tool list and must not serve another project.
  */
 export class ToolAnalysisCache implements RankCache {
-  readonly #entries = new Map<string, ToolAnalysis>();
+  // Recency is a use stamp rather than Map re-insertion: a warm request touches every tool of its list,
+  // and delete + set per tool churns the Map. When full, the least recently used tenth goes at once.
+  readonly #entries = new Map<string, { analysis: ToolAnalysis; used: number }>();
   readonly #maxEntries: number;
+  #clock = 0;
   #corpora: Array<{ analyses: readonly ToolAnalysis[]; corpus: Corpus }> = [];
 
   constructor(options: RankCacheOptions = {}) {
@@ -32,22 +35,21 @@ export class ToolAnalysisCache implements RankCache {
   }
 
   get(key: string): ToolAnalysis | undefined {
-    const value = this.#entries.get(key);
-    if (value !== undefined) {
-      // Re-insert to mark as most recently used (Map keeps insertion order).
-      this.#entries.delete(key);
-      this.#entries.set(key, value);
-    }
-    return value;
+    const entry = this.#entries.get(key);
+    if (entry === undefined) return undefined;
+    entry.used = ++this.#clock;
+    return entry.analysis;
   }
 
-  set(key: string, value: ToolAnalysis): void {
-    this.#entries.delete(key);
-    this.#entries.set(key, value);
-    if (this.#entries.size > this.#maxEntries) {
-      const oldest = this.#entries.keys().next().value;
-      if (oldest !== undefined) this.#entries.delete(oldest);
-    }
+  set(key: string, analysis: ToolAnalysis): void {
+    this.#entries.set(key, { analysis, used: ++this.#clock });
+    if (this.#entries.size > this.#maxEntries) this.#evict();
+  }
+
+  #evict(): void {
+    const keep = this.#maxEntries - Math.floor(this.#maxEntries / 10);
+    const byAge = [...this.#entries].sort((a, b) => a[1].used - b[1].used);
+    for (const [key] of byAge.slice(0, byAge.length - keep)) this.#entries.delete(key);
   }
 
   /** The index of a list whose tools analyse exactly like `analyses`, in the same order. */

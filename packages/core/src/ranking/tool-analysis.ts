@@ -1,5 +1,6 @@
 import type { ToolInfo } from '../schemas.js';
-import { tokenize } from '../text/tokenize.js';
+import { resetVocabularyIfFull, termOf, vocabularySize } from '../text/stem.js';
+import { tokenizeIds } from '../text/tokenize.js';
 import { FIELD_COUNT as FIELDS_TOTAL, FIELD_INDEX } from './fields.js';
 
 // A local copy: read in the innermost loops, where a cross-module binding can cost a call.
@@ -78,29 +79,41 @@ export function normalizeName(name: string): string {
   return name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 }
 
+// Scratch space for counting terms by id: slotOf[id] is the term's position in the tool being
+// analysed, or -1. Reset after each tool, grown with the vocabulary.
+const scratchTokens: number[] = [];
+let slotOf = new Int32Array(4096).fill(-1);
+function growSlots(id: number): void {
+  const grown = new Int32Array(Math.max(id + 1, vocabularySize(), slotOf.length * 2)).fill(-1);
+  grown.set(slotOf);
+  slotOf = grown;
+}
+
 /** Analyses a tool from its content key (see toolContentKey), so the key and the analysis cannot disagree. */
 export function analyzeContent(key: string): ToolAnalysis {
   const [toolKey = '', toolName = '', serverName = '', title = '', description = '', tags = '', params = ''] = key.split(SEP);
-  const termIndex = new Map<string, number>();
-  const terms: string[] = [];
+  resetVocabularyIfFull();
+  const ids: number[] = [];
   const counts: number[] = [];
   const lengths = new Array<number>(FIELD_COUNT).fill(0);
   const add = (field: number, text: string): void => {
     if (!text) return;
-    const tokens = tokenize(text.length > MAX_FIELD_CHARS ? text.slice(0, MAX_FIELD_CHARS) : text);
+    const tokens = tokenizeIds(text.length > MAX_FIELD_CHARS ? text.slice(0, MAX_FIELD_CHARS) : text, scratchTokens);
     lengths[field]! += tokens.length;
-    for (const term of tokens) {
-      let at = termIndex.get(term);
-      if (at === undefined) {
-        at = terms.length;
-        termIndex.set(term, at);
-        terms.push(term);
+    for (let k = 0; k < tokens.length; k += 1) {
+      const id = tokens[k]!;
+      if (id >= slotOf.length) growSlots(id);
+      let at = slotOf[id]!;
+      if (at < 0) {
+        at = ids.length;
+        slotOf[id] = at;
+        ids.push(id);
         for (let f = 0; f < FIELD_COUNT; f += 1) counts.push(0);
       }
       counts[at * FIELD_COUNT + field]! += 1;
     }
+    tokens.length = 0;
   };
-
   add(FIELD_INDEX.name, toolName);
   add(FIELD_INDEX.title, title);
   add(FIELD_INDEX.server, serverName);
@@ -115,6 +128,8 @@ export function analyzeContent(key: string): ToolAnalysis {
     add(FIELD_INDEX.paramText, help);
   }
   const nameKeys = [...new Set([normalizeName(toolName), normalizeName(toolKey)])].filter(Boolean);
+  const terms = ids.map(termOf);
+  for (const id of ids) slotOf[id] = -1;
   const tf = new Uint16Array(counts.length);
   for (let i = 0; i < counts.length; i += 1) tf[i] = Math.min(counts[i]!, 65_535);
   return { terms, tf, lengths, nameKeys, server: serverId || serverName };

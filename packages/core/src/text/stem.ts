@@ -1,23 +1,70 @@
 import porter2 from 'wink-porter2-stemmer';
 import { STOP_WORDS } from './stop-words.js';
 
-// Tool lists repeat the same few thousand words, so stemming each distinct word once is most of the
-// tokenizer's speed. The memo is bounded: it holds only word -> stem (no tool identity), and it is
-// dropped whole when full rather than tracking recency, which is cheaper and good enough here.
-const MAX_MEMO = 50_000;
-const memo = new Map<string, string>();
-
 /**
- * The index term of a lowercase word: '' for a stop word or a lone letter, else its Porter2 stem
- * (non-ASCII words, accented or Cyrillic for instance, are kept as they are).
+ * The vocabulary: word as written -> term id, where a term is the Porter2 stem of the lowercase word
+ * (non-ASCII words, accented or Cyrillic for instance, are only lowercased), and stop words and lone
+ * letters have id -1. Tool lists repeat the same few thousand words, so stemming each distinct word
+ * once is most of the tokenizer's speed, and ids let analysis count terms in flat arrays instead of a
+ * Map per tool. Ids are transient: they hold only within one analysis (see `resetVocabularyIfFull`).
+ * The vocabulary holds only words and stems, no tool identity.
  */
-export function indexTerm(word: string): string {
-  let term = memo.get(word);
-  if (term === undefined) {
-    if (STOP_WORDS.has(word) || (word.length < 2 && !/[0-9]/.test(word))) term = '';
-    else term = /^[a-z]+$/.test(word) && word.length > 2 ? porter2(word) : word;
-    if (memo.size >= MAX_MEMO) memo.clear();
-    memo.set(word, term);
+const MAX_WORDS = 60_000;
+const idOfWritten = new Map<string, number>();
+const idOfTerm = new Map<string, number>();
+const terms: string[] = [];
+
+export function termId(written: string): number {
+  let id = idOfWritten.get(written);
+  if (id === undefined) {
+    const word = written.toLowerCase();
+    if (STOP_WORDS.has(word) || (word.length < 2 && !/[0-9]/.test(word))) {
+      id = -1;
+    } else {
+      const term = /^[a-z]+$/.test(word) && word.length > 2 ? porter2(word) : word;
+      id = idOfTerm.get(term);
+      if (id === undefined) {
+        id = terms.length;
+        terms.push(term);
+        idOfTerm.set(term, id);
+      }
+    }
+    idOfWritten.set(written, id);
   }
-  return term;
+  return id;
+}
+
+/** The term (stem) of an id from `termId` or `internTerm`. */
+export function termOf(id: number): string {
+  return terms[id]!;
+}
+
+/** The id of an already-final term (a CJK bigram, a whole "mp3"), not stemmed or filtered. */
+export function internTerm(term: string): number {
+  let id = idOfTerm.get(term);
+  if (id === undefined) {
+    id = terms.length;
+    terms.push(term);
+    idOfTerm.set(term, id);
+  }
+  return id;
+}
+
+/** Number of term ids in use (an upper bound for arrays indexed by id). */
+export function vocabularySize(): number {
+  return terms.length;
+}
+
+/** Drops the vocabulary when it is full; call only between analyses, since it invalidates ids. */
+export function resetVocabularyIfFull(): void {
+  if (idOfWritten.size < MAX_WORDS && terms.length < MAX_WORDS) return;
+  idOfWritten.clear();
+  idOfTerm.clear();
+  terms.length = 0;
+}
+
+/** The index term of a word as written: '' for a stop word or a lone letter, else its stem. */
+export function indexTerm(written: string): string {
+  const id = termId(written);
+  return id < 0 ? '' : terms[id]!;
 }

@@ -1,4 +1,4 @@
-import { indexTerm } from './stem.js';
+import { internTerm, resetVocabularyIfFull, termId, termOf } from './stem.js';
 import { NEGATIONS } from './stop-words.js';
 
 /**
@@ -23,35 +23,59 @@ const CJK_RUNS = /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Scrip
 const CAMEL_PART = /\p{Lu}+(?![\p{Ll}\p{M}])|\p{Lu}?[\p{Ll}\p{M}]+|\p{Lo}+|\p{N}+|[\p{L}\p{M}]+/gu;
 const HAS_UPPER_OR_DIGIT = /[\p{Lu}\p{N}]/u;
 
-/** Appends the index terms of `text` to `out` (and returns it). */
-export function tokenize(text: string, out: string[] = []): string[] {
+/** The index terms of `text`, in order. */
+export function tokenize(text: string): string[] {
+  resetVocabularyIfFull();
+  return tokenizeIds(text, []).map(termOf);
+}
+
+/**
+ * Appends the term ids (see stem.ts) of `text` to `out` and returns it. Ids are valid until the next
+ * `resetVocabularyIfFull()`, so a caller turns them into terms before calling that again.
+ */
+export function tokenizeIds(text: string, out: number[]): number[] {
   // A hand-rolled scan over char codes for ASCII (most tool text); runs with other scripts go through
   // the Unicode-aware regular expressions below. Same result, several times faster on long lists.
   const length = text.length;
   let start = -1;
   let ascii = true;
+  // Capitals and digits after a run's first character: none means a plain word, the common case.
+  let humps = 0;
   for (let i = 0; i <= length; i += 1) {
     const code = i < length ? text.charCodeAt(i) : 32;
-    const wordChar = (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code >= 128;
-    if (wordChar) {
+    if (code >= 97 && code <= 122) {
       if (start < 0) {
         start = i;
         ascii = true;
+        humps = 0;
+      }
+      continue;
+    }
+    if ((code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code >= 128) {
+      if (start < 0) {
+        start = i;
+        ascii = true;
+        humps = 0;
+      } else {
+        humps += 1;
       }
       if (code >= 128) ascii = false;
       continue;
     }
     if (start >= 0) {
-      if (ascii) addAsciiRun(text, start, i, out);
-      else for (const match of text.slice(start, i).matchAll(WORD_RUN)) addWord(match[0], out);
+      if (!ascii) for (const match of text.slice(start, i).matchAll(WORD_RUN)) addWord(match[0], out);
+      else if (humps === 0 && !isDigit(text.charCodeAt(start))) addTerm(text.slice(start, i), out);
+      else addAsciiRun(text, start, i, out);
       start = -1;
     }
   }
   return out;
 }
 
+const isDigit = (code: number): boolean => code >= 48 && code <= 57;
+
 /** An ASCII letters-and-digits run: split at camelCase humps and letter/digit edges. */
-function addAsciiRun(text: string, start: number, end: number, out: string[]): void {
+function addAsciiRun(text: string, start: number, end: number, out: number[]): void {
   let partStart = start;
   let parts = 0;
   let hasDigit = false;
@@ -78,16 +102,16 @@ function addAsciiRun(text: string, start: number, end: number, out: string[]): v
       const first = part.charCodeAt(0);
       if (first >= 48 && first <= 57) hasDigit = true;
       else hasLetter = true;
-      addTerm(part.toLowerCase(), out);
+      addTerm(part, out);
       parts += 1;
       partStart = i;
     }
   }
   // Keep short letter+digit words whole too ("mp3", "s3", "ec2", "h264"): that is how people type them.
-  if (parts > 1 && hasDigit && hasLetter && end - start <= 8) out.push(text.slice(start, end).toLowerCase());
+  if (parts > 1 && hasDigit && hasLetter && end - start <= 8) out.push(internTerm(text.slice(start, end).toLowerCase()));
 }
 
-function addWord(raw: string, out: string[]): void {
+function addWord(raw: string, out: number[]): void {
   const word = raw.replace(/['’]/g, '');
   if (CJK.test(word)) {
     for (const run of word.matchAll(CJK_RUNS)) {
@@ -97,7 +121,7 @@ function addWord(raw: string, out: string[]): void {
     return;
   }
   if (!HAS_UPPER_OR_DIGIT.test(word)) {
-    addTerm(word.toLowerCase(), out);
+    addTerm(word, out);
     return;
   }
   let parts = 0;
@@ -105,23 +129,23 @@ function addWord(raw: string, out: string[]): void {
   for (const part of word.matchAll(CAMEL_PART)) {
     parts += 1;
     if (/\p{N}/u.test(part[0])) lettersAndDigits = true;
-    addTerm(part[0].toLowerCase(), out);
+    addTerm(part[0], out);
   }
-  if (parts > 1 && lettersAndDigits && word.length <= 8) out.push(word.toLowerCase());
+  if (parts > 1 && lettersAndDigits && word.length <= 8) out.push(internTerm(word.toLowerCase()));
 }
 
-function addTerm(lower: string, out: string[]): void {
-  const term = indexTerm(lower);
-  if (term !== '') out.push(term);
+function addTerm(word: string, out: number[]): void {
+  const id = termId(word);
+  if (id >= 0) out.push(id);
 }
 
-function addCjkBigrams(run: string, out: string[]): void {
+function addCjkBigrams(run: string, out: number[]): void {
   const chars = Array.from(run);
   if (chars.length === 1) {
-    out.push(chars[0]!);
+    out.push(internTerm(chars[0]!));
     return;
   }
-  for (let i = 0; i + 1 < chars.length; i += 1) out.push(chars[i]! + chars[i + 1]!);
+  for (let i = 0; i + 1 < chars.length; i += 1) out.push(internTerm(chars[i]! + chars[i + 1]!));
 }
 
 /** A request's terms, with the ones a negation governs set apart ("files without images": images). */
