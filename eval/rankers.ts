@@ -2,6 +2,7 @@
 // the request and the dataset's tool list and returns tool keys best first, plus optional extra numeric
 // columns (e.g. candidate recall, prompt tokens) that run.ts averages and prints after the metrics.
 import { createRankCache, rankOkapiBm25, rankTools, type RankCache, type ToolInfo } from '../packages/core/src/index.js';
+import type { ItemToken } from 'wink-nlp';
 import type { Dataset, EvalQuery } from './datasets.js';
 
 export interface RankerOutput {
@@ -55,9 +56,10 @@ export async function winkQueryRanker(): Promise<RankerVariant> {
     const started = performance.now();
     const doc = nlp.readDoc(text);
     const words: string[] = [];
-    doc.tokens().each((token) => {
+    doc.tokens().each((token: ItemToken) => {
       if (token.out(its.type) !== 'word' || token.out(its.stopWordFlag)) return;
-      const lemma = token.out(its.lemma);
+      // wink's typings declare lemma with another signature than out() accepts; it works at run time.
+      const lemma = token.out(its.lemma as unknown as typeof its.value);
       words.push(token.out(its.negationFlag) ? `not ${lemma}` : lemma);
     });
     readMs += performance.now() - started;

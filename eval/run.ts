@@ -12,7 +12,7 @@ import { defaultRankers, winkQueryRanker, type RankerVariant } from './rankers.j
 const { values } = parseArgs({
   options: {
     json: { type: 'string' },
-    max: { type: 'string', default: '300' },
+    max: { type: 'string', default: '200' },
     only: { type: 'string' },
     'no-calibration': { type: 'boolean', default: false },
     // Also measure our ranker with wink-nlp query preprocessing (the README's wink-nlp numbers).

@@ -177,7 +177,8 @@ export function analyzeQuery(query: string): QueryTerms {
         scope = NEGATION_SCOPE;
         continue;
       }
-      const produced = tokenize(match[0]);
+      // Bare numbers in a request are arguments (ids, dates, amounts), not what a tool does.
+      const produced = tokenize(match[0]).filter((term) => !/^[0-9]+$/.test(term));
       for (const term of produced) {
         if (!surface.has(term)) surface.set(term, match[0]);
         if (seen.has(term)) continue;
