@@ -46,14 +46,18 @@ export function toolContentKey(tool: ToolInfo, maxDescriptionChars = DEFAULT_MAX
   );
 }
 
-/** Parameter names and help text as `name\u0003help\u0004name\u0003help...`, from nested `properties`/`items` too. */
+const NOT_NAME_CHARS = /[^\p{L}\p{N}]+/gu;
+const ASCII_NAME = /^[A-Za-z0-9_\-.:/ @]*$/;
+
+/** Parameter names, then (after SEP) their help texts, from nested `properties`/`items` too. */
 function paramText(schema: unknown): string {
-  const out: string[] = [];
-  collectParams(schema, out, 0);
-  return out.join('\u0004');
+  const names: string[] = [];
+  const helps: string[] = [];
+  collectParams(schema, names, helps, 0);
+  return `${names.join(' ')}${SEP}${helps.join(' ')}`;
 }
 
-function collectParams(schema: unknown, out: string[], depth: number): void {
+function collectParams(schema: unknown, out: string[], helps: string[], depth: number): void {
   if (depth > MAX_PARAM_DEPTH || typeof schema !== 'object' || schema === null) return;
   const { properties, items } = schema as { properties?: unknown; items?: unknown };
   if (typeof properties === 'object' && properties !== null && !Array.isArray(properties)) {
@@ -67,16 +71,18 @@ function collectParams(schema: unknown, out: string[], depth: number): void {
         help = str(description).slice(0, MAX_PARAM_TEXT);
         if (Array.isArray(values)) help += ` ${values.slice(0, 20).filter((v) => typeof v === 'string').join(' ')}`;
       }
-      out.push(`${name}\u0003${help}`);
-      collectParams(property, out, depth + 1);
+      out.push(name);
+      if (help) helps.push(help);
+      collectParams(property, out, helps, depth + 1);
     }
   }
-  if (items !== undefined) collectParams(items, out, depth + 1);
+  if (items !== undefined) collectParams(items, out, helps, depth + 1);
 }
 
 /** Normalised identifier: lowercase letters and digits only ("create_pull_request" = "createPullRequest"). */
 export function normalizeName(name: string): string {
-  return name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+  if (ASCII_NAME.test(name)) return name.toLowerCase().replace(/[^a-z0-9]+/g, '');
+  return name.toLowerCase().replace(NOT_NAME_CHARS, '');
 }
 
 // Scratch space for counting terms by id: slotOf[id] is the term's position in the tool being
@@ -91,7 +97,8 @@ function growSlots(id: number): void {
 
 /** Analyses a tool from its content key (see toolContentKey), so the key and the analysis cannot disagree. */
 export function analyzeContent(key: string): ToolAnalysis {
-  const [toolKey = '', toolName = '', serverName = '', title = '', description = '', tags = '', params = ''] = key.split(SEP);
+  const [toolKey = '', toolName = '', serverName = '', title = '', description = '', tags = '', paramNames = '', paramHelps = ''] =
+    key.split(SEP);
   resetVocabularyIfFull();
   const ids: number[] = [];
   const counts: number[] = [];
@@ -122,11 +129,8 @@ export function analyzeContent(key: string): ToolAnalysis {
   if (normalizeName(serverId) !== normalizeName(serverName)) add(FIELD_INDEX.server, serverId);
   add(FIELD_INDEX.description, description);
   for (const tag of tags.split('\u0002')) add(FIELD_INDEX.tags, tag);
-  for (const param of params ? params.split('\u0004') : []) {
-    const [name = '', help = ''] = param.split('\u0003');
-    add(FIELD_INDEX.params, name);
-    add(FIELD_INDEX.paramText, help);
-  }
+  add(FIELD_INDEX.params, paramNames);
+  add(FIELD_INDEX.paramText, paramHelps);
   const nameKeys = [...new Set([normalizeName(toolName), normalizeName(toolKey)])].filter(Boolean);
   const terms = ids.map(termOf);
   for (const id of ids) slotOf[id] = -1;
