@@ -53,6 +53,15 @@ describe('ranking properties', () => {
     );
   });
 
+  it('tokenize gives the same terms for a word seen before as for a new one', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 80 }), (input) => {
+        const first = tokenize(input);
+        expect(tokenize(`${input} ${input}`)).toEqual([...first, ...first]);
+      }),
+    );
+  });
+
   it('tokenize never throws and yields no empty terms', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'grapheme', maxLength: 200 }), (input) => {

@@ -1,4 +1,4 @@
-import { internTerm, resetVocabularyIfFull, termId, termOf } from './stem.js';
+import { internTerm, resetVocabularyIfFull, termId, termIdAt, termOf } from './stem.js';
 import { NEGATIONS } from './stop-words.js';
 
 /**
@@ -39,8 +39,10 @@ export function tokenizeIds(text: string, out: number[]): number[] {
   const length = text.length;
   let start = -1;
   let ascii = true;
-  // Capitals and digits after a run's first character: none means a plain word, the common case.
+  // Capitals and digits after a run's first character: none means a plain word, the common case,
+  // looked up by an FNV-1a hash computed along the way (see termIdAt).
   let humps = 0;
+  let hash = 0;
   for (let i = 0; i <= length; i += 1) {
     const code = i < length ? text.charCodeAt(i) : 32;
     if (code >= 97 && code <= 122) {
@@ -48,7 +50,9 @@ export function tokenizeIds(text: string, out: number[]): number[] {
         start = i;
         ascii = true;
         humps = 0;
+        hash = 0x811c9dc5 | 0;
       }
+      hash = Math.imul(hash ^ code, 16777619);
       continue;
     }
     if ((code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code >= 128) {
@@ -56,16 +60,20 @@ export function tokenizeIds(text: string, out: number[]): number[] {
         start = i;
         ascii = true;
         humps = 0;
+        hash = 0x811c9dc5 | 0;
       } else {
         humps += 1;
       }
+      hash = Math.imul(hash ^ code, 16777619);
       if (code >= 128) ascii = false;
       continue;
     }
     if (start >= 0) {
       if (!ascii) for (const match of text.slice(start, i).matchAll(WORD_RUN)) addWord(match[0], out);
-      else if (humps === 0 && !isDigit(text.charCodeAt(start))) addTerm(text.slice(start, i), out);
-      else addAsciiRun(text, start, i, out);
+      else if (humps === 0 && !isDigit(text.charCodeAt(start))) {
+        const id = termIdAt(text, start, i, hash);
+        if (id >= 0) out.push(id);
+      } else addAsciiRun(text, start, i, out);
       start = -1;
     }
   }
