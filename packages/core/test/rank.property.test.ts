@@ -23,7 +23,7 @@ const tool: fc.Arbitrary<ToolInfo> = fc.record(
 );
 
 describe('ranking properties', () => {
-  it('never throws, keeps relevance in [0, 1], returns tools of the list best first within limit', () => {
+  it('never throws, keeps relevance in [0, 1] and non-increasing, returns tools of the list best first within limit', () => {
     const cache = createRankCache({ maxEntries: 50 });
     fc.assert(
       fc.property(fc.array(text, { minLength: 1, maxLength: 4 }), fc.array(tool, { maxLength: 12 }), fc.option(fc.integer({ min: 0, max: 20 })), (query, tools, limit) => {
@@ -36,6 +36,7 @@ describe('ranking properties', () => {
           expect(tools[r.index]).toBe(r.tool);
           expect(typeof r.explanation).toBe('string');
           if (i > 0) expect(r.score).toBeLessThanOrEqual(ranked[i - 1]!.score);
+          if (i > 0) expect(r.relevance).toBeLessThanOrEqual(ranked[i - 1]!.relevance);
         }
       }),
       { numRuns: 300 },
