@@ -178,6 +178,15 @@ describe('rank cache', () => {
     expect(cache.size).toBe(CATALOG.length + 1);
   });
 
+  it('notices a field replaced on the same tool object', () => {
+    const cache = createRankCache();
+    const tools = structuredClone(CATALOG);
+    rankTools({ query: ['tide'], tools }, { cache });
+    const forecast = tools.find((t) => t.toolKey === 'weather:get_forecast')!;
+    forecast.description = 'Tide tables for surfers.';
+    expect(rankTools({ query: ['tide'], tools }, { cache })[0]?.tool.toolKey).toBe('weather:get_forecast');
+  });
+
   it('is bounded by maxEntries and can be cleared', () => {
     const cache = createRankCache({ maxEntries: 3 });
     rankTools({ query: ['file'], tools: CATALOG }, { cache });

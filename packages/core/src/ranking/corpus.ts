@@ -40,7 +40,12 @@ export function buildCorpus(tools: readonly ToolInfo[], cache?: RankCache, maxDe
   const store = cache instanceof ToolAnalysisCache ? cache : undefined;
   const analyses = new Array<ToolAnalysis>(tools.length);
   for (let i = 0; i < tools.length; i += 1) {
-    const key = toolContentKey(tools[i]!, maxDescriptionChars);
+    const tool = tools[i]!;
+    let key = store?.seenKey(tool, maxDescriptionChars);
+    if (key === undefined) {
+      key = toolContentKey(tool, maxDescriptionChars);
+      if (typeof tool === 'object' && tool !== null) store?.rememberKey(tool, maxDescriptionChars, key);
+    }
     let analysis = store?.get(key);
     if (analysis === undefined) {
       analysis = analyzeContent(key);

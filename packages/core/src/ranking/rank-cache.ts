@@ -1,3 +1,4 @@
+import type { ToolInfo } from '../schemas.js';
 import type { Corpus } from './corpus.js';
 import type { ToolAnalysis } from './tool-analysis.js';
 import type { RankCache } from './types.js';
@@ -23,6 +24,11 @@ export class ToolAnalysisCache implements RankCache {
   readonly #maxEntries: number;
   #clock = 0;
   #corpora: Array<{ analyses: readonly ToolAnalysis[]; corpus: Corpus }> = [];
+  // Tool objects seen before, with the fields their content key was read from: ranking the same
+  // objects again (the LLM stage's per-sub-query calls) skips building the key. Any top-level field
+  // replaced makes it build the key again; changes made inside `inputSchema` or `tags` in place are
+  // not seen here, so pass new objects for changed tools (parsed request bodies always are).
+  #seen = new WeakMap<object, SeenTool>();
 
   constructor(options: RankCacheOptions = {}) {
     const max = options.maxEntries ?? 20_000;
@@ -52,6 +58,30 @@ export class ToolAnalysisCache implements RankCache {
     for (const [key] of byAge.slice(0, byAge.length - keep)) this.#entries.delete(key);
   }
 
+  /** The content key computed for this very tool object, if none of its fields changed since. */
+  seenKey(tool: ToolInfo, maxDescriptionChars: number | undefined): string | undefined {
+    const seen = this.#seen.get(tool);
+    if (
+      seen === undefined ||
+      seen.maxDescriptionChars !== maxDescriptionChars ||
+      seen.toolKey !== tool.toolKey ||
+      seen.toolName !== tool.toolName ||
+      seen.serverName !== tool.serverName ||
+      seen.title !== tool.title ||
+      seen.description !== tool.description ||
+      seen.tags !== tool.tags ||
+      seen.inputSchema !== tool.inputSchema
+    ) {
+      return undefined;
+    }
+    return seen.key;
+  }
+
+  rememberKey(tool: ToolInfo, maxDescriptionChars: number | undefined, key: string): void {
+    const { toolKey, toolName, serverName, title, description, tags, inputSchema } = tool;
+    this.#seen.set(tool, { key, maxDescriptionChars, toolKey, toolName, serverName, title, description, tags, inputSchema });
+  }
+
   /** The index of a list whose tools analyse exactly like `analyses`, in the same order. */
   findCorpus(analyses: readonly ToolAnalysis[]): Corpus | undefined {
     const at = this.#corpora.findIndex(
@@ -71,8 +101,14 @@ export class ToolAnalysisCache implements RankCache {
   clear(): void {
     this.#entries.clear();
     this.#corpora = [];
+    this.#seen = new WeakMap();
   }
 }
+
+type SeenTool = Pick<ToolInfo, 'toolKey' | 'toolName' | 'serverName' | 'title' | 'description' | 'tags' | 'inputSchema'> & {
+  key: string;
+  maxDescriptionChars: number | undefined;
+};
 
 export function createRankCache(options: RankCacheOptions = {}): RankCache {
   return new ToolAnalysisCache(options);
