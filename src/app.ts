@@ -36,6 +36,9 @@ export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyI
     bodyLimit: config.http.bodyLimitBytes,
     requestTimeout: config.http.requestTimeoutMs,
     keepAliveTimeout: config.http.keepAliveTimeoutMs,
+    // During shutdown, requests already on open connections are still served (with
+    // Connection: close) rather than refused; /readyz tells load balancers to go elsewhere.
+    return503OnClosing: false,
     requestIdHeader: false,
     logController: new LogController({
       requestIdLogLabel: 'requestId',
@@ -58,6 +61,9 @@ export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyI
   });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    // While draining, close each connection after its response: an idle keep-alive socket would
+    // otherwise hold the shutdown until the client drops it.
+    if (app.lifecycle.shuttingDown) reply.header('connection', 'close');
   });
   registerErrorHandling(app);
 
