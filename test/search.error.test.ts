@@ -70,6 +70,7 @@ describe('bad input gets a documented 4xx problem+json, and the server keeps ser
     { name: 'a toolName of the wrong type', body: { ...valid, tools: [{ ...valid.tools[0], toolName: 7 }] }, status: 400, code: 'INVALID_REQUEST', field: '/tools/0/toolName' },
     { name: 'a tool that is not an object', body: { ...valid, tools: ['github:create_issue'] }, status: 400, code: 'INVALID_REQUEST', field: '/tools/0' },
     { name: 'duplicate toolKey', body: { ...valid, tools: [...valid.tools, valid.tools[2]] }, status: 400, code: 'INVALID_REQUEST', field: '/tools/5/toolKey' },
+    { name: 'a toolName longer than 512 characters', body: { ...valid, tools: [...valid.tools, { ...valid.tools[0], toolKey: 'k:x', toolName: 'x'.repeat(513) }] }, status: 400, code: 'INVALID_REQUEST', field: '/tools/5/toolName' },
     { name: 'maxResults above 100', body: { ...valid, maxResults: 101 }, status: 400, code: 'INVALID_REQUEST', field: '/maxResults' },
     { name: 'maxResults not an integer', body: { ...valid, maxResults: 2.5 }, status: 400, code: 'INVALID_REQUEST', field: '/maxResults' },
     { name: 'an unknown top-level field', body: { ...valid, limit: 5 }, status: 400, code: 'INVALID_REQUEST', field: '/limit' },
