@@ -1,3 +1,4 @@
+import cors from '@fastify/cors';
 import { TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
@@ -67,6 +68,16 @@ export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyI
   });
   registerErrorHandling(app);
 
+  if (config.corsOrigins.length > 0) {
+    // For routers whose client runs in a browser or an Electron renderer.
+    app.register(cors, {
+      origin: config.corsOrigins.includes('*') ? '*' : [...config.corsOrigins],
+      methods: ['GET', 'POST'],
+      allowedHeaders: ['authorization', 'content-type', 'x-project-id', 'x-request-id', 'x-search-deadline-ms'],
+      exposedHeaders: ['x-request-id', 'retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'],
+      maxAge: 600,
+    });
+  }
   app.register(authPlugin, { auth: config.auth });
   app.register(healthRoutes);
   app.register(searchRoutes, { config, reranker: deps.reranker });

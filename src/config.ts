@@ -72,6 +72,8 @@ export interface Config {
     headersTimeoutMs: number;
     keepAliveTimeoutMs: number;
   };
+  /** Browser origins allowed to call the API (CORS); empty = no CORS headers at all. `*` allows any. */
+  corsOrigins: readonly string[];
   /** Searches per project per minute; 0 disables rate limiting. */
   rateLimitPerMinute: number;
   shutdown: {
@@ -120,6 +122,7 @@ export function parseConfig(env: Env): Readonly<Config> {
       headersTimeoutMs: read.integer('HEADERS_TIMEOUT_MS', 15_000, 1000, 600_000),
       keepAliveTimeoutMs: read.integer('KEEP_ALIVE_TIMEOUT_MS', 72_000, 1000, 600_000),
     },
+    corsOrigins: parseCorsOrigins(read, problems),
     rateLimitPerMinute: read.integer('RATE_LIMIT_PER_MINUTE', 600, 0, 10_000_000),
     shutdown: {
       delayMs: read.integer('SHUTDOWN_DELAY_MS', 0, 0, 600_000),
@@ -252,6 +255,16 @@ function parseLlm(read: EnvReader, problems: string[]): LlmConfig | undefined {
     ok = false;
   }
   return ok ? { baseUrl: baseUrl!, apiKey, model: model! } : undefined;
+}
+
+function parseCorsOrigins(read: EnvReader, problems: string[]): string[] {
+  const origins = read.list('CORS_ORIGINS');
+  for (const origin of origins) {
+    if (origin !== '*' && !(isHttpUrl(origin) && new URL(origin).origin === origin)) {
+      problems.push(`CORS_ORIGINS: "${origin}" is not an origin like https://app.example.com (or *)`);
+    }
+  }
+  return origins;
 }
 
 function isHttpUrl(value: string): boolean {
