@@ -13,7 +13,14 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export type AuthKey =
   | { kind: 'secret'; secret: string; algorithms: readonly JwtAlgorithm[] }
   | { kind: 'public-key'; pem: string; algorithms: readonly JwtAlgorithm[] }
-  | { kind: 'jwks'; url: string; algorithms: readonly JwtAlgorithm[]; cacheTtlMs: number };
+  | {
+      kind: 'jwks';
+      url: string;
+      algorithms: readonly JwtAlgorithm[];
+      cacheTtlMs: number;
+      /** Least time between JWKS fetches for kids not in the cache (and how long a missing kid is remembered). */
+      minRefetchMs: number;
+    };
 
 export type JwtAlgorithm =
   | 'HS256' | 'HS384' | 'HS512'
@@ -156,6 +163,7 @@ function parseAuth(read: EnvReader, production: boolean, problems: string[]): Au
   const projectClaim = read.string('AUTH_PROJECT_CLAIM', 'projectId');
   const clockToleranceSec = read.integer('AUTH_CLOCK_TOLERANCE_SEC', 30, 0, 600);
   const jwksCacheTtlSec = read.integer('AUTH_JWKS_CACHE_TTL_SEC', 300, 1, 86_400);
+  const jwksMinRefetchMs = read.integer('AUTH_JWKS_MIN_REFETCH_MS', 1000, 0, 600_000);
 
   const given = [
     ['AUTH_JWT_SECRET', secret],
@@ -185,7 +193,13 @@ function parseAuth(read: EnvReader, production: boolean, problems: string[]): Au
     key = parsePublicKey(publicKey, problems);
   } else if (jwksUrl !== undefined) {
     if (!isHttpUrl(jwksUrl)) problems.push(`AUTH_JWKS_URL: must be an http(s) URL (got "${jwksUrl}")`);
-    else key = { kind: 'jwks', url: jwksUrl, algorithms: ASYMMETRIC_ALGORITHMS, cacheTtlMs: jwksCacheTtlSec * 1000 };
+    else key = {
+      kind: 'jwks',
+      url: jwksUrl,
+      algorithms: ASYMMETRIC_ALGORITHMS,
+      cacheTtlMs: jwksCacheTtlSec * 1000,
+      minRefetchMs: jwksMinRefetchMs,
+    };
   }
   if (!/^[A-Za-z0-9_.:-]{1,100}$/.test(projectClaim)) {
     problems.push(`AUTH_PROJECT_CLAIM: must be a claim name of letters, digits, "_.:-" (got "${projectClaim}")`);

@@ -36,7 +36,12 @@ async function authPlugin(app: FastifyInstance, options: AuthPluginOptions): Pro
   if (key.kind === 'secret') secret = key.secret;
   else if (key.kind === 'public-key') secret = { public: key.pem };
   else {
-    const resolveKey = createJwksResolver({ url: key.url, algorithms: key.algorithms, cacheTtlMs: key.cacheTtlMs });
+    const resolveKey = createJwksResolver({
+      url: key.url,
+      algorithms: key.algorithms,
+      cacheTtlMs: key.cacheTtlMs,
+      unknownKidIntervalMs: key.minRefetchMs,
+    });
     secret = (_request: FastifyRequest, token: unknown) => resolveKey(((token as { header?: TokenHeader }).header ?? {}));
   }
 
