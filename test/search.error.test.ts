@@ -85,6 +85,14 @@ describe('bad input gets a documented 4xx problem+json, and the server keeps ser
     });
   }
 
+  it('logs a rejected request with its requestId and projectId, and no token', async () => {
+    const response = await post(JSON.stringify({ ...valid, limit: 1 }), { 'x-request-id': 'rejected-1' });
+    expect(response.status).toBe(400);
+    const lines = server.logs.lines.filter((line) => line.requestId === 'rejected-1');
+    expect(lines.find((line) => line.msg === 'request rejected')).toMatchObject({ projectId: 'project-a', code: 'INVALID_REQUEST' });
+    expect(JSON.stringify(lines)).not.toMatch(/eyJ[\w-]+\./);
+  });
+
   it('malformed JSON → 400 INVALID_REQUEST', async () => {
     const problem = expectProblem(await post('{"query": ["x"], "tools": [,]}'), 400, 'INVALID_REQUEST');
     expect(problem.detail).toMatch(/JSON/);

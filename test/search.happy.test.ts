@@ -108,6 +108,9 @@ describe('POST /catalog/search over loopback HTTP (happy path)', () => {
       results: 4,
     });
     expect(typeof audit[0]!.durationMs).toBe('number');
+    const raw = server.logs.raw.find((line) => line.includes('"audit":"search"') && line.includes(requestId))!;
+    expect(raw.match(/"requestId"/g)).toHaveLength(1);
+    expect(raw.match(/"projectId"/g)).toHaveLength(1);
     expect(server.logs.raw.join('\n')).not.toContain(bearer.split('.')[2]);
   });
 });

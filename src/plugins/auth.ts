@@ -79,6 +79,8 @@ async function authPlugin(app: FastifyInstance, options: AuthPluginOptions): Pro
       auth.projectClaim,
       request.headers['x-project-id'],
     );
+    // Every later log line of this request names its project.
+    request.log = request.log.child({ projectId: request.projectId });
   });
 }
 

@@ -81,9 +81,8 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
       });
       request.log.info(
         {
+          // requestId and projectId are bound to request.log already.
           audit: 'search',
-          requestId: request.id,
-          projectId: request.projectId,
           tools: body.tools.length,
           queries: body.query.length,
           maxResults: body.maxResults ?? DEFAULT_MAX_RESULTS,
