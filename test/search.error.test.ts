@@ -147,10 +147,14 @@ describe('routing', () => {
     expect(await response.json()).toMatchObject({ status: 404, code: 'NOT_FOUND', requestId: 'r-404' });
   });
 
-  it('GET on the search route → 404 problem+json (no such route), not a crash', async () => {
+  it('GET on the search route → 405 problem+json with Allow: POST', async () => {
     const response = await server.app.inject({ method: 'GET', url: '/catalog/search' });
-    expect(response.statusCode).toBe(404);
-    expect(response.json()).toMatchObject({ code: 'NOT_FOUND' });
+    expect(response.statusCode).toBe(405);
+    expect(response.headers.allow).toBe('POST');
+    expect(response.json()).toMatchObject({ code: 'METHOD_NOT_ALLOWED' });
+    const put = await server.app.inject({ method: 'PUT', url: '/healthz?x=1' });
+    expect(put.statusCode).toBe(405);
+    expect(put.headers.allow).toBe('GET');
   });
 
   it('an unexpected failure → 500 problem+json that hides internals', async () => {
