@@ -155,7 +155,7 @@ export function withDevelopmentKey(config: Readonly<Config>, secret: string): Re
 }
 
 function parseAuth(read: EnvReader, production: boolean, problems: string[]): AuthConfig | undefined {
-  const secret = read.optionalString('AUTH_JWT_SECRET');
+  const secret = read.untrimmed('AUTH_JWT_SECRET');
   const publicKey = read.optionalString('AUTH_JWT_PUBLIC_KEY');
   const jwksUrl = read.optionalString('AUTH_JWKS_URL');
   const issuers = read.list('AUTH_ISSUER');
@@ -301,6 +301,12 @@ class EnvReader {
   optionalString(name: string): string | undefined {
     const value = this.env[name]?.trim();
     return value === undefined || value === '' ? undefined : value;
+  }
+
+  /** For secrets: used byte for byte (whitespace may be part of a secret); empty still means unset. */
+  untrimmed(name: string): string | undefined {
+    const value = this.env[name];
+    return value === undefined || value.trim() === '' ? undefined : value;
   }
 
   string(name: string, fallback: string): string {
