@@ -1,3 +1,4 @@
+/// <reference path="./wink-porter2-stemmer.d.ts" />
 import porter2 from 'wink-porter2-stemmer';
 import { STOP_WORDS } from './stop-words.js';
 
