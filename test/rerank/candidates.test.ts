@@ -98,6 +98,6 @@ describe('selection beyond lexical order', () => {
   it('shows candidates in lexical order with short ids and the score as a hint', () => {
     const result = plan(['upload spreadsheet'], tools, 2000);
     expect(result.candidates.map((candidate) => candidate.id).slice(0, 3)).toEqual(['t1', 't2', 't3']);
-    expect(result.candidates[0]!.line).toMatch(/^t1 \| upload_spreadsheet \| Server 7 \| 1\.00 \| - \| Performs/);
+    expect(result.candidates[0]!.line).toMatch(/^t1 \| upload_spreadsheet \| Server 7 \| [01]\.\d\d \| - \| Performs/);
   });
 });
