@@ -15,7 +15,8 @@ const recall = (keys: Set<string>, relevant: string[]) =>
 
 function promptColumns(stage: Reranker, query: EvalQuery, tools: ToolInfo[], cache: RankCache, project: string) {
   const lexical = rankTools({ query: query.query, tools }, { cache });
-  const plan = stage.plan({ query: query.query, tools, lexical, rankCache: cache }, project);
+  // The stage gets no rank cache: it ranks sub-queries with the built core, this harness with core's source.
+  const plan = stage.plan({ query: query.query, tools, lexical }, project);
   const inPrompt = new Set(plan.candidates.map((candidate) => tools[candidate.toolIndex]!.toolKey));
   const lexicalTopK = new Set(lexical.slice(0, plan.candidates.length).map((ranked) => ranked.tool.toolKey));
   return {
@@ -78,7 +79,7 @@ export function llmRanker(options: LlmEvalOptions): RankerVariant {
     async rank(query, tools): Promise<RankerOutput> {
       const { lexical, extras } = promptColumns(stage, query, tools, cache, project);
       const outcome = await stage.rerank(
-        { query: query.query, tools, lexical, rankCache: cache },
+        { query: query.query, tools, lexical },
         { projectId: project, signal: AbortSignal.timeout(options.deadlineMs), deadline: performance.now() + options.deadlineMs },
       );
       return {
