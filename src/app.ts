@@ -3,7 +3,9 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.js';
 import { registerErrorHandling } from './errors.js';
+import apiVersionPlugin from './plugins/api-version.js';
 import authPlugin from './plugins/auth.js';
+import openapiPlugin from './plugins/openapi.js';
 import { requestIdFor } from './request-id.js';
 import healthRoutes from './routes/health.js';
 import searchRoutes from './routes/search.js';
@@ -61,6 +63,9 @@ export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyI
   });
   registerErrorHandling(app);
 
+  app.register(apiVersionPlugin);
+  // Before the routes: it documents them as they are registered.
+  app.register(openapiPlugin, { serveDocs: config.docs.enabled });
   app.register(authPlugin, { auth: config.auth });
   app.register(healthRoutes);
   app.register(searchRoutes, { config, reranker: deps.reranker });

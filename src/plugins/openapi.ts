@@ -1,0 +1,143 @@
+import swagger from '@fastify/swagger';
+import scalarApiReference from '@scalar/fastify-api-reference';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { OPENAPI_BASE } from '../openapi/document.js';
+import { canonicalHeaderName, SchemaComponents } from '../openapi/schema-refs.js';
+import { REQUEST_BODY_EXAMPLES } from '../openapi/search-operation.js';
+import { toYaml } from '../openapi/serialize.js';
+
+export interface OpenApiPluginOptions {
+  /** Serve /docs, /openapi.json and /openapi.yaml (DOCS_ENABLED). */
+  serveDocs: boolean;
+}
+
+/** Paths of the served spec and reference; hidden from the spec itself. */
+export const DOCS_PATHS = { reference: '/docs', json: '/openapi.json', yaml: '/openapi.yaml' } as const;
+
+type RouteSchema = Record<string, unknown> & {
+  hide?: boolean;
+  operationId?: string;
+  body?: unknown;
+  headers?: { properties?: Record<string, unknown> };
+  response?: Record<string, Record<string, unknown>>;
+};
+
+/**
+ * The OpenAPI document is generated from the routes' own schemas (@fastify/swagger, dynamic mode):
+ * the TypeBox schemas that validate requests and serialize responses are the ones documented.
+ * Register it before the routes: it collects them as they are added.
+ */
+async function openapiPlugin(app: FastifyInstance, options: OpenApiPluginOptions): Promise<void> {
+  let components = new SchemaComponents();
+
+  await app.register(swagger, {
+    openapi: structuredClone(OPENAPI_BASE) as unknown as Parameters<typeof swagger>[1] extends { openapi?: infer O } ? O : never,
+    hideUntagged: false,
+    transform: ({ schema, url }) => {
+      const routeSchema = schema as RouteSchema | undefined;
+      if (routeSchema === undefined || routeSchema.hide === true) return { schema, url };
+      return { schema: documentedSchema(routeSchema, components) as typeof schema, url };
+    },
+    transformObject: (documentObject) => {
+      const document = 'openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject;
+      const schemas = components.toComponents();
+      components = new SchemaComponents();
+      return finishDocument(document as unknown as OpenApiDocument, schemas);
+    },
+  });
+
+  if (!options.serveDocs) return;
+
+  app.get(DOCS_PATHS.json, { schema: { hide: true } }, async (_request, reply) =>
+    reply.type('application/json; charset=utf-8').header('access-control-allow-origin', '*').send(app.swagger()),
+  );
+  app.get(DOCS_PATHS.yaml, { schema: { hide: true } }, async (_request, reply) =>
+    reply.type('application/yaml; charset=utf-8').header('access-control-allow-origin', '*').send(toYaml(app.swagger())),
+  );
+
+  // Scalar serves its own bundled script from /docs/js/scalar.js: the page loads nothing from a
+  // CDN, so it works offline and behind strict egress rules.
+  await app.register(scalarApiReference, {
+    routePrefix: DOCS_PATHS.reference,
+    logLevel: 'warn',
+    configuration: {
+      content: () => app.swagger(),
+      pageTitle: 'catalog-search API reference',
+      withDefaultFonts: false,
+      hideDownloadButton: false,
+      defaultOpenAllTags: true,
+    },
+  });
+}
+
+type OpenApiDocument = {
+  components?: Record<string, unknown>;
+  paths?: Record<string, Record<string, Operation>>;
+} & Record<string, unknown>;
+type Operation = {
+  operationId?: string;
+  requestBody?: { content?: Record<string, Record<string, unknown>> };
+  responses?: Record<string, { headers?: Record<string, unknown> }>;
+};
+
+/**
+ * Last touches that @fastify/swagger has no option for: the $id schemas as components, request
+ * examples beside the shared SearchRequest reference, and response headers as reusable components.
+ */
+function finishDocument(document: OpenApiDocument, schemas: Record<string, unknown>): OpenApiDocument {
+  const headers: Record<string, unknown> = {};
+  for (const pathItem of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(pathItem)) {
+      const examples = operation.operationId === undefined ? undefined : REQUEST_BODY_EXAMPLES[operation.operationId];
+      const json = operation.requestBody?.content?.['application/json'];
+      if (examples !== undefined && json !== undefined) json.examples = examples;
+      for (const response of Object.values(operation.responses ?? {})) {
+        if (response.headers === undefined) continue;
+        response.headers = Object.fromEntries(
+          Object.entries(response.headers).map(([name, header]) => {
+            const known = headers[name];
+            if (known !== undefined && JSON.stringify(known) !== JSON.stringify(header)) return [name, header];
+            headers[name] = header;
+            return [name, { $ref: `#/components/headers/${name}` }];
+          }),
+        );
+      }
+    }
+  }
+  const sortedHeaders = Object.fromEntries(Object.keys(headers).sort().map((name) => [name, headers[name]]));
+  return { ...document, components: { ...document.components, schemas, headers: sortedHeaders } };
+}
+
+/** What @fastify/swagger should see for one route: refs for $id schemas, canonical header names. */
+function documentedSchema(schema: RouteSchema, components: SchemaComponents): RouteSchema {
+  const documented: RouteSchema = { ...schema };
+  if (schema.body !== undefined) documented.body = components.reference(schema.body);
+  if (schema.headers?.properties !== undefined) {
+    documented.headers = {
+      ...schema.headers,
+      properties: Object.fromEntries(
+        Object.entries(schema.headers.properties).map(([name, value]) => [canonicalHeaderName(name), value]),
+      ),
+    };
+  }
+  if (schema.response !== undefined) {
+    documented.response = Object.fromEntries(
+      Object.entries(schema.response).map(([status, response]) => [status, referenceResponse(response, components)]),
+    );
+  }
+  return documented;
+}
+
+function referenceResponse(response: Record<string, unknown>, components: SchemaComponents): Record<string, unknown> {
+  const content = response.content as Record<string, Record<string, unknown>> | undefined;
+  if (content === undefined) return components.reference(response) as Record<string, unknown>;
+  return {
+    ...response,
+    content: Object.fromEntries(
+      Object.entries(content).map(([mediaType, media]) => [mediaType, { ...media, schema: components.reference(media.schema) }]),
+    ),
+  };
+}
+
+export default fp(openapiPlugin, { name: 'openapi', fastify: '5.x' });
