@@ -14,6 +14,8 @@ export const EXAMPLE_REQUEST_ID = '7f9c2ba4-e88f-4c2a-9f3e-5d1b8a6c0e21';
 
 export interface HeaderDoc {
   type: 'string' | 'integer';
+  /** Always sent with this response (moved from the schema to the header object in the document). */
+  required?: true;
   description: string;
   examples?: unknown[];
   enum?: string[];
@@ -24,6 +26,7 @@ export interface HeaderDoc {
 export const COMMON_RESPONSE_HEADERS: Record<string, HeaderDoc> = {
   'X-Request-Id': {
     type: 'string',
+    required: true,
     description:
       'The id of this request: the caller\'s `X-Request-Id` when it was sent and is 1–128 characters of ' +
       '`A–Z a–z 0–9 . _ : @ / + = -`, else a generated UUID. Also in problem bodies (`requestId`) and ' +
@@ -32,6 +35,7 @@ export const COMMON_RESPONSE_HEADERS: Record<string, HeaderDoc> = {
   },
   [API_VERSION_HEADER]: {
     type: 'string',
+    required: true,
     description: 'The major API version that answered (see "Versioning and compatibility" above).',
     enum: [API_VERSION],
   },
@@ -47,6 +51,7 @@ export const RATE_LIMIT_HEADERS: Record<string, HeaderDoc> = {
 const RETRY_AFTER_HEADER: Record<string, HeaderDoc> = {
   'Retry-After': {
     type: 'integer',
+    required: true,
     description: 'Seconds to wait before retrying (RFC 9110 §10.2.3).',
     minimum: 0,
     examples: [17],
@@ -56,6 +61,7 @@ const RETRY_AFTER_HEADER: Record<string, HeaderDoc> = {
 const WWW_AUTHENTICATE_HEADER: Record<string, HeaderDoc> = {
   'WWW-Authenticate': {
     type: 'string',
+    required: true,
     description: 'The bearer challenge (RFC 6750 §3), with `error="invalid_token"` when a token was sent but refused.',
     examples: ['Bearer realm="catalog-search", error="invalid_token", error_description="The token has expired."'],
   },

@@ -95,7 +95,8 @@ function finishDocument(document: OpenApiDocument, schemas: Record<string, unkno
       for (const response of Object.values(operation.responses ?? {})) {
         if (response.headers === undefined) continue;
         response.headers = Object.fromEntries(
-          Object.entries(response.headers).map(([name, header]) => {
+          Object.entries(response.headers).map(([name, rawHeader]) => {
+            const header = headerObject(rawHeader as HeaderObject);
             const known = headers[name];
             if (known !== undefined && JSON.stringify(known) !== JSON.stringify(header)) return [name, header];
             headers[name] = header;
@@ -107,6 +108,15 @@ function finishDocument(document: OpenApiDocument, schemas: Record<string, unkno
   }
   const sortedHeaders = Object.fromEntries(Object.keys(headers).sort().map((name) => [name, headers[name]]));
   return { ...document, components: { ...document.components, schemas, headers: sortedHeaders } };
+}
+
+type HeaderObject = { schema?: Record<string, unknown> } & Record<string, unknown>;
+
+/** @fastify/swagger leaves a header's `required: true` inside its schema; OpenAPI wants it on the header. */
+function headerObject(header: HeaderObject): HeaderObject {
+  if (header.schema?.required !== true) return header;
+  const { required: _required, ...schema } = header.schema;
+  return { ...header, required: true, schema };
 }
 
 /** What @fastify/swagger should see for one route: refs for $id schemas, canonical header names. */
