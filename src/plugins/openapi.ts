@@ -64,9 +64,13 @@ async function openapiPlugin(app: FastifyInstance, options: OpenApiPluginOptions
     configuration: {
       content: () => app.swagger(),
       pageTitle: 'catalog-search API reference',
-      withDefaultFonts: false,
-      hideDownloadButton: false,
       defaultOpenAllTags: true,
+      // Nothing leaves the browser except calls to this API: no web fonts, no telemetry, no AI
+      // agent (it queries Scalar's registry), no developer toolbar.
+      withDefaultFonts: false,
+      telemetry: false,
+      agent: { disabled: true },
+      showDeveloperTools: 'never',
     },
   });
 }
