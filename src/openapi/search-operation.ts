@@ -69,8 +69,9 @@ export const SearchHeadersSchema = Type.Object({
   ),
 });
 
+const mib = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
+
 function describeSearch(limits: SearchLimits, operationId: string): string {
-  const mib = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
   const seedNote =
     operationId === 'searchCatalogUnversioned'
       ? '**This is the seed path of `POST /v1/catalog/search`**: same request, response, errors and ' +
@@ -173,7 +174,7 @@ export function searchRouteSchema(operationId: (typeof SEARCH_PATHS)[number]['op
         },
       }),
       413: problemResponse({
-        description: `The body is larger than ${Math.round(limits.bodyLimitBytes / 1024)} KiB, or it lists more than ${limits.maxTools} tools.`,
+        description: `The body is larger than ${mib(limits.bodyLimitBytes)} (\`MAX_BODY_BYTES\`), or it lists more than ${limits.maxTools} tools (\`MAX_TOOLS\`).`,
         examples: {
           tooManyTools: {
             summary: 'Too many tools',

@@ -111,7 +111,17 @@ function finishDocument(document: OpenApiDocument, schemas: Record<string, unkno
     }
   }
   const sortedHeaders = Object.fromEntries(Object.keys(headers).sort().map((name) => [name, headers[name]]));
-  return { ...document, components: { ...document.components, schemas, headers: sortedHeaders } };
+  // The conventional reading order: what the API is, where it is, then operations, then components.
+  const { openapi, info, servers, tags, paths, components, ...rest } = document;
+  return {
+    openapi,
+    info,
+    servers,
+    tags,
+    ...rest,
+    paths,
+    components: { ...components, schemas, headers: sortedHeaders },
+  };
 }
 
 type HeaderObject = { schema?: Record<string, unknown> } & Record<string, unknown>;

@@ -45,6 +45,10 @@ describe('docs enabled (default)', () => {
     const sources = [...page.body.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]);
     expect(sources).toEqual(['js/scalar.js']);
     expect(page.body).not.toMatch(/https?:\/\//);
+    // Scalar's defaults would fetch web fonts, send telemetry and query its registry for the AI agent.
+    expect(page.body).toContain('"withDefaultFonts": false');
+    expect(page.body).toContain('"telemetry": false');
+    expect(page.body).toMatch(/"agent": \{\s*"disabled": true\s*\}/);
     const script = await app.inject({ method: 'GET', url: '/docs/js/scalar.js' });
     expect(script.statusCode).toBe(200);
     expect(script.headers['content-type']).toMatch(/javascript/);
