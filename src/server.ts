@@ -60,8 +60,9 @@ function printDevelopmentQuickStart(): void {
       '',
       'Search the bundled sample tool list (paste the TOKEN line and this one into a shell):',
       '',
-      `curl -s http://127.0.0.1:${port}/catalog/search -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' --data @${sample}`,
+      `curl -s http://127.0.0.1:${port}/v1/catalog/search -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' --data @${sample}`,
       '',
+      ...(config.docs.enabled ? [`API reference: http://127.0.0.1:${port}/docs (OpenAPI document: /openapi.yaml)`, ''] : []),
     ].join('\n') + '\n',
   );
 }
