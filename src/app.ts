@@ -1,3 +1,4 @@
+import cors from '@fastify/cors';
 import { TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
@@ -38,6 +39,9 @@ export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyI
     bodyLimit: config.http.bodyLimitBytes,
     requestTimeout: config.http.requestTimeoutMs,
     keepAliveTimeout: config.http.keepAliveTimeoutMs,
+    // During shutdown, requests already on open connections are still served (with
+    // Connection: close) rather than refused; /readyz tells load balancers to go elsewhere.
+    return503OnClosing: false,
     requestIdHeader: false,
     logController: new LogController({
       requestIdLogLabel: 'requestId',
@@ -60,9 +64,22 @@ export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyI
   });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    // While draining, close each connection after its response: an idle keep-alive socket would
+    // otherwise hold the shutdown until the client drops it.
+    if (app.lifecycle.shuttingDown) reply.header('connection', 'close');
   });
   registerErrorHandling(app);
 
+  if (config.corsOrigins.length > 0) {
+    // For routers whose client runs in a browser or an Electron renderer.
+    app.register(cors, {
+      origin: config.corsOrigins.includes('*') ? '*' : [...config.corsOrigins],
+      methods: ['GET', 'POST'],
+      allowedHeaders: ['authorization', 'content-type', 'x-project-id', 'x-request-id', 'x-search-deadline-ms'],
+      exposedHeaders: ['x-request-id', 'api-version', 'retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'],
+      maxAge: 600,
+    });
+  }
   app.register(apiVersionPlugin);
   // Before the routes: it documents them as they are registered.
   app.register(openapiPlugin, { serveDocs: config.docs.enabled });

@@ -154,7 +154,18 @@ export function registerErrorHandling(app: FastifyInstance): void {
     else request.log.info({ code: problem.code, detail: problem.detail }, 'request rejected');
     return sendProblem(reply, problem);
   });
-  app.setNotFoundHandler((request, reply) =>
-    sendProblem(reply, new ProblemError('NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]!.slice(0, 200)}.`)),
-  );
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!.slice(0, 200);
+    // A known path with another method is a 405 that says which methods it takes.
+    const allowed = ['GET', 'POST'].filter((method) => app.hasRoute({ method, url: path }));
+    if (allowed.length > 0) {
+      return sendProblem(
+        reply,
+        new ProblemError('METHOD_NOT_ALLOWED', `${path} takes ${allowed.join(', ')}, not ${request.method}.`, {
+          headers: { allow: allowed.join(', ') },
+        }),
+      );
+    }
+    return sendProblem(reply, new ProblemError('NOT_FOUND', `No route for ${request.method} ${path}.`));
+  });
 }

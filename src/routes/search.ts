@@ -66,20 +66,23 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
       async (request, reply) => {
         const body = request.body;
         rejectDuplicateToolKeys(body.tools);
+        const hangUp = new AbortController();
+        reply.raw.once('close', () => {
+          if (!reply.raw.writableFinished) hangUp.abort();
+        });
         const response = await searchCatalog(body, {
           projectId: request.projectId,
           requestId: request.id,
           log: request.log,
           rankCache: caches.for(request.projectId),
-          deadline: startDeadline(request.searchBudgetMs, reply.elapsedTime),
+          deadline: startDeadline(request.searchBudgetMs, reply.elapsedTime, hangUp.signal),
           maxDescriptionChars: config.search.maxDescriptionChars,
           reranker,
         });
         request.log.info(
           {
+            // requestId and projectId are bound to request.log already.
             audit: 'search',
-            requestId: request.id,
-            projectId: request.projectId,
             tools: body.tools.length,
             queries: body.query.length,
             maxResults: body.maxResults ?? DEFAULT_MAX_RESULTS,
