@@ -1,6 +1,7 @@
 import { MAX_QUERY_ITEMS, MAX_RESULTS_LIMIT, DEFAULT_MAX_RESULTS, SearchResponseSchema } from '@catalog-search/core';
 import { Type } from '@sinclair/typebox';
 import type { Config } from '../config.js';
+import { MAX_NAME_CHARS } from '../search/limits.js';
 import {
   COMMON_RESPONSE_HEADERS,
   EXAMPLE_REQUEST_ID,
@@ -96,6 +97,7 @@ function describeSearch(limits: SearchLimits, operationId: string): string {
     `| characters of \`context\` | ${limits.maxContextChars} (\`MAX_CONTEXT_CHARS\`) | 400 |\n` +
     `| \`tools\` per request | ${limits.maxTools} (\`MAX_TOOLS\`) | 413 |\n` +
     `| \`toolKey\` | unique within \`tools\` | 400 |\n` +
+    `| \`toolKey\`, \`toolName\`, \`serverName\`, \`title\` | at most ${MAX_NAME_CHARS} characters each | 400 |\n` +
     `| \`maxResults\` | 1–${MAX_RESULTS_LIMIT}, default ${DEFAULT_MAX_RESULTS} | 400 |\n` +
     `| request body | ${mib(limits.bodyLimitBytes)} (\`MAX_BODY_BYTES\`) | 413 |\n` +
     `| time budget | ${limits.deadlineMs} ms (\`SEARCH_DEADLINE_MS\`), lowered by \`X-Search-Deadline-Ms\` | — |\n` +
