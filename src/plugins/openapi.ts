@@ -52,9 +52,11 @@ async function openapiPlugin(app: FastifyInstance, options: OpenApiPluginOptions
   app.get(DOCS_PATHS.json, { schema: { hide: true } }, async (_request, reply) =>
     reply.type('application/json; charset=utf-8').header('access-control-allow-origin', '*').send(app.swagger()),
   );
-  app.get(DOCS_PATHS.yaml, { schema: { hide: true } }, async (_request, reply) =>
-    reply.type('application/yaml; charset=utf-8').header('access-control-allow-origin', '*').send(toYaml(app.swagger())),
-  );
+  let yaml: string | undefined; // the document never changes after start: serialize it once
+  app.get(DOCS_PATHS.yaml, { schema: { hide: true } }, async (_request, reply) => {
+    yaml ??= toYaml(app.swagger());
+    return reply.type('application/yaml; charset=utf-8').header('access-control-allow-origin', '*').send(yaml);
+  });
 
   // Scalar serves its own bundled script from /docs/js/scalar.js: the page loads nothing from a
   // CDN, so it works offline and behind strict egress rules.
