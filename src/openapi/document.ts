@@ -1,3 +1,4 @@
+import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import { API_VERSION, API_VERSION_HEADER } from '../plugins/api-version.js';
 
 /** The parts of openapi.yaml that no route declares: info, compatibility rules, security scheme, tags. */
@@ -61,7 +62,7 @@ A JWT issued by the Router, sent as \`Authorization: Bearer <JWT>\`.
 - \`X-Project-Id\`, when sent, must equal the project claim (403 otherwise).
 `.trim();
 
-export const OPENAPI_BASE = {
+export const OPENAPI_BASE: NonNullable<FastifyDynamicSwaggerOptions['openapi']> = {
   openapi: '3.1.0',
   info: {
     title: 'catalog-search API',
@@ -81,4 +82,4 @@ export const OPENAPI_BASE = {
       bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: BEARER_DESCRIPTION },
     },
   },
-} as const;
+};

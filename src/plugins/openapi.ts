@@ -3,8 +3,7 @@ import scalarApiReference from '@scalar/fastify-api-reference';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { OPENAPI_BASE } from '../openapi/document.js';
-import { canonicalHeaderName, SchemaComponents } from '../openapi/schema-refs.js';
-import { REQUEST_BODY_EXAMPLES } from '../openapi/search-operation.js';
+import { createDocumentTransforms } from '../openapi/document-transforms.js';
 import { toYaml } from '../openapi/serialize.js';
 
 export interface OpenApiPluginOptions {
@@ -15,36 +14,16 @@ export interface OpenApiPluginOptions {
 /** Paths of the served spec and reference; hidden from the spec itself. */
 export const DOCS_PATHS = { reference: '/docs', json: '/openapi.json', yaml: '/openapi.yaml' } as const;
 
-type RouteSchema = Record<string, unknown> & {
-  hide?: boolean;
-  operationId?: string;
-  body?: unknown;
-  headers?: { properties?: Record<string, unknown> };
-  response?: Record<string, Record<string, unknown>>;
-};
-
 /**
  * The OpenAPI document is generated from the routes' own schemas (@fastify/swagger, dynamic mode):
  * the TypeBox schemas that validate requests and serialize responses are the ones documented.
  * Register it before the routes: it collects them as they are added.
  */
 async function openapiPlugin(app: FastifyInstance, options: OpenApiPluginOptions): Promise<void> {
-  let components = new SchemaComponents();
-
   await app.register(swagger, {
-    openapi: structuredClone(OPENAPI_BASE) as unknown as Parameters<typeof swagger>[1] extends { openapi?: infer O } ? O : never,
+    openapi: structuredClone(OPENAPI_BASE),
     hideUntagged: false,
-    transform: ({ schema, url }) => {
-      const routeSchema = schema as RouteSchema | undefined;
-      if (routeSchema === undefined || routeSchema.hide === true) return { schema, url };
-      return { schema: documentedSchema(routeSchema, components) as typeof schema, url };
-    },
-    transformObject: (documentObject) => {
-      const document = 'openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject;
-      const schemas = components.toComponents();
-      components = new SchemaComponents();
-      return finishDocument(document as unknown as OpenApiDocument, schemas);
-    },
+    ...createDocumentTransforms(),
   });
 
   if (!options.serveDocs) return;
@@ -75,95 +54,6 @@ async function openapiPlugin(app: FastifyInstance, options: OpenApiPluginOptions
       showDeveloperTools: 'never',
     },
   });
-}
-
-type OpenApiDocument = {
-  components?: Record<string, unknown>;
-  paths?: Record<string, Record<string, Operation>>;
-} & Record<string, unknown>;
-type Operation = {
-  operationId?: string;
-  requestBody?: { content?: Record<string, Record<string, unknown>> };
-  responses?: Record<string, { headers?: Record<string, unknown> }>;
-};
-
-/**
- * Last touches that @fastify/swagger has no option for: the $id schemas as components, request
- * examples beside the shared SearchRequest reference, and response headers as reusable components.
- */
-function finishDocument(document: OpenApiDocument, schemas: Record<string, unknown>): OpenApiDocument {
-  const headers: Record<string, unknown> = {};
-  for (const pathItem of Object.values(document.paths ?? {})) {
-    for (const operation of Object.values(pathItem)) {
-      const examples = operation.operationId === undefined ? undefined : REQUEST_BODY_EXAMPLES[operation.operationId];
-      const json = operation.requestBody?.content?.['application/json'];
-      if (examples !== undefined && json !== undefined) json.examples = examples;
-      for (const response of Object.values(operation.responses ?? {})) {
-        if (response.headers === undefined) continue;
-        response.headers = Object.fromEntries(
-          Object.entries(response.headers).map(([name, rawHeader]) => {
-            const header = headerObject(rawHeader as HeaderObject);
-            const known = headers[name];
-            if (known !== undefined && JSON.stringify(known) !== JSON.stringify(header)) return [name, header];
-            headers[name] = header;
-            return [name, { $ref: `#/components/headers/${name}` }];
-          }),
-        );
-      }
-    }
-  }
-  const sortedHeaders = Object.fromEntries(Object.keys(headers).sort().map((name) => [name, headers[name]]));
-  // The conventional reading order: what the API is, where it is, then operations, then components.
-  const { openapi, info, servers, tags, paths, components, ...rest } = document;
-  return {
-    openapi,
-    info,
-    servers,
-    tags,
-    ...rest,
-    paths,
-    components: { ...components, schemas, headers: sortedHeaders },
-  };
-}
-
-type HeaderObject = { schema?: Record<string, unknown> } & Record<string, unknown>;
-
-/** @fastify/swagger leaves a header's `required: true` inside its schema; OpenAPI wants it on the header. */
-function headerObject(header: HeaderObject): HeaderObject {
-  if (header.schema?.required !== true) return header;
-  const { required: _required, ...schema } = header.schema;
-  return { ...header, required: true, schema };
-}
-
-/** What @fastify/swagger should see for one route: refs for $id schemas, canonical header names. */
-function documentedSchema(schema: RouteSchema, components: SchemaComponents): RouteSchema {
-  const documented: RouteSchema = { ...schema };
-  if (schema.body !== undefined) documented.body = components.reference(schema.body);
-  if (schema.headers?.properties !== undefined) {
-    documented.headers = {
-      ...schema.headers,
-      properties: Object.fromEntries(
-        Object.entries(schema.headers.properties).map(([name, value]) => [canonicalHeaderName(name), value]),
-      ),
-    };
-  }
-  if (schema.response !== undefined) {
-    documented.response = Object.fromEntries(
-      Object.entries(schema.response).map(([status, response]) => [status, referenceResponse(response, components)]),
-    );
-  }
-  return documented;
-}
-
-function referenceResponse(response: Record<string, unknown>, components: SchemaComponents): Record<string, unknown> {
-  const content = response.content as Record<string, Record<string, unknown>> | undefined;
-  if (content === undefined) return components.reference(response) as Record<string, unknown>;
-  return {
-    ...response,
-    content: Object.fromEntries(
-      Object.entries(content).map(([mediaType, media]) => [mediaType, { ...media, schema: components.reference(media.schema) }]),
-    ),
-  };
 }
 
 export default fp(openapiPlugin, { name: 'openapi', fastify: '5.x' });
