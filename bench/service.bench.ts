@@ -1,8 +1,9 @@
 // `npm run bench -- service`: throughput and latency of POST /catalog/search (full search: auth,
 // validation, lexical ranking on a warm per-project cache, audit log) against the floor, a bare
 // Fastify route that only parses and validates the same body, for 100- and 1,000-tool requests.
-// Both run in one child process, measured one after the other in the same run; the ratio is what
-// to read (the machine is shared and absolute numbers are noisy).
+// Both run in one child process and are measured in alternating rounds (floor, full, floor, full,
+// ...) so that load drift on a shared machine hits both alike; the medians and their ratio are
+// reported. The ratio is what to read: absolute numbers depend on the machine.
 // Tools come from ../shared/bench (real MCP tool definitions) at run time when present.
 import { fork } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -10,7 +11,8 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import type { ToolInfo } from '@catalog-search/core';
 
-const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 6);
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
 
 function loadTools(): { tools: ToolInfo[]; source: string } {
@@ -60,6 +62,21 @@ async function measure(url: string, body: string, token: string): Promise<Figure
   };
 }
 
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+function medianOf(rounds: Figures[]): Figures {
+  return {
+    rps: median(rounds.map((r) => r.rps)),
+    p50: median(rounds.map((r) => r.p50)),
+    p99: median(rounds.map((r) => r.p99)),
+    errors: rounds.reduce((sum, r) => sum + r.errors, 0),
+  };
+}
+
 const { tools, source } = loadTools();
 const server = fork(fileURLToPath(new URL('./service-bench-server.ts', import.meta.url)), {
   execArgv: ['--import', 'tsx'],
@@ -67,7 +84,9 @@ const server = fork(fileURLToPath(new URL('./service-bench-server.ts', import.me
 });
 const ports = await new Promise<{ servicePort: number; floorPort: number; token: string }>((resolve) => server.once('message', resolve as never));
 
-console.log(`tools: ${source}; ${CONNECTIONS} connections, ${DURATION_S} s per case (+1 s warm-up), loopback`);
+console.log(
+  `tools: ${source}; loopback, ${CONNECTIONS} connections; ${ROUNDS} alternating rounds of ${DURATION_S} s (+1 s warm-up) per route; medians`,
+);
 console.log('| tools | body | route | req/s | p50 ms | p99 ms | non-2xx |');
 console.log('|---|---|---|---|---|---|---|');
 const summary: string[] = [];
@@ -78,8 +97,14 @@ for (const count of [100, 1000]) {
     maxResults: 20,
   });
   const kb = `${Math.round(body.length / 1024)} KB`;
-  const floor = await measure(`http://127.0.0.1:${ports.floorPort}/floor`, body, ports.token);
-  const full = await measure(`http://127.0.0.1:${ports.servicePort}/catalog/search`, body, ports.token);
+  const floorRounds: Figures[] = [];
+  const fullRounds: Figures[] = [];
+  for (let round = 0; round < ROUNDS; round += 1) {
+    floorRounds.push(await measure(`http://127.0.0.1:${ports.floorPort}/floor`, body, ports.token));
+    fullRounds.push(await measure(`http://127.0.0.1:${ports.servicePort}/catalog/search`, body, ports.token));
+  }
+  const floor = medianOf(floorRounds);
+  const full = medianOf(fullRounds);
   for (const [route, figures] of [['floor (parse+validate)', floor], ['full search', full]] as const) {
     console.log(`| ${count} | ${kb} | ${route} | ${figures.rps.toFixed(0)} | ${figures.p50} | ${figures.p99} | ${figures.errors} |`);
   }

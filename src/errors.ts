@@ -114,6 +114,10 @@ export function toProblemError(error: FastifyError | ProblemError | Error): Prob
       return new ProblemError('INVALID_REQUEST', 'The request body is empty; send a JSON object.');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return new ProblemError('INVALID_REQUEST', 'The request body is not valid JSON.');
+    case 'FST_CP_ERR_INVALID_CONTENT_ENCODING':
+      return new ProblemError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Encoding: send the body as is, or gzip, deflate or br.');
+    case 'FST_CP_ERR_INVALID_CONTENT':
+      return new ProblemError('INVALID_REQUEST', 'The request body could not be decompressed with its Content-Encoding.');
   }
   const status = fastifyError.statusCode ?? 500;
   if (status === 413) return new ProblemError('PAYLOAD_TOO_LARGE', 'The request body is larger than the service accepts.');

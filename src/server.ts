@@ -50,6 +50,9 @@ function printDevelopmentQuickStart(): void {
   const token = app.jwt.sign({ [config.auth!.projectClaim]: DEV_PROJECT_ID, sub: 'dev' }, { expiresIn: DEV_TOKEN_LIFETIME });
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
+  // A wildcard listen address is reachable on loopback; a specific one only on itself.
+  const wildcard = ['0.0.0.0', '::', '0:0:0:0:0:0:0:0'].includes(config.host);
+  const host = wildcard ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
   // From dist/src/server.js (npm start) or src/server.ts (tsx) up to the repository root.
   const sample = ['../examples/search-request.json', '../../examples/search-request.json']
     .map((path) => fileURLToPath(new URL(path, import.meta.url)))
@@ -65,9 +68,9 @@ function printDevelopmentQuickStart(): void {
       '',
       'Search the bundled sample tool list (paste the TOKEN line and this one into a shell):',
       '',
-      `curl -s http://127.0.0.1:${port}/v1/catalog/search -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' --data @${sample ?? 'examples/search-request.json'}`,
+      `curl -s http://${host}:${port}/v1/catalog/search -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' --data @${sample ?? 'examples/search-request.json'}`,
       '',
-      ...(config.docs.enabled ? [`API reference: http://127.0.0.1:${port}/docs (OpenAPI document: /openapi.yaml)`, ''] : []),
+      ...(config.docs.enabled ? [`API reference: http://${host}:${port}/docs (OpenAPI document: /openapi.yaml)`, ''] : []),
     ].join('\n') + '\n',
   );
 }

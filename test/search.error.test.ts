@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, TEST_SECRET, testConfig, type RunningApp } from './helpers/app.js';
 import { claims, signJwt } from './helpers/tokens.js';
@@ -17,7 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-async function post(body: string, headers: Record<string, string> = {}) {
+async function post(body: string | Buffer, headers: Record<string, string> = {}) {
   const response = await fetch(`${server.url}/catalog/search`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token()}`, 'content-type': 'application/json', ...headers },
@@ -113,6 +114,21 @@ describe('bad input gets a documented 4xx problem+json, and the server keeps ser
   it('a body over MAX_BODY_BYTES → 413 PAYLOAD_TOO_LARGE', async () => {
     const body = JSON.stringify({ ...valid, context: 'x'.repeat(300 * 1024) });
     expectProblem(await post(body), 413, 'PAYLOAD_TOO_LARGE');
+    await expectStillServing();
+  });
+
+  it('a gzip bomb (small compressed, over MAX_BODY_BYTES inflated) → 413 PAYLOAD_TOO_LARGE', async () => {
+    const inflated = JSON.stringify({ ...valid, context: ' '.repeat(20 * 1024 * 1024) });
+    const bomb = gzipSync(inflated);
+    expect(bomb.length).toBeLessThan(64 * 1024);
+    expectProblem(await post(bomb, { 'content-encoding': 'gzip' }), 413, 'PAYLOAD_TOO_LARGE');
+    await expectStillServing();
+  });
+
+  it('a body that is not what its Content-Encoding says → 400; an unknown encoding → 415', async () => {
+    expectProblem(await post(JSON.stringify(valid), { 'content-encoding': 'gzip' }), 400, 'INVALID_REQUEST');
+    const problem = expectProblem(await post(JSON.stringify(valid), { 'content-encoding': 'compress' }), 415, 'UNSUPPORTED_MEDIA_TYPE');
+    expect(problem.detail).toContain('Content-Encoding');
     await expectStillServing();
   });
 

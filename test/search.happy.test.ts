@@ -1,3 +1,4 @@
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SearchResponse } from '@catalog-search/core';
 import { startApp, TEST_SECRET, testConfig, type RunningApp } from './helpers/app.js';
@@ -70,6 +71,23 @@ describe('POST /catalog/search over loopback HTTP (happy path)', () => {
     const body = (await response.json()) as SearchResponse;
     expect(body.results[0]!.toolKey).toBe(sampleTools[10]!.toolKey);
     expect(body.results[0]!.description).toBe(long);
+  });
+
+  it('accepts a gzip, deflate or br compressed body', async () => {
+    const json = Buffer.from(JSON.stringify(sampleRequest));
+    for (const [encoding, compressed] of [
+      ['gzip', gzipSync(json)],
+      ['deflate', deflateSync(json)],
+      ['br', brotliCompressSync(json)],
+    ] as const) {
+      const response = await fetch(`${server.url}/catalog/search`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token()}`, 'content-type': 'application/json', 'content-encoding': encoding },
+        body: compressed,
+      });
+      expect(response.status, encoding).toBe(200);
+      expect(((await response.json()) as SearchResponse).results.length).toBeGreaterThan(0);
+    }
   });
 
   it('honours a sane X-Request-Id and echoes it in the header and meta', async () => {

@@ -1,3 +1,4 @@
+import compress from '@fastify/compress';
 import rateLimit from '@fastify/rate-limit';
 import { DEFAULT_MAX_RESULTS, SearchRequestSchema } from '@catalog-search/core';
 import type { FastifyInstance } from 'fastify';
@@ -10,6 +11,8 @@ import { enforceLimits, rejectDuplicateToolKeys } from '../search/limits.js';
 import { ProjectRankCaches } from '../search/project-caches.js';
 import { searchCatalog } from '../search/search-catalog.js';
 import type { Reranker } from '../search/types.js';
+
+export const REQUEST_ENCODINGS = ['gzip', 'deflate', 'br'] as const;
 
 export interface SearchRouteOptions {
   config: Readonly<Config>;
@@ -30,6 +33,10 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
     projects: config.search.cacheProjects,
     toolsPerProject: config.search.cacheToolsPerProject,
   });
+
+  // A 1,000-tool list is ~800 KB of JSON sent with every search: accept it compressed. The body
+  // limit applies to the decompressed bytes, so a compression bomb gets 413.
+  await app.register(compress, { global: false, requestEncodings: [...REQUEST_ENCODINGS] });
 
   if (config.rateLimitPerMinute > 0) {
     await app.register(rateLimit, {
@@ -55,6 +62,7 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
       url,
       {
         schema: { ...searchRouteSchema(operationId, config), body: SearchRequestSchema },
+        decompress: {},
         onRequest: [
           app.authenticate,
           async (request) => {
