@@ -90,6 +90,8 @@ function describeSearch(limits: SearchLimits, operationId: string): string {
     '(`deadline`, `error`).\n\n' +
     'Tool descriptions are treated as untrusted third-party text: they are ranked, never followed as ' +
     'instructions.\n\n' +
+    'A 1,000-tool list is close to 1 MB of JSON: send it compressed with `Content-Encoding: gzip`, `deflate` or ' +
+    '`br` (the body limit applies to the decompressed size).\n\n' +
     '**Limits** (this deployment\'s values; operators can change the configurable ones):\n\n' +
     `| Limit | Value | Error |\n|---|---|---|\n` +
     `| \`query\` items | 1–${MAX_QUERY_ITEMS} | 400 |\n` +
@@ -176,7 +178,7 @@ export function searchRouteSchema(operationId: (typeof SEARCH_PATHS)[number]['op
         },
       }),
       413: problemResponse({
-        description: `The body is larger than ${mib(limits.bodyLimitBytes)} (\`MAX_BODY_BYTES\`), or it lists more than ${limits.maxTools} tools (\`MAX_TOOLS\`).`,
+        description: `The body is larger than ${mib(limits.bodyLimitBytes)} (\`MAX_BODY_BYTES\`, decompressed), or it lists more than ${limits.maxTools} tools (\`MAX_TOOLS\`).`,
         examples: {
           tooManyTools: {
             summary: 'Too many tools',
@@ -192,7 +194,7 @@ export function searchRouteSchema(operationId: (typeof SEARCH_PATHS)[number]['op
         },
       }),
       415: problemResponse({
-        description: 'The body is not `application/json`.',
+        description: 'The body is not `application/json`, or its `Content-Encoding` is not `gzip`, `deflate` or `br`.',
         examples: {
           mediaType: {
             summary: 'Wrong content type',
