@@ -36,12 +36,16 @@ export function searchSeedPath(client: Client, body: SearchRequest) {
 }
 
 /** A body the spec forbids, sent anyway: for the error contract (the cast is the point). */
-export function searchRaw(client: Client, body: unknown, options: { contentType?: string } = {}) {
+export function searchRaw(client: Client, body: unknown, options: { contentType?: string; contentEncoding?: string } = {}) {
+  const headers = {
+    ...(options.contentType === undefined ? {} : { 'Content-Type': options.contentType }),
+    ...(options.contentEncoding === undefined ? {} : { 'Content-Encoding': options.contentEncoding }),
+  };
+  const raw = options.contentType !== undefined || options.contentEncoding !== undefined;
   return client.POST('/v1/catalog/search', {
     body: body as SearchRequest,
-    ...(options.contentType === undefined
-      ? {}
-      : { headers: { 'Content-Type': options.contentType }, bodySerializer: (raw: unknown) => String(raw) }),
+    headers,
+    ...(raw ? { bodySerializer: (value: unknown) => String(value) } : {}),
   });
 }
 

@@ -36,7 +36,7 @@ interface ContractClient {
   catalogSearchClient(baseUrl: string, token?: string): unknown;
   searchV1(client: unknown, body: unknown, header?: Record<string, string>): Promise<Call>;
   searchSeedPath(client: unknown, body: unknown): Promise<Call>;
-  searchRaw(client: unknown, body: unknown, options?: { contentType?: string }): Promise<Call>;
+  searchRaw(client: unknown, body: unknown, options?: { contentType?: string; contentEncoding?: string }): Promise<Call>;
   liveness(client: unknown): Promise<Call>;
   readiness(client: unknown): Promise<Call>;
   topToolKeys(response: unknown): string[];
@@ -155,13 +155,18 @@ describe('client generated from openapi.yaml (openapi-typescript + openapi-fetch
     expect(tooLarge.error).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
   });
 
-  it('415: a body that is not JSON', async () => {
+  it('415: a body that is not JSON, or in an unsupported Content-Encoding', async () => {
     const api = client.catalogSearchClient(server.url, token());
     const result = await expectContract(
       client.searchRaw(api, 'read a file', { contentType: 'text/plain' }),
       '/v1/catalog/search', 'post', 415,
     );
     expect(result.error).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE' });
+    const encoded = await expectContract(
+      client.searchRaw(api, JSON.stringify(EXAMPLE_SEARCH_REQUEST), { contentEncoding: 'compress' }),
+      '/v1/catalog/search', 'post', 415,
+    );
+    expect(encoded.error).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE' });
   });
 
   it('429: over the project\'s rate limit, with Retry-After', async () => {
