@@ -3,7 +3,7 @@ import { TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.js';
-import { registerErrorHandling } from './errors.js';
+import { registerErrorHandling, sendProblem, toProblemError } from './errors.js';
 import apiVersionPlugin from './plugins/api-version.js';
 import authPlugin from './plugins/auth.js';
 import openapiPlugin from './plugins/openapi.js';
@@ -49,6 +49,11 @@ export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyI
       disableRequestLogging: (request) => request.url === '/healthz' || request.url === '/readyz',
     }),
     genReqId: requestIdFor,
+    // Errors before routing (e.g. a malformed URL) are problem+json too.
+    frameworkErrors: (error, _request, reply) => {
+      reply.header('x-request-id', reply.request.id);
+      sendProblem(reply, toProblemError(error));
+    },
   });
   app.server.headersTimeout = config.http.headersTimeoutMs;
   // Fastify's default ajv settings walk every string for maxLength on big bodies; TypeBox's compiled

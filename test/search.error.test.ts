@@ -173,6 +173,13 @@ describe('routing', () => {
     expect(put.headers.allow).toBe('GET');
   });
 
+  it('a malformed URL → 400 problem+json', async () => {
+    const response = await server.app.inject({ method: 'GET', url: '/catalog/%zz' });
+    expect(response.statusCode).toBe(400);
+    expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(response.json()).toMatchObject({ status: 400, code: 'INVALID_REQUEST' });
+  });
+
   it('an unexpected failure → 500 problem+json that hides internals', async () => {
     const { buildApp } = await import('../src/app.js');
     const app = buildApp(testConfig(), { logStream: server.logs });

@@ -73,12 +73,13 @@ describe('POST /catalog/search over loopback HTTP (happy path)', () => {
     expect(body.results[0]!.description).toBe(long);
   });
 
-  it('accepts a gzip, deflate or br compressed body', async () => {
+  it('accepts a gzip, deflate or br compressed body (and identity)', async () => {
     const json = Buffer.from(JSON.stringify(sampleRequest));
     for (const [encoding, compressed] of [
       ['gzip', gzipSync(json)],
       ['deflate', deflateSync(json)],
       ['br', brotliCompressSync(json)],
+      ['identity', json],
     ] as const) {
       const response = await fetch(`${server.url}/catalog/search`, {
         method: 'POST',

@@ -12,7 +12,7 @@ import { ProjectRankCaches } from '../search/project-caches.js';
 import { searchCatalog } from '../search/search-catalog.js';
 import type { Reranker } from '../search/types.js';
 
-export const REQUEST_ENCODINGS = ['gzip', 'deflate', 'br'] as const;
+export const REQUEST_ENCODINGS = ['gzip', 'deflate', 'br', 'identity'] as const;
 
 export interface SearchRouteOptions {
   config: Readonly<Config>;
