@@ -15,7 +15,7 @@ import { sampleTools } from './helpers/tools.js';
 const token = () => signJwt(claims({ iss: 'https://router.example', aud: 'catalog-search' }), { alg: 'HS256', key: TEST_SECRET });
 
 async function searchWith(reranker: Reranker, headers: Record<string, string> = {}, request: Partial<SearchRequest> = {}) {
-  const server = await startApp(testConfig({ search: { ...testConfig().search, deadlineMs: 300 } }), { reranker });
+  const server = await startApp(testConfig({ search: { ...testConfig().search, deadlineMs: 2000 } }), { reranker });
   try {
     const started = Date.now();
     const response = await fetch(`${server.url}/catalog/search`, {
