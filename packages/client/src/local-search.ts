@@ -1,0 +1,29 @@
+import {
+  DEFAULT_MAX_RESULTS,
+  rankTools,
+  toSearchResult,
+  type RankCache,
+  type SearchRequest,
+  type SearchResponse,
+} from '@catalog-search/core';
+import type { FallbackReason } from './fallback-reason.js';
+
+/**
+ * The local answer: core's `rankTools` + `toSearchResult`, the same code as the service's lexical
+ * stage, so the router gets the ranking the service would give with `meta.ranker: "bm25"`.
+ */
+export function searchLocally(
+  request: SearchRequest,
+  cache: RankCache,
+  requestId: string,
+  reason: FallbackReason,
+): SearchResponse {
+  const input = request.context === undefined
+    ? { query: request.query, tools: request.tools }
+    : { query: request.query, tools: request.tools, context: request.context };
+  const ranked = rankTools(input, { limit: request.maxResults ?? DEFAULT_MAX_RESULTS, cache });
+  return {
+    results: ranked.map(toSearchResult),
+    meta: { ranker: 'bm25', degraded: `local_fallback:${reason}`, requestId },
+  };
+}
