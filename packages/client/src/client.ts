@@ -63,7 +63,7 @@ export interface SearchOptions {
 }
 
 export interface SearchOutcome extends SearchResponse {
-  /** `cloud`: the service's answer. `local`: core's BM25 ranking in this process. */
+  /** `cloud`: the service's answer. `local`: core's BM25 ranking, computed locally. */
   source: 'cloud' | 'local';
   /** Set when `source` is `local`. */
   fallbackReason?: FallbackReason;
