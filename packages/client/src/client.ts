@@ -16,6 +16,8 @@ import { assertValidRequest } from './validation.js';
 export const DEFAULT_TIMEOUT_MS = 5_000;
 export const DEFAULT_PATH = '/catalog/search';
 export const DEFAULT_DEADLINE_MARGIN_MS = 250;
+/** The service's default MAX_DESCRIPTION_CHARS: descriptions are cut to this length for ranking. */
+export const DEFAULT_MAX_DESCRIPTION_CHARS = 2_000;
 
 export interface CatalogSearchClientOptions {
   /** Service origin (and optional base path), e.g. `https://search.example.com`. */
@@ -42,6 +44,11 @@ export interface CatalogSearchClientOptions {
   projectId?: string;
   /** Sent as `User-Agent` where the runtime allows it (Node, Electron main; browsers ignore it). */
   userAgent?: string;
+  /**
+   * Descriptions are cut to this many characters for local ranking. Default 2,000; set it to the
+   * service's MAX_DESCRIPTION_CHARS if the service changed it, so local and cloud rankings match.
+   */
+  maxDescriptionChars?: number;
 }
 
 export interface FallbackEvent {
@@ -87,8 +94,12 @@ export function createCatalogSearchClient(options: CatalogSearchClientOptions): 
   const fetchImpl: FetchLike = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const fallback = options.fallback ?? true;
   const breaker = options.breaker === false ? undefined : new CircuitBreaker(options.breaker);
+  const maxDescriptionChars = options.maxDescriptionChars ?? DEFAULT_MAX_DESCRIPTION_CHARS;
+  if (!Number.isInteger(maxDescriptionChars) || maxDescriptionChars < 1) {
+    throw new CatalogSearchError('maxDescriptionChars must be an integer >= 1');
+  }
   // The router sends the same tool list every time: one cache per client keeps repeat fallbacks fast.
-  const rankCache = createRankCache();
+  const local = { cache: createRankCache(), maxDescriptionChars };
   let lastFailure: CatalogSearchError | undefined;
 
   const answerLocally = (
@@ -101,7 +112,7 @@ export function createCatalogSearchClient(options: CatalogSearchClientOptions): 
     const reason = fallbackReasonFor(error);
     notify(options.onFallback, { reason, error, requestId, configurationProblem: CONFIGURATION_REASONS.has(reason) });
     if (signal?.aborted) throw new APIUserAbortError({ cause: signal.reason });
-    return { ...searchLocally(request, rankCache, requestId, reason), source: 'local', fallbackReason: reason };
+    return { ...searchLocally(request, local, requestId, reason), source: 'local', fallbackReason: reason };
   };
 
   return {

@@ -1,6 +1,7 @@
 export {
   createCatalogSearchClient,
   DEFAULT_DEADLINE_MARGIN_MS,
+  DEFAULT_MAX_DESCRIPTION_CHARS,
   DEFAULT_PATH,
   DEFAULT_TIMEOUT_MS,
   type CatalogSearchClient,

@@ -12,16 +12,26 @@ import type { FallbackReason } from './fallback-reason.js';
  * The local answer: core's `rankTools` + `toSearchResult`, the same code as the service's lexical
  * stage, so the router gets the ranking the service would give with `meta.ranker: "bm25"`.
  */
+export interface LocalSearch {
+  cache: RankCache;
+  /** Must equal the service's MAX_DESCRIPTION_CHARS for the rankings to match. */
+  maxDescriptionChars: number;
+}
+
 export function searchLocally(
   request: SearchRequest,
-  cache: RankCache,
+  local: LocalSearch,
   requestId: string,
   reason: FallbackReason,
 ): SearchResponse {
   const input = request.context === undefined
     ? { query: request.query, tools: request.tools }
     : { query: request.query, tools: request.tools, context: request.context };
-  const ranked = rankTools(input, { limit: request.maxResults ?? DEFAULT_MAX_RESULTS, cache });
+  const ranked = rankTools(input, {
+    limit: request.maxResults ?? DEFAULT_MAX_RESULTS,
+    cache: local.cache,
+    maxDescriptionChars: local.maxDescriptionChars,
+  });
   return {
     results: ranked.map(toSearchResult),
     meta: { ranker: 'bm25', degraded: `local_fallback:${reason}`, requestId },

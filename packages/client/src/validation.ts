@@ -14,9 +14,19 @@ import { InvalidRequestError } from './errors.js';
 
 /** Throws InvalidRequestError naming the first bad field; the same schema the service validates with. */
 export function assertValidRequest(request: unknown): asserts request is SearchRequest {
-  if (Value.Check(SearchRequestSchema, request)) return;
-  const first = Value.Errors(SearchRequestSchema, request).First();
-  throw new InvalidRequestError(first?.path ?? '', first?.message ?? 'does not match SearchRequest');
+  if (!Value.Check(SearchRequestSchema, request)) {
+    const first = Value.Errors(SearchRequestSchema, request).First();
+    throw new InvalidRequestError(first?.path ?? '', first?.message ?? 'does not match SearchRequest');
+  }
+  // toolKey is unique within the list by contract; the service answers 400 otherwise.
+  const seen = new Map<string, number>();
+  request.tools.forEach((tool, index) => {
+    const earlier = seen.get(tool.toolKey);
+    if (earlier !== undefined) {
+      throw new InvalidRequestError(`/tools/${index}/toolKey`, `duplicates /tools/${earlier}/toolKey (${JSON.stringify(tool.toolKey)})`);
+    }
+    seen.set(tool.toolKey, index);
+  });
 }
 
 /**

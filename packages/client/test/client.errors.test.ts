@@ -98,6 +98,7 @@ describe('requests that are never sent', () => {
     ['a tool without toolName', { ...REQUEST, tools: [{ toolKey: 'a:b', serverName: 'A' }] }, '/tools/0/toolName'],
     ['maxResults over the limit', { ...REQUEST, maxResults: 101 }, '/maxResults'],
     ['an unknown top-level field', { ...REQUEST, limit: 3 }, '/limit'],
+    ['a duplicate toolKey', { ...REQUEST, tools: [...REQUEST.tools, { ...REQUEST.tools[0]! }] }, `/tools/${REQUEST.tools.length}/toolKey`],
   ])('%s → InvalidRequestError naming the field, even with fallback on', async (_name, request, path) => {
     server = await startServer((_req, res) => sendJson(res, 200, cloudAnswer()));
     const events: FallbackEvent[] = [];
@@ -154,6 +155,7 @@ describe('configuration is checked when the client is created', () => {
     ['an unparsable baseUrl', { baseUrl: 'not a url', token: 't' }, /baseUrl/],
     ['a non-http baseUrl', { baseUrl: 'file:///etc', token: 't' }, /http/],
     ['a zero timeout', { baseUrl: 'http://127.0.0.1:1', token: 't', timeoutMs: 0 }, /timeoutMs/],
+    ['a fractional maxDescriptionChars', { baseUrl: 'http://127.0.0.1:1', token: 't', maxDescriptionChars: 1.5 }, /maxDescriptionChars/],
     ['a bad breaker threshold', { baseUrl: 'http://127.0.0.1:1', token: 't', breaker: { failureThreshold: 0 } }, /failureThreshold/],
   ])('%s throws', (_name, options, message) => {
     expect(() => createCatalogSearchClient(options)).toThrow(message);

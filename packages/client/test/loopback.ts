@@ -88,7 +88,7 @@ export const REQUEST: SearchRequest = { query: ['create an issue in the reposito
 
 /** The ranking the fallback must produce, computed straight from core (not through the client). */
 export function expectedLocalResults(request: SearchRequest): SearchResult[] {
-  return rankTools(request, { limit: request.maxResults ?? DEFAULT_MAX_RESULTS }).map(toSearchResult);
+  return rankTools(request, { limit: request.maxResults ?? DEFAULT_MAX_RESULTS, maxDescriptionChars: 2000 }).map(toSearchResult);
 }
 
 /** A valid cloud answer that differs from the local ranking, so tests can tell the two apart. */
