@@ -29,7 +29,7 @@ async function setup(options: Partial<CatalogSearchClientOptions> = {}) {
   const client = createCatalogSearchClient({
     baseUrl: server.baseUrl,
     token: 't',
-    timeoutMs: 2000,
+    timeoutMs: 5000,
     breaker: { now: () => clock.now },
     onFallback: (event) => events.push(event),
     ...options,

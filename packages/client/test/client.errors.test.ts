@@ -34,9 +34,9 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function strictClient(handler: Handler) {
+async function strictClient(handler: Handler, timeoutMs = 5000) {
   server = await startServer(handler);
-  return createCatalogSearchClient({ baseUrl: server.baseUrl, token: 't', timeoutMs: 300, fallback: false });
+  return createCatalogSearchClient({ baseUrl: server.baseUrl, token: 't', timeoutMs, fallback: false });
 }
 
 describe('fallback: false rejects with typed errors', () => {
@@ -71,7 +71,7 @@ describe('fallback: false rejects with typed errors', () => {
   });
 
   it('a hang → APIConnectionTimeoutError', async () => {
-    const client = await strictClient(() => {});
+    const client = await strictClient(() => {}, 300);
     const error = await client.search(REQUEST).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(APIConnectionTimeoutError);
     expect((error as APIConnectionTimeoutError).timeoutMs).toBe(300);

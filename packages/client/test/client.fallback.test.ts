@@ -43,7 +43,8 @@ async function searchAgainst(handler: Handler, options: Partial<CatalogSearchCli
   const client = createCatalogSearchClient({
     baseUrl: server.baseUrl,
     token: 'test-token',
-    timeoutMs: 400,
+    // Generous for answers on a loaded machine; the hang cases pass a short one.
+    timeoutMs: 5000,
     breaker: false,
     onFallback: (event) => events.push(event),
     ...options,
@@ -64,7 +65,7 @@ describe('fallback when the cloud is unusable', () => {
   it('answers locally with "timeout" when the server never answers', async () => {
     const { outcome, events } = await searchAgainst(() => {
       // hang: read the request, never respond
-    });
+    }, { timeoutMs: 300 });
     expectLocalAnswer(outcome, 'timeout');
     expect(events).toHaveLength(1);
     expect(events[0]!.error).toBeInstanceOf(APIConnectionTimeoutError);
@@ -76,7 +77,7 @@ describe('fallback when the cloud is unusable', () => {
     const { outcome, events } = await searchAgainst((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.write('{"results":[');
-    });
+    }, { timeoutMs: 300 });
     expectLocalAnswer(outcome, 'timeout');
     expect(events[0]!.error).toBeInstanceOf(APIConnectionTimeoutError);
   });
@@ -179,6 +180,7 @@ describe('fallback when the cloud is unusable', () => {
     const { outcome } = await searchAgainst((_req, res) => sendJson(res, 200, cloudAnswer()), {
       token: undefined,
       getToken: () => new Promise<string>(() => {}),
+      timeoutMs: 300,
     });
     expectLocalAnswer(outcome, 'timeout');
   });
