@@ -122,6 +122,7 @@ export function createCatalogSearchClient(options: CatalogSearchClientOptions): 
       // A malformed request is a bug in the caller: it fails the same way locally and in the cloud,
       // so it is thrown, not hidden behind a fallback that would repeat forever.
       assertValidRequest(request);
+      const callTimeoutMs = checkTimeout(searchOptions.timeoutMs ?? timeoutMs, 'timeoutMs');
       const requestId = searchOptions.requestId ?? newRequestId();
 
       if (breaker && !breaker.tryAcquire()) {
@@ -133,7 +134,7 @@ export function createCatalogSearchClient(options: CatalogSearchClientOptions): 
           fetch: fetchImpl,
           url,
           resolveToken,
-          timeoutMs: checkTimeout(searchOptions.timeoutMs ?? timeoutMs, 'timeoutMs'),
+          timeoutMs: callTimeoutMs,
           deadlineMarginMs,
           requestId,
           projectId: options.projectId,

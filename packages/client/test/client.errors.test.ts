@@ -111,6 +111,23 @@ describe('requests that are never sent', () => {
   });
 });
 
+describe('per-search options', () => {
+  it('an invalid per-search timeoutMs throws instead of falling back', async () => {
+    server = await startServer((_req, res) => sendJson(res, 200, cloudAnswer()));
+    const client = createCatalogSearchClient({ baseUrl: server.baseUrl, token: 't' });
+    await expect(client.search(REQUEST, { timeoutMs: -1 })).rejects.toThrow(/timeoutMs/);
+    expect(server.seen).toHaveLength(0);
+  });
+
+  it('a per-search timeoutMs overrides the client budget', async () => {
+    server = await startServer(() => {});
+    const client = createCatalogSearchClient({ baseUrl: server.baseUrl, token: 't', timeoutMs: 60_000, fallback: false });
+    const error = await client.search(REQUEST, { timeoutMs: 200 }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(APIConnectionTimeoutError);
+    expect((error as APIConnectionTimeoutError).timeoutMs).toBe(200);
+  });
+});
+
 describe('caller abort', () => {
   it('rejects with APIUserAbortError while the cloud hangs: no fallback, no breaker count', async () => {
     server = await startServer(() => {});
