@@ -112,6 +112,28 @@ describe('client → real service', () => {
   });
 });
 
+describe('client → real service with a per-project rate limit', () => {
+  it('falls back with "rate_limited" and keeps the cloud off for the Retry-After the service sent', async () => {
+    const limited = await startApp(testConfig({ rateLimitPerMinute: 1 }));
+    try {
+      const clock = { now: 5_000_000 };
+      const client = createCatalogSearchClient({ baseUrl: limited.url, token: token(), breaker: { now: () => clock.now } });
+      expect((await client.search(sampleRequest)).source).toBe('cloud');
+      const limitedOutcome = await client.search(sampleRequest);
+      expect(limitedOutcome.fallbackReason).toBe('rate_limited');
+      expect(limitedOutcome.results.length).toBeGreaterThan(0);
+      const circuit = client.circuit();
+      expect(circuit.state).toBe('open');
+      // The service's window is a minute: Retry-After is at most 60 s, and more than nothing.
+      expect(circuit.retryAt! - clock.now).toBeGreaterThan(0);
+      expect(circuit.retryAt! - clock.now).toBeLessThanOrEqual(60_000);
+      expect((await client.search(sampleRequest)).fallbackReason).toBe('circuit_open');
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
 describe('parity: the local fallback ranks exactly as the service\'s lexical stage', () => {
   const sampleCases: [string, SearchRequest][] = [
     ['the bundled sample request', sampleRequest],
