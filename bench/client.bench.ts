@@ -7,11 +7,14 @@
 // The hanging case uses timeoutMs = 1000 (not the 5000 default) to keep the run short; the
 // budget arithmetic is the same. Run: `npm run bench -- client` (it imports the built packages:
 // `npm run build` first when sources changed; `npm ci` builds them).
+import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_MAX_RESULTS, rankTools, type SearchRequest, type ToolInfo } from '@catalog-search/core';
 import { createCatalogSearchClient, DEFAULT_FAILURE_THRESHOLD } from '@catalog-search/client';
+import { buildApp } from '../src/app.js';
+import { parseConfig } from '../src/config.js';
 
 const HANG_TIMEOUT_MS = 1000;
 const SAMPLES = 15;
@@ -145,6 +148,54 @@ async function benchCatalog(catalog: Catalog): Promise<void> {
   await new Promise<void>((resolve) => hanging.close(() => resolve()));
 }
 
+/**
+ * Cloud up: what the client itself costs over a bare fetch of the same request to the real service
+ * (buildApp on loopback, lexical stage only). Both sides include the service's own work, which
+ * runs in this process too; the difference is the client's validation and response check.
+ */
+async function benchCloudUp(catalog: Catalog): Promise<void> {
+  console.log(`\n## cloud up: real service on loopback, ${catalog.name}`);
+  const secret = 'bench-secret-bench-secret-bench-secret!!';
+  const app = buildApp(parseConfig({ AUTH_JWT_SECRET: secret, LOG_LEVEL: 'silent' }));
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as AddressInfo;
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const now = Math.floor(Date.now() / 1000);
+  const unsigned = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64({ sub: 'bench', projectId: 'bench', iat: now, exp: now + 600 })}`;
+  const token = `${unsigned}.${createHmac('sha256', secret).update(unsigned).digest('base64url')}`;
+  const client = createCatalogSearchClient({ baseUrl, token });
+
+  const bare: number[] = [];
+  const viaClient: number[] = [];
+  for (let i = 0; i < SAMPLES + 2; i += 1) {
+    const req = request(catalog, i);
+    const [bareMs] = await time(async () => {
+      const response = await fetch(`${baseUrl}/catalog/search`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(req),
+      });
+      if (!response.ok) throw new Error(`service answered ${response.status}`);
+      return response.json();
+    });
+    const [clientMs, outcome] = await time(() => client.search(req));
+    if (outcome.source !== 'cloud') throw new Error(`expected a cloud answer, got ${outcome.fallbackReason}`);
+    // The first two rounds warm both paths (JIT, keep-alive connection) and are not counted.
+    if (i >= 2) {
+      bare.push(bareMs);
+      viaClient.push(clientMs);
+    }
+  }
+  const bareStats = stats(bare);
+  const clientStats = stats(viaClient);
+  console.log(
+    `bare fetch: median ${fmt(bareStats.median)}; client.search: median ${fmt(clientStats.median)}, p95 ${fmt(clientStats.p95)} ` +
+      `→ ${(clientStats.median / bareStats.median).toFixed(2)}x bare (+${fmt(clientStats.median - bareStats.median)})`,
+  );
+  await app.close();
+}
+
 console.log(`node ${process.version}; ${SAMPLES} samples per figure; wall-clock ms on a shared machine`);
 const catalogs = [loadCatalog('livemcpbench', Infinity), loadCatalog('smithery_catalog', 3000)];
 
@@ -157,5 +208,6 @@ const catalogs = [loadCatalog('livemcpbench', Infinity), loadCatalog('smithery_c
   console.log(`  ${verdict('cold first search', ms, 100)}`);
 }
 for (const catalog of catalogs) await benchCatalog(catalog);
+await benchCloudUp(catalogs[0]!);
 // Targets are reported, not enforced: timings on a shared machine are too noisy to fail a run on.
 console.log(failed > 0 ? `\n${failed} target(s) missed (see above)` : '\nall targets met');
