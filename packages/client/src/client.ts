@@ -1,4 +1,4 @@
-import { createRankCache, type SearchRequest, type SearchResponse } from '@catalog-search/core';
+import { createRankCache, type SearchRequest, type SearchResponse, type ToolInfo } from '@catalog-search/core';
 import { CircuitBreaker, type CircuitBreakerOptions, type CircuitSnapshot } from './circuit-breaker.js';
 import { callCloud, type FetchLike } from './cloud-call.js';
 import {
@@ -9,7 +9,7 @@ import {
   RateLimitError,
 } from './errors.js';
 import { CONFIGURATION_REASONS, fallbackReasonFor, type FallbackReason } from './fallback-reason.js';
-import { searchLocally } from './local-search.js';
+import { prepareLocally, searchLocally } from './local-search.js';
 import { newRequestId } from './request-id.js';
 import { assertValidRequest } from './validation.js';
 
@@ -78,6 +78,12 @@ export interface SearchOutcome extends SearchResponse {
 
 export interface CatalogSearchClient {
   search(request: SearchRequest, options?: SearchOptions): Promise<SearchOutcome>;
+  /**
+   * Analyses a tool list for local ranking now, so the first fallback on it is fast. Call it when
+   * the router's tool list changes (at start, on `tools/list_changed`), at a moment when blocking
+   * for a while is fine: it is synchronous and costs about one cold local search. Optional.
+   */
+  prepare(tools: ToolInfo[]): void;
   /** The breaker's state, for health pages and logs (`closed` when the breaker is disabled). */
   circuit(): CircuitSnapshot;
 }
@@ -156,6 +162,10 @@ export function createCatalogSearchClient(options: CatalogSearchClientOptions): 
         breaker?.failure(retryAfterOf(failure));
         return answerLocally(request, failure, requestId, signal);
       }
+    },
+    prepare(tools) {
+      assertValidRequest({ query: ['prepare'], tools });
+      prepareLocally(tools, local);
     },
     circuit: () => breaker?.snapshot() ?? { state: 'closed', consecutiveFailures: 0 },
   };

@@ -5,6 +5,7 @@ import {
   type RankCache,
   type SearchRequest,
   type SearchResponse,
+  type ToolInfo,
 } from '@catalog-search/core';
 import type { FallbackReason } from './fallback-reason.js';
 
@@ -36,4 +37,13 @@ export function searchLocally(
     results: ranked.map(toSearchResult),
     meta: { ranker: 'bm25', degraded: `local_fallback:${reason}`, requestId },
   };
+}
+
+/**
+ * Analyses a tool list into the cache ahead of need, so the first fallback on that list costs a
+ * cache lookup instead of tokenizing every tool. Ranking any query on the list builds and caches
+ * its analysis (RankCache's contract); limit 0 skips building results.
+ */
+export function prepareLocally(tools: ToolInfo[], local: LocalSearch): void {
+  rankTools({ query: ['prepare'], tools }, { limit: 0, cache: local.cache, maxDescriptionChars: local.maxDescriptionChars });
 }
