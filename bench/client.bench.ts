@@ -158,22 +158,32 @@ async function benchCatalog(catalog: Catalog): Promise<void> {
   );
   report('cloud down, first search after prepare(tools)', prepared, 100);
 
-  // Cloud hanging: the first searches wait out the timeout until the breaker opens; then local at once.
+  // Cloud hanging: the first searches wait out the timeout until the breaker opens; then local at
+  // once. Once with a fresh client, once with one whose tool list was prepared beforehand.
   const hanging = createServer(() => {
     // accept the request, never answer
   });
   const hangUrl = await listen(hanging);
-  const client = createCatalogSearchClient({ baseUrl: hangUrl, token: 'bench', timeoutMs: HANG_TIMEOUT_MS });
-  const first: number[] = [];
-  for (let i = 0; i < DEFAULT_FAILURE_THRESHOLD; i += 1) {
-    const [ms, outcome] = await time(() => client.search(request(catalog, i)));
-    if (outcome.fallbackReason !== 'timeout') throw new Error(`expected timeout fallback, got ${outcome.fallbackReason}`);
-    first.push(ms);
+  for (const prepare of [false, true]) {
+    const client = createCatalogSearchClient({ baseUrl: hangUrl, token: 'bench', timeoutMs: HANG_TIMEOUT_MS });
+    if (prepare) client.prepare(catalog.tools);
+    const label = prepare ? 'after prepare(tools)' : 'fresh client';
+    const first: number[] = [];
+    for (let i = 0; i < DEFAULT_FAILURE_THRESHOLD; i += 1) {
+      const [ms, outcome] = await time(() => client.search(request(catalog, i)));
+      if (outcome.fallbackReason !== 'timeout') throw new Error(`expected timeout fallback, got ${outcome.fallbackReason}`);
+      first.push(ms);
+    }
+    console.log(
+      `cloud hanging (timeoutMs ${HANG_TIMEOUT_MS}), ${label}, searches 1–${DEFAULT_FAILURE_THRESHOLD} (each times out): ` +
+        first.map(fmt).join(', '),
+    );
+    console.log(`  ${verdict('first search', first[0]!, HANG_TIMEOUT_MS + 100)}`);
+    if (!prepare) {
+      const open = await paired(catalog, (req) => client.search(req), 'circuit_open');
+      report(`breaker open, next ${SAMPLES} searches`, open, 20);
+    }
   }
-  console.log(`cloud hanging (timeoutMs ${HANG_TIMEOUT_MS}), searches 1–${DEFAULT_FAILURE_THRESHOLD} (each times out): ${first.map(fmt).join(', ')}`);
-  console.log(`  ${verdict('first search', first[0]!, HANG_TIMEOUT_MS + 100)}`);
-  const open = await paired(catalog, (req) => client.search(req), 'circuit_open');
-  report(`breaker open, next ${SAMPLES} searches`, open, 20);
   hanging.closeAllConnections();
   await new Promise<void>((resolve) => hanging.close(() => resolve()));
 }
