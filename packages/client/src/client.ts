@@ -9,7 +9,7 @@ import {
   RateLimitError,
 } from './errors.js';
 import { CONFIGURATION_REASONS, fallbackReasonFor, type FallbackReason } from './fallback-reason.js';
-import { prepareLocally, searchLocally } from './local-search.js';
+import { prepareLocally, searchLocally, type LocalSearch } from './local-search.js';
 import { newRequestId } from './request-id.js';
 import { assertValidRequest } from './validation.js';
 
@@ -135,6 +135,10 @@ export function createCatalogSearchClient(options: CatalogSearchClientOptions): 
         const retryAt = breaker.snapshot().retryAt ?? breaker.now();
         return answerLocally(request, new CircuitOpenError(retryAt, lastFailure), requestId, signal);
       }
+      // A cloud call still pending at half its budget may well time out: analyse the tool list for
+      // local ranking meanwhile (the request is long sent, the thread is idle), so a fallback then
+      // costs a warm ranking instead of a cold one. Nearly free when the list is already cached.
+      const warmUp = setTimeout(() => prepareQuietly(request, local), callTimeoutMs / 2);
       try {
         const response = await callCloud(request, {
           fetch: fetchImpl,
@@ -161,6 +165,8 @@ export function createCatalogSearchClient(options: CatalogSearchClientOptions): 
         lastFailure = failure;
         breaker?.failure(retryAfterOf(failure));
         return answerLocally(request, failure, requestId, signal);
+      } finally {
+        clearTimeout(warmUp);
       }
     },
     prepare(tools) {
@@ -202,6 +208,14 @@ function retryAfterOf(error: CatalogSearchError): number | undefined {
   if (error instanceof RateLimitError) return error.retryAfterMs;
   if (error instanceof InternalServerError && error.status === 503) return error.retryAfterMs;
   return undefined;
+}
+
+function prepareQuietly(request: SearchRequest, local: LocalSearch): void {
+  try {
+    prepareLocally(request.tools, local);
+  } catch {
+    // Only an optimisation: the fallback, if it comes, ranks (and reports) on its own.
+  }
 }
 
 function notify(onFallback: CatalogSearchClientOptions['onFallback'], event: FallbackEvent): void {

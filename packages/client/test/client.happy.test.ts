@@ -81,6 +81,16 @@ describe('cloud answers', () => {
     expect(outcome.results[0]?.toolKey).toBe('jira:create_ticket');
   });
 
+  it('uses a slow answer that arrives within the budget (after the half-budget warm-up of the local index)', async () => {
+    server = await startServer((_req, res) => {
+      setTimeout(() => sendJson(res, 200, cloudAnswer()), 1100);
+    });
+    const client = createCatalogSearchClient({ baseUrl: server.baseUrl, token: 't', timeoutMs: 2000 });
+    const outcome = await client.search(REQUEST);
+    expect(outcome.source).toBe('cloud');
+    expect(outcome.results).toEqual(cloudAnswer().results);
+  });
+
   it('uses an injected fetch', async () => {
     const calls: string[] = [];
     const client = createCatalogSearchClient({
