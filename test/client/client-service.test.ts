@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   AuthenticationError,
+  COMPRESSION_THRESHOLD,
   createCatalogSearchClient,
   type CatalogSearchClient,
   PermissionDeniedError,
@@ -11,6 +12,7 @@ import {
 import type { SearchRequest, ToolInfo } from '@catalog-search/core';
 import { startApp, testConfig, TEST_SECRET, type RunningApp } from '../helpers/app.js';
 import { claims, signJwt } from '../helpers/tokens.js';
+import { manyTools } from '../helpers/tools.js';
 import { closedPortUrl } from '../../packages/client/test/loopback.js';
 
 // The client against the real service (buildApp on a loopback port, tokens signed at run time),
@@ -71,6 +73,17 @@ describe('client → real service', () => {
     expect(outcome.meta).toMatchObject({ ranker: 'bm25', requestId: 'router-1' });
     expect(outcome.results.length).toBeGreaterThan(0);
     expect(outcome.results.length).toBeLessThanOrEqual(sampleRequest.maxResults ?? 20);
+  });
+
+  it('sends a large tool list gzip-compressed and the service answers it', async () => {
+    const request: SearchRequest = { ...sampleRequest, tools: manyTools(400) };
+    expect(JSON.stringify(request).length).toBeGreaterThan(COMPRESSION_THRESHOLD);
+    const gzipped = createCatalogSearchClient({ baseUrl: service.url, token: token(), fallback: false });
+    const plain = createCatalogSearchClient({ baseUrl: service.url, token: token(), fallback: false, compression: 'none' });
+    const [fromGzipped, fromPlain] = [await gzipped.search(request), await plain.search(request)];
+    expect(fromGzipped.source).toBe('cloud');
+    expect(fromGzipped.results.length).toBeGreaterThan(0);
+    expect(fromGzipped.results).toEqual(fromPlain.results);
   });
 
   it('uses a rotating token through getToken()', async () => {

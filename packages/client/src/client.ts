@@ -1,6 +1,7 @@
 import { createRankCache, type SearchRequest, type SearchResponse, type ToolInfo } from '@catalog-search/core';
 import { CircuitBreaker, type CircuitBreakerOptions, type CircuitSnapshot } from './circuit-breaker.js';
 import { callCloud, type FetchLike } from './cloud-call.js';
+import type { Compression } from './compression.js';
 import {
   APIUserAbortError,
   CatalogSearchError,
@@ -44,6 +45,12 @@ export interface CatalogSearchClientOptions {
   projectId?: string;
   /** Sent as `User-Agent` where the runtime allows it (Node, Electron main; browsers ignore it). */
   userAgent?: string;
+  /**
+   * `gzip` (default): request bodies of 32 KiB or more are sent gzip-compressed
+   * (`Content-Encoding: gzip`; the service accepts gzip, deflate and br). `none` for a proxy or an
+   * older service that refuses compressed bodies (it would answer 415: a `bad_request` fallback).
+   */
+  compression?: Compression;
   /**
    * Descriptions are cut to this many characters for local ranking. Default 2,000; set it to the
    * service's MAX_DESCRIPTION_CHARS if the service changed it, so local and cloud rankings match.
@@ -99,6 +106,8 @@ export function createCatalogSearchClient(options: CatalogSearchClientOptions): 
   // Resolved per call, so a fetch patched in later (instrumentation, tests) is used.
   const fetchImpl: FetchLike = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const fallback = options.fallback ?? true;
+  const compression = options.compression ?? 'gzip';
+  if (compression !== 'gzip' && compression !== 'none') throw new CatalogSearchError('compression must be "gzip" or "none"');
   const breaker = options.breaker === false ? undefined : new CircuitBreaker(options.breaker);
   const maxDescriptionChars = options.maxDescriptionChars ?? DEFAULT_MAX_DESCRIPTION_CHARS;
   if (!Number.isInteger(maxDescriptionChars) || maxDescriptionChars < 1) {
@@ -150,6 +159,7 @@ export function createCatalogSearchClient(options: CatalogSearchClientOptions): 
           projectId: options.projectId,
           userAgent: options.userAgent,
           signal,
+          compression,
         });
         breaker?.success();
         lastFailure = undefined;

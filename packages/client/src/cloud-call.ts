@@ -1,4 +1,5 @@
 import type { SearchRequest, SearchResponse } from '@catalog-search/core';
+import { encodeBody, type Compression } from './compression.js';
 import { raceSignal, startDeadline, type Deadline } from './deadline.js';
 import {
   APIConnectionError,
@@ -25,6 +26,7 @@ export interface CloudCall {
   projectId: string | undefined;
   userAgent: string | undefined;
   signal: AbortSignal | undefined;
+  compression: Compression;
 }
 
 /**
@@ -36,7 +38,11 @@ export async function callCloud(request: SearchRequest, call: CloudCall): Promis
   const deadline = startDeadline(call.timeoutMs, call.signal);
   try {
     const token = await resolveToken(call, deadline);
-    const body = JSON.stringify(request);
+    const { body, encoding } = await raceSignal(encodeBody(JSON.stringify(request), call.compression), deadline.signal).catch(
+      (error: unknown) => {
+        throw connectionError(error, deadline);
+      },
+    );
     const headers: Record<string, string> = {
       accept: 'application/json, application/problem+json',
       'content-type': 'application/json',
@@ -44,6 +50,7 @@ export async function callCloud(request: SearchRequest, call: CloudCall): Promis
       'x-request-id': call.requestId,
       'x-search-deadline-ms': String(Math.max(1, Math.floor(deadline.remainingMs() - call.deadlineMarginMs))),
     };
+    if (encoding !== undefined) headers['content-encoding'] = encoding;
     if (call.projectId !== undefined) headers['x-project-id'] = call.projectId;
     if (call.userAgent !== undefined) headers['user-agent'] = call.userAgent;
 

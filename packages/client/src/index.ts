@@ -19,6 +19,7 @@ export {
   type CircuitState,
 } from './circuit-breaker.js';
 export type { FetchLike } from './cloud-call.js';
+export { COMPRESSION_THRESHOLD, type Compression } from './compression.js';
 export { CONFIGURATION_REASONS, type FallbackReason } from './fallback-reason.js';
 export {
   APIConnectionError,

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCatalogSearchClient, DEFAULT_DEADLINE_MARGIN_MS } from '@catalog-search/client';
+import { COMPRESSION_THRESHOLD, createCatalogSearchClient, DEFAULT_DEADLINE_MARGIN_MS } from '@catalog-search/client';
 import { cloudAnswer, REQUEST, sendJson, startServer, type LoopbackServer } from './loopback.js';
 
 let server: LoopbackServer | undefined;
@@ -89,6 +89,36 @@ describe('cloud answers', () => {
     const outcome = await client.search(REQUEST);
     expect(outcome.source).toBe('cloud');
     expect(outcome.results).toEqual(cloudAnswer().results);
+  });
+
+  describe('request compression', () => {
+    const big = {
+      query: ['create an issue'],
+      tools: Array.from({ length: 400 }, (_, i) => ({
+        toolKey: `srv${i}:tool_${i}`,
+        toolName: `tool_${i}`,
+        serverName: `Server ${i}`,
+        description: `Tool number ${i} does one particular thing with issues, files and messages.`,
+      })),
+    };
+
+    it('gzips a body of 32 KiB or more, and it arrives intact', async () => {
+      expect(JSON.stringify(big).length).toBeGreaterThan(COMPRESSION_THRESHOLD);
+      server = await startServer((_req, res) => sendJson(res, 200, { results: [], meta: { ranker: 'bm25', requestId: 'r' } }));
+      const client = createCatalogSearchClient({ baseUrl: server.baseUrl, token: 't' });
+      expect((await client.search(big)).source).toBe('cloud');
+      expect(server.seen[0]?.headers['content-encoding']).toBe('gzip');
+      expect(Number(server.seen[0]?.headers['content-length'])).toBeLessThan(JSON.stringify(big).length / 3);
+      expect(server.seen[0]?.body).toEqual(big);
+    });
+
+    it('sends small bodies, and any body with compression "none", as plain JSON', async () => {
+      server = await startServer((_req, res) => sendJson(res, 200, { results: [], meta: { ranker: 'bm25', requestId: 'r' } }));
+      await createCatalogSearchClient({ baseUrl: server.baseUrl, token: 't' }).search(REQUEST);
+      await createCatalogSearchClient({ baseUrl: server.baseUrl, token: 't', compression: 'none' }).search(big);
+      expect(server.seen.map((seen) => seen.headers['content-encoding'])).toEqual([undefined, undefined]);
+      expect(server.seen[1]?.body).toEqual(big);
+    });
   });
 
   it('uses an injected fetch', async () => {
