@@ -204,10 +204,11 @@ async function benchCloudUp(catalog: Catalog): Promise<void> {
   const now = Math.floor(Date.now() / 1000);
   const unsigned = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64({ sub: 'bench', projectId: 'bench', iat: now, exp: now + 600 })}`;
   const token = `${unsigned}.${createHmac('sha256', secret).update(unsigned).digest('base64url')}`;
-  const client = createCatalogSearchClient({ baseUrl, token });
+  const gzipClient = createCatalogSearchClient({ baseUrl, token });
+  const plainClient = createCatalogSearchClient({ baseUrl, token, compression: 'none' });
+  const bytes = JSON.stringify(request(catalog, 0)).length;
 
-  const bare: number[] = [];
-  const viaClient: number[] = [];
+  const samples = { bare: [] as number[], plain: [] as number[], gzip: [] as number[] };
   for (let i = 0; i < SAMPLES + 2; i += 1) {
     const req = request(catalog, i);
     const [bareMs] = await time(async () => {
@@ -219,20 +220,24 @@ async function benchCloudUp(catalog: Catalog): Promise<void> {
       if (!response.ok) throw new Error(`service answered ${response.status}`);
       return response.json();
     });
-    const [clientMs, outcome] = await time(() => client.search(req));
-    if (outcome.source !== 'cloud') throw new Error(`expected a cloud answer, got ${outcome.fallbackReason}`);
-    // The first two rounds warm both paths (JIT, keep-alive connection) and are not counted.
+    const [plainMs, plain] = await time(() => plainClient.search(req));
+    const [gzipMs, gzipped] = await time(() => gzipClient.search(req));
+    if (plain.source !== 'cloud' || gzipped.source !== 'cloud') throw new Error('expected cloud answers');
+    // The first two rounds warm every path (JIT, keep-alive connection) and are not counted.
     if (i >= 2) {
-      bare.push(bareMs);
-      viaClient.push(clientMs);
+      samples.bare.push(bareMs);
+      samples.plain.push(plainMs);
+      samples.gzip.push(gzipMs);
     }
   }
-  const bareStats = stats(bare);
-  const clientStats = stats(viaClient);
-  console.log(
-    `bare fetch: median ${fmt(bareStats.median)}; client.search: median ${fmt(clientStats.median)}, p95 ${fmt(clientStats.p95)} ` +
-      `→ ${(clientStats.median / bareStats.median).toFixed(2)}x bare (+${fmt(clientStats.median - bareStats.median)})`,
-  );
+  const bare = stats(samples.bare).median;
+  const line = (label: string, values: number[]) => {
+    const { median, p95 } = stats(values);
+    return `${label}: median ${fmt(median)}, p95 ${fmt(p95)} → ${(median / bare).toFixed(2)}x bare (+${fmt(median - bare)})`;
+  };
+  console.log(`bare fetch of the same ${Math.round(bytes / 1024)} KB body: median ${fmt(bare)}`);
+  console.log(line("client.search, compression 'none'", samples.plain));
+  console.log(line("client.search, gzip (default; pure cost on loopback, it pays off on a real uplink)", samples.gzip));
   await app.close();
 }
 
