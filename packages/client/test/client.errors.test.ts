@@ -111,6 +111,20 @@ describe('requests that are never sent', () => {
   });
 });
 
+describe('validation of tool objects seen before', () => {
+  it('re-checks a tool whose field was replaced after it passed once', async () => {
+    server = await startServer((_req, res) => sendJson(res, 200, cloudAnswer()));
+    const client = createCatalogSearchClient({ baseUrl: server.baseUrl, token: 't' });
+    const tools = REQUEST.tools.map((tool) => ({ ...tool }));
+    await client.search({ ...REQUEST, tools });
+    (tools[2] as { toolName: unknown }).toolName = 42;
+    const error = await client.search({ ...REQUEST, tools }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(InvalidRequestError);
+    expect((error as InvalidRequestError).path).toBe('/tools/2/toolName');
+    expect(server.seen).toHaveLength(1);
+  });
+});
+
 describe('per-search options', () => {
   it('an invalid per-search timeoutMs throws instead of falling back', async () => {
     server = await startServer((_req, res) => sendJson(res, 200, cloudAnswer()));
