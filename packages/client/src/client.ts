@@ -159,7 +159,8 @@ export function createCatalogSearchClient(options: CatalogSearchClientOptions): 
           projectId: options.projectId,
           userAgent: options.userAgent,
           signal,
-          compression,
+          // While the cloud is failing, the next call most likely fails too: spare it the gzip work.
+          compression: (breaker?.snapshot().consecutiveFailures ?? 0) > 0 ? 'none' : compression,
         });
         breaker?.success();
         lastFailure = undefined;

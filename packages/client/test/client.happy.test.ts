@@ -112,6 +112,20 @@ describe('cloud answers', () => {
       expect(server.seen[0]?.body).toEqual(big);
     });
 
+    it('sends plain JSON while the cloud is failing, and compresses again once it answers', async () => {
+      let fail = true;
+      server = await startServer((_req, res) =>
+        fail ? sendJson(res, 500, {}) : sendJson(res, 200, { results: [], meta: { ranker: 'bm25', requestId: 'r' } }),
+      );
+      const client = createCatalogSearchClient({ baseUrl: server.baseUrl, token: 't' });
+      await client.search(big);
+      await client.search(big);
+      fail = false;
+      await client.search(big);
+      await client.search(big);
+      expect(server.seen.map((seen) => seen.headers['content-encoding'])).toEqual(['gzip', undefined, undefined, 'gzip']);
+    });
+
     it('sends small bodies, and any body with compression "none", as plain JSON', async () => {
       server = await startServer((_req, res) => sendJson(res, 200, { results: [], meta: { ranker: 'bm25', requestId: 'r' } }));
       await createCatalogSearchClient({ baseUrl: server.baseUrl, token: 't' }).search(REQUEST);
