@@ -86,6 +86,14 @@ describe('client → real service', () => {
     expect(fromGzipped.results).toEqual(fromPlain.results);
   });
 
+  it('reaches the same operation under the versioned path /v1/catalog/search', async () => {
+    const seed = createCatalogSearchClient({ baseUrl: service.url, token: token(), fallback: false });
+    const v1 = createCatalogSearchClient({ baseUrl: service.url, path: '/v1/catalog/search', token: token(), fallback: false });
+    const fromV1 = await v1.search(sampleRequest);
+    expect(fromV1.source).toBe('cloud');
+    expect(fromV1.results).toEqual((await seed.search(sampleRequest)).results);
+  });
+
   it('uses a rotating token through getToken()', async () => {
     const client = createCatalogSearchClient({ baseUrl: service.url, getToken: async () => token() });
     const { tools } = sampleRequest;
