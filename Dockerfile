@@ -41,6 +41,14 @@ COPY --from=build /app/packages/core/package.json packages/core/
 COPY --from=build /app/packages/core/dist packages/core/dist
 COPY --from=build /app/packages/client/package.json packages/client/
 COPY --from=build /app/packages/client/dist packages/client/dist
+# V8 compile cache (Node 22.1+; older versions ignore it), filled at build time for a faster cold start. Node keys
+# it by uid, so uid 1000 fills it; then root takes it over: the process can read the cache but not alter it.
+RUN node -e "require('fs').mkdirSync('.node-compile-cache'); require('fs').chownSync('.node-compile-cache', 1000, 1000)"
+USER 1000:1000
+RUN NODE_COMPILE_CACHE=.node-compile-cache node --input-type=module -e "await import('./dist/src/app.js')"
+USER root
+RUN node -e "const fs = require('fs'), path = require('path'); (function walk(dir) { fs.chownSync(dir, 0, 0); fs.chmodSync(dir, 0o755); for (const entry of fs.readdirSync(dir, { withFileTypes: true })) { const file = path.join(dir, entry.name); if (entry.isDirectory()) walk(file); else { fs.chownSync(file, 0, 0); fs.chmodSync(file, 0o644); } } })('.node-compile-cache')"
+ENV NODE_COMPILE_CACHE=/app/.node-compile-cache
 # Numeric, so Kubernetes' runAsNonRoot can verify it (the official image's `node` user is uid 1000).
 USER 1000:1000
 EXPOSE 8080
