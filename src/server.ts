@@ -1,2 +1,67 @@
-// Placeholder until the service lands (issue 3).
-export {};
+// The process entry point: the only module that reads process.env and listens.
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import closeWithGrace from 'close-with-grace';
+import { buildApp } from './app.js';
+import { ConfigError, parseConfig, withDevelopmentKey, type Config } from './config.js';
+
+const DEV_PROJECT_ID = 'dev-project';
+const DEV_TOKEN_LIFETIME = '24h';
+
+let config: Readonly<Config>;
+try {
+  config = parseConfig(process.env);
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  process.stderr.write(`catalog-search: ${error.message}\n`);
+  process.exit(1);
+}
+
+// Outside production with no key set, make a throwaway HS256 key so that `npm start` just works.
+const devMode = config.auth === undefined;
+if (devMode) {
+  config = withDevelopmentKey(config, randomBytes(32).toString('base64url'));
+}
+
+const app = buildApp(config);
+
+closeWithGrace({ delay: config.shutdown.timeoutMs, logger: false }, async ({ signal, err }) => {
+  if (err) app.log.error({ err }, 'shutting down after an uncaught error');
+  else app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+  // Readiness fails first, so load balancers stop sending before the listener closes.
+  app.lifecycle.shuttingDown = true;
+  if (config.shutdown.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, config.shutdown.delayMs));
+  await app.close();
+  app.log.info('shut down');
+});
+
+try {
+  await app.listen({ host: config.host, port: config.port });
+} catch (error) {
+  app.log.fatal({ err: error }, 'could not start listening');
+  process.exit(1);
+}
+
+if (devMode) printDevelopmentQuickStart();
+
+function printDevelopmentQuickStart(): void {
+  const token = app.jwt.sign({ [config.auth!.projectClaim]: DEV_PROJECT_ID, sub: 'dev' }, { expiresIn: DEV_TOKEN_LIFETIME });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : config.port;
+  const sample = fileURLToPath(new URL('../../examples/search-request.json', import.meta.url));
+  process.stdout.write(
+    [
+      '',
+      'catalog-search is running in DEVELOPMENT mode: no AUTH_JWT_SECRET, AUTH_JWT_PUBLIC_KEY or AUTH_JWKS_URL is set,',
+      'so it made a throwaway HS256 key (tokens stop working when the process stops).',
+      `A token for project "${DEV_PROJECT_ID}", valid for ${DEV_TOKEN_LIFETIME}:`,
+      '',
+      `TOKEN=${token}`,
+      '',
+      'Search the bundled sample tool list (paste the TOKEN line and this one into a shell):',
+      '',
+      `curl -s http://127.0.0.1:${port}/catalog/search -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' --data @${sample}`,
+      '',
+    ].join('\n') + '\n',
+  );
+}

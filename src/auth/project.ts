@@ -1,0 +1,34 @@
+import { UNASSIGNED_PROJECT_ID } from '../config.js';
+import { ProblemError } from '../errors.js';
+
+/**
+ * The token's project claim is the tenant boundary. `""` and `UNASSIGNED_PROJECT_ID` both name the
+ * unassigned project, which is a scope of its own like any other.
+ */
+const MAX_PROJECT_ID_CHARS = 256;
+
+export function normalizeProjectId(value: string): string {
+  return value === '' ? UNASSIGNED_PROJECT_ID : value;
+}
+
+export function projectFromClaims(
+  payload: Record<string, unknown>,
+  claim: string,
+  projectHeader: string | string[] | undefined,
+): string {
+  const value = payload[claim];
+  if (typeof value !== 'string') {
+    throw new ProblemError('FORBIDDEN', `The token has no "${claim}" claim (string), so it names no project.`);
+  }
+  if (value.length > MAX_PROJECT_ID_CHARS) {
+    throw new ProblemError('FORBIDDEN', `The token's "${claim}" claim is longer than ${MAX_PROJECT_ID_CHARS} characters.`);
+  }
+  const projectId = normalizeProjectId(value);
+  if (projectHeader !== undefined) {
+    const header = Array.isArray(projectHeader) ? projectHeader.join(',') : projectHeader;
+    if (normalizeProjectId(header.trim()) !== projectId) {
+      throw new ProblemError('FORBIDDEN', `The X-Project-Id header does not match the token's "${claim}" claim.`);
+    }
+  }
+  return projectId;
+}

@@ -1,0 +1,315 @@
+import { createPublicKey, type KeyObject } from 'node:crypto';
+
+/**
+ * Configuration comes from environment variables only, parsed once at start. `parseConfig` takes
+ * the env object as an argument (only server.ts passes `process.env`), checks every variable and
+ * throws one `ConfigError` that names every bad variable, not just the first.
+ */
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** How tokens are verified: one key source, and the algorithms that key type allows. */
+export type AuthKey =
+  | { kind: 'secret'; secret: string; algorithms: readonly JwtAlgorithm[] }
+  | { kind: 'public-key'; pem: string; algorithms: readonly JwtAlgorithm[] }
+  | { kind: 'jwks'; url: string; algorithms: readonly JwtAlgorithm[]; cacheTtlMs: number };
+
+export type JwtAlgorithm =
+  | 'HS256' | 'HS384' | 'HS512'
+  | 'RS256' | 'RS384' | 'RS512'
+  | 'PS256' | 'PS384' | 'PS512'
+  | 'ES256' | 'ES384' | 'ES512'
+  | 'EdDSA';
+
+export const HMAC_ALGORITHMS: readonly JwtAlgorithm[] = ['HS256', 'HS384', 'HS512'];
+const RSA_ALGORITHMS: readonly JwtAlgorithm[] = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512'];
+const PSS_ALGORITHMS: readonly JwtAlgorithm[] = ['PS256', 'PS384', 'PS512'];
+/** JWKS keys can be of any asymmetric type; each key is still checked against its own type. */
+export const ASYMMETRIC_ALGORITHMS: readonly JwtAlgorithm[] = [...RSA_ALGORITHMS, 'ES256', 'ES384', 'ES512', 'EdDSA'];
+
+export interface AuthConfig {
+  key: AuthKey;
+  /** Accepted `iss` values; empty = not checked. */
+  issuers: readonly string[];
+  /** Accepted `aud` values; empty = not checked. */
+  audiences: readonly string[];
+  /** The claim that names the tenant (project). */
+  projectClaim: string;
+  clockToleranceMs: number;
+}
+
+export interface LlmConfig {
+  baseUrl: string;
+  apiKey: string | undefined;
+  model: string;
+}
+
+export interface Config {
+  host: string;
+  port: number;
+  logLevel: LogLevel;
+  production: boolean;
+  /** Undefined only outside production when no key is set: server.ts then makes a development key. */
+  auth: AuthConfig | undefined;
+  llm: LlmConfig | undefined;
+  search: {
+    /** Upper bound of a search's time budget; a client's X-Search-Deadline-Ms can only lower it. */
+    deadlineMs: number;
+    maxTools: number;
+    maxQueryChars: number;
+    maxContextChars: number;
+    /** Longer descriptions are truncated for ranking (returned as sent). */
+    maxDescriptionChars: number;
+    /** Per-project rank caches kept (least recently used project dropped first). */
+    cacheProjects: number;
+    /** Tool analyses kept per project. */
+    cacheToolsPerProject: number;
+  };
+  http: {
+    bodyLimitBytes: number;
+    requestTimeoutMs: number;
+    headersTimeoutMs: number;
+    keepAliveTimeoutMs: number;
+  };
+  /** Searches per project per minute; 0 disables rate limiting. */
+  rateLimitPerMinute: number;
+  shutdown: {
+    /** Time between SIGTERM (readiness turns 503) and closing the listener, for load balancers to notice. */
+    delayMs: number;
+    /** Hard limit for the whole shutdown; past it the process exits with an error. */
+    timeoutMs: number;
+  };
+}
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export const UNASSIGNED_PROJECT_ID = 'UNASSIGNED_PROJECT_ID';
+
+export function parseConfig(env: Env): Readonly<Config> {
+  const problems: string[] = [];
+  const read = new EnvReader(env, problems);
+  const production = env.NODE_ENV === 'production';
+
+  const config: Config = {
+    host: read.string('HOST', '0.0.0.0'),
+    port: read.integer('PORT', 8080, 0, 65_535),
+    logLevel: read.oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
+    production,
+    auth: parseAuth(read, production, problems),
+    llm: parseLlm(read, problems),
+    search: {
+      deadlineMs: read.integer('SEARCH_DEADLINE_MS', 4000, 1, 120_000),
+      maxTools: read.integer('MAX_TOOLS', 5000, 1, 100_000),
+      maxQueryChars: read.integer('MAX_QUERY_CHARS', 1000, 1, 100_000),
+      maxContextChars: read.integer('MAX_CONTEXT_CHARS', 8000, 0, 1_000_000),
+      maxDescriptionChars: read.integer('MAX_DESCRIPTION_CHARS', 2000, 1, 1_000_000),
+      cacheProjects: read.integer('RANK_CACHE_PROJECTS', 64, 1, 100_000),
+      cacheToolsPerProject: read.integer('RANK_CACHE_TOOLS_PER_PROJECT', 6000, 1, 1_000_000),
+    },
+    http: {
+      bodyLimitBytes: read.integer('MAX_BODY_BYTES', 5 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+      requestTimeoutMs: read.integer('REQUEST_TIMEOUT_MS', 30_000, 1000, 600_000),
+      headersTimeoutMs: read.integer('HEADERS_TIMEOUT_MS', 15_000, 1000, 600_000),
+      keepAliveTimeoutMs: read.integer('KEEP_ALIVE_TIMEOUT_MS', 72_000, 1000, 600_000),
+    },
+    rateLimitPerMinute: read.integer('RATE_LIMIT_PER_MINUTE', 600, 0, 10_000_000),
+    shutdown: {
+      delayMs: read.integer('SHUTDOWN_DELAY_MS', 0, 0, 600_000),
+      timeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 20_000, 1000, 600_000),
+    },
+  };
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return deepFreeze(config);
+}
+
+/** Development only (server.ts, NODE_ENV != production, no key set): verify with a throwaway HS256 secret. */
+export function withDevelopmentKey(config: Readonly<Config>, secret: string): Readonly<Config> {
+  if (config.production) throw new Error('a development key is never used in production');
+  const auth: AuthConfig = {
+    key: { kind: 'secret', secret, algorithms: HMAC_ALGORITHMS },
+    issuers: [],
+    audiences: [],
+    projectClaim: 'projectId',
+    clockToleranceMs: 30_000,
+  };
+  return deepFreeze({ ...config, auth });
+}
+
+function parseAuth(read: EnvReader, production: boolean, problems: string[]): AuthConfig | undefined {
+  const secret = read.optionalString('AUTH_JWT_SECRET');
+  const publicKey = read.optionalString('AUTH_JWT_PUBLIC_KEY');
+  const jwksUrl = read.optionalString('AUTH_JWKS_URL');
+  const issuers = read.list('AUTH_ISSUER');
+  const audiences = read.list('AUTH_AUDIENCE');
+  const projectClaim = read.string('AUTH_PROJECT_CLAIM', 'projectId');
+  const clockToleranceSec = read.integer('AUTH_CLOCK_TOLERANCE_SEC', 30, 0, 600);
+  const jwksCacheTtlSec = read.integer('AUTH_JWKS_CACHE_TTL_SEC', 300, 1, 86_400);
+
+  const given = [
+    ['AUTH_JWT_SECRET', secret],
+    ['AUTH_JWT_PUBLIC_KEY', publicKey],
+    ['AUTH_JWKS_URL', jwksUrl],
+  ].filter(([, value]) => value !== undefined);
+  if (given.length > 1) {
+    problems.push(`${given.map(([name]) => name).join(', ')}: set exactly one token key source, not ${given.length}`);
+    return undefined;
+  }
+  if (given.length === 0) {
+    if (production) {
+      problems.push(
+        'AUTH_JWT_SECRET, AUTH_JWT_PUBLIC_KEY or AUTH_JWKS_URL: one is required when NODE_ENV=production ' +
+          '(the key that verifies the Router-issued bearer tokens)',
+      );
+    }
+    return undefined;
+  }
+
+  let key: AuthKey | undefined;
+  if (secret !== undefined) {
+    // RFC 7518 §3.2: an HS256 key must be at least as long as the hash output (256 bits).
+    if (Buffer.byteLength(secret) < 32) problems.push('AUTH_JWT_SECRET: must be at least 32 bytes long');
+    else key = { kind: 'secret', secret, algorithms: HMAC_ALGORITHMS };
+  } else if (publicKey !== undefined) {
+    key = parsePublicKey(publicKey, problems);
+  } else if (jwksUrl !== undefined) {
+    if (!isHttpUrl(jwksUrl)) problems.push(`AUTH_JWKS_URL: must be an http(s) URL (got "${jwksUrl}")`);
+    else key = { kind: 'jwks', url: jwksUrl, algorithms: ASYMMETRIC_ALGORITHMS, cacheTtlMs: jwksCacheTtlSec * 1000 };
+  }
+  if (!/^[A-Za-z0-9_.:-]{1,100}$/.test(projectClaim)) {
+    problems.push(`AUTH_PROJECT_CLAIM: must be a claim name of letters, digits, "_.:-" (got "${projectClaim}")`);
+  }
+  return key === undefined
+    ? undefined
+    : { key, issuers, audiences, projectClaim, clockToleranceMs: clockToleranceSec * 1000 };
+}
+
+/** A PEM public key pins the algorithms to its type, so an HS token signed with the public key cannot pass. */
+function parsePublicKey(value: string, problems: string[]): AuthKey | undefined {
+  // Env files and secret stores often carry newlines as the two characters "\n".
+  const pem = value.includes('\\n') ? value.replaceAll('\\n', '\n') : value;
+  let keyObject: KeyObject;
+  try {
+    keyObject = createPublicKey(pem);
+  } catch {
+    problems.push('AUTH_JWT_PUBLIC_KEY: not a PEM public key (expected "-----BEGIN PUBLIC KEY-----")');
+    return undefined;
+  }
+  const algorithms = algorithmsForKey(keyObject);
+  if (algorithms === undefined) {
+    problems.push(`AUTH_JWT_PUBLIC_KEY: unsupported key type "${keyObject.asymmetricKeyType}" (use RSA, EC P-256/384/521 or Ed25519)`);
+    return undefined;
+  }
+  return { kind: 'public-key', pem: keyObject.export({ type: 'spki', format: 'pem' }).toString(), algorithms };
+}
+
+export function algorithmsForKey(key: KeyObject): readonly JwtAlgorithm[] | undefined {
+  switch (key.asymmetricKeyType) {
+    case 'rsa':
+      return RSA_ALGORITHMS;
+    case 'rsa-pss':
+      return PSS_ALGORITHMS;
+    case 'ed25519':
+      return ['EdDSA'];
+    case 'ec': {
+      const curve = key.asymmetricKeyDetails?.namedCurve;
+      if (curve === 'prime256v1') return ['ES256'];
+      if (curve === 'secp384r1') return ['ES384'];
+      if (curve === 'secp521r1') return ['ES512'];
+      return undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+function parseLlm(read: EnvReader, problems: string[]): LlmConfig | undefined {
+  const baseUrl = read.optionalString('LLM_BASE_URL');
+  const apiKey = read.optionalString('LLM_API_KEY');
+  const model = read.optionalString('LLM_MODEL');
+  if (baseUrl === undefined && model === undefined) {
+    if (apiKey !== undefined) problems.push('LLM_API_KEY: set LLM_BASE_URL and LLM_MODEL too, or unset it');
+    return undefined;
+  }
+  let ok = true;
+  if (baseUrl === undefined) {
+    problems.push('LLM_BASE_URL: required when LLM_MODEL is set (an OpenAI-compatible endpoint, e.g. https://api.openai.com/v1)');
+    ok = false;
+  } else if (!isHttpUrl(baseUrl)) {
+    problems.push(`LLM_BASE_URL: must be an http(s) URL (got "${baseUrl}")`);
+    ok = false;
+  }
+  if (model === undefined) {
+    problems.push('LLM_MODEL: required when LLM_BASE_URL is set');
+    ok = false;
+  }
+  return ok ? { baseUrl: baseUrl!, apiKey, model: model! } : undefined;
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/** Reads variables and records a problem per bad one, so that all are reported together. */
+class EnvReader {
+  constructor(
+    private readonly env: Env,
+    private readonly problems: string[],
+  ) {}
+
+  /** Unset and empty (after trimming) both mean "not set": `FOO=` in an env file is a common way to unset. */
+  optionalString(name: string): string | undefined {
+    const value = this.env[name]?.trim();
+    return value === undefined || value === '' ? undefined : value;
+  }
+
+  string(name: string, fallback: string): string {
+    return this.optionalString(name) ?? fallback;
+  }
+
+  list(name: string): string[] {
+    const value = this.optionalString(name);
+    return value === undefined ? [] : value.split(',').map((item) => item.trim()).filter(Boolean);
+  }
+
+  integer(name: string, fallback: number, min: number, max: number): number {
+    const value = this.optionalString(name);
+    if (value === undefined) return fallback;
+    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+      this.problems.push(`${name}: must be an integer from ${min} to ${max} (got "${value}")`);
+      return fallback;
+    }
+    return Number(value);
+  }
+
+  oneOf<T extends string>(name: string, fallback: T, allowed: readonly T[]): T {
+    const value = this.optionalString(name);
+    if (value === undefined) return fallback;
+    if (!(allowed as readonly string[]).includes(value)) {
+      this.problems.push(`${name}: must be one of ${allowed.join(', ')} (got "${value}")`);
+      return fallback;
+    }
+    return value as T;
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}

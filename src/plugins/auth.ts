@@ -1,0 +1,106 @@
+import fastifyJwt, { type FastifyJWTOptions } from '@fastify/jwt';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { createJwksResolver, type TokenHeader } from '../auth/jwks-resolver.js';
+import { projectFromClaims } from '../auth/project.js';
+import type { AuthConfig } from '../config.js';
+import { ProblemError } from '../errors.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The tenant, from the verified token's project claim. Set by `authenticate`. */
+    projectId: string;
+  }
+  interface FastifyInstance {
+    /** onRequest hook: verifies the bearer token and sets `request.projectId`, or answers 401/403. */
+    authenticate: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+  }
+}
+
+export interface AuthPluginOptions {
+  auth: AuthConfig;
+}
+
+const REALM = 'Bearer realm="catalog-search"';
+
+/**
+ * Bearer-token authentication with @fastify/jwt (fast-jwt underneath). The accepted algorithms are
+ * pinned to the configured key's type, so `alg: none` and an HS token signed with a public key are
+ * rejected; `exp` is required; `iss`/`aud` are checked when configured.
+ */
+async function authPlugin(app: FastifyInstance, options: AuthPluginOptions): Promise<void> {
+  const { auth } = options;
+  const { key } = auth;
+
+  let secret: FastifyJWTOptions['secret'];
+  if (key.kind === 'secret') secret = key.secret;
+  else if (key.kind === 'public-key') secret = { public: key.pem };
+  else {
+    const resolveKey = createJwksResolver({ url: key.url, algorithms: key.algorithms, cacheTtlMs: key.cacheTtlMs });
+    secret = (_request: FastifyRequest, token: unknown) => resolveKey(((token as { header?: TokenHeader }).header ?? {}));
+  }
+
+  await app.register(fastifyJwt, {
+    secret,
+    decode: { complete: true },
+    verify: {
+      algorithms: [...key.algorithms],
+      // fast-jwt checks iss/aud only when present, so configured ones are also required.
+      requiredClaims: [
+        'exp',
+        ...(auth.issuers.length > 0 ? ['iss'] : []),
+        ...(auth.audiences.length > 0 ? ['aud'] : []),
+      ],
+      clockTolerance: auth.clockToleranceMs,
+      ...(auth.issuers.length > 0 ? { allowedIss: [...auth.issuers] } : {}),
+      ...(auth.audiences.length > 0 ? { allowedAud: [...auth.audiences] } : {}),
+      // Routers reuse a token for many calls: cache verified tokens (never past their exp).
+      cache: 10_000,
+    },
+    // Development tokens (server.ts) are HS256; nothing else is signed here.
+    sign: { algorithm: 'HS256' },
+  });
+
+  app.decorateRequest('projectId', '');
+  app.decorate('authenticate', async (request: FastifyRequest) => {
+    let payload: unknown;
+    try {
+      payload = await request.jwtVerify();
+    } catch (error) {
+      throw authFailure(error);
+    }
+    request.projectId = projectFromClaims(
+      (payload ?? {}) as Record<string, unknown>,
+      auth.projectClaim,
+      request.headers['x-project-id'],
+    );
+  });
+}
+
+function authFailure(error: unknown): ProblemError {
+  if (error instanceof ProblemError) return error;
+  const code = (error as { code?: unknown }).code;
+  if (code === 'FST_JWT_NO_AUTHORIZATION_IN_HEADER') {
+    // RFC 6750 §3.1: no error code when the request carries no credentials at all.
+    return new ProblemError('UNAUTHORIZED', 'Missing bearer token: send "Authorization: Bearer <JWT>".', {
+      headers: { 'www-authenticate': REALM },
+    });
+  }
+  if (code === 'FST_JWT_BAD_REQUEST') {
+    return invalid('invalid_request', 'The Authorization header must be "Bearer <JWT>".');
+  }
+  if (code === 'FST_JWT_AUTHORIZATION_TOKEN_EXPIRED' || code === 'FAST_JWT_EXPIRED') {
+    return invalid('invalid_token', 'The token has expired.');
+  }
+  // fast-jwt's messages name the failed check ("The token signature is invalid.") and never the token.
+  const message = error instanceof Error && error.message.length < 200 ? error.message : 'The token is invalid.';
+  return invalid('invalid_token', message.startsWith('The ') ? message : `The token is invalid: ${message}`);
+}
+
+function invalid(oauthError: 'invalid_token' | 'invalid_request', detail: string): ProblemError {
+  return new ProblemError('UNAUTHORIZED', detail, {
+    headers: { 'www-authenticate': `${REALM}, error="${oauthError}", error_description="${detail.replaceAll('"', "'")}"` },
+  });
+}
+
+export default fp(authPlugin, { name: 'auth', fastify: '5.x' });

@@ -1,0 +1,96 @@
+import rateLimit from '@fastify/rate-limit';
+import { DEFAULT_MAX_RESULTS, SearchRequestSchema, SearchResponseSchema } from '@catalog-search/core';
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Config } from '../config.js';
+import { ProblemError, ProblemSchema } from '../errors.js';
+import { budgetFromHeader, DEADLINE_HEADER, startDeadline } from '../search/deadline.js';
+import { enforceLimits, rejectDuplicateToolKeys } from '../search/limits.js';
+import { ProjectRankCaches } from '../search/project-caches.js';
+import { searchCatalog } from '../search/search-catalog.js';
+import type { Reranker } from '../search/types.js';
+
+export interface SearchRouteOptions {
+  config: Readonly<Config>;
+  reranker?: Reranker | undefined;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The search's time budget in ms (config, lowered by X-Search-Deadline-Ms). */
+    searchBudgetMs: number;
+  }
+}
+
+/** POST /catalog/search: authenticate → rate limit per project → limits → validate → search → audit log. */
+export default async function searchRoutes(app: FastifyInstance, options: SearchRouteOptions): Promise<void> {
+  const { config, reranker } = options;
+  const caches = new ProjectRankCaches({
+    projects: config.search.cacheProjects,
+    toolsPerProject: config.search.cacheToolsPerProject,
+  });
+
+  if (config.rateLimitPerMinute > 0) {
+    await app.register(rateLimit, {
+      max: config.rateLimitPerMinute,
+      timeWindow: 60_000,
+      // After authentication, so buckets are per project; before the body is parsed, so a throttled
+      // caller costs almost nothing.
+      hook: 'preParsing',
+      keyGenerator: (request) => request.projectId,
+      errorResponseBuilder: (_request, context) =>
+        new ProblemError(
+          'RATE_LIMITED',
+          `This project may make ${context.max} searches per minute; retry in ${Math.ceil(context.ttl / 1000)} s.`,
+        ),
+    });
+  }
+
+  app.decorateRequest('searchBudgetMs', 0);
+
+  app.withTypeProvider<TypeBoxTypeProvider>().post(
+    '/catalog/search',
+    {
+      schema: {
+        body: SearchRequestSchema,
+        response: { 200: SearchResponseSchema, '4xx': ProblemSchema, '5xx': ProblemSchema },
+      },
+      onRequest: [
+        app.authenticate,
+        async (request) => {
+          request.searchBudgetMs = budgetFromHeader(request.headers[DEADLINE_HEADER], config.search.deadlineMs);
+        },
+      ],
+      preValidation: async (request) => enforceLimits(request.body, config.search),
+    },
+    async (request, reply) => {
+      const body = request.body;
+      rejectDuplicateToolKeys(body.tools);
+      const response = await searchCatalog(body, {
+        projectId: request.projectId,
+        requestId: request.id,
+        log: request.log,
+        rankCache: caches.for(request.projectId),
+        deadline: startDeadline(request.searchBudgetMs, reply.elapsedTime),
+        maxDescriptionChars: config.search.maxDescriptionChars,
+        reranker,
+      });
+      request.log.info(
+        {
+          audit: 'search',
+          requestId: request.id,
+          projectId: request.projectId,
+          tools: body.tools.length,
+          queries: body.query.length,
+          maxResults: body.maxResults ?? DEFAULT_MAX_RESULTS,
+          ranker: response.meta.ranker,
+          degraded: response.meta.degraded,
+          results: response.results.length,
+          durationMs: Math.round(reply.elapsedTime * 10) / 10,
+        },
+        'search',
+      );
+      return response;
+    },
+  );
+}

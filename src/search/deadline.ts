@@ -1,0 +1,36 @@
+import { ProblemError } from '../errors.js';
+
+/**
+ * A search's time budget: SEARCH_DEADLINE_MS, lowered by the client's X-Search-Deadline-Ms (its
+ * remaining budget) when that is smaller. The clock starts when the request arrived.
+ */
+export const DEADLINE_HEADER = 'x-search-deadline-ms';
+
+export function budgetFromHeader(header: string | string[] | undefined, configuredMs: number): number {
+  if (header === undefined) return configuredMs;
+  const value = Array.isArray(header) ? header.join(',') : header.trim();
+  if (!/^\d{1,9}$/.test(value) || Number(value) < 1) {
+    throw new ProblemError('INVALID_REQUEST', 'X-Search-Deadline-Ms must be a positive integer (milliseconds).', {
+      errors: [{ field: 'X-Search-Deadline-Ms', message: 'must be a positive integer (milliseconds)' }],
+    });
+  }
+  return Math.min(Number(value), configuredMs);
+}
+
+export interface Deadline {
+  /** Absolute time (Date.now() scale) by which the answer must be sent. */
+  at: number;
+  /** Aborts when the deadline passes. */
+  signal: AbortSignal;
+  remainingMs(): number;
+}
+
+export function startDeadline(budgetMs: number, elapsedMs: number, now: () => number = Date.now): Deadline {
+  const remaining = Math.max(0, Math.floor(budgetMs - elapsedMs));
+  const at = now() + remaining;
+  return {
+    at,
+    signal: AbortSignal.timeout(remaining),
+    remainingMs: () => Math.max(0, at - now()),
+  };
+}

@@ -1,0 +1,120 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, parseConfig } from '../src/config.js';
+
+const SECRET = 'x'.repeat(32);
+
+function problemsOf(env: Record<string, string>): readonly string[] {
+  try {
+    parseConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('parseConfig', () => {
+  it('applies the documented defaults', () => {
+    const config = parseConfig({ AUTH_JWT_SECRET: SECRET });
+    expect(config).toMatchObject({
+      host: '0.0.0.0',
+      port: 8080,
+      logLevel: 'info',
+      production: false,
+      llm: undefined,
+      rateLimitPerMinute: 600,
+      search: { deadlineMs: 4000, maxTools: 5000, maxQueryChars: 1000, maxContextChars: 8000, maxDescriptionChars: 2000 },
+      http: { bodyLimitBytes: 5 * 1024 * 1024 },
+    });
+    expect(config.auth).toMatchObject({
+      key: { kind: 'secret', algorithms: ['HS256', 'HS384', 'HS512'] },
+      issuers: [],
+      audiences: [],
+      projectClaim: 'projectId',
+      clockToleranceMs: 30_000,
+    });
+    expect(Object.isFrozen(config.search)).toBe(true);
+  });
+
+  it('reads every variable', () => {
+    const config = parseConfig({
+      HOST: '127.0.0.1', PORT: '9000', LOG_LEVEL: 'debug', NODE_ENV: 'production',
+      AUTH_JWT_SECRET: SECRET, AUTH_ISSUER: 'https://a.example, https://b.example', AUTH_AUDIENCE: 'catalog-search',
+      AUTH_PROJECT_CLAIM: 'tenant', AUTH_CLOCK_TOLERANCE_SEC: '5',
+      LLM_BASE_URL: 'http://127.0.0.1:11434/v1', LLM_MODEL: 'qwen', LLM_API_KEY: 'k',
+      SEARCH_DEADLINE_MS: '2500', MAX_TOOLS: '100', MAX_BODY_BYTES: '2048', RATE_LIMIT_PER_MINUTE: '0',
+    });
+    expect(config).toMatchObject({
+      host: '127.0.0.1', port: 9000, logLevel: 'debug', production: true, rateLimitPerMinute: 0,
+      llm: { baseUrl: 'http://127.0.0.1:11434/v1', model: 'qwen', apiKey: 'k' },
+      search: { deadlineMs: 2500, maxTools: 100 },
+      http: { bodyLimitBytes: 2048 },
+    });
+    expect(config.auth).toMatchObject({
+      issuers: ['https://a.example', 'https://b.example'], audiences: ['catalog-search'], projectClaim: 'tenant', clockToleranceMs: 5000,
+    });
+  });
+
+  it('names every bad variable at once', () => {
+    const problems = problemsOf({
+      PORT: 'eighty', LOG_LEVEL: 'loud', SEARCH_DEADLINE_MS: '-1', MAX_TOOLS: '0', AUTH_JWT_SECRET: 'short',
+      LLM_BASE_URL: 'not a url', RATE_LIMIT_PER_MINUTE: '1.5',
+    });
+    const named = problems.map((problem) => problem.split(':')[0]);
+    expect(named).toEqual(expect.arrayContaining([
+      'PORT', 'LOG_LEVEL', 'SEARCH_DEADLINE_MS', 'MAX_TOOLS', 'AUTH_JWT_SECRET', 'LLM_BASE_URL', 'LLM_MODEL', 'RATE_LIMIT_PER_MINUTE',
+    ]));
+    // The secret itself is never echoed.
+    expect(problems.join('\n')).not.toContain('short');
+  });
+
+  it('in production refuses to start without a key, naming the three variables', () => {
+    const [problem] = problemsOf({ NODE_ENV: 'production' });
+    expect(problem).toContain('AUTH_JWT_SECRET');
+    expect(problem).toContain('AUTH_JWT_PUBLIC_KEY');
+    expect(problem).toContain('AUTH_JWKS_URL');
+  });
+
+  it('outside production no key means auth is left to the development key', () => {
+    expect(parseConfig({}).auth).toBeUndefined();
+  });
+
+  it('refuses two key sources at once', () => {
+    expect(problemsOf({ AUTH_JWT_SECRET: SECRET, AUTH_JWKS_URL: 'https://idp.example/jwks.json' })[0]).toMatch(/AUTH_JWT_SECRET, AUTH_JWKS_URL/);
+  });
+
+  it('pins algorithms to the PEM key type, and accepts "\\n"-escaped PEM', () => {
+    const algorithmsOf = (pem: string) => {
+      const auth = parseConfig({ AUTH_JWT_PUBLIC_KEY: pem }).auth!;
+      return auth.key.algorithms;
+    };
+    const pemOf = (pair: ReturnType<typeof generateKeyPairSync>) => pair.publicKey.export({ type: 'spki', format: 'pem' }).toString();
+    const rsa = pemOf(generateKeyPairSync('rsa', { modulusLength: 2048 }));
+    expect(algorithmsOf(rsa)).toEqual(['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512']);
+    expect(algorithmsOf(rsa.replaceAll('\n', '\\n'))).toEqual(['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512']);
+    expect(algorithmsOf(pemOf(generateKeyPairSync('ec', { namedCurve: 'P-256' })))).toEqual(['ES256']);
+    expect(algorithmsOf(pemOf(generateKeyPairSync('ec', { namedCurve: 'P-521' })))).toEqual(['ES512']);
+    expect(algorithmsOf(pemOf(generateKeyPairSync('ed25519')))).toEqual(['EdDSA']);
+    expect(problemsOf({ AUTH_JWT_PUBLIC_KEY: 'hello' })[0]).toMatch(/^AUTH_JWT_PUBLIC_KEY: not a PEM public key/);
+    expect(problemsOf({ AUTH_JWT_PUBLIC_KEY: pemOf(generateKeyPairSync('x25519')) })[0]).toMatch(/^AUTH_JWT_PUBLIC_KEY: unsupported key type/);
+  });
+
+  it('checks the JWKS URL', () => {
+    expect(parseConfig({ AUTH_JWKS_URL: 'https://idp.example/.well-known/jwks.json' }).auth!.key.kind).toBe('jwks');
+    expect(problemsOf({ AUTH_JWKS_URL: 'ftp://idp.example/jwks' })[0]).toMatch(/^AUTH_JWKS_URL/);
+  });
+
+  it('LLM_* are all-or-nothing: base URL and model together', () => {
+    expect(problemsOf({ LLM_MODEL: 'm' })[0]).toMatch(/^LLM_BASE_URL: required/);
+    expect(problemsOf({ LLM_BASE_URL: 'https://api.example/v1' })[0]).toMatch(/^LLM_MODEL: required/);
+    expect(problemsOf({ LLM_API_KEY: 'k' })[0]).toMatch(/^LLM_API_KEY/);
+    expect(parseConfig({ LLM_BASE_URL: 'https://api.example/v1', LLM_MODEL: 'm' }).llm).toEqual({
+      baseUrl: 'https://api.example/v1', model: 'm', apiKey: undefined,
+    });
+  });
+
+  it('treats an empty variable as unset', () => {
+    expect(parseConfig({ PORT: '', AUTH_JWT_SECRET: SECRET, LLM_BASE_URL: '' }).port).toBe(8080);
+  });
+});

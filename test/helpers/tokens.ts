@@ -1,0 +1,53 @@
+import { createHmac, createPrivateKey, sign, type KeyObject } from 'node:crypto';
+
+/**
+ * Signs JWTs with node:crypto directly (not with the library under test), so tests can craft every
+ * kind of bad token: wrong algorithm, `alg: none`, HS signed with a public key, missing claims.
+ */
+export type TestAlg =
+  | 'HS256' | 'HS384' | 'HS512'
+  | 'RS256' | 'RS384' | 'RS512'
+  | 'PS256' | 'PS384' | 'PS512'
+  | 'ES256' | 'ES384' | 'ES512'
+  | 'EdDSA' | 'none';
+
+const b64url = (input: string | Buffer) => Buffer.from(input).toString('base64url');
+const nowSec = () => Math.floor(Date.now() / 1000);
+
+export interface SignOptions {
+  alg: TestAlg;
+  /** HMAC secret (string/Buffer) or private key (PEM / KeyObject). Ignored for `none`. */
+  key?: string | Buffer | KeyObject;
+  header?: Record<string, unknown>;
+}
+
+export function signJwt(payload: Record<string, unknown>, options: SignOptions): string {
+  const header = { alg: options.alg, typ: 'JWT', ...options.header };
+  const input = `${b64url(JSON.stringify(header))}.${b64url(JSON.stringify(payload))}`;
+  return `${input}.${signature(input, options)}`;
+}
+
+function signature(input: string, { alg, key }: SignOptions): string {
+  if (alg === 'none') return '';
+  if (key === undefined) throw new Error(`signJwt: ${alg} needs a key`);
+  const bits = alg.slice(2);
+  if (alg.startsWith('HS')) {
+    const secret = typeof key === 'string' || Buffer.isBuffer(key) ? key : key.export();
+    return createHmac(`sha${bits}`, secret).update(input).digest('base64url');
+  }
+  const privateKey = typeof key === 'string' || Buffer.isBuffer(key) ? createPrivateKey(key) : key;
+  if (alg === 'EdDSA') return sign(null, Buffer.from(input), privateKey).toString('base64url');
+  if (alg.startsWith('RS')) return sign(`sha${bits}`, Buffer.from(input), privateKey).toString('base64url');
+  if (alg.startsWith('PS')) {
+    return sign(`sha${bits}`, Buffer.from(input), { key: privateKey, padding: 6, saltLength: Number(bits) / 8 }).toString('base64url');
+  }
+  // ES*: JOSE wants the raw r||s form, not DER.
+  return sign(`sha${bits}`, Buffer.from(input), { key: privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url');
+}
+
+/** Standard claims for a valid token, valid for 10 minutes. */
+export function claims(extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { sub: 'router-user', iat: nowSec(), exp: nowSec() + 600, projectId: 'project-a', ...extra };
+}
+
+export { nowSec };

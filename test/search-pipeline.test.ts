@@ -1,0 +1,130 @@
+import type { RankedTool, SearchRequest } from '@catalog-search/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ProjectRankCaches } from '../src/search/project-caches.js';
+import { keepCandidates } from '../src/search/rerank-stage.js';
+import type { Reranker, RerankInput } from '../src/search/types.js';
+import { startApp, TEST_SECRET, testConfig, type RunningApp } from './helpers/app.js';
+import { claims, signJwt } from './helpers/tokens.js';
+import { sampleTools } from './helpers/tools.js';
+
+/**
+ * The rerank seam of the pipeline, exercised with small in-process rerankers (the real LLM stage is
+ * its own module): answers in time → `ranker: llm`; late → lexical answer before the deadline with
+ * `degraded: deadline`; failing → `degraded: error`.
+ */
+const token = () => signJwt(claims({ iss: 'https://router.example', aud: 'catalog-search' }), { alg: 'HS256', key: TEST_SECRET });
+
+async function searchWith(reranker: Reranker, headers: Record<string, string> = {}, request: Partial<SearchRequest> = {}) {
+  const server = await startApp(testConfig({ search: { ...testConfig().search, deadlineMs: 300 } }), { reranker });
+  try {
+    const started = Date.now();
+    const response = await fetch(`${server.url}/catalog/search`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token()}`, 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ query: ['github pull request'], tools: sampleTools, maxResults: 3, ...request }),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, any>, ms: Date.now() - started };
+  } finally {
+    await server.close();
+  }
+}
+
+describe('search pipeline with a reranker', () => {
+  it('uses the reranked order when it arrives in time, and hands over the lexical candidates and the deadline', async () => {
+    let seen: RerankInput | undefined;
+    const reranker: Reranker = {
+      candidateCount: 10,
+      async rerank(input) {
+        seen = input;
+        return { ranker: 'llm', ranked: [...input.candidates].reverse().map((tool) => ({ ...tool, relevance: 0.5, explanation: 'reranked' })) };
+      },
+    };
+    const { status, body } = await searchWith(reranker);
+    expect(status).toBe(200);
+    expect(body.meta.ranker).toBe('llm');
+    expect(body.meta.degraded).toBeUndefined();
+    expect(body.results).toHaveLength(3);
+    expect(body.results[0].explanation).toBe('reranked');
+    expect(seen!.candidates.length).toBeGreaterThan(3);
+    expect(seen!.candidates.length).toBeLessThanOrEqual(10);
+    expect(seen!.signal.aborted).toBe(false);
+    expect(seen!.deadlineAt).toBeGreaterThan(Date.now() - 1000);
+    expect(body.results[0].toolKey).toBe(seen!.candidates.at(-1)!.tool.toolKey);
+  });
+
+  it('answers with the lexical ranking before the deadline when the reranker is late', async () => {
+    let aborted = false;
+    const reranker: Reranker = {
+      candidateCount: 10,
+      rerank: (input) =>
+        new Promise((resolve) => {
+          input.signal.addEventListener('abort', () => {
+            aborted = true;
+          });
+          setTimeout(() => resolve({ ranker: 'llm', ranked: [] }), 2000);
+        }),
+    };
+    const { status, body, ms } = await searchWith(reranker, { 'x-search-deadline-ms': '150' });
+    expect(status).toBe(200);
+    expect(body.meta).toMatchObject({ ranker: 'bm25', degraded: 'deadline' });
+    expect(body.results.length).toBeGreaterThan(0);
+    expect(aborted).toBe(true);
+    expect(ms).toBeLessThan(1500);
+  });
+
+  it('answers with the lexical ranking when the reranker fails', async () => {
+    const reranker: Reranker = {
+      candidateCount: 10,
+      rerank: async () => {
+        throw new Error('model exploded');
+      },
+    };
+    const { status, body } = await searchWith(reranker);
+    expect(status).toBe(200);
+    expect(body.meta).toMatchObject({ ranker: 'bm25', degraded: 'error' });
+    expect(JSON.stringify(body)).not.toContain('exploded');
+  });
+
+  it('keepCandidates drops invented and duplicated tools', () => {
+    const tool = (index: number): RankedTool => ({ tool: sampleTools[index]!, index, score: 1, relevance: 1, explanation: '' });
+    expect(keepCandidates([tool(2), tool(9), tool(2), tool(1)], [tool(1), tool(2)]).map((t) => t.index)).toEqual([2, 1]);
+  });
+});
+
+describe('per-project rank caches', () => {
+  it('gives each project its own cache and forgets the least recently used project', () => {
+    const caches = new ProjectRankCaches({ projects: 2, toolsPerProject: 10 });
+    const a = caches.for('a');
+    expect(caches.for('a')).toBe(a);
+    const b = caches.for('b');
+    expect(b).not.toBe(a);
+    caches.for('a');
+    caches.for('c');
+    expect(caches.has('a')).toBe(true);
+    expect(caches.has('b')).toBe(false);
+    expect(caches.projectCount).toBe(2);
+  });
+});
+
+describe('the same tool list in two projects', () => {
+  let server: RunningApp;
+  beforeAll(async () => {
+    server = await startApp(testConfig());
+  });
+  afterAll(() => server.close());
+
+  it('ranks identically for each project (nothing cached for one changes the other)', async () => {
+    const as = (projectId: string) =>
+      fetch(`${server.url}/catalog/search`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${signJwt(claims({ iss: 'https://router.example', aud: 'catalog-search', projectId }), { alg: 'HS256', key: TEST_SECRET })}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ query: ['send an email'], tools: sampleTools, maxResults: 5 }),
+      }).then(async (response) => ((await response.json()) as { results: unknown[] }).results);
+    const first = await as('project-a');
+    expect(await as('project-b')).toEqual(first);
+    expect(await as('project-a')).toEqual(first);
+  });
+});

@@ -1,0 +1,164 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApp, TEST_SECRET, testConfig, type RunningApp } from './helpers/app.js';
+import { claims, signJwt } from './helpers/tokens.js';
+import { manyTools, sampleRequest, sampleTools } from './helpers/tools.js';
+
+const token = () =>
+  signJwt(claims({ iss: 'https://router.example', aud: 'catalog-search' }), { alg: 'HS256', key: TEST_SECRET });
+
+let server: RunningApp;
+beforeAll(async () => {
+  server = await startApp(
+    testConfig({
+      search: { ...testConfig().search, maxTools: 200, maxQueryChars: 100, maxContextChars: 300 },
+      http: { ...testConfig().http, bodyLimitBytes: 256 * 1024 },
+    }),
+  );
+});
+afterAll(() => server.close());
+
+async function post(body: string, headers: Record<string, string> = {}) {
+  const response = await fetch(`${server.url}/catalog/search`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token()}`, 'content-type': 'application/json', ...headers },
+    body,
+  });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, text, json: () => JSON.parse(text) as Record<string, any> };
+}
+
+/** Every bad request must leave the server serving the next good one. */
+async function expectStillServing() {
+  const ok = await post(JSON.stringify({ query: ['read a file'], tools: sampleTools.slice(0, 5) }));
+  expect(ok.status).toBe(200);
+}
+
+function expectProblem(
+  response: Awaited<ReturnType<typeof post>>,
+  status: number,
+  code: string,
+  field?: string,
+) {
+  expect(response.status).toBe(status);
+  expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  const problem = response.json();
+  expect(problem).toMatchObject({ status, code, requestId: response.headers.get('x-request-id') });
+  expect(typeof problem.type).toBe('string');
+  expect(typeof problem.title).toBe('string');
+  expect(typeof problem.detail).toBe('string');
+  if (field !== undefined) {
+    expect(problem.errors.map((error: { field: string }) => error.field)).toContain(field);
+    expect(problem.detail).toContain(field);
+  }
+  return problem;
+}
+
+const valid = { query: ['read a file'], tools: sampleTools.slice(0, 5) };
+
+describe('bad input gets a documented 4xx problem+json, and the server keeps serving', () => {
+  const cases: { name: string; body: unknown; status: number; code: string; field?: string }[] = [
+    { name: 'query missing', body: { tools: valid.tools }, status: 400, code: 'INVALID_REQUEST', field: '/query' },
+    { name: 'query is a string, not an array', body: { ...valid, query: 'read a file' }, status: 400, code: 'INVALID_REQUEST', field: '/query' },
+    { name: 'query is empty', body: { ...valid, query: [] }, status: 400, code: 'INVALID_REQUEST', field: '/query' },
+    { name: 'a query item is empty', body: { ...valid, query: ['ok', ''] }, status: 400, code: 'INVALID_REQUEST', field: '/query/1' },
+    { name: 'more than 16 query items', body: { ...valid, query: Array(17).fill('x') }, status: 400, code: 'INVALID_REQUEST', field: '/query' },
+    { name: 'a query item longer than MAX_QUERY_CHARS', body: { ...valid, query: ['ok', 'x'.repeat(101)] }, status: 400, code: 'INVALID_REQUEST', field: '/query/1' },
+    { name: 'context longer than MAX_CONTEXT_CHARS', body: { ...valid, context: 'x'.repeat(301) }, status: 400, code: 'INVALID_REQUEST', field: '/context' },
+    { name: 'context of the wrong type', body: { ...valid, context: 42 }, status: 400, code: 'INVALID_REQUEST', field: '/context' },
+    { name: 'tools missing', body: { query: ['x'] }, status: 400, code: 'INVALID_REQUEST', field: '/tools' },
+    { name: 'a tool without toolName', body: { ...valid, tools: [...valid.tools, { toolKey: 'a:b', serverName: 'A' }] }, status: 400, code: 'INVALID_REQUEST', field: '/tools/5/toolName' },
+    { name: 'a toolName of the wrong type', body: { ...valid, tools: [{ ...valid.tools[0], toolName: 7 }] }, status: 400, code: 'INVALID_REQUEST', field: '/tools/0/toolName' },
+    { name: 'a tool that is not an object', body: { ...valid, tools: ['github:create_issue'] }, status: 400, code: 'INVALID_REQUEST', field: '/tools/0' },
+    { name: 'duplicate toolKey', body: { ...valid, tools: [...valid.tools, valid.tools[2]] }, status: 400, code: 'INVALID_REQUEST', field: '/tools/5/toolKey' },
+    { name: 'maxResults above 100', body: { ...valid, maxResults: 101 }, status: 400, code: 'INVALID_REQUEST', field: '/maxResults' },
+    { name: 'maxResults not an integer', body: { ...valid, maxResults: 2.5 }, status: 400, code: 'INVALID_REQUEST', field: '/maxResults' },
+    { name: 'an unknown top-level field', body: { ...valid, limit: 5 }, status: 400, code: 'INVALID_REQUEST', field: '/limit' },
+    { name: 'a JSON array instead of an object', body: [valid], status: 400, code: 'INVALID_REQUEST' },
+    { name: 'more tools than MAX_TOOLS', body: { ...valid, tools: manyTools(201) }, status: 413, code: 'TOO_MANY_TOOLS', field: '/tools' },
+  ];
+
+  for (const testCase of cases) {
+    it(`${testCase.name} → ${testCase.status} ${testCase.code}`, async () => {
+      expectProblem(await post(JSON.stringify(testCase.body)), testCase.status, testCase.code, testCase.field);
+      await expectStillServing();
+    });
+  }
+
+  it('malformed JSON → 400 INVALID_REQUEST', async () => {
+    const problem = expectProblem(await post('{"query": ["x"], "tools": [,]}'), 400, 'INVALID_REQUEST');
+    expect(problem.detail).toMatch(/JSON/);
+    await expectStillServing();
+  });
+
+  it('an empty body → 400 INVALID_REQUEST', async () => {
+    expectProblem(await post(''), 400, 'INVALID_REQUEST');
+    await expectStillServing();
+  });
+
+  it('"__proto__" in the body → 400, not prototype pollution', async () => {
+    expectProblem(await post('{"query":["x"],"tools":[],"__proto__":{"polluted":true}}'), 400, 'INVALID_REQUEST');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    await expectStillServing();
+  });
+
+  it('a body over MAX_BODY_BYTES → 413 PAYLOAD_TOO_LARGE', async () => {
+    const body = JSON.stringify({ ...valid, context: 'x'.repeat(300 * 1024) });
+    expectProblem(await post(body), 413, 'PAYLOAD_TOO_LARGE');
+    await expectStillServing();
+  });
+
+  it('a non-JSON content type → 415 UNSUPPORTED_MEDIA_TYPE', async () => {
+    expectProblem(await post(JSON.stringify(valid), { 'content-type': 'text/plain' }), 415, 'UNSUPPORTED_MEDIA_TYPE');
+    expectProblem(await post('query=x', { 'content-type': 'application/x-www-form-urlencoded' }), 415, 'UNSUPPORTED_MEDIA_TYPE');
+    await expectStillServing();
+  });
+
+  it('a bad X-Search-Deadline-Ms → 400 naming the header', async () => {
+    for (const value of ['soon', '-5', '0', '1.5', '99999999999']) {
+      const problem = expectProblem(await post(JSON.stringify(valid), { 'x-search-deadline-ms': value }), 400, 'INVALID_REQUEST', 'X-Search-Deadline-Ms');
+      expect(problem.detail).toContain('X-Search-Deadline-Ms');
+    }
+    await expectStillServing();
+  });
+
+  it('lists at most 20 field errors for a body with hundreds of bad tools', async () => {
+    const tools = Array.from({ length: 150 }, () => ({ toolKey: 1, toolName: 2, serverName: 3 }));
+    const problem = expectProblem(await post(JSON.stringify({ query: ['x'], tools })), 400, 'INVALID_REQUEST');
+    expect(problem.errors.length).toBeLessThanOrEqual(20);
+    await expectStillServing();
+  });
+});
+
+describe('routing', () => {
+  it('an unknown route → 404 problem+json', async () => {
+    const response = await fetch(`${server.url}/catalog/nope`, { headers: { 'x-request-id': 'r-404' } });
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(response.headers.get('x-request-id')).toBe('r-404');
+    expect(await response.json()).toMatchObject({ status: 404, code: 'NOT_FOUND', requestId: 'r-404' });
+  });
+
+  it('GET on the search route → 404 problem+json (no such route), not a crash', async () => {
+    const response = await server.app.inject({ method: 'GET', url: '/catalog/search' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('an unexpected failure → 500 problem+json that hides internals', async () => {
+    const { buildApp } = await import('../src/app.js');
+    const app = buildApp(testConfig(), { logStream: server.logs });
+    app.get('/boom', async () => {
+      throw new Error('secret database password is hunter2');
+    });
+    const response = await app.inject({ method: 'GET', url: '/boom' });
+    expect(response.statusCode).toBe(500);
+    expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(response.body).not.toContain('hunter2');
+    expect(response.json()).toMatchObject({ status: 500, code: 'INTERNAL' });
+    await app.close();
+  });
+
+  it('the sample request fits the default limits', async () => {
+    expect((await post(JSON.stringify(sampleRequest))).status).toBe(200);
+  });
+});

@@ -1,0 +1,134 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SearchResponse } from '@catalog-search/core';
+import { startApp, TEST_SECRET, testConfig, type RunningApp } from './helpers/app.js';
+import { claims, signJwt } from './helpers/tokens.js';
+import { manyTools, sampleRequest, sampleTools } from './helpers/tools.js';
+
+const token = (extra: Record<string, unknown> = {}) =>
+  signJwt(claims({ iss: 'https://router.example', aud: 'catalog-search', ...extra }), { alg: 'HS256', key: TEST_SECRET });
+
+let server: RunningApp;
+beforeAll(async () => {
+  server = await startApp(testConfig());
+});
+afterAll(() => server.close());
+
+function search(body: unknown, headers: Record<string, string> = {}) {
+  return fetch(`${server.url}/catalog/search`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token()}`, 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+}
+
+describe('POST /catalog/search over loopback HTTP (happy path)', () => {
+  it('ranks the bundled sample list: calendar and Slack tools first, relevance sorted, meta.ranker bm25', async () => {
+    const response = await search(sampleRequest);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    const body = (await response.json()) as SearchResponse;
+    expect(body.results.length).toBeGreaterThan(0);
+    expect(body.results.length).toBeLessThanOrEqual(sampleRequest.maxResults!);
+    const servers = body.results.map((result) => result.serverName);
+    expect(servers).toContain('Google Calendar');
+    expect(servers).toContain('Slack');
+    const relevances = body.results.map((result) => result.relevance);
+    expect([...relevances].sort((a, b) => b - a)).toEqual(relevances);
+    for (const result of body.results) {
+      expect(result.relevance).toBeGreaterThanOrEqual(0);
+      expect(result.relevance).toBeLessThanOrEqual(1);
+      const sent = sampleTools.find((tool) => tool.toolKey === result.toolKey)!;
+      expect(result).toMatchObject({ toolName: sent.toolName, serverName: sent.serverName, description: sent.description });
+      // inputSchema is not echoed back: results carry what a router shows, not the whole tool.
+      expect(result).not.toHaveProperty('inputSchema');
+    }
+    expect(body.meta).toEqual({ ranker: 'bm25', requestId: response.headers.get('x-request-id') });
+  });
+
+  it('returns at most maxResults (default 20) and finds a tool by its identifier', async () => {
+    const tools = manyTools(300);
+    const limited = (await (await search({ query: ['list directory files'], tools, maxResults: 3 })).json()) as SearchResponse;
+    expect(limited.results).toHaveLength(3);
+    const unlimited = (await (await search({ query: ['list directory files'], tools })).json()) as SearchResponse;
+    expect(unlimited.results).toHaveLength(20);
+    expect(unlimited.results[0]!.toolName).toBe('list_directory');
+  });
+
+  it('answers an empty result list when nothing matches', async () => {
+    const body = (await (await search({ query: ['zzzqqq'], tools: sampleTools })).json()) as SearchResponse;
+    expect(body.results).toEqual([]);
+  });
+
+  it('accepts unknown fields inside a tool (MCP tool objects as they are) and returns long descriptions as sent', async () => {
+    const long = `Posts a message to a Slack channel. ${'Lorem ipsum dolor sit amet. '.repeat(400)}`;
+    const tools = [
+      { ...sampleTools[10]!, description: long, outputSchema: { type: 'object' }, _meta: { vendor: 'x' } },
+      ...sampleTools.slice(0, 5),
+    ];
+    const response = await search({ query: ['post a slack message'], tools });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as SearchResponse;
+    expect(body.results[0]!.toolKey).toBe(sampleTools[10]!.toolKey);
+    expect(body.results[0]!.description).toBe(long);
+  });
+
+  it('honours a sane X-Request-Id and echoes it in the header and meta', async () => {
+    const response = await search(sampleRequest, { 'x-request-id': 'router-req-42.a' });
+    expect(response.headers.get('x-request-id')).toBe('router-req-42.a');
+    expect(((await response.json()) as SearchResponse).meta.requestId).toBe('router-req-42.a');
+  });
+
+  it('replaces an insane X-Request-Id with a generated UUID', async () => {
+    const response = await search(sampleRequest, { 'x-request-id': 'bad id with spaces and {json}' });
+    const id = response.headers.get('x-request-id');
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(((await response.json()) as SearchResponse).meta.requestId).toBe(id);
+  });
+
+  it('accepts a client deadline header lower than the configured one', async () => {
+    const response = await search(sampleRequest, { 'x-search-deadline-ms': '1500' });
+    expect(response.status).toBe(200);
+  });
+
+  it('writes one audit line per search with the agreed fields, and never the token', async () => {
+    const requestId = 'audit-check-1';
+    const bearer = token();
+    await fetch(`${server.url}/catalog/search`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json', 'x-request-id': requestId },
+      body: JSON.stringify({ query: ['create an issue', 'open a pull request'], tools: sampleTools, maxResults: 4 }),
+    });
+    const audit = server.logs.lines.filter((line) => line.audit === 'search' && line.requestId === requestId);
+    expect(audit).toHaveLength(1);
+    expect(audit[0]).toMatchObject({
+      projectId: 'project-a',
+      tools: sampleTools.length,
+      queries: 2,
+      ranker: 'bm25',
+      results: 4,
+    });
+    expect(typeof audit[0]!.durationMs).toBe('number');
+    expect(server.logs.raw.join('\n')).not.toContain(bearer.split('.')[2]);
+  });
+});
+
+describe('health probes', () => {
+  it('GET /healthz and /readyz answer 200 without a token', async () => {
+    expect(await (await fetch(`${server.url}/healthz`)).json()).toEqual({ status: 'ok' });
+    expect(await (await fetch(`${server.url}/readyz`)).json()).toEqual({ status: 'ready' });
+  });
+
+  it('/readyz answers 503 problem+json once shutdown has begun, while /healthz stays 200', async () => {
+    const other = await startApp(testConfig());
+    try {
+      other.app.lifecycle.shuttingDown = true;
+      const ready = await fetch(`${other.url}/readyz`);
+      expect(ready.status).toBe(503);
+      expect(ready.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(await ready.json()).toMatchObject({ status: 503, code: 'SHUTTING_DOWN' });
+      expect((await fetch(`${other.url}/healthz`)).status).toBe(200);
+    } finally {
+      await other.close();
+    }
+  });
+});
