@@ -109,7 +109,7 @@ describe('the running container', () => {
 
   it('refuses a search without a token, and one signed with another key, with problem+json 401', async () => {
     const forged = signHs256(randomBytes(32).toString('base64url'), { projectId: 'container-test' });
-    for (const headers of [{}, { authorization: `Bearer ${forged}` }]) {
+    for (const headers of [{}, { authorization: `Bearer ${forged}` }] as Array<Record<string, string>>) {
       const response = await search(sampleSearch, headers);
       expect(response.status).toBe(401);
       expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);

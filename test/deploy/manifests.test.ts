@@ -50,7 +50,11 @@ function readYamlDocuments(file: string): unknown[] {
 }
 
 const yamlFiles = readdirSync(BASE).filter((name) => /\.ya?ml$/.test(name)).sort();
-const kustomization = readYamlDocuments('kustomization.yaml')[0] as { resources: string[]; kind: string };
+const kustomization = readYamlDocuments('kustomization.yaml')[0] as {
+  resources: string[];
+  kind: string;
+  images: Array<{ name: string; newName?: string; newTag?: string }>;
+};
 const manifests = new Map<string, K8sObject>();
 for (const file of yamlFiles.filter((name) => name !== 'kustomization.yaml')) {
   for (const document of readYamlDocuments(file)) manifests.set(file, document as K8sObject);
@@ -90,6 +94,10 @@ describe('deploy/base manifests', () => {
     const expected = yamlFiles.filter((name) => name !== 'kustomization.yaml' && name !== SECRET_TEMPLATE);
     expect([...kustomization.resources].sort()).toEqual(expected);
     expect(kustomization.resources).not.toContain(SECRET_TEMPLATE);
+  });
+
+  it("kustomization's image override applies to the container image", () => {
+    expect(kustomization.images.map((image) => image.name)).toEqual([container.image]);
   });
 
   it('selectors match the pod labels (Deployment, Service, PodDisruptionBudget)', () => {
