@@ -18,14 +18,15 @@ COPY packages packages
 COPY src src
 RUN npm run build
 
-# ---- prod-deps: production dependencies only, no install scripts ----
+# ---- prod-deps: production dependencies only, no install scripts, without files Node never loads ----
 FROM ${NODE_IMAGE} AS prod-deps
 WORKDIR /app
 ENV npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
 COPY package.json package-lock.json ./
 COPY packages/core/package.json packages/core/
 COPY packages/client/package.json packages/client/
-RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
+COPY scripts/prune-node-modules.mjs /tmp/
+RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force && node /tmp/prune-node-modules.mjs node_modules
 
 # ---- runtime ----
 FROM ${NODE_IMAGE} AS runtime
