@@ -4,29 +4,27 @@
 # The base image is a build argument so air-gapped builds can point it at a mirror or a local stand-in.
 ARG NODE_IMAGE=node:24-bookworm-slim
 
-# ---- build: all dependencies, compile the TypeScript of the service and its workspaces ----
-FROM ${NODE_IMAGE} AS build
+# ---- deps: every dependency, installed once from the lockfile (manifests only, so the layer is reused
+# until they change) ----
+FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 ENV npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
-# Manifests first, so the dependency layer is reused until they change.
 COPY package.json package-lock.json ./
 COPY packages/core/package.json packages/core/
 COPY packages/client/package.json packages/client/
 RUN npm ci --ignore-scripts
+
+# ---- build: compile the TypeScript of the service and its workspaces ----
+FROM deps AS build
 COPY tsconfig.json tsconfig.base.json ./
 COPY packages packages
 COPY src src
 RUN npm run build
 
-# ---- prod-deps: production dependencies only, no install scripts, without files Node never loads ----
-FROM ${NODE_IMAGE} AS prod-deps
-WORKDIR /app
-ENV npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
-COPY package.json package-lock.json ./
-COPY packages/core/package.json packages/core/
-COPY packages/client/package.json packages/client/
+# ---- prod-deps: production dependencies only (no second download), without files Node never loads ----
+FROM deps AS prod-deps
 COPY scripts/prune-node-modules.mjs /tmp/
-RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force && node /tmp/prune-node-modules.mjs node_modules
+RUN npm prune --omit=dev --ignore-scripts && node /tmp/prune-node-modules.mjs node_modules
 
 # ---- runtime ----
 FROM ${NODE_IMAGE} AS runtime
