@@ -2,6 +2,7 @@
 // Kubernetes OpenAPI schemas (kubernetes-models), the kustomization lists exactly the manifest files, and the
 // objects agree with each other, with the Dockerfile and with the service itself (probe paths answer, every
 // configured variable is one the service reads, and the configuration as deployed is accepted in production).
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
@@ -192,6 +193,33 @@ describe('deploy/base manifests', () => {
     } finally {
       await app.close();
     }
+  });
+});
+
+// kustomize itself, when a kubectl with its built-in kustomize is on PATH (it is not a dependency of the project).
+const kubectl = (() => {
+  try {
+    execFileSync('kubectl', ['version', '--client'], { stdio: 'ignore', timeout: 10_000 });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+describe.skipIf(!kubectl)('kubectl kustomize deploy/base', () => {
+  it('renders every resource, schema-valid, with the image override and the common labels applied', () => {
+    const rendered = execFileSync('kubectl', ['kustomize', new URL('.', BASE).pathname], { encoding: 'utf8', timeout: 30_000 });
+    const objects = parseAllDocuments(rendered).map((document) => document.toJS() as K8sObject);
+    expect(objects.map((object) => object.kind).sort()).toEqual(
+      ['ConfigMap', 'Deployment', 'HorizontalPodAutoscaler', 'PodDisruptionBudget', 'Service'],
+    );
+    for (const object of objects) {
+      expect(() => validateAgainstSchema(object), object.kind).not.toThrow();
+      expect(object.metadata.labels).toMatchObject({ 'app.kubernetes.io/part-of': 'catalog-search' });
+    }
+    const renderedDeployment = objects.find((object) => object.kind === 'Deployment') as K8sObject & { spec: any };
+    const override = kustomization.images[0]!;
+    expect(renderedDeployment.spec.template.spec.containers[0].image).toBe(`${override.newName ?? override.name}:${override.newTag}`);
   });
 });
 
