@@ -1,8 +1,9 @@
+import cors from '@fastify/cors';
 import { TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.js';
-import { registerErrorHandling } from './errors.js';
+import { registerErrorHandling, sendProblem, toProblemError } from './errors.js';
 import authPlugin from './plugins/auth.js';
 import { requestIdFor } from './request-id.js';
 import healthRoutes from './routes/health.js';
@@ -36,6 +37,9 @@ export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyI
     bodyLimit: config.http.bodyLimitBytes,
     requestTimeout: config.http.requestTimeoutMs,
     keepAliveTimeout: config.http.keepAliveTimeoutMs,
+    // During shutdown, requests already on open connections are still served (with
+    // Connection: close) rather than refused; /readyz tells load balancers to go elsewhere.
+    return503OnClosing: false,
     requestIdHeader: false,
     logController: new LogController({
       requestIdLogLabel: 'requestId',
@@ -43,6 +47,11 @@ export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyI
       disableRequestLogging: (request) => request.url === '/healthz' || request.url === '/readyz',
     }),
     genReqId: requestIdFor,
+    // Errors before routing (e.g. a malformed URL) are problem+json too.
+    frameworkErrors: (error, _request, reply) => {
+      reply.header('x-request-id', reply.request.id);
+      sendProblem(reply, toProblemError(error));
+    },
   });
   app.server.headersTimeout = config.http.headersTimeoutMs;
   // Fastify's default ajv settings walk every string for maxLength on big bodies; TypeBox's compiled
@@ -58,9 +67,22 @@ export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyI
   });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    // While draining, close each connection after its response: an idle keep-alive socket would
+    // otherwise hold the shutdown until the client drops it.
+    if (app.lifecycle.shuttingDown) reply.header('connection', 'close');
   });
   registerErrorHandling(app);
 
+  if (config.corsOrigins.length > 0) {
+    // For routers whose client runs in a browser or an Electron renderer.
+    app.register(cors, {
+      origin: config.corsOrigins.includes('*') ? '*' : [...config.corsOrigins],
+      methods: ['GET', 'POST'],
+      allowedHeaders: ['authorization', 'content-type', 'x-project-id', 'x-request-id', 'x-search-deadline-ms'],
+      exposedHeaders: ['x-request-id', 'retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'],
+      maxAge: 600,
+    });
+  }
   app.register(authPlugin, { auth: config.auth });
   app.register(healthRoutes);
   app.register(searchRoutes, { config, reranker: deps.reranker });

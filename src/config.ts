@@ -13,7 +13,14 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export type AuthKey =
   | { kind: 'secret'; secret: string; algorithms: readonly JwtAlgorithm[] }
   | { kind: 'public-key'; pem: string; algorithms: readonly JwtAlgorithm[] }
-  | { kind: 'jwks'; url: string; algorithms: readonly JwtAlgorithm[]; cacheTtlMs: number };
+  | {
+      kind: 'jwks';
+      url: string;
+      algorithms: readonly JwtAlgorithm[];
+      cacheTtlMs: number;
+      /** Least time between JWKS fetches for kids not in the cache (and how long a missing kid is remembered). */
+      minRefetchMs: number;
+    };
 
 export type JwtAlgorithm =
   | 'HS256' | 'HS384' | 'HS512'
@@ -72,6 +79,8 @@ export interface Config {
     headersTimeoutMs: number;
     keepAliveTimeoutMs: number;
   };
+  /** Browser origins allowed to call the API (CORS); empty = no CORS headers at all. `*` allows any. */
+  corsOrigins: readonly string[];
   /** Searches per project per minute; 0 disables rate limiting. */
   rateLimitPerMinute: number;
   shutdown: {
@@ -120,6 +129,7 @@ export function parseConfig(env: Env): Readonly<Config> {
       headersTimeoutMs: read.integer('HEADERS_TIMEOUT_MS', 15_000, 1000, 600_000),
       keepAliveTimeoutMs: read.integer('KEEP_ALIVE_TIMEOUT_MS', 72_000, 1000, 600_000),
     },
+    corsOrigins: parseCorsOrigins(read, problems),
     rateLimitPerMinute: read.integer('RATE_LIMIT_PER_MINUTE', 600, 0, 10_000_000),
     shutdown: {
       delayMs: read.integer('SHUTDOWN_DELAY_MS', 0, 0, 600_000),
@@ -145,7 +155,7 @@ export function withDevelopmentKey(config: Readonly<Config>, secret: string): Re
 }
 
 function parseAuth(read: EnvReader, production: boolean, problems: string[]): AuthConfig | undefined {
-  const secret = read.optionalString('AUTH_JWT_SECRET');
+  const secret = read.untrimmed('AUTH_JWT_SECRET');
   const publicKey = read.optionalString('AUTH_JWT_PUBLIC_KEY');
   const jwksUrl = read.optionalString('AUTH_JWKS_URL');
   const issuers = read.list('AUTH_ISSUER');
@@ -153,6 +163,7 @@ function parseAuth(read: EnvReader, production: boolean, problems: string[]): Au
   const projectClaim = read.string('AUTH_PROJECT_CLAIM', 'projectId');
   const clockToleranceSec = read.integer('AUTH_CLOCK_TOLERANCE_SEC', 30, 0, 600);
   const jwksCacheTtlSec = read.integer('AUTH_JWKS_CACHE_TTL_SEC', 300, 1, 86_400);
+  const jwksMinRefetchMs = read.integer('AUTH_JWKS_MIN_REFETCH_MS', 1000, 0, 600_000);
 
   const given = [
     ['AUTH_JWT_SECRET', secret],
@@ -182,7 +193,13 @@ function parseAuth(read: EnvReader, production: boolean, problems: string[]): Au
     key = parsePublicKey(publicKey, problems);
   } else if (jwksUrl !== undefined) {
     if (!isHttpUrl(jwksUrl)) problems.push(`AUTH_JWKS_URL: must be an http(s) URL (got "${jwksUrl}")`);
-    else key = { kind: 'jwks', url: jwksUrl, algorithms: ASYMMETRIC_ALGORITHMS, cacheTtlMs: jwksCacheTtlSec * 1000 };
+    else key = {
+      kind: 'jwks',
+      url: jwksUrl,
+      algorithms: ASYMMETRIC_ALGORITHMS,
+      cacheTtlMs: jwksCacheTtlSec * 1000,
+      minRefetchMs: jwksMinRefetchMs,
+    };
   }
   if (!/^[A-Za-z0-9_.:-]{1,100}$/.test(projectClaim)) {
     problems.push(`AUTH_PROJECT_CLAIM: must be a claim name of letters, digits, "_.:-" (got "${projectClaim}")`);
@@ -254,6 +271,16 @@ function parseLlm(read: EnvReader, problems: string[]): LlmConfig | undefined {
   return ok ? { baseUrl: baseUrl!, apiKey, model: model! } : undefined;
 }
 
+function parseCorsOrigins(read: EnvReader, problems: string[]): string[] {
+  const origins = read.list('CORS_ORIGINS');
+  for (const origin of origins) {
+    if (origin !== '*' && !(isHttpUrl(origin) && new URL(origin).origin === origin)) {
+      problems.push(`CORS_ORIGINS: "${origin}" is not an origin like https://app.example.com (or *)`);
+    }
+  }
+  return origins;
+}
+
 function isHttpUrl(value: string): boolean {
   try {
     const url = new URL(value);
@@ -274,6 +301,12 @@ class EnvReader {
   optionalString(name: string): string | undefined {
     const value = this.env[name]?.trim();
     return value === undefined || value === '' ? undefined : value;
+  }
+
+  /** For secrets: used byte for byte (whitespace may be part of a secret); empty still means unset. */
+  untrimmed(name: string): string | undefined {
+    const value = this.env[name];
+    return value === undefined || value.trim() === '' ? undefined : value;
   }
 
   string(name: string, fallback: string): string {

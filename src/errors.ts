@@ -114,6 +114,10 @@ export function toProblemError(error: FastifyError | ProblemError | Error): Prob
       return new ProblemError('INVALID_REQUEST', 'The request body is empty; send a JSON object.');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return new ProblemError('INVALID_REQUEST', 'The request body is not valid JSON.');
+    case 'FST_CP_ERR_INVALID_CONTENT_ENCODING':
+      return new ProblemError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Encoding: send the body as is, or gzip, deflate or br.');
+    case 'FST_CP_ERR_INVALID_CONTENT':
+      return new ProblemError('INVALID_REQUEST', 'The request body could not be decompressed with its Content-Encoding.');
   }
   const status = fastifyError.statusCode ?? 500;
   if (status === 413) return new ProblemError('PAYLOAD_TOO_LARGE', 'The request body is larger than the service accepts.');
@@ -154,7 +158,18 @@ export function registerErrorHandling(app: FastifyInstance): void {
     else request.log.info({ code: problem.code, detail: problem.detail }, 'request rejected');
     return sendProblem(reply, problem);
   });
-  app.setNotFoundHandler((request, reply) =>
-    sendProblem(reply, new ProblemError('NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]!.slice(0, 200)}.`)),
-  );
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!.slice(0, 200);
+    // A known path with another method is a 405 that says which methods it takes.
+    const allowed = ['GET', 'POST'].filter((method) => app.hasRoute({ method, url: path }));
+    if (allowed.length > 0) {
+      return sendProblem(
+        reply,
+        new ProblemError('METHOD_NOT_ALLOWED', `${path} takes ${allowed.join(', ')}, not ${request.method}.`, {
+          headers: { allow: allowed.join(', ') },
+        }),
+      );
+    }
+    return sendProblem(reply, new ProblemError('NOT_FOUND', `No route for ${request.method} ${path}.`));
+  });
 }

@@ -1,5 +1,6 @@
 // The process entry point: the only module that reads process.env and listens.
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.js';
@@ -31,6 +32,7 @@ closeWithGrace({ delay: config.shutdown.timeoutMs, logger: false }, async ({ sig
   // Readiness fails first, so load balancers stop sending before the listener closes.
   app.lifecycle.shuttingDown = true;
   if (config.shutdown.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, config.shutdown.delayMs));
+  app.log.info({ closing: true }, 'closing the listener; waiting for in-flight requests');
   await app.close();
   app.log.info('shut down');
 });
@@ -48,7 +50,13 @@ function printDevelopmentQuickStart(): void {
   const token = app.jwt.sign({ [config.auth!.projectClaim]: DEV_PROJECT_ID, sub: 'dev' }, { expiresIn: DEV_TOKEN_LIFETIME });
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
-  const sample = fileURLToPath(new URL('../../examples/search-request.json', import.meta.url));
+  // A wildcard listen address is reachable on loopback; a specific one only on itself.
+  const wildcard = ['0.0.0.0', '::', '0:0:0:0:0:0:0:0'].includes(config.host);
+  const host = wildcard ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
+  // From dist/src/server.js (npm start) or src/server.ts (tsx) up to the repository root.
+  const sample = ['../examples/search-request.json', '../../examples/search-request.json']
+    .map((path) => fileURLToPath(new URL(path, import.meta.url)))
+    .find((path) => existsSync(path));
   process.stdout.write(
     [
       '',
@@ -60,7 +68,7 @@ function printDevelopmentQuickStart(): void {
       '',
       'Search the bundled sample tool list (paste the TOKEN line and this one into a shell):',
       '',
-      `curl -s http://127.0.0.1:${port}/catalog/search -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' --data @${sample}`,
+      `curl -s http://${host}:${port}/catalog/search -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' --data @${sample ?? 'examples/search-request.json'}`,
       '',
     ].join('\n') + '\n',
   );

@@ -114,6 +114,12 @@ describe('parseConfig', () => {
     });
   });
 
+  it('reads CORS origins and refuses what is not an origin', () => {
+    expect(parseConfig({ CORS_ORIGINS: 'https://a.example, http://localhost:5173' }).corsOrigins).toEqual(['https://a.example', 'http://localhost:5173']);
+    expect(parseConfig({}).corsOrigins).toEqual([]);
+    expect(problemsOf({ CORS_ORIGINS: 'https://a.example/path' })[0]).toMatch(/^CORS_ORIGINS/);
+  });
+
   it('treats an empty variable as unset', () => {
     expect(parseConfig({ PORT: '', AUTH_JWT_SECRET: SECRET, LLM_BASE_URL: '' }).port).toBe(8080);
   });

@@ -85,6 +85,37 @@ describe('search pipeline with a reranker', () => {
     expect(JSON.stringify(body)).not.toContain('exploded');
   });
 
+  it('aborts the rerank signal when the caller hangs up, long before the deadline', async () => {
+    let abortedAfterMs: number | undefined;
+    const reranker: Reranker = {
+      candidateCount: 10,
+      rerank: (input) =>
+        new Promise((resolve) => {
+          const started = Date.now();
+          input.signal.addEventListener('abort', () => {
+            abortedAfterMs = Date.now() - started;
+            resolve({ ranker: 'bm25', degraded: 'cancelled' });
+          });
+        }),
+    };
+    const server = await startApp(testConfig(), { reranker });
+    try {
+      await expect(
+        fetch(`${server.url}/catalog/search`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token()}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ query: ['github pull request'], tools: sampleTools }),
+          signal: AbortSignal.timeout(200),
+        }),
+      ).rejects.toThrow();
+      for (let i = 0; i < 40 && abortedAfterMs === undefined; i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(abortedAfterMs).toBeDefined();
+      expect(abortedAfterMs!).toBeLessThan(2000); // the deadline is 4000 ms
+    } finally {
+      await server.close();
+    }
+  });
+
   it('keepCandidates drops invented and duplicated tools', () => {
     const tool = (index: number): RankedTool => ({ tool: sampleTools[index]!, index, score: 1, relevance: 1, explanation: '' });
     expect(keepCandidates([tool(2), tool(9), tool(2), tool(1)], [tool(1), tool(2)]).map((t) => t.index)).toEqual([2, 1]);

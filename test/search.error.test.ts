@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, TEST_SECRET, testConfig, type RunningApp } from './helpers/app.js';
 import { claims, signJwt } from './helpers/tokens.js';
@@ -17,7 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-async function post(body: string, headers: Record<string, string> = {}) {
+async function post(body: string | Buffer, headers: Record<string, string> = {}) {
   const response = await fetch(`${server.url}/catalog/search`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token()}`, 'content-type': 'application/json', ...headers },
@@ -70,6 +71,7 @@ describe('bad input gets a documented 4xx problem+json, and the server keeps ser
     { name: 'a toolName of the wrong type', body: { ...valid, tools: [{ ...valid.tools[0], toolName: 7 }] }, status: 400, code: 'INVALID_REQUEST', field: '/tools/0/toolName' },
     { name: 'a tool that is not an object', body: { ...valid, tools: ['github:create_issue'] }, status: 400, code: 'INVALID_REQUEST', field: '/tools/0' },
     { name: 'duplicate toolKey', body: { ...valid, tools: [...valid.tools, valid.tools[2]] }, status: 400, code: 'INVALID_REQUEST', field: '/tools/5/toolKey' },
+    { name: 'a toolName longer than 512 characters', body: { ...valid, tools: [...valid.tools, { ...valid.tools[0], toolKey: 'k:x', toolName: 'x'.repeat(513) }] }, status: 400, code: 'INVALID_REQUEST', field: '/tools/5/toolName' },
     { name: 'maxResults above 100', body: { ...valid, maxResults: 101 }, status: 400, code: 'INVALID_REQUEST', field: '/maxResults' },
     { name: 'maxResults not an integer', body: { ...valid, maxResults: 2.5 }, status: 400, code: 'INVALID_REQUEST', field: '/maxResults' },
     { name: 'an unknown top-level field', body: { ...valid, limit: 5 }, status: 400, code: 'INVALID_REQUEST', field: '/limit' },
@@ -83,6 +85,14 @@ describe('bad input gets a documented 4xx problem+json, and the server keeps ser
       await expectStillServing();
     });
   }
+
+  it('logs a rejected request with its requestId and projectId, and no token', async () => {
+    const response = await post(JSON.stringify({ ...valid, limit: 1 }), { 'x-request-id': 'rejected-1' });
+    expect(response.status).toBe(400);
+    const lines = server.logs.lines.filter((line) => line.requestId === 'rejected-1');
+    expect(lines.find((line) => line.msg === 'request rejected')).toMatchObject({ projectId: 'project-a', code: 'INVALID_REQUEST' });
+    expect(JSON.stringify(lines)).not.toMatch(/eyJ[\w-]+\./);
+  });
 
   it('malformed JSON → 400 INVALID_REQUEST', async () => {
     const problem = expectProblem(await post('{"query": ["x"], "tools": [,]}'), 400, 'INVALID_REQUEST');
@@ -104,6 +114,21 @@ describe('bad input gets a documented 4xx problem+json, and the server keeps ser
   it('a body over MAX_BODY_BYTES → 413 PAYLOAD_TOO_LARGE', async () => {
     const body = JSON.stringify({ ...valid, context: 'x'.repeat(300 * 1024) });
     expectProblem(await post(body), 413, 'PAYLOAD_TOO_LARGE');
+    await expectStillServing();
+  });
+
+  it('a gzip bomb (small compressed, over MAX_BODY_BYTES inflated) → 413 PAYLOAD_TOO_LARGE', async () => {
+    const inflated = JSON.stringify({ ...valid, context: ' '.repeat(20 * 1024 * 1024) });
+    const bomb = gzipSync(inflated);
+    expect(bomb.length).toBeLessThan(64 * 1024);
+    expectProblem(await post(bomb, { 'content-encoding': 'gzip' }), 413, 'PAYLOAD_TOO_LARGE');
+    await expectStillServing();
+  });
+
+  it('a body that is not what its Content-Encoding says → 400; an unknown encoding → 415', async () => {
+    expectProblem(await post(JSON.stringify(valid), { 'content-encoding': 'gzip' }), 400, 'INVALID_REQUEST');
+    const problem = expectProblem(await post(JSON.stringify(valid), { 'content-encoding': 'compress' }), 415, 'UNSUPPORTED_MEDIA_TYPE');
+    expect(problem.detail).toContain('Content-Encoding');
     await expectStillServing();
   });
 
@@ -138,10 +163,21 @@ describe('routing', () => {
     expect(await response.json()).toMatchObject({ status: 404, code: 'NOT_FOUND', requestId: 'r-404' });
   });
 
-  it('GET on the search route → 404 problem+json (no such route), not a crash', async () => {
+  it('GET on the search route → 405 problem+json with Allow: POST', async () => {
     const response = await server.app.inject({ method: 'GET', url: '/catalog/search' });
-    expect(response.statusCode).toBe(404);
-    expect(response.json()).toMatchObject({ code: 'NOT_FOUND' });
+    expect(response.statusCode).toBe(405);
+    expect(response.headers.allow).toBe('POST');
+    expect(response.json()).toMatchObject({ code: 'METHOD_NOT_ALLOWED' });
+    const put = await server.app.inject({ method: 'PUT', url: '/healthz?x=1' });
+    expect(put.statusCode).toBe(405);
+    expect(put.headers.allow).toBe('GET');
+  });
+
+  it('a malformed URL → 400 problem+json', async () => {
+    const response = await server.app.inject({ method: 'GET', url: '/catalog/%zz' });
+    expect(response.statusCode).toBe(400);
+    expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(response.json()).toMatchObject({ status: 400, code: 'INVALID_REQUEST' });
   });
 
   it('an unexpected failure → 500 problem+json that hides internals', async () => {

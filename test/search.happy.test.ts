@@ -1,3 +1,4 @@
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SearchResponse } from '@catalog-search/core';
 import { startApp, TEST_SECRET, testConfig, type RunningApp } from './helpers/app.js';
@@ -72,6 +73,24 @@ describe('POST /catalog/search over loopback HTTP (happy path)', () => {
     expect(body.results[0]!.description).toBe(long);
   });
 
+  it('accepts a gzip, deflate or br compressed body (and identity)', async () => {
+    const json = Buffer.from(JSON.stringify(sampleRequest));
+    for (const [encoding, compressed] of [
+      ['gzip', gzipSync(json)],
+      ['deflate', deflateSync(json)],
+      ['br', brotliCompressSync(json)],
+      ['identity', json],
+    ] as const) {
+      const response = await fetch(`${server.url}/catalog/search`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token()}`, 'content-type': 'application/json', 'content-encoding': encoding },
+        body: compressed,
+      });
+      expect(response.status, encoding).toBe(200);
+      expect(((await response.json()) as SearchResponse).results.length).toBeGreaterThan(0);
+    }
+  });
+
   it('honours a sane X-Request-Id and echoes it in the header and meta', async () => {
     const response = await search(sampleRequest, { 'x-request-id': 'router-req-42.a' });
     expect(response.headers.get('x-request-id')).toBe('router-req-42.a');
@@ -108,6 +127,9 @@ describe('POST /catalog/search over loopback HTTP (happy path)', () => {
       results: 4,
     });
     expect(typeof audit[0]!.durationMs).toBe('number');
+    const raw = server.logs.raw.find((line) => line.includes('"audit":"search"') && line.includes(requestId))!;
+    expect(raw.match(/"requestId"/g)).toHaveLength(1);
+    expect(raw.match(/"projectId"/g)).toHaveLength(1);
     expect(server.logs.raw.join('\n')).not.toContain(bearer.split('.')[2]);
   });
 });
@@ -130,5 +152,33 @@ describe('health probes', () => {
     } finally {
       await other.close();
     }
+  });
+});
+
+describe('CORS (CORS_ORIGINS)', () => {
+  it('answers a preflight for an allowed origin without a token, and nothing for others', async () => {
+    const { buildApp } = await import('../src/app.js');
+    const app = buildApp(testConfig({ corsOrigins: ['https://router.example'] }), { logStream: server.logs });
+    const preflight = (origin: string) =>
+      app.inject({
+        method: 'OPTIONS',
+        url: '/catalog/search',
+        headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+      });
+    const allowed = await preflight('https://router.example');
+    expect(allowed.statusCode).toBe(204);
+    expect(allowed.headers['access-control-allow-origin']).toBe('https://router.example');
+    expect(String(allowed.headers['access-control-allow-headers'])).toContain('authorization');
+    const other = await preflight('https://evil.example');
+    expect(other.headers['access-control-allow-origin']).toBeUndefined();
+    const search = await app.inject({
+      method: 'POST',
+      url: '/catalog/search',
+      headers: { origin: 'https://router.example', authorization: `Bearer ${token()}` },
+      payload: sampleRequest,
+    });
+    expect(search.statusCode).toBe(200);
+    expect(search.headers['access-control-expose-headers']).toContain('x-request-id');
+    await app.close();
   });
 });

@@ -6,8 +6,8 @@ import type { JwtAlgorithm } from '../config.js';
  * Finds the verification key for a token's `kid` in a JWKS document. Keys are cached (get-jwks,
  * TTL from config); a `kid` that is not cached triggers one fetch, so a rotated key is picked up
  * on first use. To stop random `kid`s from turning each request into a JWKS fetch, fetches for
- * not-yet-cached kids are spaced at least `unknownKidIntervalMs` apart, and a kid that was looked up
- * and not found is remembered as unknown for the same interval.
+ * not-yet-cached kids are spaced at least `unknownKidIntervalMs` apart; in between, uncached kids
+ * are refused without a fetch.
  */
 export interface JwksResolverOptions {
   url: string;
@@ -42,7 +42,6 @@ export function createJwksResolver(options: JwksResolverOptions): JwksResolver {
     jwksPath: `${url.pathname}${url.search}`,
   });
   let lastUncachedFetchAt = -Infinity;
-  const unknownKids = new Map<string, number>();
 
   return async function resolveKey(header: TokenHeader): Promise<string> {
     const { alg, kid } = header;
@@ -55,10 +54,6 @@ export function createJwksResolver(options: JwksResolverOptions): JwksResolver {
     const cached = jwks.cache.get(jwks.generateCacheKey(alg, kid, `${domain}/`)) !== undefined;
     if (!cached) {
       const at = now();
-      const knownUnknownAt = unknownKids.get(kid);
-      if (knownUnknownAt !== undefined && at - knownUnknownAt < unknownKidIntervalMs) {
-        throw invalidToken('The token is signed with an unknown key (kid).');
-      }
       if (at - lastUncachedFetchAt < unknownKidIntervalMs) {
         throw invalidToken('The token is signed with a key (kid) that is not known yet; retry shortly.');
       }
@@ -69,8 +64,6 @@ export function createJwksResolver(options: JwksResolverOptions): JwksResolver {
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       if (code === 'JWK_NOT_FOUND') {
-        if (unknownKids.size >= 1000) unknownKids.clear();
-        unknownKids.set(kid, now());
         throw invalidToken('The token is signed with an unknown key (kid).');
       }
       // The key server is down or answers garbage: not the caller's fault, and not a reason to let it in.

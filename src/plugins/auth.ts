@@ -36,7 +36,12 @@ async function authPlugin(app: FastifyInstance, options: AuthPluginOptions): Pro
   if (key.kind === 'secret') secret = key.secret;
   else if (key.kind === 'public-key') secret = { public: key.pem };
   else {
-    const resolveKey = createJwksResolver({ url: key.url, algorithms: key.algorithms, cacheTtlMs: key.cacheTtlMs });
+    const resolveKey = createJwksResolver({
+      url: key.url,
+      algorithms: key.algorithms,
+      cacheTtlMs: key.cacheTtlMs,
+      unknownKidIntervalMs: key.minRefetchMs,
+    });
     secret = (_request: FastifyRequest, token: unknown) => resolveKey(((token as { header?: TokenHeader }).header ?? {}));
   }
 
@@ -74,6 +79,8 @@ async function authPlugin(app: FastifyInstance, options: AuthPluginOptions): Pro
       auth.projectClaim,
       request.headers['x-project-id'],
     );
+    // Every later log line of this request names its project.
+    request.log = request.log.child({ projectId: request.projectId });
   });
 }
 

@@ -1,3 +1,4 @@
+import compress from '@fastify/compress';
 import rateLimit from '@fastify/rate-limit';
 import { DEFAULT_MAX_RESULTS, SearchRequestSchema, SearchResponseSchema } from '@catalog-search/core';
 import type { FastifyInstance } from 'fastify';
@@ -9,6 +10,8 @@ import { enforceLimits, rejectDuplicateToolKeys } from '../search/limits.js';
 import { ProjectRankCaches } from '../search/project-caches.js';
 import { searchCatalog } from '../search/search-catalog.js';
 import type { Reranker } from '../search/types.js';
+
+export const REQUEST_ENCODINGS = ['gzip', 'deflate', 'br', 'identity'] as const;
 
 export interface SearchRouteOptions {
   config: Readonly<Config>;
@@ -29,6 +32,10 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
     projects: config.search.cacheProjects,
     toolsPerProject: config.search.cacheToolsPerProject,
   });
+
+  // A 1,000-tool list is ~800 KB of JSON sent with every search: accept it compressed. The body
+  // limit applies to the decompressed bytes, so a compression bomb gets 413.
+  await app.register(compress, { global: false, requestEncodings: [...REQUEST_ENCODINGS] });
 
   if (config.rateLimitPerMinute > 0) {
     await app.register(rateLimit, {
@@ -55,6 +62,7 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
         body: SearchRequestSchema,
         response: { 200: SearchResponseSchema, '4xx': ProblemSchema, '5xx': ProblemSchema },
       },
+      decompress: {},
       onRequest: [
         app.authenticate,
         async (request) => {
@@ -66,20 +74,23 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
     async (request, reply) => {
       const body = request.body;
       rejectDuplicateToolKeys(body.tools);
+      const hangUp = new AbortController();
+      reply.raw.once('close', () => {
+        if (!reply.raw.writableFinished) hangUp.abort();
+      });
       const response = await searchCatalog(body, {
         projectId: request.projectId,
         requestId: request.id,
         log: request.log,
         rankCache: caches.for(request.projectId),
-        deadline: startDeadline(request.searchBudgetMs, reply.elapsedTime),
+        deadline: startDeadline(request.searchBudgetMs, reply.elapsedTime, hangUp.signal),
         maxDescriptionChars: config.search.maxDescriptionChars,
         reranker,
       });
       request.log.info(
         {
+          // requestId and projectId are bound to request.log already.
           audit: 'search',
-          requestId: request.id,
-          projectId: request.projectId,
           tools: body.tools.length,
           queries: body.query.length,
           maxResults: body.maxResults ?? DEFAULT_MAX_RESULTS,

@@ -25,12 +25,22 @@ export interface Deadline {
   remainingMs(): number;
 }
 
-export function startDeadline(budgetMs: number, elapsedMs: number, now: () => number = Date.now): Deadline {
+/**
+ * Starts the clock for the rest of a search. `cancel` (e.g. the caller hung up) aborts the signal
+ * early too, so outbound calls stop when nobody waits for the answer.
+ */
+export function startDeadline(
+  budgetMs: number,
+  elapsedMs: number,
+  cancel?: AbortSignal,
+  now: () => number = Date.now,
+): Deadline {
   const remaining = Math.max(0, Math.floor(budgetMs - elapsedMs));
   const at = now() + remaining;
+  const timeout = AbortSignal.timeout(remaining);
   return {
     at,
-    signal: AbortSignal.timeout(remaining),
+    signal: cancel ? AbortSignal.any([timeout, cancel]) : timeout,
     remainingMs: () => Math.max(0, at - now()),
   };
 }

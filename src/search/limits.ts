@@ -1,5 +1,9 @@
 import { ProblemError, type FieldError } from '../errors.js';
 
+/** Names are identifiers, not prose (MCP caps tool names at 128): longer ones are refused. */
+export const MAX_NAME_CHARS = 512;
+const NAME_FIELDS = ['toolKey', 'toolName', 'serverName', 'title'] as const;
+
 export interface RequestLimits {
   maxTools: number;
   maxQueryChars: number;
@@ -29,6 +33,18 @@ export function enforceLimits(body: unknown, limits: RequestLimits): void {
   }
   if (typeof context === 'string' && context.length > limits.maxContextChars) {
     errors.push({ field: '/context', message: `must be at most ${limits.maxContextChars} characters` });
+  }
+  if (Array.isArray(tools)) {
+    for (let index = 0; index < tools.length && errors.length < 20; index += 1) {
+      const tool = tools[index] as Record<string, unknown> | null;
+      if (tool === null || typeof tool !== 'object') continue;
+      for (const name of NAME_FIELDS) {
+        const value = tool[name];
+        if (typeof value === 'string' && value.length > MAX_NAME_CHARS) {
+          errors.push({ field: `/tools/${index}/${name}`, message: `must be at most ${MAX_NAME_CHARS} characters` });
+        }
+      }
+    }
   }
   if (errors.length > 0) {
     const first = errors[0]!;
