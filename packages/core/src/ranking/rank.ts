@@ -1,10 +1,46 @@
-import { rankOkapiBm25 } from './okapi-bm25.js';
+import { buildCorpus } from './corpus.js';
+import { explainMatch } from './explain.js';
+import { fuseSubQueries } from './fuse.js';
+import { scoreSubQuery } from './score-query.js';
 import type { RankedTool, RankInput, RankOptions } from './types.js';
 
 /**
- * The lexical ranker shared by the service's BM25 stage and the client's local fallback.
- * Interim: delegates to the plain baseline until the BM25F ranker (issue 2) replaces it.
+ * The lexical ranker shared by the service's BM25 stage and the client's local fallback:
+ * identifier-aware BM25F over the tool's fields, per-sub-query ranking fused across sub-queries,
+ * an exact-name short-circuit, calibrated relevance and an explanation per tool.
+ *
+ * Returns, best first, at most `limit` tools (default or Infinity: all with score > 0): first every
+ * tool that matches a query term or is named exactly, then, far below them (score ≈ 2 % of their
+ * server's best, relevance 0), the other tools of servers that matched, since a task's steps often
+ * use several tools of one server. Tools of servers with no match at all are left out: there is no
+ * evidence to rank them by; a caller that needs the whole list appends them in list order. `context` is background for the LLM stage and is not scored: it would pull
+ * in tools for the background rather than for the request.
  */
 export function rankTools(input: RankInput, options: RankOptions = {}): RankedTool[] {
-  return rankOkapiBm25(input, options);
+  const { tools } = input;
+  const queries = input.query.filter((q) => typeof q === 'string' && q.trim() !== '');
+  if (tools.length === 0 || queries.length === 0) return [];
+  const corpus = buildCorpus(tools, options.cache, options.maxDescriptionChars);
+  const results = queries.map((q) => scoreSubQuery(corpus, q));
+  const fused = fuseSubQueries(results);
+  // Relevance never rises down the list: each tool's is capped at the one above it. The order is by
+  // BM25F score, which weighs evidence a little differently from the calibrated coverage; capping
+  // keeps every relevance an understatement, never an overstatement, and the top one exact.
+  for (let i = 1; i < fused.length; i += 1) fused[i]!.relevance = Math.min(fused[i]!.relevance, fused[i - 1]!.relevance);
+  const limit = options.limit === undefined || Number.isNaN(options.limit) ? fused.length : Math.max(0, options.limit);
+  return fused.slice(0, limit).map(({ index, score, relevance, subQuery }) => {
+    const tool = tools[index]!;
+    const label = results.length > 1 ? `query ${subQuery + 1}` : undefined;
+    let explanation: string | undefined;
+    // Explanations are built on first read: a caller taking hundreds of candidates reads few of them.
+    return {
+      tool,
+      index,
+      score,
+      relevance,
+      get explanation(): string {
+        return (explanation ??= explainMatch(results[subQuery]!, index, tool, label));
+      },
+    };
+  });
 }

@@ -1,0 +1,119 @@
+// `npm run eval [-- --json FILE] [--max N] [--only NAME,NAME] [--no-calibration]`
+// Ranks every sampled query of every dataset in ../shared/bench with each ranker and prints NDCG@10,
+// Recall@5/10/40 and MRR per dataset, the average over datasets, and each ranker's change relative to
+// the first (the plain BM25 baseline), then the calibration report.
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { calibrationReport, printCalibration } from './calibration.js';
+import { loadDatasets } from './datasets.js';
+import { METRICS, scoreQuery, type Metric } from './metrics.js';
+import { defaultRankers, winkQueryRanker, type RankerVariant } from './rankers.js';
+
+const { values } = parseArgs({
+  options: {
+    json: { type: 'string' },
+    max: { type: 'string', default: '200' },
+    only: { type: 'string' },
+    'no-calibration': { type: 'boolean', default: false },
+    // Also measure our ranker with wink-nlp query preprocessing (the README's wink-nlp numbers).
+    wink: { type: 'boolean', default: false },
+  },
+});
+
+type Row = Record<string, number>;
+interface DatasetResult {
+  dataset: string;
+  queries: number;
+  totalQueries: number;
+  tools: number;
+  byRanker: Record<string, Row>;
+}
+
+async function evaluate(rankers: RankerVariant[]): Promise<DatasetResult[]> {
+  const datasets = loadDatasets({ maxQueries: Number(values.max), only: values.only?.split(',') });
+  const results: DatasetResult[] = [];
+  for (const dataset of datasets) {
+    if (dataset.queries.length === 0) continue;
+    const byRanker: Record<string, Row> = {};
+    for (const ranker of rankers) {
+      ranker.prepare?.(dataset);
+      const sums: Row = {};
+      const started = performance.now();
+      for (const query of dataset.queries) {
+        const output = await ranker.rank(query, dataset.tools);
+        const scores: Row = { ...scoreQuery(output.ranked, query.relevant), ...output.extras };
+        for (const [key, value] of Object.entries(scores)) sums[key] = (sums[key] ?? 0) + value;
+      }
+      const row: Row = {};
+      for (const [key, value] of Object.entries(sums)) row[key] = value / dataset.queries.length;
+      row['ms/query'] = (performance.now() - started) / dataset.queries.length;
+      byRanker[ranker.name] = row;
+    }
+    results.push({ dataset: dataset.name, queries: dataset.queries.length, totalQueries: dataset.totalQueries, tools: dataset.tools.length, byRanker });
+    printDataset(results.at(-1)!, rankers);
+  }
+  return results;
+}
+
+const fmt = (value: number | undefined): string => (value === undefined ? '   -  ' : value.toFixed(3).padStart(6));
+const pct = (ours: number, base: number): string => (base > 0 ? `${(((ours - base) / base) * 100).toFixed(1)}%` : 'n/a').padStart(7);
+
+function columns(rankers: RankerVariant[], results: DatasetResult[]): string[] {
+  const extras = new Set<string>();
+  for (const result of results) for (const row of Object.values(result.byRanker)) for (const key of Object.keys(row)) extras.add(key);
+  for (const metric of METRICS) extras.delete(metric);
+  extras.delete('ms/query');
+  return [...METRICS, ...extras];
+}
+
+function printDataset(result: DatasetResult, rankers: RankerVariant[]): void {
+  console.log(`\n${result.dataset}  (${result.queries} of ${result.totalQueries} queries, ${result.tools} tools)`);
+  const cols = columns(rankers, [result]);
+  console.log(`  ${'ranker'.padEnd(8)} ${cols.map((c) => c.padStart(8)).join(' ')}   ms/query`);
+  for (const ranker of rankers) {
+    const row = result.byRanker[ranker.name]!;
+    console.log(`  ${ranker.name.padEnd(8)} ${cols.map((c) => fmt(row[c]).padStart(8)).join(' ')}   ${row['ms/query']!.toFixed(1).padStart(8)}`);
+  }
+}
+
+function summarize(results: DatasetResult[], rankers: RankerVariant[]): Record<string, Row> {
+  const average: Record<string, Row> = {};
+  for (const ranker of rankers) {
+    const row: Row = {};
+    for (const metric of METRICS) row[metric] = results.reduce((sum, r) => sum + (r.byRanker[ranker.name]?.[metric] ?? 0), 0) / results.length;
+    average[ranker.name] = row;
+  }
+  const [base, ...others] = rankers;
+  console.log('\n== Summary (per dataset: ours vs bm25, relative change) ==');
+  console.log(`  ${'dataset'.padEnd(20)} ${METRICS.map((m) => `${m} bm25 → ours`.padStart(24)).join(' ')}`);
+  for (const result of results) {
+    for (const other of others) {
+      const b = result.byRanker[base!.name]!;
+      const o = result.byRanker[other.name]!;
+      console.log(`  ${result.dataset.padEnd(20)} ${METRICS.map((m) => `${fmt(b[m])} → ${fmt(o[m])} ${pct(o[m]!, b[m]!)}`.padStart(24)).join(' ')}`);
+    }
+  }
+  for (const other of others) {
+    const b = average[base!.name]!;
+    const o = average[other.name]!;
+    console.log(`  ${'AVERAGE'.padEnd(20)} ${METRICS.map((m) => `${fmt(b[m])} → ${fmt(o[m])} ${pct(o[m]!, b[m]!)}`.padStart(24)).join(' ')}`);
+    const relative = METRICS.map((m: Metric) => {
+      const changes = results.map((r) => (r.byRanker[other.name]![m]! - r.byRanker[base!.name]![m]!) / (r.byRanker[base!.name]![m]! || 1));
+      return `${m} ${((changes.reduce((s, c) => s + c, 0) / changes.length) * 100).toFixed(1)}%`;
+    });
+    console.log(`  mean of per-dataset relative changes (${other.name} vs ${base!.name}): ${relative.join(', ')}`);
+  }
+  return average;
+}
+
+const started = performance.now();
+const rankers = values.wink ? [...defaultRankers(), await winkQueryRanker()] : defaultRankers();
+const results = await evaluate(rankers);
+const average = summarize(results, rankers);
+const calibration = values['no-calibration'] ? undefined : calibrationReport();
+if (calibration) printCalibration(calibration);
+console.log(`\neval took ${((performance.now() - started) / 1000).toFixed(1)} s`);
+if (values.json) {
+  writeFileSync(values.json, `${JSON.stringify({ maxQueriesPerDataset: Number(values.max), results, average, calibration }, null, 2)}\n`);
+  console.log(`wrote ${values.json}`);
+}

@@ -1,0 +1,58 @@
+import type { ToolInfo } from '../schemas.js';
+import { FIELD_COUNT, FIELDS } from './fields.js';
+import type { SubQueryResult } from './score-query.js';
+
+const FIELD_LABEL: Record<(typeof FIELDS)[number], string> = {
+  name: 'name',
+  title: 'title',
+  server: 'server',
+  description: 'description',
+  params: 'parameter names',
+  paramText: 'parameter descriptions',
+  tags: 'tags',
+};
+const MAX_WORDS_PER_FIELD = 6;
+
+/**
+ * A short account of why a tool ranks where it does, from what matched: which query words hit which
+ * fields, and how much of the request that covers. Written for an LLM reranker (and people) to read,
+ * e.g. `matched "create", "issue" in name; "repository" in description (3 of 4 query terms)`.
+ */
+export function explainMatch(result: SubQueryResult, toolIndex: number, tool: ToolInfo, subQueryLabel?: string): string {
+  const parts: string[] = [];
+  if (result.exact.has(toolIndex)) parts.push(`query names this tool exactly (${JSON.stringify(String(tool.toolName))})`);
+  const byField = new Map<number, string[]>();
+  const excluded: string[] = [];
+  let matched = 0;
+  const positiveCount = result.query.terms.length;
+  for (const hit of result.hits.get(toolIndex) ?? []) {
+    const termIndex = Math.floor(hit / FIELD_COUNT);
+    const word = surfaceOf(result, termIndex);
+    if (termIndex >= positiveCount) {
+      excluded.push(word);
+      continue;
+    }
+    matched += 1;
+    const field = hit % FIELD_COUNT;
+    let words = byField.get(field);
+    if (words === undefined) byField.set(field, (words = []));
+    if (words.length < MAX_WORDS_PER_FIELD) words.push(word);
+  }
+  if (byField.size > 0) {
+    const fields = [...byField.entries()]
+      .sort((a, b) => a[0] - b[0])
+      .map(([field, words]) => `${words.map((w) => JSON.stringify(w)).join(', ')} in ${FIELD_LABEL[FIELDS[field]!]}`);
+    parts.push(`matched ${fields.join('; ')} (${matched} of ${positiveCount} query terms)`);
+  }
+  if (excluded.length > 0) parts.push(`also matches excluded ${excluded.map((w) => JSON.stringify(w)).join(', ')}`);
+  const text =
+    parts.join('; ') ||
+    `no query term matched; listed because other tools of its server (${JSON.stringify(String(tool.serverName).slice(0, 60))}) match`;
+  return subQueryLabel ? `${subQueryLabel}: ${text}` : text;
+}
+
+function surfaceOf(result: SubQueryResult, termIndex: number): string {
+  const { terms, negated, surface } = result.query;
+  const term = termIndex < terms.length ? terms[termIndex]! : negated[termIndex - terms.length]!;
+  return (surface.get(term) ?? term).toLowerCase().slice(0, 40);
+}

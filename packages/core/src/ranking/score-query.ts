@@ -1,0 +1,143 @@
+import { analyzeQuery, type QueryTerms } from '../text/tokenize.js';
+import { calibrationIdf, EXACT_RELEVANCE, relevanceFromCoverage } from './calibrate.js';
+import type { Corpus } from './corpus.js';
+import { FIELD_COUNT as FIELDS_TOTAL, FIELD_PARAMS, FIELDS, K1 } from './fields.js';
+import { normalizeName } from './tool-analysis.js';
+
+// A local copy: read in the innermost loops, where a cross-module binding can cost a call.
+const FIELD_COUNT = FIELDS_TOTAL;
+
+/** One sub-query scored against the whole list. */
+export interface SubQueryResult {
+  readonly query: QueryTerms;
+  /** Indices of the tools that matched, best first. */
+  readonly order: number[];
+  readonly scores: Float64Array;
+  readonly relevance: Float64Array;
+  /** Per matched tool: which query term hit which field (`termIndex * FIELD_COUNT + field`, best field). */
+  readonly hits: Map<number, number[]>;
+  /** Tools the query names exactly. */
+  readonly exact: Set<number>;
+}
+
+// A tool that matches a negated term loses this share of what that term would have added.
+const NEGATION_PENALTY = 0.5;
+// Extra weight for matching more of the query's distinct terms (BM25 alone lets one rare word win).
+const COORDINATION = 0.35;
+
+const FIELD_QUALITY = FIELDS.map((field) => FIELD_PARAMS[field].quality);
+
+/**
+ * BM25F for one sub-query: Σ over query terms of idf × w × (k1 + 1) / (k1 + w), where w is the
+ * term's field-weighted, length-normalised frequency in the tool (precomputed in the corpus), times a
+ * coordination factor for the share of query terms matched. Also gathers the calibration coverage and
+ * the hits for explanations.
+ */
+export function scoreSubQuery(corpus: Corpus, text: string): SubQueryResult {
+  const n = corpus.size;
+  const query = analyzeQuery(text);
+  const scores = new Float64Array(n);
+  const coverage = new Float64Array(n);
+  const matchedTerms = new Uint16Array(n);
+  const hits = new Map<number, number[]>();
+  const allTerms = [...query.terms, ...query.negated];
+
+  let idfMass = 0;
+  for (let t = 0; t < allTerms.length; t += 1) {
+    const negated = t >= query.terms.length;
+    const posting = corpus.postings.get(allTerms[t]!);
+    const docFreq = posting?.docs.length ?? 0;
+    const calIdf = calibrationIdf(docFreq, n);
+    if (!negated) idfMass += calIdf;
+    if (posting === undefined) continue;
+    const idf = Math.log(1 + (n - docFreq + 0.5) / (docFreq + 0.5));
+    const { docs, weights, fields } = posting;
+    for (let p = 0; p < docs.length; p += 1) {
+      const doc = docs[p]!;
+      const weight = weights[p]!;
+      const contribution = (idf * weight * (K1 + 1)) / (K1 + weight);
+      let list = hits.get(doc);
+      if (list === undefined) hits.set(doc, (list = []));
+      list.push(t * FIELD_COUNT + fields[p]!);
+      if (negated) {
+        scores[doc]! -= NEGATION_PENALTY * contribution;
+      } else {
+        scores[doc]! += contribution;
+        coverage[doc]! += calIdf * FIELD_QUALITY[fields[p]!]!;
+        matchedTerms[doc]! += 1;
+      }
+    }
+  }
+
+  const exact = findExactNames(corpus, text);
+  const relevance = new Float64Array(n);
+  const order: number[] = [];
+  const termCount = Math.max(query.terms.length, 1);
+  for (const doc of hits.keys()) {
+    if (matchedTerms[doc]! > 0) scores[doc]! *= 1 + COORDINATION * (matchedTerms[doc]! / termCount);
+    relevance[doc] = relevanceFromCoverage(idfMass > 0 ? coverage[doc]! / idfMass : 0);
+    if (scores[doc]! > 0 || exact.has(doc)) order.push(doc);
+  }
+  for (const doc of exact) if (!hits.has(doc)) order.push(doc);
+  addServerAffinity(corpus, scores, order, hits);
+  // A query that names a tool gets that tool first, whatever else matched: its score is lifted above
+  // every other tool's, so that scores stay in rank order.
+  if (exact.size > 0) {
+    let lift = 0;
+    for (const doc of order) if (!exact.has(doc)) lift = Math.max(lift, scores[doc]!);
+    for (const doc of exact) {
+      scores[doc] = lift + Math.max(scores[doc]!, 1);
+      relevance[doc] = Math.max(relevance[doc]!, EXACT_RELEVANCE);
+    }
+  }
+  order.sort((a, b) => scores[b]! - scores[a]! || a - b);
+  return { query, order, scores, relevance, hits, exact };
+}
+
+// Tools of a server that matched well are likely companions in a task (create_document, add_paragraph,
+// convert_to_pdf): each tool gains this share of its server's best score. Tools that matched nothing
+// themselves get only AFFINITY_TAIL of it, which ranks them after every direct match. (Measured on the
+// eval: +3 points Recall@40 on livemcpbench, +19 on toolret_apibank, no NDCG@10 loss anywhere.)
+const AFFINITY = 0.1;
+const AFFINITY_TAIL = 0.02;
+
+function addServerAffinity(corpus: Corpus, scores: Float64Array, order: number[], hits: Map<number, number[]>): void {
+  const best = new Float64Array(corpus.serverCount);
+  for (const doc of order) {
+    const server = corpus.servers[doc]!;
+    if (scores[doc]! > best[server]!) best[server] = scores[doc]!;
+  }
+  const listed = new Uint8Array(corpus.size);
+  const matchedCount = order.length;
+  for (let i = 0; i < matchedCount; i += 1) {
+    const doc = order[i]!;
+    listed[doc] = 1;
+    scores[doc]! += AFFINITY * best[corpus.servers[doc]!]!;
+  }
+  for (let doc = 0; doc < corpus.size; doc += 1) {
+    if (listed[doc] === 1 || hits.has(doc)) continue;
+    const serverBest = best[corpus.servers[doc]!]!;
+    if (serverBest > 0) {
+      scores[doc] = AFFINITY_TAIL * serverBest;
+      order.push(doc);
+    }
+  }
+}
+
+// Words that look like identifiers: snake/kebab/dotted/colon names or inner capitals (getFileContents).
+const IDENTIFIER_LIKE = /[\p{L}\p{N}][_\-.:/][\p{L}\p{N}]|\p{Ll}\p{Lu}/u;
+
+/** Tools whose own name the query spells out: the whole sub-query, or one identifier-like word in it. */
+function findExactNames(corpus: Corpus, text: string): Set<number> {
+  const exact = new Set<number>();
+  const add = (key: string): void => {
+    for (const doc of corpus.names.get(key) ?? []) exact.add(doc);
+  };
+  const whole = normalizeName(text);
+  if (whole.length >= 3) add(whole);
+  for (const word of text.split(/[\s,;()[\]{}"'`<>]+/)) {
+    const trimmed = word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+    if (trimmed.length >= 3 && IDENTIFIER_LIKE.test(trimmed)) add(normalizeName(trimmed));
+  }
+  return exact;
+}

@@ -1,0 +1,18 @@
+/**
+ * cyrb53: a fast, well-mixed 53-bit string hash in plain JS (no `node:crypto`, so it runs in browsers).
+ * 53 bits keep accidental collisions negligible for a cache of tens of thousands of tools, which a
+ * 32-bit FNV-1a would not. Not a cryptographic hash: the cache is per project, so a collision crafted by
+ * a project's own tool list can only affect that project's own ranking.
+ */
+export function hash53(text: string, seed = 0): number {
+  let h1 = 0xdeadbeef ^ seed;
+  let h2 = 0x41c6ce57 ^ seed;
+  for (let i = 0; i < text.length; i += 1) {
+    const ch = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ ch, 2654435761);
+    h2 = Math.imul(h2 ^ ch, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+}

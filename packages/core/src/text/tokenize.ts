@@ -1,0 +1,200 @@
+import { internTerm, resetVocabularyIfFull, termId, termIdAt, termOf } from './stem.js';
+import { NEGATIONS } from './stop-words.js';
+
+/**
+ * The tokenizer for tool text and queries.
+ *
+ * - Identifiers are split into words: `getFileContents`, `HTMLParser`, `search_issues`, `kebab-case`,
+ *   `a.b.c`, `github:create_issue`, `v2Api` (letters and digits apart). Mixed words such as `mp3` or
+ *   `s3` are also kept whole, since the whole is what people type.
+ * - Words are lowercased, stop words dropped, and stemmed with Porter2 (memoised).
+ * - Chinese, Japanese and Korean runs become overlapping character bigrams (a lone character stays a
+ *   unigram), which matches CJK words without a dictionary and costs nothing at query time.
+ *
+ * No `Intl.Segmenter` or NLP model on this path: it must tokenize 1,000 tools in a few milliseconds in a
+ * browser too. (wink-nlp was measured for the query side; see the README's Ranking section.)
+ */
+
+// A run of letters/digits plus the joiners that appear inside identifiers and contractions.
+const WORD_RUN = /[\p{L}\p{M}\p{N}]+(?:['’][\p{L}]+)*/gu;
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+const CJK_RUNS = /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー]+)|([^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー]+)/gu;
+// Camel/Pascal parts: "HTMLParser" -> HTML, Parser; "getFileContents" -> get, File, Contents; digits apart.
+const CAMEL_PART = /\p{Lu}+(?![\p{Ll}\p{M}])|\p{Lu}?[\p{Ll}\p{M}]+|\p{Lo}+|\p{N}+|[\p{L}\p{M}]+/gu;
+const HAS_UPPER_OR_DIGIT = /[\p{Lu}\p{N}]/u;
+
+/** The index terms of `text`, in order. */
+export function tokenize(text: string): string[] {
+  resetVocabularyIfFull();
+  return tokenizeIds(text, []).map(termOf);
+}
+
+/**
+ * Appends the term ids (see stem.ts) of `text` to `out` and returns it. Ids are valid until the next
+ * `resetVocabularyIfFull()`, so a caller turns them into terms before calling that again.
+ */
+export function tokenizeIds(text: string, out: number[]): number[] {
+  // A hand-rolled scan over char codes for ASCII (most tool text); runs with other scripts go through
+  // the Unicode-aware regular expressions below. Same result, several times faster on long lists.
+  const length = text.length;
+  let start = -1;
+  let ascii = true;
+  // Capitals and digits after a run's first character: none means a plain word, the common case,
+  // looked up by an FNV-1a hash computed along the way (see termIdAt).
+  let humps = 0;
+  let hash = 0;
+  for (let i = 0; i <= length; i += 1) {
+    const code = i < length ? text.charCodeAt(i) : 32;
+    if (code >= 97 && code <= 122) {
+      if (start < 0) {
+        start = i;
+        ascii = true;
+        humps = 0;
+        hash = 0x811c9dc5 | 0;
+      }
+      hash = Math.imul(hash ^ code, 16777619);
+      continue;
+    }
+    if ((code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code >= 128) {
+      if (start < 0) {
+        start = i;
+        ascii = true;
+        humps = 0;
+        hash = 0x811c9dc5 | 0;
+      } else {
+        humps += 1;
+      }
+      hash = Math.imul(hash ^ code, 16777619);
+      if (code >= 128) ascii = false;
+      continue;
+    }
+    if (start >= 0) {
+      if (!ascii) for (const match of text.slice(start, i).matchAll(WORD_RUN)) addWord(match[0], out);
+      else if (humps === 0 && !isDigit(text.charCodeAt(start))) {
+        const id = termIdAt(text, start, i, hash);
+        if (id >= 0) out.push(id);
+      } else addAsciiRun(text, start, i, out);
+      start = -1;
+    }
+  }
+  return out;
+}
+
+const isDigit = (code: number): boolean => code >= 48 && code <= 57;
+
+/** An ASCII letters-and-digits run: split at camelCase humps and letter/digit edges. */
+function addAsciiRun(text: string, start: number, end: number, out: number[]): void {
+  let partStart = start;
+  let parts = 0;
+  let hasDigit = false;
+  let hasLetter = false;
+  for (let i = start + 1; i <= end; i += 1) {
+    let boundary = i === end;
+    if (!boundary) {
+      const prev = text.charCodeAt(i - 1);
+      const code = text.charCodeAt(i);
+      const prevUpper = prev >= 65 && prev <= 90;
+      const prevLower = prev >= 97 && prev <= 122;
+      const prevDigit = prev >= 48 && prev <= 57;
+      const upper = code >= 65 && code <= 90;
+      const lower = code >= 97 && code <= 122;
+      const digit = code >= 48 && code <= 57;
+      const next = i + 1 < end ? text.charCodeAt(i + 1) : 0;
+      boundary =
+        (prevLower && upper) || // getFile
+        (prevUpper && upper && next >= 97 && next <= 122) || // HTMLParser: HTML|Parser
+        (prevDigit !== digit && (prevLower || prevUpper || prevDigit) && (lower || upper || digit) && (prevDigit || digit));
+    }
+    if (boundary) {
+      const part = text.slice(partStart, i);
+      const first = part.charCodeAt(0);
+      if (first >= 48 && first <= 57) hasDigit = true;
+      else hasLetter = true;
+      addTerm(part, out);
+      parts += 1;
+      partStart = i;
+    }
+  }
+  // Keep short letter+digit words whole too ("mp3", "s3", "ec2", "h264"): that is how people type them.
+  if (parts > 1 && hasDigit && hasLetter && end - start <= 8) out.push(internTerm(text.slice(start, end).toLowerCase()));
+}
+
+function addWord(raw: string, out: number[]): void {
+  const word = raw.replace(/['’]/g, '');
+  if (CJK.test(word)) {
+    for (const run of word.matchAll(CJK_RUNS)) {
+      if (run[1] !== undefined) addCjkBigrams(run[1], out);
+      else if (run[2] !== undefined) addWord(run[2], out);
+    }
+    return;
+  }
+  if (!HAS_UPPER_OR_DIGIT.test(word)) {
+    addTerm(word, out);
+    return;
+  }
+  let parts = 0;
+  let lettersAndDigits = false;
+  for (const part of word.matchAll(CAMEL_PART)) {
+    parts += 1;
+    if (/\p{N}/u.test(part[0])) lettersAndDigits = true;
+    addTerm(part[0], out);
+  }
+  if (parts > 1 && lettersAndDigits && word.length <= 8) out.push(internTerm(word.toLowerCase()));
+}
+
+function addTerm(word: string, out: number[]): void {
+  const id = termId(word);
+  if (id >= 0) out.push(id);
+}
+
+function addCjkBigrams(run: string, out: number[]): void {
+  const chars = Array.from(run);
+  if (chars.length === 1) {
+    out.push(internTerm(chars[0]!));
+    return;
+  }
+  for (let i = 0; i + 1 < chars.length; i += 1) out.push(internTerm(chars[i]! + chars[i + 1]!));
+}
+
+/** A request's terms, with the ones a negation governs set apart ("files without images": images). */
+export interface QueryTerms {
+  /** Distinct positive terms, in order of first appearance. */
+  terms: string[];
+  /** Distinct negated terms: a tool matching them is demoted, never promoted. */
+  negated: string[];
+  /** Term -> the first surface word it came from, for explanations ("issu" -> "issues"). */
+  surface: Map<string, string>;
+}
+
+// A negation governs the next few content words up to a clause boundary.
+const NEGATION_SCOPE = 3;
+const CLAUSE_BREAK = /[.,;:!?()\n]|\b(?:but|and|or|then|while|however)\b/i;
+
+export function analyzeQuery(query: string): QueryTerms {
+  const terms: string[] = [];
+  const negated: string[] = [];
+  const surface = new Map<string, string>();
+  const seen = new Set<string>();
+  const text = query.replace(/n['’]t\b/gi, ' not');
+  for (const clause of text.split(CLAUSE_BREAK)) {
+    if (!clause) continue;
+    let scope = 0;
+    for (const match of clause.matchAll(WORD_RUN)) {
+      const lower = match[0].toLowerCase().replace(/['’]/g, '');
+      if (NEGATIONS.has(lower)) {
+        scope = NEGATION_SCOPE;
+        continue;
+      }
+      // Bare numbers in a request are arguments (ids, dates, amounts), not what a tool does.
+      const produced = tokenize(match[0]).filter((term) => !/^[0-9]+$/.test(term));
+      for (const term of produced) {
+        if (!surface.has(term)) surface.set(term, match[0]);
+        if (seen.has(term)) continue;
+        seen.add(term);
+        (scope > 0 ? negated : terms).push(term);
+      }
+      if (produced.length > 0 && scope > 0) scope -= 1;
+    }
+  }
+  return { terms, negated, surface };
+}

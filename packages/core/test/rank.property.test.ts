@@ -1,0 +1,73 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createRankCache, rankTools, type ToolInfo } from '../src/index.js';
+import { tokenize } from '../src/text/tokenize.js';
+
+const text = fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.lorem({ maxCount: 12 }), fc.constantFrom('', ' ', 'create_issue', '搜索', 'getFileContents'));
+const schema = fc.oneof(
+  fc.constant(undefined),
+  fc.object({ maxDepth: 3 }),
+  fc.record({ type: fc.constant('object'), properties: fc.dictionary(fc.string(), fc.record({ description: text, enum: fc.array(fc.anything(), { maxLength: 3 }) })) }),
+);
+const tool: fc.Arbitrary<ToolInfo> = fc.record(
+  {
+    toolKey: text,
+    toolName: text,
+    serverName: text,
+    description: text,
+    title: text,
+    tags: fc.array(text, { maxLength: 3 }),
+    inputSchema: schema as fc.Arbitrary<ToolInfo['inputSchema']>,
+  },
+  { requiredKeys: ['toolKey', 'toolName', 'serverName'] },
+);
+
+describe('ranking properties', () => {
+  it('never throws, keeps relevance in [0, 1] and non-increasing, returns tools of the list best first within limit', () => {
+    const cache = createRankCache({ maxEntries: 50 });
+    fc.assert(
+      fc.property(fc.array(text, { minLength: 1, maxLength: 4 }), fc.array(tool, { maxLength: 12 }), fc.option(fc.integer({ min: 0, max: 20 })), (query, tools, limit) => {
+        const ranked = rankTools({ query, tools }, { cache, limit: limit ?? undefined });
+        if (limit !== null) expect(ranked.length).toBeLessThanOrEqual(limit);
+        for (let i = 0; i < ranked.length; i += 1) {
+          const r = ranked[i]!;
+          expect(r.relevance).toBeGreaterThanOrEqual(0);
+          expect(r.relevance).toBeLessThanOrEqual(1);
+          expect(tools[r.index]).toBe(r.tool);
+          expect(typeof r.explanation).toBe('string');
+          if (i > 0) expect(r.score).toBeLessThanOrEqual(ranked[i - 1]!.score);
+          if (i > 0) expect(r.relevance).toBeLessThanOrEqual(ranked[i - 1]!.relevance);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('ranks the same with and without a cache', () => {
+    const cache = createRankCache();
+    fc.assert(
+      fc.property(fc.array(text, { minLength: 1, maxLength: 2 }), fc.array(tool, { maxLength: 8 }), (query, tools) => {
+        const view = (list: ReturnType<typeof rankTools>) => list.map((r) => [r.index, r.score, r.relevance]);
+        expect(view(rankTools({ query, tools }, { cache }))).toEqual(view(rankTools({ query, tools })));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('tokenize gives the same terms for a word seen before as for a new one', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 80 }), (input) => {
+        const first = tokenize(input);
+        expect(tokenize(`${input} ${input}`)).toEqual([...first, ...first]);
+      }),
+    );
+  });
+
+  it('tokenize never throws and yields no empty terms', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 200 }), (input) => {
+        for (const term of tokenize(input)) expect(term.length).toBeGreaterThan(0);
+      }),
+    );
+  });
+});

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { analyzeQuery, tokenize } from '../src/text/tokenize.js';
+
+describe('tokenize: identifiers', () => {
+  it.each([
+    ['getFileContents', ['get', 'file', 'content']],
+    ['search_issues', ['search', 'issu']],
+    ['create-pull-request', ['creat', 'pull', 'request']],
+    ['github:create_issue', ['github', 'creat', 'issu']],
+    ['fs.readFile', ['fs', 'read', 'file']],
+    ['HTMLParser', ['html', 'parser']],
+    ['XMLHttpRequest', ['xml', 'http', 'request']],
+  ])('splits %s', (input, expected) => {
+    expect(tokenize(input)).toEqual(expected);
+  });
+
+  it('splits letters from digits and keeps short mixed words whole', () => {
+    expect(tokenize('v2Api')).toEqual(['2', 'api', 'v2api']);
+    expect(tokenize('convert mp3')).toEqual(['convert', 'mp', '3', 'mp3']);
+  });
+
+  it('lowercases, stems and drops stop words and request filler', () => {
+    expect(tokenize('Please Search THE Repositories for me')).toEqual(['search', 'repositori']);
+    expect(tokenize('searching searched searches')).toEqual(['search', 'search', 'search']);
+  });
+
+  it('keeps non-English words that have no stemmer as they are', () => {
+    expect(tokenize('Café résumé')).toEqual(['café', 'résumé']);
+  });
+});
+
+describe('tokenize: Chinese, Japanese, Korean', () => {
+  it('turns CJK runs into character bigrams so words match without a dictionary', () => {
+    expect(tokenize('必应搜索')).toEqual(['必应', '应搜', '搜索']);
+    expect(tokenize('检索')).toEqual(['检索']);
+    expect(tokenize('ファイル検索')).toEqual(['ファ', 'ァイ', 'イル', 'ル検', '検索']);
+  });
+
+  it('a lone CJK character stays a unigram, and mixed runs split at the script edge', () => {
+    expect(tokenize('搜')).toEqual(['搜']);
+    expect(tokenize('github搜索')).toEqual(['github', '搜索']);
+  });
+
+  it('lets a Chinese query find words inside a longer Chinese description', () => {
+    const doc = new Set(tokenize('使用必应搜索指定的关键词，并返回搜索结果列表'));
+    expect(tokenize('搜索结果').every((term) => doc.has(term))).toBe(true);
+  });
+});
+
+describe('analyzeQuery: negations', () => {
+  it('sets apart the words a negation governs, up to the clause end', () => {
+    const query = analyzeQuery('search files but not images, then zip them');
+    expect(query.terms).toEqual(['search', 'file', 'zip']);
+    expect(query.negated).toEqual(['imag']);
+  });
+
+  it("understands contractions and 'without'", () => {
+    expect(analyzeQuery("I don't want email").negated).toEqual(['email']);
+    expect(analyzeQuery('convert pdf without ocr').negated).toEqual(['ocr']);
+  });
+
+  it('keeps the surface word of each term for explanations', () => {
+    expect(analyzeQuery('repositories').surface.get('repositori')).toBe('repositories');
+  });
+});
