@@ -102,7 +102,10 @@ describe('the running container', () => {
     expect(body.results[0]!.toolKey).toBe('github:create_issue');
     const relevances = body.results.map((result) => result.relevance);
     expect(relevances).toEqual([...relevances].sort((a, b) => b - a));
-    for (const relevance of relevances) expect(relevance).toBeGreaterThanOrEqual(0);
+    for (const relevance of relevances) {
+      expect(relevance).toBeGreaterThanOrEqual(0);
+      expect(relevance).toBeLessThanOrEqual(1);
+    }
     // No LLM is configured in this container: the lexical ranking answers.
     expect(body.meta.ranker).toBe('bm25');
   });
