@@ -4,7 +4,9 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.js';
 import { registerErrorHandling, sendProblem, toProblemError } from './errors.js';
+import apiVersionPlugin from './plugins/api-version.js';
 import authPlugin from './plugins/auth.js';
+import openapiPlugin from './plugins/openapi.js';
 import { requestIdFor } from './request-id.js';
 import healthRoutes from './routes/health.js';
 import searchRoutes from './routes/search.js';
@@ -79,10 +81,13 @@ export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyI
       origin: config.corsOrigins.includes('*') ? '*' : [...config.corsOrigins],
       methods: ['GET', 'POST'],
       allowedHeaders: ['authorization', 'content-type', 'x-project-id', 'x-request-id', 'x-search-deadline-ms'],
-      exposedHeaders: ['x-request-id', 'retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'],
+      exposedHeaders: ['x-request-id', 'api-version', 'retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'],
       maxAge: 600,
     });
   }
+  app.register(apiVersionPlugin);
+  // Before the routes: it documents them as they are registered.
+  app.register(openapiPlugin, { serveDocs: config.docs.enabled });
   app.register(authPlugin, { auth: config.auth });
   app.register(healthRoutes);
   app.register(searchRoutes, { config, reranker: deps.reranker });

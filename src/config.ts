@@ -83,6 +83,8 @@ export interface Config {
   corsOrigins: readonly string[];
   /** Searches per project per minute; 0 disables rate limiting. */
   rateLimitPerMinute: number;
+  /** Serve the API reference (/docs) and the spec (/openapi.json, /openapi.yaml). */
+  docs: { enabled: boolean };
   shutdown: {
     /** Time between SIGTERM (readiness turns 503) and closing the listener, for load balancers to notice. */
     delayMs: number;
@@ -131,6 +133,7 @@ export function parseConfig(env: Env): Readonly<Config> {
     },
     corsOrigins: parseCorsOrigins(read, problems),
     rateLimitPerMinute: read.integer('RATE_LIMIT_PER_MINUTE', 600, 0, 10_000_000),
+    docs: { enabled: read.boolean('DOCS_ENABLED', true) },
     shutdown: {
       delayMs: read.integer('SHUTDOWN_DELAY_MS', 0, 0, 600_000),
       timeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 20_000, 1000, 600_000),
@@ -326,6 +329,15 @@ class EnvReader {
       return fallback;
     }
     return Number(value);
+  }
+
+  boolean(name: string, fallback: boolean): boolean {
+    const value = this.optionalString(name)?.toLowerCase();
+    if (value === undefined) return fallback;
+    if (value === 'true' || value === '1') return true;
+    if (value === 'false' || value === '0') return false;
+    this.problems.push(`${name}: must be true or false (got "${value}")`);
+    return fallback;
   }
 
   oneOf<T extends string>(name: string, fallback: T, allowed: readonly T[]): T {
