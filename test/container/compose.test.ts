@@ -54,7 +54,7 @@ afterAll(async () => {
 describe('docker compose up', () => {
   it('serves the API on the published loopback port with the key from the env file', async () => {
     const token = signHs256(secret, { projectId: 'compose-test' });
-    const response = await fetchWithin(`${baseUrl}/catalog/search`, {
+    const response = await fetchWithin(`${baseUrl}/v1/catalog/search`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
       body: JSON.stringify(sampleSearch),
@@ -63,7 +63,7 @@ describe('docker compose up', () => {
     const body = (await response.json()) as { results: Array<{ toolKey: string }> };
     expect(body.results[0]?.toolKey).toBe('github:create_issue');
 
-    const anonymous = await fetchWithin(`${baseUrl}/catalog/search`, {
+    const anonymous = await fetchWithin(`${baseUrl}/v1/catalog/search`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(sampleSearch),

@@ -39,7 +39,7 @@ afterAll(async () => {
 });
 
 function search(body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return fetchWithin(`${baseUrl}/catalog/search`, {
+  return fetchWithin(`${baseUrl}/v1/catalog/search`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify(body),
@@ -89,6 +89,21 @@ describe('the running container', () => {
     expect(health.status).toBe(200);
     const ready = await fetchWithin(`${baseUrl}/readyz`);
     expect(ready.status).toBe(200);
+  });
+
+  it('serves the OpenAPI document and the API reference with its bundled assets', async () => {
+    const spec = await fetchWithin(`${baseUrl}/openapi.json`);
+    expect(spec.status).toBe(200);
+    const document = (await spec.json()) as { openapi: string; paths: Record<string, unknown> };
+    expect(document.openapi).toMatch(/^3\./);
+    expect(Object.keys(document.paths)).toContain('/v1/catalog/search');
+    const page = await fetchWithin(`${baseUrl}/docs/`);
+    expect(page.status).toBe(200);
+    const script = /<script[^>]+src="([^"]+\.js)"/.exec(await page.text())?.[1];
+    expect(script, 'the reference page loads a script').toBeDefined();
+    const asset = await fetchWithin(new URL(script!, `${baseUrl}/docs/`).href);
+    expect(asset.status).toBe(200);
+    expect((await asset.arrayBuffer()).byteLength).toBeGreaterThan(10_000);
   });
 
   it('ranks the tool list for a caller with a valid token', async () => {
