@@ -50,6 +50,12 @@ export interface LlmConfig {
   baseUrl: string;
   apiKey: string | undefined;
   model: string;
+  /** Most prompt tokens (o200k) for queries, context and candidate lines (LLM_PROMPT_TOKEN_BUDGET). */
+  promptTokenBudget: number;
+  /** How long an LLM answer is reused for an identical request in the same project; 0 = no cache. */
+  cacheTtlMs: number;
+  /** LLM answers cached per project. */
+  cacheEntriesPerProject: number;
 }
 
 export interface Config {
@@ -255,6 +261,10 @@ function parseLlm(read: EnvReader, problems: string[]): LlmConfig | undefined {
   const baseUrl = read.optionalString('LLM_BASE_URL');
   const apiKey = read.optionalString('LLM_API_KEY');
   const model = read.optionalString('LLM_MODEL');
+  // Read even when the stage is off, so a bad value is reported rather than silently ignored.
+  const promptTokenBudget = read.integer('LLM_PROMPT_TOKEN_BUDGET', 7000, 1000, 1_000_000);
+  const cacheTtlMs = read.integer('LLM_CACHE_TTL_MS', 600_000, 0, 86_400_000);
+  const cacheEntriesPerProject = read.integer('LLM_CACHE_ENTRIES_PER_PROJECT', 500, 1, 1_000_000);
   if (baseUrl === undefined && model === undefined) {
     if (apiKey !== undefined) problems.push('LLM_API_KEY: set LLM_BASE_URL and LLM_MODEL too, or unset it');
     return undefined;
@@ -271,7 +281,7 @@ function parseLlm(read: EnvReader, problems: string[]): LlmConfig | undefined {
     problems.push('LLM_MODEL: required when LLM_BASE_URL is set');
     ok = false;
   }
-  return ok ? { baseUrl: baseUrl!, apiKey, model: model! } : undefined;
+  return ok ? { baseUrl: baseUrl!, apiKey, model: model!, promptTokenBudget, cacheTtlMs, cacheEntriesPerProject } : undefined;
 }
 
 function parseCorsOrigins(read: EnvReader, problems: string[]): string[] {

@@ -111,5 +111,5 @@ export const EXAMPLE_DEGRADED_SEARCH_RESPONSE: SearchResponse = {
     relevance: [0.71, 0.66, 0.32][index] ?? 0.1,
     explanation: 'Lexical match on the query terms (the LLM rerank did not finish before the deadline).',
   })),
-  meta: { ranker: 'bm25', degraded: 'deadline', requestId: EXAMPLE_REQUEST_ID },
+  meta: { ranker: 'bm25', degraded: 'timeout', requestId: EXAMPLE_REQUEST_ID },
 };

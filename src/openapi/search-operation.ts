@@ -47,7 +47,7 @@ export const SearchHeadersSchema = Type.Object({
       description:
         'The caller\'s remaining time budget in integer milliseconds (≥ 1). The service answers within ' +
         '`min(X-Search-Deadline-Ms, SEARCH_DEADLINE_MS)` of receiving the request, falling back to the lexical ' +
-        'ranking (`meta.ranker: "bm25"`, `meta.degraded: "deadline"`) when the LLM rerank would not finish in time.',
+        'ranking (`meta.ranker: "bm25"`, `meta.degraded: "timeout"`) when the LLM rerank would not finish in time.',
       examples: ['1500'],
     }),
   ),
@@ -87,7 +87,9 @@ function describeSearch(limits: SearchLimits, operationId: string): string {
     'Pipeline: verify the bearer token → validate → lexical prefilter (identifier-aware BM25F) → LLM rerank ' +
     'under the deadline → calibrated relevance. When the model is slow or failing the service still answers in ' +
     'time with the lexical ranking and says so: `meta.ranker` is `bm25` and `meta.degraded` names the reason ' +
-    '(`deadline`, `error`).\n\n' +
+    '(`timeout`, `rate_limited`, `upstream_error`, `invalid_output`, `over_budget`, `internal_error`); when a ' +
+    'streamed answer was cut, the grades that arrived are used: `meta.ranker` is `llm` and `meta.degraded` is ' +
+    '`partial`. A BM25-only deployment (no LLM configured) answers `bm25` without `degraded`.\n\n' +
     'Tool descriptions are treated as untrusted third-party text: they are ranked, never followed as ' +
     'instructions.\n\n' +
     'A 1,000-tool list is close to 1 MB of JSON: send it compressed with `Content-Encoding: gzip`, `deflate` or ' +

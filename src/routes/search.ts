@@ -78,7 +78,7 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
         reply.raw.once('close', () => {
           if (!reply.raw.writableFinished) hangUp.abort();
         });
-        const response = await searchCatalog(body, {
+        const { response, rerank } = await searchCatalog(body, {
           projectId: request.projectId,
           requestId: request.id,
           log: request.log,
@@ -97,6 +97,19 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
             ranker: response.meta.ranker,
             degraded: response.meta.degraded,
             results: response.results.length,
+            ...(rerank
+              ? {
+                  llm: {
+                    candidates: rerank.candidates,
+                    promptTokens: rerank.promptTokens,
+                    cached: rerank.cached,
+                    shared: rerank.shared,
+                    modelMs: rerank.modelMs,
+                    // Tokens billed for this request (0 when answered from the cache or a shared call).
+                    usage: rerank.usage ?? { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+                  },
+                }
+              : {}),
             durationMs: Math.round(reply.elapsedTime * 10) / 10,
           },
           'search',
