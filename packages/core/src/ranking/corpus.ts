@@ -1,7 +1,7 @@
 import type { ToolInfo } from '../schemas.js';
 import { FIELD_COUNT as FIELDS_TOTAL, FIELD_PARAMS, FIELDS } from './fields.js';
 import { ToolAnalysisCache } from './rank-cache.js';
-import { analyzeContent, toolContentKey, type ToolAnalysis } from './tool-analysis.js';
+import { analyzeContent, contentKey, contentOfKey, toolContent, type ToolAnalysis, type ToolContent } from './tool-analysis.js';
 import type { RankCache } from './types.js';
 
 // A local copy: read in the innermost loops, where a cross-module binding can cost a call.
@@ -41,15 +41,21 @@ export function buildCorpus(tools: readonly ToolInfo[], cache?: RankCache, maxDe
   const analyses = new Array<ToolAnalysis>(tools.length);
   for (let i = 0; i < tools.length; i += 1) {
     const tool = tools[i]!;
-    let key = store?.seenKey(tool, maxDescriptionChars);
-    if (key === undefined) {
-      key = toolContentKey(tool, maxDescriptionChars);
-      if (typeof tool === 'object' && tool !== null) store?.rememberKey(tool, maxDescriptionChars, key);
+    if (store === undefined) {
+      analyses[i] = analyzeContent(toolContent(tool, maxDescriptionChars));
+      continue;
     }
-    let analysis = store?.get(key);
+    let key = store.seenKey(tool, maxDescriptionChars);
+    let content: ToolContent | undefined;
+    if (key === undefined) {
+      content = toolContent(tool, maxDescriptionChars);
+      key = contentKey(content);
+      if (typeof tool === 'object' && tool !== null) store.rememberKey(tool, maxDescriptionChars, key);
+    }
+    let analysis = store.get(key);
     if (analysis === undefined) {
-      analysis = analyzeContent(key);
-      store?.set(key, analysis);
+      analysis = analyzeContent(content ?? contentOfKey(key));
+      store.set(key, analysis);
     }
     analyses[i] = analysis;
   }
@@ -70,7 +76,10 @@ export function indexAnalyses(analyses: readonly ToolAnalysis[]): Corpus {
   const names = new Map<string, number[]>();
   const serverIds = new Map<string, number>();
   const servers = new Int32Array(analyses.length);
-  analyses.forEach((analysis, doc) => {
+  let termWeights = new Float64Array(256);
+  let termFields = new Int32Array(256);
+  for (let doc = 0; doc < analyses.length; doc += 1) {
+    const analysis = analyses[doc]!;
     let server = serverIds.get(analysis.server);
     if (server === undefined) serverIds.set(analysis.server, (server = serverIds.size));
     servers[doc] = server;
@@ -78,32 +87,35 @@ export function indexAnalyses(analyses: readonly ToolAnalysis[]): Corpus {
       const avg = avgLengths[f]! || 1;
       fieldFactors[f] = FIELD_WEIGHTS[f]! / (1 - FIELD_B[f]! + (FIELD_B[f]! * analysis.lengths[f]!) / avg);
     }
-    const { terms, tf } = analysis;
+    const { terms, occurrences } = analysis;
+    if (terms.length > termWeights.length) {
+      termWeights = new Float64Array(terms.length * 2);
+      termFields = new Int32Array(terms.length * 2);
+    }
+    termWeights.fill(0, 0, terms.length);
+    termFields.fill(-1, 0, terms.length);
+    // Fields come ascending per term, so the sums add up in the same order as a dense field loop, and
+    // the first field of the highest calibration quality wins a tie.
+    for (let o = 0; o < occurrences.length; o += 3) {
+      const t = occurrences[o]!;
+      const f = occurrences[o + 1]!;
+      termWeights[t]! += occurrences[o + 2]! * fieldFactors[f]!;
+      const best = termFields[t]!;
+      if (best < 0 || FIELD_QUALITY[f]! > FIELD_QUALITY[best]!) termFields[t] = f;
+    }
     for (let t = 0; t < terms.length; t += 1) {
       const term = terms[t]!;
-      let weight = 0;
-      let bestField = 0;
-      let bestQuality = -1;
-      for (let f = 0; f < FIELD_COUNT; f += 1) {
-        const n = tf[t * FIELD_COUNT + f]!;
-        if (n === 0) continue;
-        weight += n * fieldFactors[f]!;
-        if (FIELD_QUALITY[f]! > bestQuality) {
-          bestQuality = FIELD_QUALITY[f]!;
-          bestField = f;
-        }
-      }
       let posting = postings.get(term);
       if (posting === undefined) postings.set(term, (posting = { docs: [], weights: [], fields: [] }));
       posting.docs.push(doc);
-      posting.weights.push(weight);
-      posting.fields.push(bestField);
+      posting.weights.push(termWeights[t]!);
+      posting.fields.push(termFields[t]!);
     }
     for (const key of analysis.nameKeys) {
       const list = names.get(key);
       if (list === undefined) names.set(key, [doc]);
       else list.push(doc);
     }
-  });
+  }
   return { size: analyses.length, postings, names, servers, serverCount: serverIds.size };
 }
