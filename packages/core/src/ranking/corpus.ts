@@ -1,7 +1,7 @@
 import type { ToolInfo } from '../schemas.js';
 import { FIELD_COUNT as FIELDS_TOTAL, FIELD_PARAMS, FIELDS } from './fields.js';
 import { ToolAnalysisCache } from './rank-cache.js';
-import { analyzeContent, contentKey, contentOfKey, toolContent, type ToolAnalysis, type ToolContent } from './tool-analysis.js';
+import { analyzeContent, contentOfKey, toolContentKey, type ToolAnalysis } from './tool-analysis.js';
 import type { RankCache } from './types.js';
 
 // A local copy: read in the innermost loops, where a cross-module binding can cost a call.
@@ -41,21 +41,15 @@ export function buildCorpus(tools: readonly ToolInfo[], cache?: RankCache, maxDe
   const analyses = new Array<ToolAnalysis>(tools.length);
   for (let i = 0; i < tools.length; i += 1) {
     const tool = tools[i]!;
-    if (store === undefined) {
-      analyses[i] = analyzeContent(toolContent(tool, maxDescriptionChars));
-      continue;
-    }
-    let key = store.seenKey(tool, maxDescriptionChars);
-    let content: ToolContent | undefined;
+    let key = store?.seenKey(tool, maxDescriptionChars);
     if (key === undefined) {
-      content = toolContent(tool, maxDescriptionChars);
-      key = contentKey(content);
-      if (typeof tool === 'object' && tool !== null) store.rememberKey(tool, maxDescriptionChars, key);
+      key = toolContentKey(tool, maxDescriptionChars);
+      if (typeof tool === 'object' && tool !== null) store?.rememberKey(tool, maxDescriptionChars, key);
     }
-    let analysis = store.get(key);
+    let analysis = store?.get(key);
     if (analysis === undefined) {
-      analysis = analyzeContent(content ?? contentOfKey(key));
-      store.set(key, analysis);
+      analysis = analyzeContent(contentOfKey(key));
+      store?.set(key, analysis);
     }
     analyses[i] = analysis;
   }

@@ -42,52 +42,53 @@ const str = (value: unknown): string => (typeof value === 'string' ? value : '')
  */
 export type ToolContent = readonly [string, string, string, string, string, string, string, string];
 
-export function toolContent(tool: ToolInfo, maxDescriptionChars = DEFAULT_MAX_DESCRIPTION_CHARS): ToolContent {
+/**
+ * A tool's content (see ToolContent) as one string, fields joined by U+0001: the cache key. Keying by
+ * the content itself (not a JS hash of it) is both collision-free and fast, because the engine hashes
+ * and compares strings natively. Built by plain concatenation: it runs for every tool of every request,
+ * and concatenating (a rope the engine flattens once, when the Map hashes it) is cheaper than arrays
+ * and joins.
+ */
+export function toolContentKey(tool: ToolInfo, maxDescriptionChars = DEFAULT_MAX_DESCRIPTION_CHARS): string {
   const description = str(tool.description);
   const tags = Array.isArray(tool.tags) ? tool.tags.filter((t) => typeof t === 'string').join('\u0002') : '';
-  const names: string[] = [];
-  const helps: string[] = [];
-  collectParams(tool.inputSchema, names, helps, 0);
-  return [
-    str(tool.toolKey),
-    str(tool.toolName),
-    str(tool.serverName),
-    str(tool.title),
-    description.length > maxDescriptionChars ? description.slice(0, Math.max(0, maxDescriptionChars)) : description,
-    tags,
-    names.join(' '),
-    helps.join(' '),
-  ];
+  const params: ParamText = { names: '', helps: '', count: 0 };
+  collectParams(tool.inputSchema, params, 0);
+  return (
+    str(tool.toolKey) + SEP + str(tool.toolName) + SEP + str(tool.serverName) + SEP + str(tool.title) + SEP +
+    (description.length > maxDescriptionChars ? description.slice(0, Math.max(0, maxDescriptionChars)) : description) +
+    SEP + tags + SEP + params.names + SEP + params.helps
+  );
 }
 
-/**
- * The cache key of a tool: its content as one string. Keying by the content itself (not a JS hash of
- * it) is both collision-free and fast, because the engine hashes and compares strings natively.
- */
-export function contentKey(content: ToolContent): string {
-  return content.join(SEP);
-}
-
-/** The content a key was made from (for a key whose analysis the cache has dropped). */
+/** The content a key was made from. */
 export function contentOfKey(key: string): ToolContent {
-  const [toolKey = '', toolName = '', serverName = '', title = '', description = '', tags = '', names = '', helps = ''] = key.split(SEP);
-  return [toolKey, toolName, serverName, title, description, tags, names, helps];
+  const parts = key.split(SEP);
+  const at = (i: number): string => parts[i] ?? '';
+  return [at(0), at(1), at(2), at(3), at(4), at(5), at(6), at(7)];
 }
 
-export function toolContentKey(tool: ToolInfo, maxDescriptionChars?: number): string {
-  return contentKey(toolContent(tool, maxDescriptionChars));
+export function toolContent(tool: ToolInfo, maxDescriptionChars?: number): ToolContent {
+  return contentOfKey(toolContentKey(tool, maxDescriptionChars));
 }
 
 const NOT_NAME_CHARS = /[^\p{L}\p{N}]+/gu;
 const ASCII_NAME = /^[A-Za-z0-9_\-.:/ @]*$/;
 
-/** Parameter names and their help texts, from nested `properties`/`items` too. */
-function collectParams(schema: unknown, out: string[], helps: string[], depth: number): void {
+/** Parameter names and their help texts, each space-separated, and how many parameters so far. */
+interface ParamText {
+  names: string;
+  helps: string;
+  count: number;
+}
+
+/** Collects parameter names and help texts, from nested `properties`/`items` too. */
+function collectParams(schema: unknown, out: ParamText, depth: number): void {
   if (depth > MAX_PARAM_DEPTH || typeof schema !== 'object' || schema === null) return;
   const { properties, items } = schema as { properties?: unknown; items?: unknown };
   if (typeof properties === 'object' && properties !== null && !Array.isArray(properties)) {
     for (const name in properties) {
-      if (out.length >= MAX_PARAMS) return;
+      if (out.count >= MAX_PARAMS) return;
       if (!Object.hasOwn(properties, name)) continue;
       const property = (properties as Record<string, unknown>)[name];
       let help = '';
@@ -96,12 +97,13 @@ function collectParams(schema: unknown, out: string[], helps: string[], depth: n
         help = str(description).slice(0, MAX_PARAM_TEXT);
         if (Array.isArray(values)) help += ` ${values.slice(0, 20).filter((v) => typeof v === 'string').join(' ')}`;
       }
-      out.push(name);
-      if (help) helps.push(help);
-      collectParams(property, out, helps, depth + 1);
+      out.names = out.count === 0 ? name : `${out.names} ${name}`;
+      out.count += 1;
+      if (help) out.helps = out.helps === '' ? help : `${out.helps} ${help}`;
+      collectParams(property, out, depth + 1);
     }
   }
-  if (items !== undefined) collectParams(items, out, helps, depth + 1);
+  if (items !== undefined) collectParams(items, out, depth + 1);
 }
 
 /** Normalised identifier: lowercase letters and digits only ("create_pull_request" = "createPullRequest"). */
