@@ -5,18 +5,29 @@
  * tokenizer computes while scanning, checked against the text in place: a hit allocates nothing and
  * makes the engine hash nothing. Ids are the vocabulary's (stem.ts), which clears this table whenever it
  * drops its ids. Holds words only, no tool identity.
+ *
+ * Layout is for the CPU cache: a lookup is one random access per word of a tool list, so each slot's
+ * hash, id and where its characters are sit side by side in one typed array, and the characters of all
+ * runs sit together in one pool, rather than in strings scattered over the heap.
  */
-const BITS = 16;
-const MASK = (1 << BITS) - 1;
+const BITS = 15;
+const SLOTS = 1 << BITS;
+const MASK = SLOTS - 1;
 // Kept at most half full; when it would pass that, it starts again empty (it is only a shortcut).
-const MAX_COUNT = MASK >> 1;
+const MAX_COUNT = SLOTS >> 1;
+// Per slot: hash, id, offset of the characters in `pool`, length (0 = empty slot).
+const HASH = 0;
+const ID = 1;
+const OFFSET = 2;
+const LENGTH = 3;
+const WIDTH = 4;
 
-let runs: Array<string | undefined> = new Array<string | undefined>(1 << BITS);
-const hashes = new Int32Array(1 << BITS);
-// A run of one term (most) stores its id here; a run of several (camelCase, letters+digits) stores
-// MULTI and its ids in `idLists`. -1 means the run has no term (a stop word).
-const ids = new Int32Array(1 << BITS);
-let idLists: Array<readonly number[] | undefined> = new Array<readonly number[] | undefined>(1 << BITS);
+const slots = new Int32Array(SLOTS * WIDTH);
+let pool = new Uint16Array(1 << 16);
+let poolUsed = 0;
+// A run of one term (most) stores its id; a run of several (camelCase, letters+digits) stores MULTI
+// and its ids in `idLists`. -1 means the run has no term (a stop word).
+let idLists: Array<readonly number[] | undefined> = [];
 let count = 0;
 const MULTI = -2;
 
@@ -25,39 +36,57 @@ export function findRun(text: string, start: number, end: number, hash: number):
   const length = end - start;
   let slot = hash & MASK;
   for (;;) {
-    const run = runs[slot];
-    if (run === undefined) return -1;
-    if (hashes[slot] === hash && run.length === length && text.startsWith(run, start)) return slot;
+    const at = slot * WIDTH;
+    const slotLength = slots[at + LENGTH]!;
+    if (slotLength === 0) return -1;
+    if (slots[at + HASH] === hash && slotLength === length && samePoolText(text, start, slots[at + OFFSET]!, length)) return slot;
     slot = (slot + 1) & MASK;
   }
 }
 
+function samePoolText(text: string, start: number, offset: number, length: number): boolean {
+  for (let k = 0; k < length; k += 1) if (text.charCodeAt(start + k) !== pool[offset + k]) return false;
+  return true;
+}
+
 /** Appends the term ids of the run in `slot` (from findRun) to `out`. */
 export function appendRunIds(slot: number, out: number[]): void {
-  const id = ids[slot]!;
+  const id = slots[slot * WIDTH + ID]!;
   if (id >= 0) out.push(id);
   else if (id === MULTI) for (const each of idLists[slot]!) out.push(each);
 }
 
 /** Remembers that the run `text.slice(start, end)` gave the ids `produced.slice(from)`. */
 export function rememberRun(text: string, start: number, end: number, hash: number, produced: readonly number[], from: number): void {
+  const length = end - start;
+  if (length === 0) return;
   if (count >= MAX_COUNT) clearRunTable();
+  if (poolUsed + length > pool.length) {
+    const grown = new Uint16Array(Math.max(pool.length * 2, poolUsed + length));
+    grown.set(pool.subarray(0, poolUsed));
+    pool = grown;
+  }
   let slot = hash & MASK;
-  while (runs[slot] !== undefined) slot = (slot + 1) & MASK;
-  runs[slot] = text.slice(start, end);
-  hashes[slot] = hash;
+  while (slots[slot * WIDTH + LENGTH] !== 0) slot = (slot + 1) & MASK;
+  const at = slot * WIDTH;
+  for (let k = 0; k < length; k += 1) pool[poolUsed + k] = text.charCodeAt(start + k);
+  slots[at + HASH] = hash;
+  slots[at + OFFSET] = poolUsed;
+  slots[at + LENGTH] = length;
+  poolUsed += length;
   const n = produced.length - from;
-  if (n === 1) ids[slot] = produced[from]!;
-  else if (n === 0) ids[slot] = -1;
+  if (n === 1) slots[at + ID] = produced[from]!;
+  else if (n === 0) slots[at + ID] = -1;
   else {
-    ids[slot] = MULTI;
+    slots[at + ID] = MULTI;
     idLists[slot] = produced.slice(from);
   }
   count += 1;
 }
 
 export function clearRunTable(): void {
-  runs = new Array<string | undefined>(1 << BITS);
-  idLists = new Array<readonly number[] | undefined>(1 << BITS);
+  slots.fill(0);
+  idLists = [];
+  poolUsed = 0;
   count = 0;
 }
