@@ -73,7 +73,6 @@ export function toolContent(tool: ToolInfo, maxDescriptionChars?: number): ToolC
 }
 
 const NOT_NAME_CHARS = /[^\p{L}\p{N}]+/gu;
-const ASCII_NAME = /^[A-Za-z0-9_\-.:/ @]*$/;
 
 /** Parameter names and their help texts, each space-separated, and how many parameters so far. */
 interface ParamText {
@@ -108,8 +107,18 @@ function collectParams(schema: unknown, out: ParamText, depth: number): void {
 
 /** Normalised identifier: lowercase letters and digits only ("create_pull_request" = "createPullRequest"). */
 export function normalizeName(name: string): string {
-  if (ASCII_NAME.test(name)) return name.toLowerCase().replace(/[^a-z0-9]+/g, '');
-  return name.toLowerCase().replace(NOT_NAME_CHARS, '');
+  // Called several times per analysed tool: a char scan keeps the common ASCII case off the regex engine.
+  const lower = name.toLowerCase();
+  let out = '';
+  let from = 0;
+  for (let i = 0; i < lower.length; i += 1) {
+    const code = lower.charCodeAt(i);
+    if ((code >= 97 && code <= 122) || (code >= 48 && code <= 57)) continue;
+    if (code >= 128) return lower.replace(NOT_NAME_CHARS, '');
+    if (i > from) out += lower.slice(from, i);
+    from = i + 1;
+  }
+  return from === 0 ? lower : out + lower.slice(from);
 }
 
 // Scratch space for counting, reused across tools so that analysing one allocates only its result:
