@@ -7,19 +7,22 @@ import type { RankCache } from './types.js';
 // A local copy: read in the innermost loops, where a cross-module binding can cost a call.
 const FIELD_COUNT = FIELDS_TOTAL;
 
-/** The tools that contain one term, with what BM25F needs per tool, precomputed for this list. */
-export interface Posting {
-  readonly docs: number[];
-  /** BM25F pseudo term frequency: Σ over fields of weight × tf / length normalisation. */
-  readonly weights: number[];
-  /** The best field the term occurs in (highest calibration quality), per tool. */
-  readonly fields: number[];
-}
-
-/** The request's tool list as an inverted index: what scoring any query against it needs. */
+/**
+ * The request's tool list as an inverted index: what scoring any query against it needs. The postings
+ * of all terms sit in three flat arrays (term by term, tools ascending within a term), so that building
+ * the index allocates a handful of arrays rather than three growing arrays per distinct term.
+ */
 export interface Corpus {
   readonly size: number;
-  readonly postings: ReadonlyMap<string, Posting>;
+  /** Term -> its posting number: its tools are `postingDocs[postingStart[n] .. postingStart[n + 1])`. */
+  readonly terms: ReadonlyMap<string, number>;
+  readonly postingStart: Int32Array;
+  /** The tools that contain each term. */
+  readonly postingDocs: Int32Array;
+  /** BM25F pseudo term frequency per posting: Σ over fields of weight × tf / length normalisation. */
+  readonly postingWeights: Float64Array;
+  /** The best field the term occurs in (highest calibration quality), per posting. */
+  readonly postingFields: Uint8Array;
   /** Normalised tool name / tool key -> tools, for the exact-name short-circuit. */
   readonly names: ReadonlyMap<string, number[]>;
   /** Per tool: the index of its server (tools of one server share it). */
@@ -63,15 +66,26 @@ export function buildCorpus(tools: readonly ToolInfo[], cache?: RankCache, maxDe
 export function indexAnalyses(analyses: readonly ToolAnalysis[]): Corpus {
   const count = Math.max(analyses.length, 1);
   const avgLengths = new Array<number>(FIELD_COUNT).fill(0);
-  for (const analysis of analyses) for (let f = 0; f < FIELD_COUNT; f += 1) avgLengths[f]! += analysis.lengths[f]! / count;
+  let pairCount = 0;
+  for (const analysis of analyses) {
+    for (let f = 0; f < FIELD_COUNT; f += 1) avgLengths[f]! += analysis.lengths[f]! / count;
+    pairCount += analysis.terms.length;
+  }
+  // First pass, tool by tool: each (term, tool) pair's term number, weight and best field, and each
+  // term's tool count. The second pass places the pairs term by term.
+  const pairTerm = new Int32Array(pairCount);
+  const pairWeight = new Float64Array(pairCount);
+  const pairField = new Uint8Array(pairCount);
+  const terms = new Map<string, number>();
+  let docFreq = new Int32Array(1024);
   // Per tool and field: weight / (1 − b + b × length / average length), BM25F's length normalisation.
   const fieldFactors = new Array<number>(FIELD_COUNT);
-  const postings = new Map<string, Posting>();
   const names = new Map<string, number[]>();
   const serverIds = new Map<string, number>();
   const servers = new Int32Array(analyses.length);
   let termWeights = new Float64Array(256);
   let termFields = new Int32Array(256);
+  let pair = 0;
   for (let doc = 0; doc < analyses.length; doc += 1) {
     const analysis = analyses[doc]!;
     let server = serverIds.get(analysis.server);
@@ -81,13 +95,13 @@ export function indexAnalyses(analyses: readonly ToolAnalysis[]): Corpus {
       const avg = avgLengths[f]! || 1;
       fieldFactors[f] = FIELD_WEIGHTS[f]! / (1 - FIELD_B[f]! + (FIELD_B[f]! * analysis.lengths[f]!) / avg);
     }
-    const { terms, occurrences } = analysis;
-    if (terms.length > termWeights.length) {
-      termWeights = new Float64Array(terms.length * 2);
-      termFields = new Int32Array(terms.length * 2);
+    const { terms: toolTerms, occurrences } = analysis;
+    if (toolTerms.length > termWeights.length) {
+      termWeights = new Float64Array(toolTerms.length * 2);
+      termFields = new Int32Array(toolTerms.length * 2);
     }
-    termWeights.fill(0, 0, terms.length);
-    termFields.fill(-1, 0, terms.length);
+    termWeights.fill(0, 0, toolTerms.length);
+    termFields.fill(-1, 0, toolTerms.length);
     // Fields come ascending per term, so the sums add up in the same order as a dense field loop, and
     // the first field of the highest calibration quality wins a tie.
     for (let o = 0; o < occurrences.length; o += 3) {
@@ -97,13 +111,23 @@ export function indexAnalyses(analyses: readonly ToolAnalysis[]): Corpus {
       const best = termFields[t]!;
       if (best < 0 || FIELD_QUALITY[f]! > FIELD_QUALITY[best]!) termFields[t] = f;
     }
-    for (let t = 0; t < terms.length; t += 1) {
-      const term = terms[t]!;
-      let posting = postings.get(term);
-      if (posting === undefined) postings.set(term, (posting = { docs: [], weights: [], fields: [] }));
-      posting.docs.push(doc);
-      posting.weights.push(termWeights[t]!);
-      posting.fields.push(termFields[t]!);
+    for (let t = 0; t < toolTerms.length; t += 1) {
+      const term = toolTerms[t]!;
+      let number = terms.get(term);
+      if (number === undefined) {
+        number = terms.size;
+        terms.set(term, number);
+        if (number >= docFreq.length) {
+          const grown = new Int32Array(docFreq.length * 2);
+          grown.set(docFreq);
+          docFreq = grown;
+        }
+      }
+      docFreq[number]! += 1;
+      pairTerm[pair] = number;
+      pairWeight[pair] = termWeights[t]!;
+      pairField[pair] = termFields[t]!;
+      pair += 1;
     }
     for (const key of analysis.nameKeys) {
       const list = names.get(key);
@@ -111,5 +135,32 @@ export function indexAnalyses(analyses: readonly ToolAnalysis[]): Corpus {
       else list.push(doc);
     }
   }
-  return { size: analyses.length, postings, names, servers, serverCount: serverIds.size };
+  const postingStart = new Int32Array(terms.size + 1);
+  for (let n = 0; n < terms.size; n += 1) postingStart[n + 1] = postingStart[n]! + docFreq[n]!;
+  const postingDocs = new Int32Array(pairCount);
+  const postingWeights = new Float64Array(pairCount);
+  const postingFields = new Uint8Array(pairCount);
+  const next = postingStart.slice(0, terms.size);
+  pair = 0;
+  for (let doc = 0; doc < analyses.length; doc += 1) {
+    const end = pair + analyses[doc]!.terms.length;
+    for (; pair < end; pair += 1) {
+      const at = next[pairTerm[pair]!]!;
+      next[pairTerm[pair]!] = at + 1;
+      postingDocs[at] = doc;
+      postingWeights[at] = pairWeight[pair]!;
+      postingFields[at] = pairField[pair]!;
+    }
+  }
+  return {
+    size: analyses.length,
+    terms,
+    postingStart,
+    postingDocs,
+    postingWeights,
+    postingFields,
+    names,
+    servers,
+    serverCount: serverIds.size,
+  };
 }
