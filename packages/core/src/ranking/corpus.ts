@@ -23,8 +23,14 @@ export interface Corpus {
   readonly postingWeights: Float64Array;
   /** The best field the term occurs in (highest calibration quality), per posting. */
   readonly postingFields: Uint8Array;
-  /** Normalised tool name / tool key -> tools, for the exact-name short-circuit. */
-  readonly names: ReadonlyMap<string, number[]>;
+  /**
+   * Normalised tool names / tool keys, with the tool each belongs to (`nameDocs`), for the exact-name
+   * short-circuit. A list scanned per query rather than a Map: a query has one to three candidate
+   * names, and comparing them against a few thousand strings (mostly rejected on length) costs less
+   * than hashing every tool's fresh name keys into a Map on every cold request.
+   */
+  readonly nameKeys: readonly string[];
+  readonly nameDocs: readonly number[];
   /** Per tool: the index of its server (tools of one server share it). */
   readonly servers: Int32Array;
   readonly serverCount: number;
@@ -80,7 +86,8 @@ export function indexAnalyses(analyses: readonly ToolAnalysis[]): Corpus {
   let docFreq = new Int32Array(1024);
   // Per tool and field: weight / (1 − b + b × length / average length), BM25F's length normalisation.
   const fieldFactors = new Array<number>(FIELD_COUNT);
-  const names = new Map<string, number[]>();
+  const nameKeys: string[] = [];
+  const nameDocs: number[] = [];
   const serverIds = new Map<string, number>();
   const servers = new Int32Array(analyses.length);
   let termWeights = new Float64Array(256);
@@ -130,9 +137,8 @@ export function indexAnalyses(analyses: readonly ToolAnalysis[]): Corpus {
       pair += 1;
     }
     for (const key of analysis.nameKeys) {
-      const list = names.get(key);
-      if (list === undefined) names.set(key, [doc]);
-      else list.push(doc);
+      nameKeys.push(key);
+      nameDocs.push(doc);
     }
   }
   const postingStart = new Int32Array(terms.size + 1);
@@ -159,7 +165,8 @@ export function indexAnalyses(analyses: readonly ToolAnalysis[]): Corpus {
     postingDocs,
     postingWeights,
     postingFields,
-    names,
+    nameKeys,
+    nameDocs,
     servers,
     serverCount: serverIds.size,
   };

@@ -133,7 +133,8 @@ const IDENTIFIER_LIKE = /[\p{L}\p{N}][_\-.:/][\p{L}\p{N}]|\p{Ll}\p{Lu}/u;
 function findExactNames(corpus: Corpus, text: string): Set<number> {
   const exact = new Set<number>();
   const add = (key: string): void => {
-    for (const doc of corpus.names.get(key) ?? []) exact.add(doc);
+    const { nameKeys, nameDocs } = corpus;
+    for (let i = 0; i < nameKeys.length; i += 1) if (nameKeys[i] === key) exact.add(nameDocs[i]!);
   };
   const whole = normalizeName(text);
   if (whole.length >= 3) add(whole);

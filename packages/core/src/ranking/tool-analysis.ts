@@ -176,29 +176,28 @@ export function analyzeContent(content: ToolContent): ToolAnalysis {
   resetVocabularyIfFull();
   const ids: number[] = [];
   const occurrences: number[] = [];
-  const lengths = new Array<number>(FIELD_COUNT).fill(0);
   // Fields in FIELD_INDEX order, so that occurrences come out with fields ascending.
-  lengths[FIELD_INDEX.name] = countText(toolName, ids);
+  const nameLength = countText(toolName, ids);
   endField(FIELD_INDEX.name, occurrences);
-  lengths[FIELD_INDEX.title] = countText(title, ids);
+  const titleLength = countText(title, ids);
   endField(FIELD_INDEX.title, occurrences);
   let serverLength = countText(serverName, ids);
   // The server id (`serverId:` in the key) often says more than a display name ("word-document-server").
   const colon = toolKey.indexOf(':');
   const serverId = colon >= 0 ? toolKey.slice(0, colon) : '';
   if (serverId !== serverName && normalizeName(serverId) !== normalizeName(serverName)) serverLength += countText(serverId, ids);
-  lengths[FIELD_INDEX.server] = serverLength;
   endField(FIELD_INDEX.server, occurrences);
-  lengths[FIELD_INDEX.description] = countText(description, ids);
+  const descriptionLength = countText(description, ids);
   endField(FIELD_INDEX.description, occurrences);
-  lengths[FIELD_INDEX.params] = countText(paramNames, ids);
+  const paramsLength = countText(paramNames, ids);
   endField(FIELD_INDEX.params, occurrences);
-  lengths[FIELD_INDEX.paramText] = countText(paramHelps, ids);
+  const paramTextLength = countText(paramHelps, ids);
   endField(FIELD_INDEX.paramText, occurrences);
   let tagsLength = 0;
   if (tags) for (const tag of tags.split('\u0002')) tagsLength += countText(tag, ids);
-  lengths[FIELD_INDEX.tags] = tagsLength;
   endField(FIELD_INDEX.tags, occurrences);
+  // An array literal in FIELDS order (fields.ts): cheaper to allocate than a filled `new Array`.
+  const lengths = [nameLength, titleLength, serverLength, descriptionLength, paramsLength, paramTextLength, tagsLength];
 
   const terms = new Array<string>(ids.length);
   for (let i = 0; i < ids.length; i += 1) {
@@ -207,8 +206,8 @@ export function analyzeContent(content: ToolContent): ToolAnalysis {
   }
   const nameKey = normalizeName(toolName);
   const keyKey = normalizeName(toolKey);
-  const nameKeys = nameKey === keyKey ? [nameKey] : [nameKey, keyKey];
-  return { terms, occurrences, lengths, nameKeys: nameKeys.filter(Boolean), server: serverId || serverName };
+  const nameKeys = nameKey === keyKey || keyKey === '' ? (nameKey === '' ? [] : [nameKey]) : nameKey === '' ? [keyKey] : [nameKey, keyKey];
+  return { terms, occurrences, lengths, nameKeys, server: serverId || serverName };
 }
 
 export function analyzeTool(tool: ToolInfo, maxDescriptionChars?: number): ToolAnalysis {
