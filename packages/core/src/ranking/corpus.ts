@@ -48,13 +48,17 @@ const FIELD_QUALITY = FIELDS.map((field) => FIELD_PARAMS[field].quality);
 export function buildCorpus(tools: readonly ToolInfo[], cache?: RankCache, maxDescriptionChars?: number): Corpus {
   const store = cache instanceof ToolAnalysisCache ? cache : undefined;
   const analyses = new Array<ToolAnalysis>(tools.length);
+  const seen = store?.seenList(tools, maxDescriptionChars);
+  const keys = store === undefined ? undefined : new Array<string>(tools.length);
+  let allSeen = seen !== undefined;
   for (let i = 0; i < tools.length; i += 1) {
     const tool = tools[i]!;
-    let key = store?.seenKey(tool, maxDescriptionChars);
+    let key = seen?.keyOf(i, tool);
     if (key === undefined) {
       key = toolContentKey(tool, maxDescriptionChars);
-      if (typeof tool === 'object' && tool !== null) store?.rememberKey(tool, maxDescriptionChars, key);
+      allSeen = false;
     }
+    if (keys !== undefined) keys[i] = key;
     let analysis = store?.get(key);
     if (analysis === undefined) {
       analysis = analyzeContent(contentOfKey(key));
@@ -62,6 +66,7 @@ export function buildCorpus(tools: readonly ToolInfo[], cache?: RankCache, maxDe
     }
     analyses[i] = analysis;
   }
+  if (store !== undefined && keys !== undefined && !allSeen) store.rememberList(tools, maxDescriptionChars, keys);
   const cached = store?.findCorpus(analyses);
   if (cached) return cached;
   const corpus = indexAnalyses(analyses);
