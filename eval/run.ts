@@ -1,12 +1,15 @@
-// `npm run eval [-- --json FILE] [--max N] [--only NAME,NAME] [--no-calibration]`
+// `npm run eval [-- --json FILE] [--max N] [--only NAME,NAME] [--no-calibration] [--llm]`
 // Ranks every sampled query of every dataset in ../shared/bench with each ranker and prints NDCG@10,
 // Recall@5/10/40 and MRR per dataset, the average over datasets, and each ranker's change relative to
-// the first (the plain BM25 baseline), then the calibration report.
+// the first (the plain BM25 baseline), then the calibration report. Our ranker's row also shows what
+// the LLM stage's prompt would hold at LLM_PROMPT_TOKEN_BUDGET (candidate recall vs the lexical top-k of
+// the same size, prompt tokens); `--llm` adds the LLM stage itself against LLM_BASE_URL / LLM_MODEL.
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { calibrationReport, printCalibration } from './calibration.js';
 import { loadDatasets } from './datasets.js';
 import { METRICS, scoreQuery, type Metric } from './metrics.js';
+import { llmRankerFromEnv, withPromptColumns } from './llm-rankers.js';
 import { defaultRankers, winkQueryRanker, type RankerVariant } from './rankers.js';
 
 const { values } = parseArgs({
@@ -17,6 +20,8 @@ const { values } = parseArgs({
     'no-calibration': { type: 'boolean', default: false },
     // Also measure our ranker with wink-nlp query preprocessing (the README's wink-nlp numbers).
     wink: { type: 'boolean', default: false },
+    // Also run the LLM rerank stage against the endpoint in LLM_BASE_URL / LLM_MODEL (LLM_API_KEY).
+    llm: { type: 'boolean', default: false },
   },
 });
 
@@ -107,7 +112,14 @@ function summarize(results: DatasetResult[], rankers: RankerVariant[]): Record<s
 }
 
 const started = performance.now();
-const rankers = values.wink ? [...defaultRankers(), await winkQueryRanker()] : defaultRankers();
+const [baseline, ours] = defaultRankers();
+const promptBudget = process.env.LLM_PROMPT_TOKEN_BUDGET ? Number(process.env.LLM_PROMPT_TOKEN_BUDGET) : undefined;
+const rankers: RankerVariant[] = [
+  baseline!,
+  withPromptColumns(ours!, promptBudget),
+  ...(values.wink ? [await winkQueryRanker()] : []),
+  ...(values.llm ? [llmRankerFromEnv(process.env)] : []),
+];
 const results = await evaluate(rankers);
 const average = summarize(results, rankers);
 const calibration = values['no-calibration'] ? undefined : calibrationReport();

@@ -4,10 +4,13 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.js';
 import { registerErrorHandling, sendProblem, toProblemError } from './errors.js';
+import apiVersionPlugin from './plugins/api-version.js';
 import authPlugin from './plugins/auth.js';
+import openapiPlugin from './plugins/openapi.js';
 import { requestIdFor } from './request-id.js';
 import healthRoutes from './routes/health.js';
 import searchRoutes from './routes/search.js';
+import { llmRerankerFromConfig } from './search/llm-reranker.js';
 import type { Reranker } from './search/types.js';
 
 declare module 'fastify' {
@@ -18,7 +21,10 @@ declare module 'fastify' {
 }
 
 export interface AppDeps {
-  /** The rerank stage (LLM); without it searches answer with the lexical ranking. */
+  /**
+   * The rerank stage. Default: the LLM stage when `config.llm` is set (LLM_MODEL), else none, and
+   * searches answer with the lexical ranking (BM25-only).
+   */
   reranker?: Reranker;
   /** Where logs go (default stdout); tests capture the audit lines here. */
   logStream?: DestinationStream;
@@ -73,18 +79,37 @@ export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyI
   });
   registerErrorHandling(app);
 
+  const reranker = deps.reranker ?? (config.llm ? llmRerankerFromConfig(config.llm) : undefined);
+  if (config.llm) {
+    app.log.info({ model: config.llm.model, endpoint: endpointOrigin(config.llm.baseUrl) }, 'LLM rerank stage on');
+  } else if (!deps.reranker) {
+    app.log.info('BM25-only: LLM_MODEL is not set, searches are ranked lexically (meta.ranker "bm25")');
+  }
+
   if (config.corsOrigins.length > 0) {
     // For routers whose client runs in a browser or an Electron renderer.
     app.register(cors, {
       origin: config.corsOrigins.includes('*') ? '*' : [...config.corsOrigins],
       methods: ['GET', 'POST'],
       allowedHeaders: ['authorization', 'content-type', 'x-project-id', 'x-request-id', 'x-search-deadline-ms'],
-      exposedHeaders: ['x-request-id', 'retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'],
+      exposedHeaders: ['x-request-id', 'api-version', 'retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'],
       maxAge: 600,
     });
   }
+  app.register(apiVersionPlugin);
+  // Before the routes: it documents them as they are registered.
+  app.register(openapiPlugin, { serveDocs: config.docs.enabled });
   app.register(authPlugin, { auth: config.auth });
   app.register(healthRoutes);
-  app.register(searchRoutes, { config, reranker: deps.reranker });
+  app.register(searchRoutes, { config, reranker });
   return app;
+}
+
+/** Scheme, host and port only: a base URL may carry credentials or tokens that must not reach logs. */
+function endpointOrigin(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).origin;
+  } catch {
+    return '(invalid URL)';
+  }
 }

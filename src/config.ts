@@ -50,6 +50,12 @@ export interface LlmConfig {
   baseUrl: string;
   apiKey: string | undefined;
   model: string;
+  /** Most prompt tokens (o200k) for queries, context and candidate lines (LLM_PROMPT_TOKEN_BUDGET). */
+  promptTokenBudget: number;
+  /** How long an LLM answer is reused for an identical request in the same project; 0 = no cache. */
+  cacheTtlMs: number;
+  /** LLM answers cached per project. */
+  cacheEntriesPerProject: number;
 }
 
 export interface Config {
@@ -83,6 +89,8 @@ export interface Config {
   corsOrigins: readonly string[];
   /** Searches per project per minute; 0 disables rate limiting. */
   rateLimitPerMinute: number;
+  /** Serve the API reference (/docs) and the spec (/openapi.json, /openapi.yaml). */
+  docs: { enabled: boolean };
   shutdown: {
     /** Time between SIGTERM (readiness turns 503) and closing the listener, for load balancers to notice. */
     delayMs: number;
@@ -131,6 +139,7 @@ export function parseConfig(env: Env): Readonly<Config> {
     },
     corsOrigins: parseCorsOrigins(read, problems),
     rateLimitPerMinute: read.integer('RATE_LIMIT_PER_MINUTE', 600, 0, 10_000_000),
+    docs: { enabled: read.boolean('DOCS_ENABLED', true) },
     shutdown: {
       delayMs: read.integer('SHUTDOWN_DELAY_MS', 0, 0, 600_000),
       timeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 20_000, 1000, 600_000),
@@ -252,6 +261,10 @@ function parseLlm(read: EnvReader, problems: string[]): LlmConfig | undefined {
   const baseUrl = read.optionalString('LLM_BASE_URL');
   const apiKey = read.optionalString('LLM_API_KEY');
   const model = read.optionalString('LLM_MODEL');
+  // Read even when the stage is off, so a bad value is reported rather than silently ignored.
+  const promptTokenBudget = read.integer('LLM_PROMPT_TOKEN_BUDGET', 7000, 1000, 1_000_000);
+  const cacheTtlMs = read.integer('LLM_CACHE_TTL_MS', 600_000, 0, 86_400_000);
+  const cacheEntriesPerProject = read.integer('LLM_CACHE_ENTRIES_PER_PROJECT', 500, 1, 1_000_000);
   if (baseUrl === undefined && model === undefined) {
     if (apiKey !== undefined) problems.push('LLM_API_KEY: set LLM_BASE_URL and LLM_MODEL too, or unset it');
     return undefined;
@@ -268,7 +281,7 @@ function parseLlm(read: EnvReader, problems: string[]): LlmConfig | undefined {
     problems.push('LLM_MODEL: required when LLM_BASE_URL is set');
     ok = false;
   }
-  return ok ? { baseUrl: baseUrl!, apiKey, model: model! } : undefined;
+  return ok ? { baseUrl: baseUrl!, apiKey, model: model!, promptTokenBudget, cacheTtlMs, cacheEntriesPerProject } : undefined;
 }
 
 function parseCorsOrigins(read: EnvReader, problems: string[]): string[] {
@@ -326,6 +339,15 @@ class EnvReader {
       return fallback;
     }
     return Number(value);
+  }
+
+  boolean(name: string, fallback: boolean): boolean {
+    const value = this.optionalString(name)?.toLowerCase();
+    if (value === undefined) return fallback;
+    if (value === 'true' || value === '1') return true;
+    if (value === 'false' || value === '0') return false;
+    this.problems.push(`${name}: must be true or false (got "${value}")`);
+    return fallback;
   }
 
   oneOf<T extends string>(name: string, fallback: T, allowed: readonly T[]): T {

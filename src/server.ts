@@ -68,8 +68,9 @@ function printDevelopmentQuickStart(): void {
       '',
       'Search the bundled sample tool list (paste the TOKEN line and this one into a shell):',
       '',
-      `curl -s http://${host}:${port}/catalog/search -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' --data @${sample ?? 'examples/search-request.json'}`,
+      `curl -s http://${host}:${port}/v1/catalog/search -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' --data @${sample ?? 'examples/search-request.json'}`,
       '',
+      ...(config.docs.enabled ? [`API reference: http://${host}:${port}/docs (OpenAPI document: /openapi.yaml)`, ''] : []),
     ].join('\n') + '\n',
   );
 }

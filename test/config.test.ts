@@ -47,7 +47,14 @@ describe('parseConfig', () => {
     });
     expect(config).toMatchObject({
       host: '127.0.0.1', port: 9000, logLevel: 'debug', production: true, rateLimitPerMinute: 0,
-      llm: { baseUrl: 'http://127.0.0.1:11434/v1', model: 'qwen', apiKey: 'k' },
+      llm: {
+        baseUrl: 'http://127.0.0.1:11434/v1',
+        model: 'qwen',
+        apiKey: 'k',
+        promptTokenBudget: 7000,
+        cacheTtlMs: 600_000,
+        cacheEntriesPerProject: 500,
+      },
       search: { deadlineMs: 2500, maxTools: 100 },
       http: { bodyLimitBytes: 2048 },
     });
@@ -111,7 +118,15 @@ describe('parseConfig', () => {
     expect(problemsOf({ LLM_API_KEY: 'k' })[0]).toMatch(/^LLM_API_KEY/);
     expect(parseConfig({ LLM_BASE_URL: 'https://api.example/v1', LLM_MODEL: 'm' }).llm).toEqual({
       baseUrl: 'https://api.example/v1', model: 'm', apiKey: undefined,
+      promptTokenBudget: 7000, cacheTtlMs: 600_000, cacheEntriesPerProject: 500,
     });
+  });
+
+  it('reads the LLM stage tuning and names bad values', () => {
+    const env = { LLM_BASE_URL: 'https://api.example/v1', LLM_MODEL: 'm', LLM_PROMPT_TOKEN_BUDGET: '12000', LLM_CACHE_TTL_MS: '0' };
+    expect(parseConfig(env).llm).toMatchObject({ promptTokenBudget: 12_000, cacheTtlMs: 0 });
+    expect(problemsOf({ LLM_PROMPT_TOKEN_BUDGET: '50' })[0]).toMatch(/^LLM_PROMPT_TOKEN_BUDGET: must be an integer/);
+    expect(problemsOf({ LLM_CACHE_TTL_MS: '-1' })[0]).toMatch(/^LLM_CACHE_TTL_MS/);
   });
 
   it('reads CORS origins and refuses what is not an origin', () => {

@@ -1,7 +1,7 @@
 import type { RankedTool, SearchRequest } from '@catalog-search/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProjectRankCaches } from '../src/search/project-caches.js';
-import { keepCandidates } from '../src/search/rerank-stage.js';
+import { keepRequestTools } from '../src/search/rerank-stage.js';
 import type { Reranker, RerankInput } from '../src/search/types.js';
 import { startApp, TEST_SECRET, testConfig, type RunningApp } from './helpers/app.js';
 import { claims, signJwt } from './helpers/tokens.js';
@@ -10,12 +10,12 @@ import { sampleTools } from './helpers/tools.js';
 /**
  * The rerank seam of the pipeline, exercised with small in-process rerankers (the real LLM stage is
  * its own module): answers in time → `ranker: llm`; late → lexical answer before the deadline with
- * `degraded: deadline`; failing → `degraded: error`.
+ * `degraded: timeout`; failing → `degraded: internal_error`.
  */
 const token = () => signJwt(claims({ iss: 'https://router.example', aud: 'catalog-search' }), { alg: 'HS256', key: TEST_SECRET });
 
 async function searchWith(reranker: Reranker, headers: Record<string, string> = {}, request: Partial<SearchRequest> = {}) {
-  const server = await startApp(testConfig({ search: { ...testConfig().search, deadlineMs: 300 } }), { reranker });
+  const server = await startApp(testConfig({ search: { ...testConfig().search, deadlineMs: 2000 } }), { reranker });
   try {
     const started = Date.now();
     const response = await fetch(`${server.url}/catalog/search`, {
@@ -66,7 +66,7 @@ describe('search pipeline with a reranker', () => {
     };
     const { status, body, ms } = await searchWith(reranker, { 'x-search-deadline-ms': '150' });
     expect(status).toBe(200);
-    expect(body.meta).toMatchObject({ ranker: 'bm25', degraded: 'deadline' });
+    expect(body.meta).toMatchObject({ ranker: 'bm25', degraded: 'timeout' });
     expect(body.results.length).toBeGreaterThan(0);
     expect(aborted).toBe(true);
     expect(ms).toBeLessThan(1500);
@@ -81,7 +81,7 @@ describe('search pipeline with a reranker', () => {
     };
     const { status, body } = await searchWith(reranker);
     expect(status).toBe(200);
-    expect(body.meta).toMatchObject({ ranker: 'bm25', degraded: 'error' });
+    expect(body.meta).toMatchObject({ ranker: 'bm25', degraded: 'internal_error' });
     expect(JSON.stringify(body)).not.toContain('exploded');
   });
 
@@ -116,9 +116,11 @@ describe('search pipeline with a reranker', () => {
     }
   });
 
-  it('keepCandidates drops invented and duplicated tools', () => {
+  it('keepRequestTools drops invented, altered and duplicated tools', () => {
+    const tools = sampleTools.slice(0, 3);
     const tool = (index: number): RankedTool => ({ tool: sampleTools[index]!, index, score: 1, relevance: 1, explanation: '' });
-    expect(keepCandidates([tool(2), tool(9), tool(2), tool(1)], [tool(1), tool(2)]).map((t) => t.index)).toEqual([2, 1]);
+    const altered: RankedTool = { ...tool(0), tool: { ...sampleTools[0]!, description: 'changed' } };
+    expect(keepRequestTools([tool(2), tool(9), tool(2), altered, tool(1)], tools).map((t) => t.index)).toEqual([2, 1]);
   });
 });
 

@@ -18,11 +18,11 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-async function post(body: string | Buffer, headers: Record<string, string> = {}) {
+async function post(body: string | Uint8Array, headers: Record<string, string> = {}) {
   const response = await fetch(`${server.url}/catalog/search`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token()}`, 'content-type': 'application/json', ...headers },
-    body,
+    body: body as BodyInit,
   });
   const text = await response.text();
   return { status: response.status, headers: response.headers, text, json: () => JSON.parse(text) as Record<string, any> };

@@ -1,10 +1,11 @@
 import compress from '@fastify/compress';
 import rateLimit from '@fastify/rate-limit';
-import { DEFAULT_MAX_RESULTS, SearchRequestSchema, SearchResponseSchema } from '@catalog-search/core';
+import { DEFAULT_MAX_RESULTS, SearchRequestSchema } from '@catalog-search/core';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.js';
-import { ProblemError, ProblemSchema } from '../errors.js';
+import { ProblemError } from '../errors.js';
+import { SEARCH_PATHS, searchRouteSchema } from '../openapi/search-operation.js';
 import { budgetFromHeader, DEADLINE_HEADER, startDeadline } from '../search/deadline.js';
 import { enforceLimits, rejectDuplicateToolKeys } from '../search/limits.js';
 import { ProjectRankCaches } from '../search/project-caches.js';
@@ -55,53 +56,66 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
 
   app.decorateRequest('searchBudgetMs', 0);
 
-  app.withTypeProvider<TypeBoxTypeProvider>().post(
-    '/catalog/search',
-    {
-      schema: {
-        body: SearchRequestSchema,
-        response: { 200: SearchResponseSchema, '4xx': ProblemSchema, '5xx': ProblemSchema },
+  // One handler on two paths: /v1/catalog/search and the seed path /catalog/search (one operation).
+  for (const { url, operationId } of SEARCH_PATHS) {
+    app.withTypeProvider<TypeBoxTypeProvider>().post(
+      url,
+      {
+        schema: { ...searchRouteSchema(operationId, config), body: SearchRequestSchema },
+        decompress: {},
+        onRequest: [
+          app.authenticate,
+          async (request) => {
+            request.searchBudgetMs = budgetFromHeader(request.headers[DEADLINE_HEADER], config.search.deadlineMs);
+          },
+        ],
+        preValidation: async (request) => enforceLimits(request.body, config.search),
       },
-      decompress: {},
-      onRequest: [
-        app.authenticate,
-        async (request) => {
-          request.searchBudgetMs = budgetFromHeader(request.headers[DEADLINE_HEADER], config.search.deadlineMs);
-        },
-      ],
-      preValidation: async (request) => enforceLimits(request.body, config.search),
-    },
-    async (request, reply) => {
-      const body = request.body;
-      rejectDuplicateToolKeys(body.tools);
-      const hangUp = new AbortController();
-      reply.raw.once('close', () => {
-        if (!reply.raw.writableFinished) hangUp.abort();
-      });
-      const response = await searchCatalog(body, {
-        projectId: request.projectId,
-        requestId: request.id,
-        log: request.log,
-        rankCache: caches.for(request.projectId),
-        deadline: startDeadline(request.searchBudgetMs, reply.elapsedTime, hangUp.signal),
-        maxDescriptionChars: config.search.maxDescriptionChars,
-        reranker,
-      });
-      request.log.info(
-        {
-          // requestId and projectId are bound to request.log already.
-          audit: 'search',
-          tools: body.tools.length,
-          queries: body.query.length,
-          maxResults: body.maxResults ?? DEFAULT_MAX_RESULTS,
-          ranker: response.meta.ranker,
-          degraded: response.meta.degraded,
-          results: response.results.length,
-          durationMs: Math.round(reply.elapsedTime * 10) / 10,
-        },
-        'search',
-      );
-      return response;
-    },
-  );
+      async (request, reply) => {
+        const body = request.body;
+        rejectDuplicateToolKeys(body.tools);
+        const hangUp = new AbortController();
+        reply.raw.once('close', () => {
+          if (!reply.raw.writableFinished) hangUp.abort();
+        });
+        const { response, rerank } = await searchCatalog(body, {
+          projectId: request.projectId,
+          requestId: request.id,
+          log: request.log,
+          rankCache: caches.for(request.projectId),
+          deadline: startDeadline(request.searchBudgetMs, reply.elapsedTime, hangUp.signal),
+          maxDescriptionChars: config.search.maxDescriptionChars,
+          reranker,
+        });
+        request.log.info(
+          {
+            // requestId and projectId are bound to request.log already.
+            audit: 'search',
+            tools: body.tools.length,
+            queries: body.query.length,
+            maxResults: body.maxResults ?? DEFAULT_MAX_RESULTS,
+            ranker: response.meta.ranker,
+            degraded: response.meta.degraded,
+            results: response.results.length,
+            ...(rerank
+              ? {
+                  llm: {
+                    candidates: rerank.candidates,
+                    promptTokens: rerank.promptTokens,
+                    cached: rerank.cached,
+                    shared: rerank.shared,
+                    modelMs: rerank.modelMs,
+                    // Tokens billed for this request (0 when answered from the cache or a shared call).
+                    usage: rerank.usage ?? { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+                  },
+                }
+              : {}),
+            durationMs: Math.round(reply.elapsedTime * 10) / 10,
+          },
+          'search',
+        );
+        return response;
+      },
+    );
+  }
 }

@@ -7,14 +7,21 @@ import {
   type SearchResponse,
 } from '@catalog-search/core';
 import { rankLexically } from './lexical-stage.js';
-import { keepCandidates, rerankWithinDeadline } from './rerank-stage.js';
-import type { SearchContext } from './types.js';
+import { keepRequestTools, rerankWithinDeadline } from './rerank-stage.js';
+import type { RerankStats, SearchContext } from './types.js';
+
+export interface SearchOutcome {
+  response: SearchResponse;
+  /** What the rerank stage cost and saw, when it ran (for the audit log). */
+  rerank?: RerankStats;
+}
 
 /**
  * The search pipeline: lexical prefilter → optional rerank under the deadline → response.
- * Without a reranker the lexical ranking is the answer (`meta.ranker: "bm25"`, no `degraded`).
+ * Without a reranker the lexical ranking is the answer (`meta.ranker: "bm25"`, no `degraded`:
+ * BM25-only is that deployment's normal service, not a degradation).
  */
-export async function searchCatalog(request: SearchRequest, ctx: SearchContext): Promise<SearchResponse> {
+export async function searchCatalog(request: SearchRequest, ctx: SearchContext): Promise<SearchOutcome> {
   const maxResults = request.maxResults ?? DEFAULT_MAX_RESULTS;
   const { reranker } = ctx;
   const candidates = rankLexically(request, {
@@ -23,11 +30,14 @@ export async function searchCatalog(request: SearchRequest, ctx: SearchContext):
     maxDescriptionChars: ctx.maxDescriptionChars,
   });
 
-  if (!reranker || candidates.length === 0) return assembleResponse(candidates, maxResults, { ranker: 'bm25', requestId: ctx.requestId });
+  if (!reranker || request.tools.length === 0) {
+    return { response: assembleResponse(candidates, maxResults, { ranker: 'bm25', requestId: ctx.requestId }) };
+  }
 
   const outcome = await rerankWithinDeadline(reranker, {
     request,
     candidates,
+    rankCache: ctx.rankCache,
     maxResults,
     projectId: ctx.projectId,
     requestId: ctx.requestId,
@@ -35,10 +45,15 @@ export async function searchCatalog(request: SearchRequest, ctx: SearchContext):
     signal: ctx.deadline.signal,
     deadlineAt: ctx.deadline.at,
   });
+  const stats = outcome.stats ? { rerank: outcome.stats } : {};
   if (outcome.ranker === 'llm') {
-    return assembleResponse(keepCandidates(outcome.ranked, candidates), maxResults, { ranker: 'llm', requestId: ctx.requestId });
+    const meta: SearchMeta = { ranker: 'llm', requestId: ctx.requestId, ...(outcome.degraded ? { degraded: outcome.degraded } : {}) };
+    return { response: assembleResponse(keepRequestTools(outcome.ranked, request.tools), maxResults, meta), ...stats };
   }
-  return assembleResponse(candidates, maxResults, { ranker: 'bm25', degraded: outcome.degraded, requestId: ctx.requestId });
+  return {
+    response: assembleResponse(candidates, maxResults, { ranker: 'bm25', degraded: outcome.degraded, requestId: ctx.requestId }),
+    ...stats,
+  };
 }
 
 /** The wire answer: best first, at most maxResults, each tool through core's `toSearchResult`. */

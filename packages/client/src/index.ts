@@ -1,1 +1,45 @@
-export {};
+export {
+  createCatalogSearchClient,
+  DEFAULT_DEADLINE_MARGIN_MS,
+  DEFAULT_MAX_DESCRIPTION_CHARS,
+  DEFAULT_PATH,
+  DEFAULT_TIMEOUT_MS,
+  type CatalogSearchClient,
+  type CatalogSearchClientOptions,
+  type FallbackEvent,
+  type SearchOptions,
+  type SearchOutcome,
+} from './client.js';
+export {
+  DEFAULT_COOLDOWN_MS,
+  DEFAULT_FAILURE_THRESHOLD,
+  DEFAULT_MAX_RETRY_AFTER_MS,
+  type CircuitBreakerOptions,
+  type CircuitSnapshot,
+  type CircuitState,
+} from './circuit-breaker.js';
+export type { FetchLike } from './cloud-call.js';
+export { COMPRESSION_THRESHOLD, type Compression } from './compression.js';
+export { CONFIGURATION_REASONS, type FallbackReason } from './fallback-reason.js';
+export {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+  AuthenticationError,
+  BadRequestError,
+  CatalogSearchError,
+  CircuitOpenError,
+  CredentialsError,
+  InternalServerError,
+  InvalidRequestError,
+  InvalidResponseError,
+  NotFoundError,
+  PayloadTooLargeError,
+  PermissionDeniedError,
+  RateLimitError,
+  UnprocessableEntityError,
+  type ProblemDetails,
+} from './errors.js';
+// Re-exported so a router needs one import for the wire types.
+export type { SearchMeta, SearchRequest, SearchResponse, SearchResult, ToolInfo } from '@catalog-search/core';

@@ -1,0 +1,58 @@
+# catalog-search service image.
+#   docker build -t catalog-search .
+#   docker run --rm -p 8080:8080 -e AUTH_JWT_SECRET=... --read-only --tmpfs /tmp catalog-search
+# The base image is a build argument so air-gapped builds can point it at a mirror or a local stand-in.
+ARG NODE_IMAGE=node:24-bookworm-slim
+
+# ---- deps: every dependency, installed once from the lockfile (manifests only, so the layer is reused
+# until they change) ----
+FROM ${NODE_IMAGE} AS deps
+WORKDIR /app
+ENV npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
+COPY package.json package-lock.json ./
+COPY packages/core/package.json packages/core/
+COPY packages/client/package.json packages/client/
+RUN npm ci --ignore-scripts
+
+# ---- build: compile the TypeScript of the service and its workspaces ----
+FROM deps AS build
+COPY tsconfig.json tsconfig.base.json ./
+COPY packages packages
+COPY src src
+RUN npm run build
+
+# ---- prod-deps: production dependencies only (no second download), without files Node never loads ----
+FROM deps AS prod-deps
+COPY scripts/prune-node-modules.mjs /tmp/
+RUN npm prune --omit=dev --ignore-scripts && node /tmp/prune-node-modules.mjs node_modules
+
+# ---- runtime ----
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=8080
+WORKDIR /app
+# Everything stays owned by root: the process (uid 1000) can read the code but not change it.
+COPY --from=prod-deps /app/node_modules node_modules
+COPY --from=build /app/package.json ./
+COPY --from=build /app/dist dist
+COPY --from=build /app/packages/core/package.json packages/core/
+COPY --from=build /app/packages/core/dist packages/core/dist
+COPY --from=build /app/packages/client/package.json packages/client/
+COPY --from=build /app/packages/client/dist packages/client/dist
+# V8 compile cache (Node 22.1+; older versions ignore it), filled at build time for a faster cold start. Node keys
+# it by uid, so uid 1000 fills it; then root takes it over: the process can read the cache but not alter it.
+RUN node -e "require('fs').mkdirSync('.node-compile-cache'); require('fs').chownSync('.node-compile-cache', 1000, 1000)"
+USER 1000:1000
+RUN NODE_COMPILE_CACHE=.node-compile-cache node --input-type=module -e "await import('./dist/src/app.js')"
+USER root
+RUN node -e "const fs = require('fs'), path = require('path'); (function walk(dir) { fs.chownSync(dir, 0, 0); fs.chmodSync(dir, 0o755); for (const entry of fs.readdirSync(dir, { withFileTypes: true })) { const file = path.join(dir, entry.name); if (entry.isDirectory()) walk(file); else { fs.chownSync(file, 0, 0); fs.chmodSync(file, 0o644); } } })('.node-compile-cache')"
+ENV NODE_COMPILE_CACHE=/app/.node-compile-cache
+# Numeric, so Kubernetes' runAsNonRoot can verify it (the official image's `node` user is uid 1000).
+USER 1000:1000
+EXPOSE 8080
+# node, not curl (the slim image has none); the ref'd timer bounds a probe that hangs.
+HEALTHCHECK --interval=10s --timeout=5s --start-period=15s --retries=3 \
+  CMD ["node", "-e", "setTimeout(() => process.exit(1), 4000); fetch(`http://127.0.0.1:${process.env.PORT || 8080}/healthz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# node itself is PID 1 (no npm, no shell): it gets SIGTERM directly and the server drains and exits 0.
+CMD ["node", "dist/src/server.js"]

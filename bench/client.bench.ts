@@ -1,0 +1,258 @@
+// The router's client when the cloud is unusable (issue 5's targets):
+//   cloud down (connection refused): first search  < 100 ms
+//   cloud hanging: first search < timeoutMs + 100 ms; with the breaker open, the next ones < 20 ms
+// Every figure is set against two floors measured in the same run on the same request: core's
+// `rankTools` without a cache (cold: every tool analysed) and with a warm cache. Tool lists are real MCP catalogs read from ../shared/bench at run time.
+//
+// The hanging case uses timeoutMs = 1000 (not the 5000 default) to keep the run short; the
+// budget arithmetic is the same. Run: `npm run bench -- client` (it imports the built packages:
+// `npm run build` first when sources changed; `npm ci` builds them).
+import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createRankCache, DEFAULT_MAX_RESULTS, rankTools, type SearchRequest, type ToolInfo } from '@catalog-search/core';
+import {
+  createCatalogSearchClient,
+  DEFAULT_FAILURE_THRESHOLD,
+  DEFAULT_MAX_DESCRIPTION_CHARS,
+} from '@catalog-search/client';
+import { buildApp } from '../src/app.js';
+import { parseConfig } from '../src/config.js';
+
+const HANG_TIMEOUT_MS = 1000;
+const SAMPLES = 15;
+
+interface Catalog {
+  name: string;
+  tools: ToolInfo[];
+  queries: string[];
+}
+
+function loadCatalog(folder: string, maxTools: number): Catalog {
+  const dir = new URL(`../../shared/bench/${folder}/`, import.meta.url);
+  const lines = (file: string) =>
+    readFileSync(new URL(file, dir), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+  // Only the fields a router sends (the catalogs carry provenance extras).
+  const tools = lines('catalog.jsonl').slice(0, maxTools).map((row) => {
+    const tool: ToolInfo = {
+      toolKey: String(row.toolKey),
+      toolName: String(row.toolName),
+      serverName: String(row.serverName),
+      description: String(row.description ?? ''),
+    };
+    if (row.inputSchema && typeof row.inputSchema === 'object') tool.inputSchema = row.inputSchema as ToolInfo['inputSchema'];
+    return tool;
+  });
+  let queries: string[] = [];
+  try {
+    queries = lines('queries.jsonl').slice(0, 40).map((row) => String(row.query));
+  } catch {
+    queries = ['search the web for recent news', 'create a github issue', 'send a slack message', 'read a file'];
+  }
+  return { name: `${folder} (${tools.length} tools)`, tools, queries };
+}
+
+const request = (catalog: Catalog, i: number): SearchRequest => ({
+  query: [catalog.queries[i % catalog.queries.length]!],
+  tools: catalog.tools,
+});
+
+function stats(samples: number[]): { median: number; p95: number; max: number } {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+  return { median: at(0.5), p95: at(0.95), max: sorted.at(-1)! };
+}
+
+const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
+
+async function time<T>(fn: () => Promise<T> | T): Promise<[number, T]> {
+  const start = performance.now();
+  const value = await fn();
+  return [performance.now() - start, value];
+}
+
+async function listen(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+async function refusedUrl(): Promise<string> {
+  const server = createServer();
+  const url = await listen(server);
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return url;
+}
+
+let failed = 0;
+function verdict(label: string, value: number, limit: number): string {
+  const ok = value < limit;
+  if (!ok) failed += 1;
+  return `${label}: ${fmt(value)} (target < ${fmt(limit)}) ${ok ? 'OK' : 'MISSED'}`;
+}
+
+/**
+ * Paired samples: the two floors and the client on the same request back to back, so all three
+ * see the same machine load. Cold floor: `rankTools` with no cache (every tool analysed). Warm
+ * floor: `rankTools` with a cache already holding this list, as in a client that has ranked it.
+ */
+async function paired(
+  catalog: Catalog,
+  search: (req: SearchRequest) => Promise<{ fallbackReason?: string | undefined; ms?: number }>,
+  expectedReason: string,
+): Promise<Samples> {
+  const samples: Samples = { cold: [], warm: [], client: [] };
+  const warmCache = createRankCache();
+  rankTools(request(catalog, 0), { cache: warmCache, maxDescriptionChars: DEFAULT_MAX_DESCRIPTION_CHARS });
+  for (let i = 0; i < SAMPLES; i += 1) {
+    const req = request(catalog, i);
+    const options = { limit: DEFAULT_MAX_RESULTS, maxDescriptionChars: DEFAULT_MAX_DESCRIPTION_CHARS };
+    samples.cold.push((await time(() => rankTools(req, options)))[0]);
+    samples.warm.push((await time(() => rankTools(req, { ...options, cache: warmCache })))[0]);
+    const [ms, outcome] = await time(() => search(req));
+    if (outcome.fallbackReason !== expectedReason) throw new Error(`expected ${expectedReason}, got ${outcome.fallbackReason}`);
+    // When `search` times only part of its work (the search after a setup step), that part.
+    samples.client.push(outcome.ms ?? ms);
+  }
+  return samples;
+}
+
+interface Samples {
+  cold: number[];
+  warm: number[];
+  client: number[];
+}
+
+function report(label: string, samples: Samples, target: number): void {
+  const cold = stats(samples.cold).median;
+  const warm = stats(samples.warm).median;
+  const client = stats(samples.client);
+  console.log(
+    `${label}: median ${fmt(client.median)}, p95 ${fmt(client.p95)}, max ${fmt(client.max)} | ` +
+      `floors: cold ${fmt(cold)} (${(client.median / cold).toFixed(2)}x), warm ${fmt(warm)} (${(client.median / warm).toFixed(2)}x)`,
+  );
+  console.log(`  ${verdict('median', client.median, target)}`);
+}
+
+async function benchCatalog(catalog: Catalog): Promise<void> {
+  console.log(`\n## ${catalog.name}`);
+
+  // Cloud down: a fresh client (empty rank cache) for every sample, so each is that client's first search.
+  const down = await refusedUrl();
+  const refused = await paired(
+    catalog,
+    (req) => createCatalogSearchClient({ baseUrl: down, token: 'bench' }).search(req),
+    'network',
+  );
+  report('cloud down, first search of a fresh client', refused, 100);
+
+  // The same, but the router called prepare(tools) when its list last changed (off the search path).
+  const prepared = await paired(
+    catalog,
+    (req) => {
+      const client = createCatalogSearchClient({ baseUrl: down, token: 'bench' });
+      client.prepare(req.tools);
+      return time(() => client.search(req)).then(([ms, outcome]) => ({ ...outcome, ms }));
+    },
+    'network',
+  );
+  report('cloud down, first search after prepare(tools)', prepared, 100);
+
+  // Cloud hanging: the first searches wait out the timeout until the breaker opens; then local at
+  // once. Once with a fresh client, once with one whose tool list was prepared beforehand.
+  const hanging = createServer(() => {
+    // accept the request, never answer
+  });
+  const hangUrl = await listen(hanging);
+  for (const prepare of [false, true]) {
+    const client = createCatalogSearchClient({ baseUrl: hangUrl, token: 'bench', timeoutMs: HANG_TIMEOUT_MS });
+    if (prepare) client.prepare(catalog.tools);
+    const label = prepare ? 'after prepare(tools)' : 'fresh client';
+    const first: number[] = [];
+    for (let i = 0; i < DEFAULT_FAILURE_THRESHOLD; i += 1) {
+      const [ms, outcome] = await time(() => client.search(request(catalog, i)));
+      if (outcome.fallbackReason !== 'timeout') throw new Error(`expected timeout fallback, got ${outcome.fallbackReason}`);
+      first.push(ms);
+    }
+    console.log(
+      `cloud hanging (timeoutMs ${HANG_TIMEOUT_MS}), ${label}, searches 1–${DEFAULT_FAILURE_THRESHOLD} (each times out): ` +
+        first.map(fmt).join(', '),
+    );
+    console.log(`  ${verdict('first search', first[0]!, HANG_TIMEOUT_MS + 100)}`);
+    if (!prepare) {
+      const open = await paired(catalog, (req) => client.search(req), 'circuit_open');
+      report(`breaker open, next ${SAMPLES} searches`, open, 20);
+    }
+  }
+  hanging.closeAllConnections();
+  await new Promise<void>((resolve) => hanging.close(() => resolve()));
+}
+
+/**
+ * Cloud up: what the client itself costs over a bare fetch of the same request to the real service
+ * (buildApp on loopback, lexical stage only). Both sides include the service's own work, which
+ * runs in this process too; the difference is the client's validation and response check.
+ */
+async function benchCloudUp(catalog: Catalog): Promise<void> {
+  console.log(`\n## cloud up: real service on loopback, ${catalog.name}`);
+  const secret = 'bench-secret-bench-secret-bench-secret!!';
+  const app = buildApp(parseConfig({ AUTH_JWT_SECRET: secret, LOG_LEVEL: 'silent' }));
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as AddressInfo;
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const now = Math.floor(Date.now() / 1000);
+  const unsigned = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64({ sub: 'bench', projectId: 'bench', iat: now, exp: now + 600 })}`;
+  const token = `${unsigned}.${createHmac('sha256', secret).update(unsigned).digest('base64url')}`;
+  const gzipClient = createCatalogSearchClient({ baseUrl, token });
+  const plainClient = createCatalogSearchClient({ baseUrl, token, compression: 'none' });
+  const bytes = JSON.stringify(request(catalog, 0)).length;
+
+  const samples = { bare: [] as number[], plain: [] as number[], gzip: [] as number[] };
+  for (let i = 0; i < SAMPLES + 2; i += 1) {
+    const req = request(catalog, i);
+    const [bareMs] = await time(async () => {
+      const response = await fetch(`${baseUrl}/catalog/search`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(req),
+      });
+      if (!response.ok) throw new Error(`service answered ${response.status}`);
+      return response.json();
+    });
+    const [plainMs, plain] = await time(() => plainClient.search(req));
+    const [gzipMs, gzipped] = await time(() => gzipClient.search(req));
+    if (plain.source !== 'cloud' || gzipped.source !== 'cloud') throw new Error('expected cloud answers');
+    // The first two rounds warm every path (JIT, keep-alive connection) and are not counted.
+    if (i >= 2) {
+      samples.bare.push(bareMs);
+      samples.plain.push(plainMs);
+      samples.gzip.push(gzipMs);
+    }
+  }
+  const bare = stats(samples.bare).median;
+  const line = (label: string, values: number[]) => {
+    const { median, p95 } = stats(values);
+    return `${label}: median ${fmt(median)}, p95 ${fmt(p95)} → ${(median / bare).toFixed(2)}x bare (+${fmt(median - bare)})`;
+  };
+  console.log(`bare fetch of the same ${Math.round(bytes / 1024)} KB body: median ${fmt(bare)}`);
+  console.log(line("client.search, compression 'none'", samples.plain));
+  console.log(line("client.search, gzip (default; pure cost on loopback, it pays off on a real uplink)", samples.gzip));
+  await app.close();
+}
+
+console.log(`node ${process.version}; ${SAMPLES} samples per figure; wall-clock ms on a shared machine`);
+const catalogs = [loadCatalog('livemcpbench', Infinity), loadCatalog('smithery_catalog', 3000)];
+
+// The very first search of the process, before anything is warm: it also pays the runtime's
+// one-time fetch setup and the JIT of the ranking code (a long-running router pays these once).
+{
+  const client = createCatalogSearchClient({ baseUrl: await refusedUrl(), token: 'bench' });
+  const [ms, outcome] = await time(() => client.search(request(catalogs[0]!, 0)));
+  console.log(`\ncold process, cloud down, first search (${catalogs[0]!.name}): ${fmt(ms)}, source ${outcome.source}`);
+  console.log(`  ${verdict('cold first search', ms, 100)}`);
+}
+for (const catalog of catalogs) await benchCatalog(catalog);
+await benchCloudUp(catalogs[0]!);
+// Targets are reported, not enforced: timings on a shared machine are too noisy to fail a run on.
+console.log(failed > 0 ? `\n${failed} target(s) missed (see above)` : '\nall targets met');

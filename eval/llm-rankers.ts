@@ -1,0 +1,110 @@
+// The LLM stage in `npm run eval`:
+// - `withPromptColumns(ranker)` adds, to any lexical ranker's row, how well the stage's prompt would
+//   cover the gold tools at the configured token budget, without calling a model: `cand recall` (share
+//   of gold tools among the prompt's candidates), `lex@k recall` (the same for the plain lexical top-k
+//   of the same candidate count), `cands` and `prompt tok` (o200k tokens).
+// - `llmRanker()` (`npm run eval -- --llm`) runs the stage itself against LLM_BASE_URL / LLM_MODEL,
+//   so anyone with a model can measure what it adds over the lexical stage.
+import { createRankCache, rankTools, type RankCache, type ToolInfo } from '../packages/core/src/index.js';
+import { createReranker, DEFAULT_PROMPT_TOKEN_BUDGET, type Reranker } from '../src/rerank/index.js';
+import type { Dataset, EvalQuery } from './datasets.js';
+import type { RankerOutput, RankerVariant } from './rankers.js';
+
+const recall = (keys: Set<string>, relevant: string[]) =>
+  relevant.length === 0 ? 0 : relevant.filter((key) => keys.has(key)).length / relevant.length;
+
+function promptColumns(stage: Reranker, query: EvalQuery, tools: ToolInfo[], cache: RankCache, project: string) {
+  const lexical = rankTools({ query: query.query, tools }, { cache });
+  // The stage gets no rank cache: it ranks sub-queries with the built core, this harness with core's source.
+  const plan = stage.plan({ query: query.query, tools, lexical }, project);
+  const inPrompt = new Set(plan.candidates.map((candidate) => tools[candidate.toolIndex]!.toolKey));
+  const lexicalTopK = new Set(lexical.slice(0, plan.candidates.length).map((ranked) => ranked.tool.toolKey));
+  return {
+    lexical,
+    plan,
+    extras: {
+      'cand recall': recall(inPrompt, query.relevant),
+      'lex@k recall': recall(lexicalTopK, query.relevant),
+      cands: plan.candidates.length,
+      'prompt tok': plan.promptTokens,
+    },
+  };
+}
+
+export function withPromptColumns(inner: RankerVariant, promptTokenBudget = DEFAULT_PROMPT_TOKEN_BUDGET): RankerVariant {
+  const stage = createReranker({ model: 'eval', promptTokenBudget });
+  let cache: RankCache = createRankCache();
+  let project = '';
+  return {
+    name: inner.name,
+    prepare: (dataset: Dataset) => {
+      inner.prepare?.(dataset);
+      cache = createRankCache();
+      project = dataset.name;
+    },
+    async rank(query, tools): Promise<RankerOutput> {
+      const output = await inner.rank(query, tools);
+      const { extras } = promptColumns(stage, query, tools, cache, project);
+      return { ranked: output.ranked, extras: { ...output.extras, ...extras } };
+    },
+  };
+}
+
+export interface LlmEvalOptions {
+  baseURL: string;
+  apiKey?: string;
+  model: string;
+  promptTokenBudget?: number;
+  /** Per query; generous by default, since eval measures quality rather than the deadline. */
+  deadlineMs: number;
+}
+
+export function llmRanker(options: LlmEvalOptions): RankerVariant {
+  // No answer cache: every query is a fresh model call.
+  const stage = createReranker({
+    baseURL: options.baseURL,
+    ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+    model: options.model,
+    promptTokenBudget: options.promptTokenBudget ?? DEFAULT_PROMPT_TOKEN_BUDGET,
+    cacheTtlMs: 0,
+  });
+  let cache: RankCache = createRankCache();
+  let project = '';
+  return {
+    name: 'llm',
+    prepare: (dataset: Dataset) => {
+      cache = createRankCache();
+      project = dataset.name;
+    },
+    async rank(query, tools): Promise<RankerOutput> {
+      const { lexical, extras } = promptColumns(stage, query, tools, cache, project);
+      const outcome = await stage.rerank(
+        { query: query.query, tools, lexical },
+        { projectId: project, signal: AbortSignal.timeout(options.deadlineMs), deadline: performance.now() + options.deadlineMs },
+      );
+      return {
+        ranked: outcome.ranked.map((ranked) => ranked.tool.toolKey),
+        extras: {
+          ...extras,
+          // Share of queries the model fully answered, and what it cost.
+          'llm ok': outcome.ranker === 'llm' && !outcome.degraded ? 1 : 0,
+          'llm tok': outcome.usage?.totalTokens ?? 0,
+          'model ms': outcome.modelMs,
+        },
+      };
+    },
+  };
+}
+
+/** `--llm`: the endpoint from the same variables the service reads; a clear message when one is missing. */
+export function llmRankerFromEnv(env: Readonly<Record<string, string | undefined>>): RankerVariant {
+  const baseURL = env.LLM_BASE_URL?.trim();
+  const model = env.LLM_MODEL?.trim();
+  if (!baseURL || !model) {
+    throw new Error('npm run eval -- --llm needs LLM_BASE_URL and LLM_MODEL (and LLM_API_KEY if the endpoint wants one)');
+  }
+  const budget = Number(env.LLM_PROMPT_TOKEN_BUDGET ?? DEFAULT_PROMPT_TOKEN_BUDGET);
+  const deadlineMs = Number(env.LLM_EVAL_DEADLINE_MS ?? 30_000);
+  const apiKey = env.LLM_API_KEY?.trim();
+  return llmRanker({ baseURL, model, promptTokenBudget: budget, deadlineMs, ...(apiKey ? { apiKey } : {}) });
+}

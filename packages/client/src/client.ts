@@ -1,0 +1,239 @@
+import { createRankCache, type SearchRequest, type SearchResponse, type ToolInfo } from '@catalog-search/core';
+import { CircuitBreaker, type CircuitBreakerOptions, type CircuitSnapshot } from './circuit-breaker.js';
+import { callCloud, type FetchLike } from './cloud-call.js';
+import type { Compression } from './compression.js';
+import {
+  APIUserAbortError,
+  CatalogSearchError,
+  CircuitOpenError,
+  InternalServerError,
+  RateLimitError,
+} from './errors.js';
+import { CONFIGURATION_REASONS, fallbackReasonFor, type FallbackReason } from './fallback-reason.js';
+import { prepareLocally, searchLocally, type LocalSearch } from './local-search.js';
+import { newRequestId } from './request-id.js';
+import { assertValidRequest } from './validation.js';
+
+export const DEFAULT_TIMEOUT_MS = 5_000;
+export const DEFAULT_PATH = '/catalog/search';
+export const DEFAULT_DEADLINE_MARGIN_MS = 250;
+/** The service's default MAX_DESCRIPTION_CHARS: descriptions are cut to this length for ranking. */
+export const DEFAULT_MAX_DESCRIPTION_CHARS = 2_000;
+
+export interface CatalogSearchClientOptions {
+  /** Service origin (and optional base path), e.g. `https://search.example.com`. */
+  baseUrl: string;
+  /** A Router-issued bearer JWT. Give this or `getToken`. */
+  token?: string;
+  /** Called before every cloud call (inside the time budget); for tokens that rotate. */
+  getToken?: () => string | Promise<string>;
+  /** Whole budget of a cloud call (token, request, body) before ranking locally. Default 5,000 ms. */
+  timeoutMs?: number;
+  /** Path of the search route, appended to `baseUrl`. Default `/catalog/search`. */
+  path?: string;
+  /** Kept back from the budget when telling the service its deadline (`X-Search-Deadline-Ms`). Default 250 ms. */
+  deadlineMarginMs?: number;
+  /** A `fetch` to use instead of the global one (proxies, custom agents, tests). */
+  fetch?: FetchLike;
+  /** Rank locally when the cloud fails (default `true`). `false`: reject with the typed error instead. */
+  fallback?: boolean;
+  /** Called on every local answer with the reason and the typed error. Exceptions it throws are ignored. */
+  onFallback?: (event: FallbackEvent) => void;
+  /** Circuit breaker settings, or `false` to call the cloud on every search. */
+  breaker?: CircuitBreakerOptions | false;
+  /** Sent as `X-Project-Id`; the service rejects (403) a token for another project. */
+  projectId?: string;
+  /** Sent as `User-Agent` where the runtime allows it (Node, Electron main; browsers ignore it). */
+  userAgent?: string;
+  /**
+   * `gzip` (default): request bodies of 32 KiB or more are sent gzip-compressed
+   * (`Content-Encoding: gzip`; the service accepts gzip, deflate and br). `none` for a proxy or an
+   * older service that refuses compressed bodies (it would answer 415: a `bad_request` fallback).
+   */
+  compression?: Compression;
+  /**
+   * Descriptions are cut to this many characters for local ranking. Default 2,000; set it to the
+   * service's MAX_DESCRIPTION_CHARS if the service changed it, so local and cloud rankings match.
+   */
+  maxDescriptionChars?: number;
+}
+
+export interface FallbackEvent {
+  reason: FallbackReason;
+  error: CatalogSearchError;
+  /** The id sent as `X-Request-Id` and returned in `meta.requestId`. */
+  requestId: string;
+  /** True for reasons that will not fix themselves (`unauthorized`, `forbidden`, `not_found`, `bad_request`). */
+  configurationProblem: boolean;
+}
+
+export interface SearchOptions {
+  /** Aborting rejects the search with APIUserAbortError (no fallback). */
+  signal?: AbortSignal;
+  /** Overrides the client's `timeoutMs` for this search. */
+  timeoutMs?: number;
+  /** Overrides the generated request id (`X-Request-Id`, `meta.requestId`). */
+  requestId?: string;
+}
+
+export interface SearchOutcome extends SearchResponse {
+  /** `cloud`: the service's answer. `local`: core's BM25 ranking, computed locally. */
+  source: 'cloud' | 'local';
+  /** Set when `source` is `local`. */
+  fallbackReason?: FallbackReason;
+}
+
+export interface CatalogSearchClient {
+  search(request: SearchRequest, options?: SearchOptions): Promise<SearchOutcome>;
+  /**
+   * Analyses a tool list for local ranking now, so the first fallback on it is fast. Call it when
+   * the router's tool list changes (at start, on `tools/list_changed`), at a moment when blocking
+   * for a while is fine: it is synchronous and costs about one cold local search. Optional.
+   */
+  prepare(tools: ToolInfo[]): void;
+  /** The breaker's state, for health pages and logs (`closed` when the breaker is disabled). */
+  circuit(): CircuitSnapshot;
+}
+
+export function createCatalogSearchClient(options: CatalogSearchClientOptions): CatalogSearchClient {
+  const url = searchUrl(options.baseUrl, options.path ?? DEFAULT_PATH);
+  const resolveToken = tokenSource(options);
+  const timeoutMs = checkTimeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, 'timeoutMs');
+  const deadlineMarginMs = options.deadlineMarginMs ?? DEFAULT_DEADLINE_MARGIN_MS;
+  if (!Number.isFinite(deadlineMarginMs) || deadlineMarginMs < 0) {
+    throw new CatalogSearchError('deadlineMarginMs must be a finite number >= 0');
+  }
+  // Resolved per call, so a fetch patched in later (instrumentation, tests) is used.
+  const fetchImpl: FetchLike = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const fallback = options.fallback ?? true;
+  const compression = options.compression ?? 'gzip';
+  if (compression !== 'gzip' && compression !== 'none') throw new CatalogSearchError('compression must be "gzip" or "none"');
+  const breaker = options.breaker === false ? undefined : new CircuitBreaker(options.breaker);
+  const maxDescriptionChars = options.maxDescriptionChars ?? DEFAULT_MAX_DESCRIPTION_CHARS;
+  if (!Number.isInteger(maxDescriptionChars) || maxDescriptionChars < 1) {
+    throw new CatalogSearchError('maxDescriptionChars must be an integer >= 1');
+  }
+  // The router sends the same tool list every time: one cache per client keeps repeat fallbacks fast.
+  const local = { cache: createRankCache(), maxDescriptionChars };
+  let lastFailure: CatalogSearchError | undefined;
+
+  const answerLocally = (
+    request: SearchRequest,
+    error: CatalogSearchError,
+    requestId: string,
+    signal: AbortSignal | undefined,
+  ): SearchOutcome => {
+    if (!fallback) throw error;
+    const reason = fallbackReasonFor(error);
+    notify(options.onFallback, { reason, error, requestId, configurationProblem: CONFIGURATION_REASONS.has(reason) });
+    if (signal?.aborted) throw new APIUserAbortError({ cause: signal.reason });
+    return { ...searchLocally(request, local, requestId, reason), source: 'local', fallbackReason: reason };
+  };
+
+  return {
+    async search(request, searchOptions = {}) {
+      const { signal } = searchOptions;
+      if (signal?.aborted) throw new APIUserAbortError({ cause: signal.reason });
+      // A malformed request is a bug in the caller: it fails the same way locally and in the cloud,
+      // so it is thrown, not hidden behind a fallback that would repeat forever.
+      assertValidRequest(request);
+      const callTimeoutMs = checkTimeout(searchOptions.timeoutMs ?? timeoutMs, 'timeoutMs');
+      const requestId = searchOptions.requestId ?? newRequestId();
+
+      if (breaker && !breaker.tryAcquire()) {
+        const retryAt = breaker.snapshot().retryAt ?? breaker.now();
+        return answerLocally(request, new CircuitOpenError(retryAt, lastFailure), requestId, signal);
+      }
+      // A cloud call still pending at half its budget may well time out: analyse the tool list for
+      // local ranking meanwhile (the request is long sent, the thread is idle), so a fallback then
+      // costs a warm ranking instead of a cold one. Nearly free when the list is already cached.
+      const warmUp = setTimeout(() => prepareQuietly(request, local), callTimeoutMs / 2);
+      try {
+        const response = await callCloud(request, {
+          fetch: fetchImpl,
+          url,
+          resolveToken,
+          timeoutMs: callTimeoutMs,
+          deadlineMarginMs,
+          requestId,
+          projectId: options.projectId,
+          userAgent: options.userAgent,
+          signal,
+          // While the cloud is failing, the next call most likely fails too: spare it the gzip work.
+          compression: (breaker?.snapshot().consecutiveFailures ?? 0) > 0 ? 'none' : compression,
+        });
+        breaker?.success();
+        lastFailure = undefined;
+        return { results: response.results, meta: response.meta, source: 'cloud' };
+      } catch (error) {
+        if (error instanceof APIUserAbortError) {
+          breaker?.abandon();
+          throw error;
+        }
+        const failure = error instanceof CatalogSearchError
+          ? error
+          : new CatalogSearchError('unexpected client failure', { cause: error });
+        lastFailure = failure;
+        breaker?.failure(retryAfterOf(failure));
+        return answerLocally(request, failure, requestId, signal);
+      } finally {
+        clearTimeout(warmUp);
+      }
+    },
+    prepare(tools) {
+      assertValidRequest({ query: ['prepare'], tools });
+      prepareLocally(tools, local);
+    },
+    circuit: () => breaker?.snapshot() ?? { state: 'closed', consecutiveFailures: 0 },
+  };
+}
+
+function searchUrl(baseUrl: string, path: string): string {
+  let url: URL;
+  try {
+    url = new URL(`${baseUrl.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`);
+  } catch {
+    throw new CatalogSearchError(`baseUrl is not a valid URL: ${JSON.stringify(baseUrl)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new CatalogSearchError(`baseUrl must be http: or https:, got ${url.protocol}`);
+  }
+  return url.href;
+}
+
+function tokenSource(options: CatalogSearchClientOptions): () => string | Promise<string> {
+  const { token, getToken } = options;
+  if (token !== undefined && getToken !== undefined) throw new CatalogSearchError('give token or getToken, not both');
+  if (getToken !== undefined) return getToken;
+  if (typeof token === 'string' && token !== '') return () => token;
+  throw new CatalogSearchError('missing credentials: give token or getToken');
+}
+
+function checkTimeout(value: number, name: string): number {
+  if (!Number.isFinite(value) || value <= 0) throw new CatalogSearchError(`${name} must be a finite number > 0`);
+  return value;
+}
+
+/** The wait a 429 or 503 asked for, which the breaker honours. */
+function retryAfterOf(error: CatalogSearchError): number | undefined {
+  if (error instanceof RateLimitError) return error.retryAfterMs;
+  if (error instanceof InternalServerError && error.status === 503) return error.retryAfterMs;
+  return undefined;
+}
+
+function prepareQuietly(request: SearchRequest, local: LocalSearch): void {
+  try {
+    prepareLocally(request.tools, local);
+  } catch {
+    // Only an optimisation: the fallback, if it comes, ranks (and reports) on its own.
+  }
+}
+
+function notify(onFallback: CatalogSearchClientOptions['onFallback'], event: FallbackEvent): void {
+  if (!onFallback) return;
+  try {
+    onFallback(event);
+  } catch {
+    // A failing observer must not cost the router its tools.
+  }
+}

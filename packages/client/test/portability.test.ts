@@ -1,0 +1,17 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+
+// The client runs in Electron's renderer and in browsers: nothing in its sources may need Node.
+const srcDir = new URL('../src/', import.meta.url);
+const sources = readdirSync(srcDir).filter((name) => name.endsWith('.ts'));
+
+describe('client sources are runtime-neutral', () => {
+  it.each(sources)('%s imports only core, typebox and its own modules, and uses no Node globals', (name) => {
+    const text = readFileSync(new URL(name, srcDir), 'utf8');
+    const imports = [...text.matchAll(/from\s+'([^']+)'/g)].map((match) => match[1]!);
+    for (const specifier of imports) {
+      expect(specifier).toMatch(/^(\.\/|@catalog-search\/core$|@sinclair\/typebox(\/value)?$)/);
+    }
+    expect(text).not.toMatch(/\b(process|Buffer|require|__dirname)\b[.(]/);
+  });
+});

@@ -1,0 +1,48 @@
+import type { TSchema } from '@sinclair/typebox';
+import { COMMON_RESPONSE_HEADERS, problemResponse } from './responses.js';
+
+/** Route schemas (documentation + a schema per status) of the probes; they need no token. */
+
+export function livenessRouteSchema(statusSchema: TSchema) {
+  return {
+    operationId: 'getLiveness',
+    tags: ['Health'],
+    summary: 'Liveness probe',
+    description:
+      'Answers 200 while the process serves HTTP. It checks nothing else (not the LLM, not the key set), so a ' +
+      'failing dependency never gets healthy pods restarted. Use it as the Kubernetes liveness probe.',
+    security: [],
+    response: {
+      200: {
+        description: 'The process is alive.',
+        headers: COMMON_RESPONSE_HEADERS,
+        content: { 'application/json': { schema: statusSchema, examples: { ok: { value: { status: 'ok' } } } } },
+      },
+    },
+  };
+}
+
+export function readinessRouteSchema(statusSchema: TSchema) {
+  return {
+    operationId: 'getReadiness',
+    tags: ['Health'],
+    summary: 'Readiness probe',
+    description:
+      'Answers 200 when the instance should receive traffic and 503 from the moment it starts shutting down ' +
+      '(SIGTERM), so load balancers drain it before the listener closes. Use it as the Kubernetes readiness probe.',
+    security: [],
+    response: {
+      200: {
+        description: 'Ready for traffic.',
+        headers: COMMON_RESPONSE_HEADERS,
+        content: { 'application/json': { schema: statusSchema, examples: { ready: { value: { status: 'ready' } } } } },
+      },
+      503: problemResponse({
+        description: 'Shutting down: send traffic elsewhere.',
+        examples: {
+          shuttingDown: { summary: 'Draining', code: 'SHUTTING_DOWN', detail: 'The service is shutting down.' },
+        },
+      }),
+    },
+  };
+}

@@ -1,0 +1,115 @@
+import type { SearchRequest, SearchResponse } from '@catalog-search/core';
+import { EXAMPLE_REQUEST_ID } from './responses.js';
+
+/**
+ * The documented example: a router with GitHub, Slack, filesystem and Google Calendar MCP servers
+ * connected, asked for a two-step task. The response shows the shape, not a promise about exact
+ * scores (the test suite checks that it validates against the response schema).
+ */
+export const EXAMPLE_SEARCH_REQUEST: SearchRequest = {
+  query: ['schedule a 30 minute design review next Tuesday', 'post the meeting link in the #design Slack channel'],
+  context: 'The user is organising a design review and wants the team invited and notified.',
+  maxResults: 3,
+  tools: [
+    {
+      toolKey: 'github:create_issue',
+      toolName: 'create_issue',
+      serverName: 'GitHub',
+      description: 'Open a new issue in a GitHub repository with a title, body, labels and assignees.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          owner: { type: 'string', description: 'Repository owner' },
+          repo: { type: 'string', description: 'Repository name' },
+          title: { type: 'string', description: 'Issue title' },
+          body: { type: 'string', description: 'Issue description in Markdown' },
+        },
+        required: ['owner', 'repo', 'title'],
+      },
+    },
+    {
+      toolKey: 'slack:slack_post_message',
+      toolName: 'slack_post_message',
+      serverName: 'Slack',
+      description: 'Post a new message to a Slack channel.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          channel_id: { type: 'string', description: 'The ID of the channel to post to' },
+          text: { type: 'string', description: 'The message text to post' },
+        },
+        required: ['channel_id', 'text'],
+      },
+    },
+    {
+      toolKey: 'slack:slack_list_channels',
+      toolName: 'slack_list_channels',
+      serverName: 'Slack',
+      description: 'List public channels in the workspace with pagination.',
+    },
+    {
+      toolKey: 'filesystem:read_file',
+      toolName: 'read_file',
+      serverName: 'Filesystem',
+      description: 'Read the complete contents of a file from the file system.',
+      inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+    },
+    {
+      toolKey: 'google-calendar:create_event',
+      toolName: 'create_event',
+      serverName: 'Google Calendar',
+      description: 'Create a calendar event with a title, start and end time, attendees and an optional video meeting link.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          summary: { type: 'string', description: 'Event title' },
+          start: { type: 'string', format: 'date-time' },
+          end: { type: 'string', format: 'date-time' },
+          attendees: { type: 'array', items: { type: 'string', format: 'email' } },
+          conferenceData: { type: 'boolean', description: 'Add a video meeting link' },
+        },
+        required: ['summary', 'start', 'end'],
+      },
+    },
+  ],
+};
+
+export const EXAMPLE_SEARCH_RESPONSE: SearchResponse = {
+  results: [
+    {
+      toolKey: 'google-calendar:create_event',
+      toolName: 'create_event',
+      serverName: 'Google Calendar',
+      description: 'Create a calendar event with a title, start and end time, attendees and an optional video meeting link.',
+      relevance: 0.94,
+      explanation: 'Creates the 30 minute meeting with attendees and a video link (step 1).',
+    },
+    {
+      toolKey: 'slack:slack_post_message',
+      toolName: 'slack_post_message',
+      serverName: 'Slack',
+      description: 'Post a new message to a Slack channel.',
+      relevance: 0.88,
+      explanation: 'Posts the meeting link to the #design channel (step 2).',
+    },
+    {
+      toolKey: 'slack:slack_list_channels',
+      toolName: 'slack_list_channels',
+      serverName: 'Slack',
+      description: 'List public channels in the workspace with pagination.',
+      relevance: 0.41,
+      explanation: 'Finds the id of the #design channel that slack_post_message needs.',
+    },
+  ],
+  meta: { ranker: 'llm', requestId: EXAMPLE_REQUEST_ID },
+};
+
+/** The same search answered while the model was too slow: lexical ranking, and `degraded` says why. */
+export const EXAMPLE_DEGRADED_SEARCH_RESPONSE: SearchResponse = {
+  results: EXAMPLE_SEARCH_RESPONSE.results.map(({ explanation: _explanation, ...result }, index) => ({
+    ...result,
+    relevance: [0.71, 0.66, 0.32][index] ?? 0.1,
+    explanation: 'Lexical match on the query terms (the LLM rerank did not finish before the deadline).',
+  })),
+  meta: { ranker: 'bm25', degraded: 'timeout', requestId: EXAMPLE_REQUEST_ID },
+};

@@ -1,0 +1,253 @@
+import { MAX_QUERY_ITEMS, MAX_RESULTS_LIMIT, DEFAULT_MAX_RESULTS, SearchResponseSchema } from '@catalog-search/core';
+import { Type } from '@sinclair/typebox';
+import type { Config } from '../config.js';
+import { MAX_NAME_CHARS } from '../search/limits.js';
+import {
+  COMMON_RESPONSE_HEADERS,
+  EXAMPLE_REQUEST_ID,
+  RATE_LIMIT_HEADERS,
+  problemResponse,
+  retryAfterHeader,
+  tooManyRequestsHeaders,
+  unauthorizedHeaders,
+} from './responses.js';
+import { EXAMPLE_DEGRADED_SEARCH_RESPONSE, EXAMPLE_SEARCH_REQUEST, EXAMPLE_SEARCH_RESPONSE } from './search-example.js';
+
+/** The versioned path is the one to integrate against; the seed path serves the same operation. */
+export const SEARCH_PATHS = [
+  { url: '/v1/catalog/search', operationId: 'searchCatalog' },
+  { url: '/catalog/search', operationId: 'searchCatalogUnversioned' },
+] as const;
+
+type SearchLimits = Pick<Config['search'], 'deadlineMs' | 'maxTools' | 'maxQueryChars' | 'maxContextChars'> & {
+  bodyLimitBytes: number;
+  rateLimitPerMinute: number;
+};
+
+export function searchLimits(config: Readonly<Config>): SearchLimits {
+  return {
+    deadlineMs: config.search.deadlineMs,
+    maxTools: config.search.maxTools,
+    maxQueryChars: config.search.maxQueryChars,
+    maxContextChars: config.search.maxContextChars,
+    bodyLimitBytes: config.http.bodyLimitBytes,
+    rateLimitPerMinute: config.rateLimitPerMinute,
+  };
+}
+
+/**
+ * Request headers of the search operation. They are checked by the route's hooks (auth and
+ * deadline run before validation and answer with their own errors); the schema documents them and
+ * accepts exactly what those checks accept.
+ */
+export const SearchHeadersSchema = Type.Object({
+  'x-search-deadline-ms': Type.Optional(
+    Type.String({
+      pattern: '^[0-9]{1,9}$',
+      description:
+        'The caller\'s remaining time budget in integer milliseconds (≥ 1). The service answers within ' +
+        '`min(X-Search-Deadline-Ms, SEARCH_DEADLINE_MS)` of receiving the request, falling back to the lexical ' +
+        'ranking (`meta.ranker: "bm25"`, `meta.degraded: "timeout"`) when the LLM rerank would not finish in time.',
+      examples: ['1500'],
+    }),
+  ),
+  'x-project-id': Type.Optional(
+    Type.String({
+      description:
+        'Optional consistency check: when sent, it must equal the token\'s project claim (`""` and ' +
+        '`UNASSIGNED_PROJECT_ID` both mean the unassigned project), else the request is refused with 403.',
+      examples: ['proj_8f14e45f'],
+    }),
+  ),
+  'x-request-id': Type.Optional(
+    Type.String({
+      description:
+        'Your id for this request (1–128 characters of `A–Z a–z 0–9 . _ : @ / + = -`). It is echoed in the ' +
+        '`X-Request-Id` response header, `meta.requestId`, problem bodies and the service\'s logs. Other values ' +
+        'are replaced by a generated UUID.',
+      examples: [EXAMPLE_REQUEST_ID],
+    }),
+  ),
+});
+
+const mib = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
+
+function describeSearch(limits: SearchLimits, operationId: string): string {
+  const seedNote =
+    operationId === 'searchCatalogUnversioned'
+      ? '**This is the seed path of `POST /v1/catalog/search`**: same request, response, errors and ' +
+        'headers. It stays supported for the whole of v1; new integrations should call `/v1/catalog/search`.\n\n'
+      : '';
+  return (
+    seedNote +
+    'Ranks the router\'s whole Available Tool List against a task and returns the best tools first, each with a ' +
+    'calibrated `relevance` (0–1, comparable across requests) and a short `explanation`.\n\n' +
+    'The router sends its complete tool list with every request; nothing is stored between requests except ' +
+    'per-project caches that never cross projects (the project is the token\'s project claim).\n\n' +
+    'Pipeline: verify the bearer token → validate → lexical prefilter (identifier-aware BM25F) → LLM rerank ' +
+    'under the deadline → calibrated relevance. When the model is slow or failing the service still answers in ' +
+    'time with the lexical ranking and says so: `meta.ranker` is `bm25` and `meta.degraded` names the reason ' +
+    '(`timeout`, `rate_limited`, `upstream_error`, `invalid_output`, `over_budget`, `internal_error`); when a ' +
+    'streamed answer was cut, the grades that arrived are used: `meta.ranker` is `llm` and `meta.degraded` is ' +
+    '`partial`. A BM25-only deployment (no LLM configured) answers `bm25` without `degraded`.\n\n' +
+    'Tool descriptions are treated as untrusted third-party text: they are ranked, never followed as ' +
+    'instructions.\n\n' +
+    'A 1,000-tool list is close to 1 MB of JSON: send it compressed with `Content-Encoding: gzip`, `deflate` or ' +
+    '`br` (the body limit applies to the decompressed size).\n\n' +
+    '**Limits** (this deployment\'s values; operators can change the configurable ones):\n\n' +
+    `| Limit | Value | Error |\n|---|---|---|\n` +
+    `| \`query\` items | 1–${MAX_QUERY_ITEMS} | 400 |\n` +
+    `| characters per \`query\` item | ${limits.maxQueryChars} (\`MAX_QUERY_CHARS\`) | 400 |\n` +
+    `| characters of \`context\` | ${limits.maxContextChars} (\`MAX_CONTEXT_CHARS\`) | 400 |\n` +
+    `| \`tools\` per request | ${limits.maxTools} (\`MAX_TOOLS\`) | 413 |\n` +
+    `| \`toolKey\` | unique within \`tools\` | 400 |\n` +
+    `| \`toolKey\`, \`toolName\`, \`serverName\`, \`title\` | at most ${MAX_NAME_CHARS} characters each | 400 |\n` +
+    `| \`maxResults\` | 1–${MAX_RESULTS_LIMIT}, default ${DEFAULT_MAX_RESULTS} | 400 |\n` +
+    `| request body | ${mib(limits.bodyLimitBytes)} (\`MAX_BODY_BYTES\`) | 413 |\n` +
+    `| time budget | ${limits.deadlineMs} ms (\`SEARCH_DEADLINE_MS\`), lowered by \`X-Search-Deadline-Ms\` | — |\n` +
+    `| searches per project per minute | ${limits.rateLimitPerMinute === 0 ? 'unlimited' : limits.rateLimitPerMinute} (\`RATE_LIMIT_PER_MINUTE\`) | 429 |\n`
+  );
+}
+
+/**
+ * Everything the search route declares besides its body: documentation, the request headers and a
+ * schema for every response status (the response schemas also keep internal fields from leaking).
+ */
+export function searchRouteSchema(operationId: (typeof SEARCH_PATHS)[number]['operationId'], config: Readonly<Config>) {
+  const limits = searchLimits(config);
+  return {
+    operationId,
+    tags: ['Search'],
+    summary:
+      operationId === 'searchCatalog' ? 'Search the tool catalog' : 'Search the tool catalog (seed path, same as /v1)',
+    description: describeSearch(limits, operationId),
+    security: [{ bearerAuth: [] }],
+    headers: SearchHeadersSchema,
+    response: {
+      200: {
+        description: 'The best tools for the task, best first (at most `maxResults`).',
+        headers: { ...COMMON_RESPONSE_HEADERS, ...RATE_LIMIT_HEADERS },
+        content: {
+          'application/json': {
+            schema: SearchResponseSchema,
+            examples: {
+              reranked: { summary: 'Reranked by the LLM', value: EXAMPLE_SEARCH_RESPONSE },
+              degraded: { summary: 'Lexical ranking: the LLM missed the deadline', value: EXAMPLE_DEGRADED_SEARCH_RESPONSE },
+            },
+          },
+        },
+      },
+      400: problemResponse({
+        description:
+          'The request is invalid: a body field (named in `errors[].field` as a JSON Pointer), malformed JSON, ' +
+          'a duplicate `toolKey` or a bad `X-Search-Deadline-Ms` header.',
+        examples: {
+          field: {
+            summary: 'A field is invalid',
+            code: 'INVALID_REQUEST',
+            detail: 'body /query: Expected array length to be greater or equal to 1',
+            errors: [{ field: '/query', message: 'Expected array length to be greater or equal to 1' }],
+          },
+          duplicateToolKey: {
+            summary: 'Two tools share a toolKey',
+            code: 'INVALID_REQUEST',
+            detail: 'body /tools/3/toolKey: duplicate toolKey "slack:slack_post_message"',
+            errors: [{ field: '/tools/3/toolKey', message: 'must be unique within tools' }],
+          },
+        },
+      }),
+      401: problemResponse({
+        description: 'No bearer token, or the token is invalid: bad signature, expired, wrong issuer or audience.',
+        headers: unauthorizedHeaders,
+        examples: {
+          missing: {
+            summary: 'No Authorization header',
+            code: 'UNAUTHORIZED',
+            detail: 'Missing bearer token: send "Authorization: Bearer <JWT>".',
+          },
+          expired: { summary: 'The token has expired', code: 'UNAUTHORIZED', detail: 'The token has expired.' },
+        },
+      }),
+      403: problemResponse({
+        description:
+          'The token is valid but names no project (no string project claim), or `X-Project-Id` does not match it.',
+        examples: {
+          projectMismatch: {
+            summary: 'X-Project-Id differs from the token',
+            code: 'FORBIDDEN',
+            detail: 'The X-Project-Id header does not match the token\'s "projectId" claim.',
+          },
+        },
+      }),
+      413: problemResponse({
+        description: `The body is larger than ${mib(limits.bodyLimitBytes)} (\`MAX_BODY_BYTES\`, decompressed), or it lists more than ${limits.maxTools} tools (\`MAX_TOOLS\`).`,
+        examples: {
+          tooManyTools: {
+            summary: 'Too many tools',
+            code: 'TOO_MANY_TOOLS',
+            detail: `tools: ${limits.maxTools + 1} tools sent; at most ${limits.maxTools} are accepted per request.`,
+            errors: [{ field: '/tools', message: `must have at most ${limits.maxTools} items` }],
+          },
+          bodyTooLarge: {
+            summary: 'Body too large',
+            code: 'PAYLOAD_TOO_LARGE',
+            detail: 'The request body is larger than the service accepts.',
+          },
+        },
+      }),
+      415: problemResponse({
+        description: 'The body is not `application/json`, or its `Content-Encoding` is not `gzip`, `deflate` or `br`.',
+        examples: {
+          mediaType: {
+            summary: 'Wrong content type',
+            code: 'UNSUPPORTED_MEDIA_TYPE',
+            detail: 'Send the request body as application/json.',
+          },
+        },
+      }),
+      429: problemResponse({
+        description: 'This project has used up its searches for the current minute; retry after `Retry-After` seconds.',
+        headers: tooManyRequestsHeaders,
+        examples: {
+          rateLimited: {
+            summary: 'Rate limited',
+            code: 'RATE_LIMITED',
+            detail: 'This project may make 600 searches per minute; retry in 17 s.',
+          },
+        },
+      }),
+      500: problemResponse({
+        description: 'An unexpected failure. The body never carries internals; the `requestId` finds the logged error.',
+        examples: {
+          internal: {
+            summary: 'Internal error',
+            code: 'INTERNAL',
+            detail: 'The service failed to handle the request; it has been logged.',
+          },
+        },
+      }),
+      503: problemResponse({
+        description:
+          'The token could not be verified because the signing keys (AUTH_JWKS_URL) could not be fetched. ' +
+          'Retry after `Retry-After` seconds.',
+        headers: retryAfterHeader,
+        examples: {
+          authUnavailable: {
+            summary: 'Key set unreachable',
+            code: 'AUTH_UNAVAILABLE',
+            detail: 'The signing keys (JWKS) could not be fetched; retry later.',
+          },
+        },
+      }),
+    },
+  };
+}
+
+export const SEARCH_REQUEST_EXAMPLES = {
+  twoStepTask: { summary: 'A two-step task over GitHub, Slack, filesystem and calendar tools', value: EXAMPLE_SEARCH_REQUEST },
+};
+
+/** Request examples by operationId (the body schema itself is the shared SearchRequest component). */
+export const REQUEST_BODY_EXAMPLES: Record<string, typeof SEARCH_REQUEST_EXAMPLES> = Object.fromEntries(
+  SEARCH_PATHS.map(({ operationId }) => [operationId, SEARCH_REQUEST_EXAMPLES]),
+);

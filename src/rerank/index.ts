@@ -1,0 +1,5 @@
+export { createReranker, DEFAULT_CACHE_TTL_MS, DEFAULT_PROMPT_TOKEN_BUDGET } from './reranker.js';
+export type { PromptPlan, Reranker, RerankerConfig, RerankRequest } from './reranker.js';
+export type { DegradedReason, RerankOutcome, RerankRequestOptions, TokenUsage } from './types.js';
+export { GRADE_BANDS } from './merge-ranking.js';
+export { countTextTokens } from './token-count.js';

@@ -1,0 +1,110 @@
+// One streamed chat-completions call through the official SDK, and the mapping of its failures
+// onto our degradation vocabulary. The caller owns the deadline: `signal` aborts the call, `timeout`
+// is the same remaining time as a backstop, and the SDK never retries (`maxRetries: 0`), because a
+// retry would outlive the deadline.
+import OpenAI, {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+  RateLimitError,
+} from 'openai';
+import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
+import { GRADES_JSON_SCHEMA, type PromptMessage } from './prompt.js';
+import type { DegradedReason, TokenUsage } from './types.js';
+
+/**
+ * How we ask for structured output, best first. An endpoint that rejects one (HTTP 400 about
+ * `response_format`) is asked with the next, and remembered: `json_schema` → `json_object` →
+ * plain text read by the tolerant parser.
+ */
+export type OutputMode = 'json_schema' | 'json_object' | 'text';
+
+export const NEXT_MODE: Record<OutputMode, OutputMode | undefined> = {
+  json_schema: 'json_object',
+  json_object: 'text',
+  text: undefined,
+};
+
+export interface CallSettings {
+  model: string;
+  messages: PromptMessage[];
+  mode: OutputMode;
+  /** Ask for a usage chunk at the end of the stream (some endpoints reject `stream_options`). */
+  includeUsage: boolean;
+  signal: AbortSignal;
+  timeoutMs: number;
+}
+
+export interface StreamedAnswer {
+  text: string;
+  finishReason?: string;
+  usage?: TokenUsage;
+}
+
+export async function streamAnswer(
+  client: OpenAI,
+  settings: CallSettings,
+  onText: (delta: string) => void,
+): Promise<StreamedAnswer> {
+  const body: ChatCompletionCreateParamsStreaming = {
+    model: settings.model,
+    messages: settings.messages,
+    stream: true,
+    ...(settings.includeUsage ? { stream_options: { include_usage: true } } : {}),
+  };
+  if (settings.mode === 'json_schema') {
+    body.response_format = {
+      type: 'json_schema',
+      json_schema: { name: 'tool_grades', strict: true, schema: GRADES_JSON_SCHEMA as unknown as Record<string, unknown> },
+    };
+  } else if (settings.mode === 'json_object') {
+    body.response_format = { type: 'json_object' };
+  }
+  const stream = await client.chat.completions.create(body, {
+    signal: settings.signal,
+    timeout: Math.max(1, Math.ceil(settings.timeoutMs)),
+    maxRetries: 0,
+  });
+  let text = '';
+  let finishReason: string | undefined;
+  let usage: TokenUsage | undefined;
+  for await (const chunk of stream) {
+    const choice = chunk.choices[0];
+    const delta = choice?.delta?.content;
+    if (delta) {
+      text += delta;
+      onText(delta);
+    }
+    if (choice?.finish_reason) finishReason = choice.finish_reason;
+    if (chunk.usage) {
+      usage = {
+        promptTokens: chunk.usage.prompt_tokens,
+        completionTokens: chunk.usage.completion_tokens,
+        totalTokens: chunk.usage.total_tokens,
+      };
+    }
+  }
+  return { text, ...(finishReason ? { finishReason } : {}), ...(usage ? { usage } : {}) };
+}
+
+/**
+ * What went wrong with a call: a degradation reason, or the endpoint's refusal of a request option we
+ * can do without (our output mode, `stream_options`), which is then dropped and the call repeated.
+ */
+export type CallFailure = DegradedReason | 'format_rejected' | 'stream_options_rejected';
+
+export function classifyFailure(error: unknown, aborted: boolean, settings: Pick<CallSettings, 'mode' | 'includeUsage'>): CallFailure {
+  if (aborted || error instanceof APIUserAbortError || error instanceof APIConnectionTimeoutError) return 'timeout';
+  if (error instanceof RateLimitError) return 'rate_limited';
+  if (error instanceof APIError && (error.status === 400 || error.status === 422)) {
+    const about = `${error.message} ${JSON.stringify(error.error ?? '')}`;
+    if (settings.includeUsage && /stream_options|include_usage/i.test(about)) return 'stream_options_rejected';
+    if (settings.mode !== 'text' && /response_format|json_schema|json_object|structured output|json mode/i.test(about)) {
+      return 'format_rejected';
+    }
+  }
+  if (error instanceof APIError || error instanceof APIConnectionError) return 'upstream_error';
+  // Errors thrown while reading the stream (a reset socket, an SSE line that is not JSON).
+  return 'upstream_error';
+}

@@ -1,0 +1,35 @@
+// Tool text is untrusted third-party data that goes into a prompt, and the model's explanations go
+// back to callers: both pass through here. Control and invisible formatting characters go (they can
+// hide instructions or fake line breaks), whitespace collapses to single spaces (one tool = one
+// line), and anything that looks like our prompt's delimiters is defused.
+
+// C0/C1 controls, zero-width and bidi formatting characters, line/paragraph separators.
+const INVISIBLE = /[\p{Cc}\p{Cf}\u2028\u2029]+/gu;
+// Most tool text is clean: one scan decides whether the replacements are needed at all.
+const NEEDS_CLEANING = /[\p{Cc}\p{Cf}\u2028\u2029]|\s\s|^\s|\s$/u;
+const NEEDS_DEFUSING = /[<>|]|```/;
+
+/** One-line text with no control characters, at most `maxChars` characters (cut at a word when possible). */
+export function sanitizeLine(text: string, maxChars: number): string {
+  if (!NEEDS_CLEANING.test(text)) return truncate(text, maxChars);
+  const clean = text.replace(INVISIBLE, ' ').replace(/\s+/g, ' ').trim();
+  return truncate(clean, maxChars);
+}
+
+/**
+ * Like `sanitizeLine`, and also defuses what could pass for prompt structure: angle brackets
+ * (our data section is delimited by `<tool_data>` tags), `|` (the field separator of candidate
+ * lines) and code fences.
+ */
+export function sanitizeData(text: string, maxChars: number): string {
+  if (!NEEDS_DEFUSING.test(text)) return sanitizeLine(text, maxChars);
+  const defused = text.replace(/</g, '‹').replace(/>/g, '›').replace(/\|/g, '¦').replace(/`{3,}/g, "'''");
+  return sanitizeLine(defused, maxChars);
+}
+
+export function truncate(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  const cut = text.slice(0, Math.max(0, maxChars - 1));
+  const atWord = cut.lastIndexOf(' ');
+  return `${atWord > maxChars * 0.6 ? cut.slice(0, atWord) : cut}…`;
+}

@@ -1,0 +1,202 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  AuthenticationError,
+  COMPRESSION_THRESHOLD,
+  createCatalogSearchClient,
+  type CatalogSearchClient,
+  PermissionDeniedError,
+  type FallbackEvent,
+  type SearchOutcome,
+} from '@catalog-search/client';
+import type { SearchRequest, ToolInfo } from '@catalog-search/core';
+import { startApp, testConfig, TEST_SECRET, type RunningApp } from '../helpers/app.js';
+import { claims, signJwt } from '../helpers/tokens.js';
+import { manyTools } from '../helpers/tools.js';
+import { closedPortUrl } from '../../packages/client/test/loopback.js';
+
+// The client against the real service (buildApp on a loopback port, tokens signed at run time),
+// and the parity check: the client's local fallback ranks exactly as the service's lexical stage.
+
+const ISSUER = 'https://router.example';
+const AUDIENCE = 'catalog-search';
+const token = (extra: Record<string, unknown> = {}) =>
+  signJwt(claims({ iss: ISSUER, aud: AUDIENCE, projectId: 'project-a', ...extra }), { alg: 'HS256', key: TEST_SECRET });
+
+// Real MCP catalogs live beside the repo in ../shared/bench (read at run time, never copied). A
+// clone without them still runs every test here on the bundled sample request; the parity cases
+// over real catalogs run when the data is present.
+const BENCH_DIR = new URL('../../../shared/bench/', import.meta.url);
+const haveBenchData = existsSync(new URL('livemcpbench/catalog.jsonl', BENCH_DIR));
+const sampleRequest = JSON.parse(
+  readFileSync(new URL('../../examples/search-request.json', import.meta.url), 'utf8'),
+) as SearchRequest;
+
+/** A catalog's tools with only the fields a router sends, and its queries. */
+function loadCatalog(folder: string, maxTools: number): { tools: ToolInfo[]; queries: string[] } {
+  if (!haveBenchData) return { tools: sampleRequest.tools, queries: sampleRequest.query };
+  const read = (file: string) =>
+    readFileSync(new URL(`${folder}/${file}`, BENCH_DIR), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+  const tools = read('catalog.jsonl').slice(0, maxTools).map((row) => {
+    const tool: ToolInfo = {
+      toolKey: String(row.toolKey),
+      toolName: String(row.toolName),
+      serverName: String(row.serverName),
+      description: String(row.description ?? ''),
+    };
+    if (row.inputSchema && typeof row.inputSchema === 'object') tool.inputSchema = row.inputSchema as ToolInfo['inputSchema'];
+    return tool;
+  });
+  const queries = existsSync(new URL(`${folder}/queries.jsonl`, BENCH_DIR))
+    ? read('queries.jsonl').map((row) => String(row.query))
+    : [];
+  return { tools, queries };
+}
+
+let service: RunningApp;
+beforeAll(async () => {
+  service = await startApp(testConfig());
+});
+afterAll(async () => {
+  await service.close();
+});
+
+describe('client → real service', () => {
+  it('answers from the cloud with the lexical ranking when no reranker is configured', async () => {
+    const client = createCatalogSearchClient({ baseUrl: service.url, token: token(), projectId: 'project-a' });
+    const outcome = await client.search(sampleRequest, { requestId: 'router-1' });
+    expect(outcome.source).toBe('cloud');
+    expect(outcome.fallbackReason).toBeUndefined();
+    expect(outcome.meta).toMatchObject({ ranker: 'bm25', requestId: 'router-1' });
+    expect(outcome.results.length).toBeGreaterThan(0);
+    expect(outcome.results.length).toBeLessThanOrEqual(sampleRequest.maxResults ?? 20);
+  });
+
+  it('sends a large tool list gzip-compressed and the service answers it', async () => {
+    const request: SearchRequest = { ...sampleRequest, tools: manyTools(400) };
+    expect(JSON.stringify(request).length).toBeGreaterThan(COMPRESSION_THRESHOLD);
+    const gzipped = createCatalogSearchClient({ baseUrl: service.url, token: token(), fallback: false });
+    const plain = createCatalogSearchClient({ baseUrl: service.url, token: token(), fallback: false, compression: 'none' });
+    const [fromGzipped, fromPlain] = [await gzipped.search(request), await plain.search(request)];
+    expect(fromGzipped.source).toBe('cloud');
+    expect(fromGzipped.results.length).toBeGreaterThan(0);
+    expect(fromGzipped.results).toEqual(fromPlain.results);
+  });
+
+  it('reaches the same operation under the versioned path /v1/catalog/search', async () => {
+    const seed = createCatalogSearchClient({ baseUrl: service.url, token: token(), fallback: false });
+    const v1 = createCatalogSearchClient({ baseUrl: service.url, path: '/v1/catalog/search', token: token(), fallback: false });
+    const fromV1 = await v1.search(sampleRequest);
+    expect(fromV1.source).toBe('cloud');
+    expect(fromV1.results).toEqual((await seed.search(sampleRequest)).results);
+  });
+
+  it('uses a rotating token through getToken()', async () => {
+    const client = createCatalogSearchClient({ baseUrl: service.url, getToken: async () => token() });
+    const { tools } = sampleRequest;
+    expect((await client.search({ query: ['read a file'], tools })).source).toBe('cloud');
+  });
+
+  it('falls back with "forbidden" when X-Project-Id does not match the token, and reports the problem body', async () => {
+    const events: FallbackEvent[] = [];
+    const client = createCatalogSearchClient({
+      baseUrl: service.url,
+      token: token(),
+      projectId: 'project-b',
+      onFallback: (event) => events.push(event),
+    });
+    const { tools } = sampleRequest;
+    const outcome = await client.search({ query: ['read a file'], tools }, { requestId: 'router-2' });
+    expect(outcome.source).toBe('local');
+    expect(outcome.fallbackReason).toBe('forbidden');
+    const error = events[0]!.error as PermissionDeniedError;
+    expect(error).toBeInstanceOf(PermissionDeniedError);
+    expect(error.problem).toMatchObject({ status: 403 });
+    expect(typeof error.problem?.code).toBe('string');
+    expect(error.requestId).toBe('router-2');
+    expect(events[0]!.configurationProblem).toBe(true);
+  });
+
+  it('falls back with "unauthorized" on an expired token; with fallback: false it rejects with AuthenticationError', async () => {
+    const expired = token({ iat: 1_000, exp: 2_000 });
+    const { tools } = sampleRequest;
+    const lenient = createCatalogSearchClient({ baseUrl: service.url, token: expired });
+    expect((await lenient.search({ query: ['read a file'], tools })).fallbackReason).toBe('unauthorized');
+
+    const strict = createCatalogSearchClient({ baseUrl: service.url, token: expired, fallback: false });
+    const error = await strict.search({ query: ['read a file'], tools }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect((error as AuthenticationError).status).toBe(401);
+  });
+});
+
+describe('client → real service with a per-project rate limit', () => {
+  it('falls back with "rate_limited" and keeps the cloud off for the Retry-After the service sent', async () => {
+    const limited = await startApp(testConfig({ rateLimitPerMinute: 1 }));
+    try {
+      const clock = { now: 5_000_000 };
+      const client = createCatalogSearchClient({ baseUrl: limited.url, token: token(), breaker: { now: () => clock.now } });
+      expect((await client.search(sampleRequest)).source).toBe('cloud');
+      const limitedOutcome = await client.search(sampleRequest);
+      expect(limitedOutcome.fallbackReason).toBe('rate_limited');
+      expect(limitedOutcome.results.length).toBeGreaterThan(0);
+      const circuit = client.circuit();
+      expect(circuit.state).toBe('open');
+      // The service's window is a minute: Retry-After is at most 60 s, and more than nothing.
+      expect(circuit.retryAt! - clock.now).toBeGreaterThan(0);
+      expect(circuit.retryAt! - clock.now).toBeLessThanOrEqual(60_000);
+      expect((await client.search(sampleRequest)).fallbackReason).toBe('circuit_open');
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('parity: the local fallback ranks exactly as the service\'s lexical stage', () => {
+  const sampleCases: [string, SearchRequest][] = [
+    ['the bundled sample request', sampleRequest],
+    ['the sample, each sub-query alone, all results', { ...sampleRequest, query: [sampleRequest.query[0]!], maxResults: 100 }],
+  ];
+
+  it.each(sampleCases)('%s', async (_name, request) => expectParity(request));
+
+  const livemcp = loadCatalog('livemcpbench', Infinity);
+  // Smithery descriptions run long, so the 2,000-character description cut is exercised too.
+  const smithery = loadCatalog('smithery_catalog', 800);
+  const catalogCases: [string, SearchRequest][] = [
+    ...livemcp.queries.slice(0, 6).map((query, i): [string, SearchRequest] => [`livemcpbench q${i}`, { query: [query], tools: livemcp.tools }]),
+    ['multi-step with context', {
+      query: ['find the current stock price', 'write a word document with the figures'],
+      context: 'Preparing a weekly finance summary.',
+      tools: livemcp.tools,
+      maxResults: 7,
+    }],
+    ['maxResults 100', { query: ['search'], tools: livemcp.tools, maxResults: 100 }],
+    ['long descriptions', { query: ['scrape a web page to markdown'], tools: smithery.tools }],
+    ['identifier-style query', { query: ['get_current_stock_price'], tools: livemcp.tools }],
+  ];
+
+  let cloudClient: CatalogSearchClient;
+  let local: CatalogSearchClient;
+  beforeAll(async () => {
+    cloudClient = createCatalogSearchClient({ baseUrl: service.url, token: token(), fallback: false });
+    // A closed port: every search falls back at once (breaker off, so every one is a fresh fallback).
+    local = createCatalogSearchClient({ baseUrl: await closedPortUrl(), token: 'unused', breaker: false });
+  });
+
+  it.skipIf(!haveBenchData).each(catalogCases)('%s (../shared/bench)', async (_name, request) => expectParity(request));
+
+  async function expectParity(request: SearchRequest): Promise<void> {
+    const fromCloud: SearchOutcome = await cloudClient.search(request);
+    const fromLocal: SearchOutcome = await local.search(request);
+    expect(fromCloud.source).toBe('cloud');
+    expect(fromCloud.meta.ranker).toBe('bm25');
+    expect(fromLocal.source).toBe('local');
+    expect(fromLocal.results.length).toBeGreaterThan(0);
+    // Same tools, same order, same relevance, same explanations: the whole result list.
+    expect(fromLocal.results).toEqual(fromCloud.results);
+  }
+});

@@ -1,0 +1,94 @@
+// docker-compose.yml as a self-hoster runs it: configuration from an env file, the API on a loopback port,
+// health from the image's HEALTHCHECK. Runs Compose v2 (`docker compose`) when present, else v1 (`docker-compose`).
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { docker, fetchWithin, freePort, run, sampleSearch, signHs256, waitForOk } from './helpers.js';
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+const project = `catalog-search-test-${process.pid}`;
+const secret = randomBytes(32).toString('base64url');
+const envDir = mkdtempSync(join(tmpdir(), 'catalog-search-compose-'));
+let compose: { command: string; args: string[] };
+let env: NodeJS.ProcessEnv;
+let baseUrl: string;
+
+async function composeCommand(): Promise<{ command: string; args: string[] }> {
+  const v2 = await run('docker', ['compose', 'version'], { timeoutMs: 15_000 }).catch(() => undefined);
+  return v2?.code === 0 ? { command: 'docker', args: ['compose'] } : { command: 'docker-compose', args: [] };
+}
+
+function runCompose(args: string[], timeoutMs = 120_000) {
+  return run(compose.command, [...compose.args, '--project-name', project, '--file', 'docker-compose.yml', ...args], {
+    env,
+    cwd: repoRoot,
+    timeoutMs,
+  });
+}
+
+beforeAll(async () => {
+  compose = await composeCommand();
+  const envFile = join(envDir, 'test.env');
+  writeFileSync(envFile, `AUTH_JWT_SECRET=${secret}\nLOG_LEVEL=warn\n# a comment, as in .env.example\nSEARCH_DEADLINE_MS=3000\n`);
+  const port = await freePort();
+  env = {
+    ...process.env,
+    CATALOG_SEARCH_IMAGE: inject('image'),
+    CATALOG_SEARCH_ENV_FILE: envFile,
+    CATALOG_SEARCH_PORT: String(port),
+  };
+  const up = await runCompose(['up', '--detach', '--no-build']);
+  expect(up.code, up.stderr).toBe(0);
+  baseUrl = `http://127.0.0.1:${port}`;
+  await waitForOk(`${baseUrl}/readyz`, 30_000);
+});
+
+afterAll(async () => {
+  if (compose) await runCompose(['down', '--volumes', '--timeout', '10']);
+  rmSync(envDir, { recursive: true, force: true });
+});
+
+describe('docker compose up', () => {
+  it('serves the API on the published loopback port with the key from the env file', async () => {
+    const token = signHs256(secret, { projectId: 'compose-test' });
+    const response = await fetchWithin(`${baseUrl}/v1/catalog/search`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify(sampleSearch),
+    });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { results: Array<{ toolKey: string }> };
+    expect(body.results[0]?.toolKey).toBe('github:create_issue');
+
+    const anonymous = await fetchWithin(`${baseUrl}/v1/catalog/search`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(sampleSearch),
+    });
+    expect(anonymous.status).toBe(401);
+  });
+
+  it('runs the service locked down, and the image health check reports it healthy', async () => {
+    const ps = await runCompose(['ps', '--quiet', 'catalog-search'], 30_000);
+    const id = ps.stdout.trim();
+    expect(id).toMatch(/^[0-9a-f]{12,}$/);
+    const hostConfig = JSON.parse(await docker(['inspect', '--format', '{{json .HostConfig}}', id]));
+    expect(hostConfig.ReadonlyRootfs).toBe(true);
+    expect(hostConfig.CapDrop).toEqual(['ALL']);
+    expect(Object.keys(hostConfig.Tmpfs)).toEqual(['/tmp']);
+    expect(hostConfig.PortBindings['8080/tcp'][0].HostIp).toBe('127.0.0.1');
+
+    // The first health check runs one interval (10 s) after start.
+    const deadline = Date.now() + 40_000;
+    let health = '';
+    while (Date.now() < deadline) {
+      health = await docker(['inspect', '--format', '{{.State.Health.Status}}', id]);
+      if (health !== 'starting') break;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    expect(health).toBe('healthy');
+  });
+});

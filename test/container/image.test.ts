@@ -1,0 +1,166 @@
+// The service image, run as a self-hoster would: production mode, read-only root filesystem, a tmpfs /tmp,
+// all capabilities dropped, an HS256 key from the environment. Smoke tests go over the published port.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { GenericContainer, Wait, type StartedTestContainer } from 'testcontainers';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { docker, fetchWithin, run, sampleSearch, signHs256 } from './helpers.js';
+
+/** GenericContainer plus the one host setting Testcontainers has no builder method for. */
+class LockedDownContainer extends GenericContainer {
+  withReadOnlyRootFilesystem(): this {
+    this.hostConfig.ReadonlyRootfs = true;
+    return this;
+  }
+}
+
+const image = inject('image');
+const secret = randomBytes(32).toString('base64url');
+const SHUTDOWN_DELAY_MS = 2000;
+let container: StartedTestContainer | undefined;
+let baseUrl: string;
+
+beforeAll(async () => {
+  container = await new LockedDownContainer(image)
+    .withEnvironment({ AUTH_JWT_SECRET: secret, LOG_LEVEL: 'warn', SHUTDOWN_DELAY_MS: String(SHUTDOWN_DELAY_MS) })
+    .withExposedPorts(8080)
+    .withReadOnlyRootFilesystem()
+    .withTmpFs({ '/tmp': 'rw,noexec,nosuid,size=64m' })
+    .withDroppedCapabilities('ALL')
+    .withSecurityOpt('no-new-privileges')
+    .withWaitStrategy(Wait.forHttp('/healthz', 8080).forStatusCode(200))
+    .withStartupTimeout(30_000)
+    .start();
+  baseUrl = `http://${container.getHost()}:${container.getMappedPort(8080)}`;
+});
+
+afterAll(async () => {
+  // Stopped already by the last test when it ran; a second stop is harmless.
+  await container?.stop({ timeout: 0 }).catch(() => undefined);
+});
+
+function search(body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return fetchWithin(`${baseUrl}/v1/catalog/search`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+}
+
+describe('the image', () => {
+  it('is configured for production: node as PID 1, numeric non-root user, health check, NODE_ENV', async () => {
+    const config = JSON.parse(await docker(['image', 'inspect', '--format', '{{json .Config}}', image]));
+    expect(config.User).toBe('1000:1000');
+    expect(config.Cmd).toEqual(['node', 'dist/src/server.js']);
+    expect(config.Entrypoint ?? []).toEqual([]);
+    expect(config.Env).toContain('NODE_ENV=production');
+    expect(config.Env).toContain('PORT=8080');
+    expect(config.Healthcheck.Test.join(' ')).toContain('/healthz');
+    expect(Object.keys(config.ExposedPorts)).toEqual(['8080/tcp']);
+  });
+
+  it('carries production dependencies only', async () => {
+    const probe = await container!.exec([
+      'node',
+      '-e',
+      "const fs = require('fs'); process.stdout.write(JSON.stringify(['fastify', 'typescript', 'vitest', 'testcontainers'].map((p) => fs.existsSync('/app/node_modules/' + p))))",
+    ]);
+    expect(probe.exitCode).toBe(0);
+    expect(JSON.parse(probe.stdout)).toEqual([true, false, false, false]);
+  });
+});
+
+describe('the running container', () => {
+  it('runs the server as uid 1000 on a read-only root filesystem, writable only in /tmp', async () => {
+    const status = await container!.exec(['node', '-e', "process.stdout.write(require('fs').readFileSync('/proc/1/status', 'utf8'))"]);
+    expect(status.stdout).toMatch(/^Uid:\s+1000\s+1000\s+1000\s+1000$/m);
+    const cmdline = await container!.exec(['node', '-e', "process.stdout.write(require('fs').readFileSync('/proc/1/cmdline', 'utf8').split('\\0').join(' '))"]);
+    expect(cmdline.stdout.trim()).toBe('node dist/src/server.js');
+    const write = (path: string) =>
+      container!.exec(['node', '-e', `try { require('fs').writeFileSync('${path}', 'x'); console.log('ok') } catch (e) { console.log(e.code) }`]);
+    expect((await write('/app/dist/injected.js')).stdout.trim()).toBe('EROFS');
+    expect((await write('/etc/injected')).stdout.trim()).toBe('EROFS');
+    expect((await write('/tmp/scratch')).stdout.trim()).toBe('ok');
+    const hostConfig = JSON.parse(await docker(['inspect', '--format', '{{json .HostConfig}}', container!.getId()]));
+    expect(hostConfig.ReadonlyRootfs).toBe(true);
+  });
+
+  it('answers /healthz and /readyz', async () => {
+    const health = await fetchWithin(`${baseUrl}/healthz`);
+    expect(health.status).toBe(200);
+    const ready = await fetchWithin(`${baseUrl}/readyz`);
+    expect(ready.status).toBe(200);
+  });
+
+  it('serves the OpenAPI document and the API reference with its bundled assets', async () => {
+    const spec = await fetchWithin(`${baseUrl}/openapi.json`);
+    expect(spec.status).toBe(200);
+    const document = (await spec.json()) as { openapi: string; paths: Record<string, unknown> };
+    expect(document.openapi).toMatch(/^3\./);
+    expect(Object.keys(document.paths)).toContain('/v1/catalog/search');
+    const page = await fetchWithin(`${baseUrl}/docs/`);
+    expect(page.status).toBe(200);
+    const script = /<script[^>]+src="([^"]+\.js)"/.exec(await page.text())?.[1];
+    expect(script, 'the reference page loads a script').toBeDefined();
+    const asset = await fetchWithin(new URL(script!, `${baseUrl}/docs/`).href);
+    expect(asset.status).toBe(200);
+    expect((await asset.arrayBuffer()).byteLength).toBeGreaterThan(10_000);
+  });
+
+  it('ranks the tool list for a caller with a valid token', async () => {
+    const token = signHs256(secret, { projectId: 'container-test', sub: 'router' });
+    const requestId = randomUUID();
+    const response = await search(sampleSearch, { authorization: `Bearer ${token}`, 'x-request-id': requestId });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-request-id')).toBe(requestId);
+    const body = (await response.json()) as { results: Array<{ toolKey: string; relevance: number }>; meta: { ranker: string } };
+    expect(body.results.length).toBeGreaterThan(0);
+    expect(body.results[0]!.toolKey).toBe('github:create_issue');
+    const relevances = body.results.map((result) => result.relevance);
+    expect(relevances).toEqual([...relevances].sort((a, b) => b - a));
+    for (const relevance of relevances) {
+      expect(relevance).toBeGreaterThanOrEqual(0);
+      expect(relevance).toBeLessThanOrEqual(1);
+    }
+    // No LLM is configured in this container: the lexical ranking answers.
+    expect(body.meta.ranker).toBe('bm25');
+  });
+
+  it('refuses a search without a token, and one signed with another key, with problem+json 401', async () => {
+    const forged = signHs256(randomBytes(32).toString('base64url'), { projectId: 'container-test' });
+    for (const headers of [{}, { authorization: `Bearer ${forged}` }] as Array<Record<string, string>>) {
+      const response = await search(sampleSearch, headers);
+      expect(response.status).toBe(401);
+      expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      const problem = (await response.json()) as { status: number; title: string };
+      expect(problem.status).toBe(401);
+      expect(problem.title).toBeTypeOf('string');
+    }
+  });
+
+  it('drains on docker stop: /readyz turns 503 at once, then node (PID 1) exits 0 well before SIGKILL', async () => {
+    const started = Date.now();
+    // Docker sends SIGTERM and would SIGKILL (exit 137) after 15 s: a clean exit before that is the server's doing.
+    const stopping = container!.stop({ timeout: 15_000, remove: false });
+    // During SHUTDOWN_DELAY_MS the listener stays open while readiness fails, so load balancers drop the instance.
+    await expect
+      .poll(async () => (await fetchWithin(`${baseUrl}/readyz`, {}, 1000)).status, { timeout: SHUTDOWN_DELAY_MS, interval: 50 })
+      .toBe(503);
+    await stopping;
+    const elapsedMs = Date.now() - started;
+    const state = JSON.parse(await docker(['inspect', '--format', '{{json .State}}', container!.getId()]));
+    await docker(['rm', '--force', container!.getId()]);
+    container = undefined;
+    expect(state.ExitCode).toBe(0);
+    expect(state.OOMKilled).toBe(false);
+    expect(elapsedMs).toBeGreaterThanOrEqual(SHUTDOWN_DELAY_MS - 500);
+    expect(elapsedMs).toBeLessThan(10_000);
+  });
+});
+
+describe('production safety', () => {
+  it('refuses to start without a token key, naming the variables to set', async () => {
+    const result = await run('docker', ['run', '--rm', '--read-only', image], { timeoutMs: 30_000 });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('AUTH_JWT_SECRET');
+  });
+});

@@ -1,0 +1,263 @@
+// Offline checks of the Kubernetes manifests in deploy/base: every document parses and validates against the
+// Kubernetes OpenAPI schemas (kubernetes-models), the kustomization lists exactly the manifest files, and the
+// objects agree with each other, with the Dockerfile and with the service itself (probe paths answer, every
+// configured variable is one the service reads, and the configuration as deployed is accepted in production).
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
+import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
+import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
+import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
+import { Secret } from 'kubernetes-models/v1/Secret';
+import { Service } from 'kubernetes-models/v1/Service';
+import { describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+import { buildApp } from '../../src/app.js';
+import { parseConfig, type Env } from '../../src/config.js';
+
+const BASE = new URL('../../deploy/base/', import.meta.url);
+const SECRET_TEMPLATE = 'secret.template.yaml';
+
+interface K8sObject {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; labels?: Record<string, string> };
+  [field: string]: unknown;
+}
+
+// One schema-validating model per apiVersion/kind the base may contain; anything else fails the test.
+const MODELS: Record<string, new (data: never) => { validate(): void }> = {
+  'apps/v1/Deployment': Deployment,
+  'v1/Service': Service,
+  'v1/ConfigMap': ConfigMap,
+  'v1/Secret': Secret,
+  'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler,
+  'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
+};
+
+function validateAgainstSchema(object: K8sObject): void {
+  const Model = MODELS[`${object.apiVersion}/${object.kind}`];
+  if (Model === undefined) throw new Error(`no schema for ${object.apiVersion} ${object.kind}`);
+  new Model(structuredClone(object) as never).validate();
+}
+
+function readYamlDocuments(file: string): unknown[] {
+  const documents = parseAllDocuments(readFileSync(new URL(file, BASE), 'utf8'));
+  if (!Array.isArray(documents)) return [];
+  return documents.map((document) => {
+    if (document.errors.length > 0) throw new Error(`${file}: ${document.errors.map((e) => e.message).join('; ')}`);
+    return document.toJS();
+  });
+}
+
+const yamlFiles = readdirSync(BASE).filter((name) => /\.ya?ml$/.test(name)).sort();
+const kustomization = readYamlDocuments('kustomization.yaml')[0] as {
+  resources: string[];
+  kind: string;
+  images: Array<{ name: string; newName?: string; newTag?: string }>;
+};
+const manifests = new Map<string, K8sObject>();
+for (const file of yamlFiles.filter((name) => name !== 'kustomization.yaml')) {
+  for (const document of readYamlDocuments(file)) manifests.set(file, document as K8sObject);
+}
+
+function only<T extends K8sObject>(kind: string): T {
+  const found = [...manifests.entries()].filter(([file, object]) => object.kind === kind && file !== SECRET_TEMPLATE);
+  expect(found, `exactly one ${kind} in the kustomization`).toHaveLength(1);
+  return found[0]![1] as T;
+}
+
+const deployment = only<K8sObject & { spec: any }>('Deployment');
+const podSpec = deployment.spec.template.spec;
+const container = podSpec.containers[0];
+const service = only<K8sObject & { spec: any }>('Service');
+const configMap = only<K8sObject & { data: Record<string, string> }>('ConfigMap');
+const secretTemplate = manifests.get(SECRET_TEMPLATE) as K8sObject & { stringData: Record<string, string> };
+
+describe('deploy/base manifests', () => {
+  it('are each one YAML document that validates against the Kubernetes schema', () => {
+    expect(manifests.size).toBeGreaterThanOrEqual(6);
+    for (const [file, object] of manifests) {
+      expect(object.apiVersion, file).toBeTypeOf('string');
+      expect(() => validateAgainstSchema(object), file).not.toThrow();
+    }
+  });
+
+  it('the schema check rejects a malformed object (the validator is live)', () => {
+    const broken = structuredClone(deployment) as any;
+    broken.spec.template.spec.containers[0].ports[0].containerPort = 'http';
+    expect(() => validateAgainstSchema(broken)).toThrow(/containerPort/);
+    expect(() => validateAgainstSchema({ ...service, apiVersion: 'v2' })).toThrow();
+  });
+
+  it('kustomization lists every manifest except the Secret template, and nothing else', () => {
+    expect(kustomization.kind).toBe('Kustomization');
+    const expected = yamlFiles.filter((name) => name !== 'kustomization.yaml' && name !== SECRET_TEMPLATE);
+    expect([...kustomization.resources].sort()).toEqual(expected);
+    expect(kustomization.resources).not.toContain(SECRET_TEMPLATE);
+  });
+
+  it("kustomization's image override applies to the container image", () => {
+    expect(kustomization.images.map((image) => image.name)).toEqual([container.image]);
+  });
+
+  it('selectors match the pod labels (Deployment, Service, PodDisruptionBudget)', () => {
+    const podLabels = deployment.spec.template.metadata.labels as Record<string, string>;
+    const pdb = only<K8sObject & { spec: any }>('PodDisruptionBudget');
+    for (const selector of [deployment.spec.selector.matchLabels, service.spec.selector, pdb.spec.selector.matchLabels]) {
+      expect(Object.keys(selector).length).toBeGreaterThan(0);
+      expect(podLabels).toMatchObject(selector);
+    }
+    for (const constraint of podSpec.topologySpreadConstraints) {
+      expect(podLabels).toMatchObject(constraint.labelSelector.matchLabels);
+    }
+  });
+
+  it('the Service targets the container port and the HPA scales the Deployment', () => {
+    const containerPorts = container.ports as Array<{ name: string; containerPort: number }>;
+    for (const port of service.spec.ports) {
+      const target = containerPorts.find((p) => p.name === port.targetPort || p.containerPort === port.targetPort);
+      expect(target, `Service port ${port.name} → ${port.targetPort}`).toBeDefined();
+    }
+    const hpa = only<K8sObject & { spec: any }>('HorizontalPodAutoscaler');
+    expect(hpa.spec.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name: deployment.metadata.name });
+    expect(hpa.spec.minReplicas).toBeGreaterThanOrEqual(2);
+    expect(hpa.spec.metrics.some((m: any) => m.resource?.name === 'cpu')).toBe(true);
+    // Scaling on CPU utilization needs a CPU request to measure against.
+    expect(container.resources.requests.cpu).toBeDefined();
+  });
+
+  it('the container is locked down: non-root, read-only root, no privilege escalation, no capabilities', () => {
+    expect(podSpec.securityContext).toMatchObject({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
+    expect(container.securityContext).toMatchObject({
+      allowPrivilegeEscalation: false,
+      readOnlyRootFilesystem: true,
+      runAsNonRoot: true,
+      capabilities: { drop: ['ALL'] },
+    });
+    expect(container.securityContext.capabilities.add ?? []).toEqual([]);
+    expect(container.resources.requests).toMatchObject({ cpu: expect.any(String), memory: expect.any(String) });
+    expect(container.resources.limits).toMatchObject({ memory: expect.any(String) });
+    // The only writable place is an emptyDir on /tmp.
+    const tmp = container.volumeMounts.find((mount: any) => mount.mountPath === '/tmp');
+    expect(podSpec.volumes.find((volume: any) => volume.name === tmp?.name)?.emptyDir).toBeDefined();
+  });
+
+  it('agrees with the Dockerfile on the user and the port', () => {
+    const dockerfile = readFileSync(new URL('../../Dockerfile', import.meta.url), 'utf8');
+    const user = /^USER\s+(\d+):(\d+)\s*$/m.exec(dockerfile);
+    expect(user, 'Dockerfile sets a numeric USER uid:gid').not.toBeNull();
+    expect(podSpec.securityContext.runAsUser).toBe(Number(user![1]));
+    expect(podSpec.securityContext.runAsGroup).toBe(Number(user![2]));
+    const exposed = /^EXPOSE\s+(\d+)\s*$/m.exec(dockerfile);
+    expect(container.ports.map((p: any) => p.containerPort)).toContain(Number(exposed?.[1]));
+    expect(container.env).toContainEqual({ name: 'PORT', value: String(exposed?.[1]) });
+  });
+
+  it('references only the ConfigMap and Secret that exist', () => {
+    const refs = container.envFrom as Array<{ configMapRef?: { name: string }; secretRef?: { name: string } }>;
+    expect(refs.map((ref) => ref.configMapRef?.name).filter(Boolean)).toEqual([configMap.metadata.name]);
+    expect(refs.map((ref) => ref.secretRef?.name).filter(Boolean)).toEqual([secretTemplate.metadata.name]);
+    expect(secretTemplate.kind).toBe('Secret');
+    for (const value of Object.values(secretTemplate.stringData)) expect(value).toMatch(/^REPLACE_ME/);
+  });
+
+  it('configures only variables the service reads, and the service accepts them in production', () => {
+    const env: Env = {
+      NODE_ENV: 'production',
+      ...Object.fromEntries(container.env.map((e: { name: string; value: string }) => [e.name, e.value])),
+      ...configMap.data,
+      ...secretTemplate.stringData,
+    };
+    const { config, read } = parseConfigRecordingReads(env);
+    for (const name of [...Object.keys(configMap.data), ...Object.keys(secretTemplate.stringData)]) {
+      expect(read, `${name} is read by src/config.ts`).toContain(name);
+    }
+    expect(config.production).toBe(true);
+    expect(config.port).toBe(container.ports[0].containerPort);
+    // The drain (readiness off, then close) must end before Kubernetes' SIGKILL.
+    expect(config.shutdown.delayMs + config.shutdown.timeoutMs).toBeLessThan(podSpec.terminationGracePeriodSeconds * 1000);
+  });
+
+  it('probes ask paths the service answers with 200', async () => {
+    const { config } = parseConfigRecordingReads({ AUTH_JWT_SECRET: 'x'.repeat(32), LOG_LEVEL: 'silent' });
+    const app = buildApp(config);
+    try {
+      for (const probe of [container.startupProbe, container.readinessProbe, container.livenessProbe]) {
+        expect(probe.httpGet.port).toBe(container.ports[0].name);
+        const response = await app.inject({ method: 'GET', url: probe.httpGet.path });
+        expect(response.statusCode, probe.httpGet.path).toBe(200);
+      }
+      expect(container.readinessProbe.httpGet.path).toBe('/readyz');
+      expect(container.livenessProbe.httpGet.path).toBe('/healthz');
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+// kustomize itself, when a kubectl with its built-in kustomize is on PATH (it is not a dependency of the project).
+const kubectl = (() => {
+  try {
+    execFileSync('kubectl', ['version', '--client'], { stdio: 'ignore', timeout: 10_000 });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+describe.skipIf(!kubectl)('kubectl kustomize deploy/base', () => {
+  it('renders every resource, schema-valid, with the image override and the common labels applied', () => {
+    const rendered = execFileSync('kubectl', ['kustomize', new URL('.', BASE).pathname], { encoding: 'utf8', timeout: 30_000 });
+    const objects = parseAllDocuments(rendered).map((document) => document.toJS() as K8sObject);
+    expect(objects.map((object) => object.kind).sort()).toEqual(
+      ['ConfigMap', 'Deployment', 'HorizontalPodAutoscaler', 'PodDisruptionBudget', 'Service'],
+    );
+    for (const object of objects) {
+      expect(() => validateAgainstSchema(object), object.kind).not.toThrow();
+      expect(object.metadata.labels).toMatchObject({ 'app.kubernetes.io/part-of': 'catalog-search' });
+    }
+    const renderedDeployment = objects.find((object) => object.kind === 'Deployment') as K8sObject & { spec: any };
+    const override = kustomization.images[0]!;
+    expect(renderedDeployment.spec.template.spec.containers[0].image).toBe(`${override.newName ?? override.name}:${override.newTag}`);
+  });
+});
+
+describe('.env.example', () => {
+  const example = readFileSync(new URL('../../.env.example', import.meta.url), 'utf8');
+  const assignments = [...example.matchAll(/^#?\s*([A-Z][A-Z0-9_]*)=(.*)$/gm)].map((m) => ({ name: m[1]!, value: m[2]! }));
+
+  it('documents only variables the service reads, including every variable the ConfigMap sets', () => {
+    const { read } = parseConfigRecordingReads({ AUTH_JWT_SECRET: 'x'.repeat(32) });
+    const composeOnly = ['CATALOG_SEARCH_BIND', 'CATALOG_SEARCH_PORT', 'CATALOG_SEARCH_IMAGE', 'NODE_IMAGE'];
+    for (const { name } of assignments) {
+      if (!composeOnly.includes(name)) expect(read, `${name} is read by src/config.ts`).toContain(name);
+    }
+    const documented = assignments.map((a) => a.name);
+    for (const name of Object.keys(configMap.data)) expect(documented).toContain(name);
+  });
+
+  it('is accepted by the service in production once the secret is filled in', () => {
+    const active = Object.fromEntries(
+      example
+        .split('\n')
+        .filter((line) => /^[A-Z][A-Z0-9_]*=/.test(line))
+        .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+    );
+    expect(active.AUTH_JWT_SECRET).toBe('');
+    const { config } = parseConfigRecordingReads({ ...active, NODE_ENV: 'production', AUTH_JWT_SECRET: 'y'.repeat(32) });
+    expect(config.auth?.key.kind).toBe('secret');
+  });
+});
+
+/** parseConfig, plus the names of every variable it looked up (read through a recording proxy). */
+function parseConfigRecordingReads(env: Env): { config: ReturnType<typeof parseConfig>; read: Set<string> } {
+  const read = new Set<string>();
+  const recording = new Proxy(env, {
+    get(target, name) {
+      if (typeof name === 'string') read.add(name);
+      return Reflect.get(target, name);
+    },
+  });
+  return { config: parseConfig(recording), read };
+}

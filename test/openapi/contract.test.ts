@@ -1,0 +1,191 @@
+import { execFile } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import openapiTS, { astToString } from 'openapi-typescript';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXAMPLE_SEARCH_REQUEST } from '../../src/openapi/search-example.js';
+import { startApp, TEST_SECRET, testConfig, type RunningApp } from '../helpers/app.js';
+import { claims, signJwt } from '../helpers/tokens.js';
+import { manyTools } from '../helpers/tools.js';
+import { contractViolations } from './spec-validator.js';
+
+/**
+ * The generated-client contract: types generated from openapi.yaml with openapi-typescript,
+ * calls made with openapi-fetch over real loopback HTTP, tokens signed at run time, and every
+ * response (success and each error) checked against the spec's own schemas.
+ */
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const generatedTypes = fileURLToPath(new URL('./generated/catalog-search.d.ts', import.meta.url));
+const clientSource = fileURLToPath(new URL('./contract-client.ts', import.meta.url));
+const clientModule = new URL('./contract-client.ts', import.meta.url).href;
+
+const MAX_TOOLS = 20;
+const BODY_LIMIT = 64 * 1024;
+const token = (extra: Record<string, unknown> = {}) =>
+  signJwt(claims({ iss: 'https://router.example', aud: 'catalog-search', ...extra }), { alg: 'HS256', key: TEST_SECRET });
+
+/** contract-client.ts, loaded after its types are generated (tsc checks it against them below). */
+interface Call {
+  response: Response;
+  data?: any;
+  error?: any;
+}
+interface ContractClient {
+  catalogSearchClient(baseUrl: string, token?: string): unknown;
+  searchV1(client: unknown, body: unknown, header?: Record<string, string>): Promise<Call>;
+  searchSeedPath(client: unknown, body: unknown): Promise<Call>;
+  searchRaw(client: unknown, body: unknown, options?: { contentType?: string; contentEncoding?: string }): Promise<Call>;
+  liveness(client: unknown): Promise<Call>;
+  readiness(client: unknown): Promise<Call>;
+  topToolKeys(response: unknown): string[];
+}
+let client: ContractClient;
+let server: RunningApp;
+let throttled: RunningApp;
+
+beforeAll(async () => {
+  // openapi-typescript 7 marks a component's fields that have a `default` as required unless told
+  // not to (maxResults in SearchRequest); routers generating types should pass the same option.
+  const ast = await openapiTS(new URL('../../openapi.yaml', import.meta.url), { defaultNonNullable: false });
+  await mkdir(new URL('./generated/', import.meta.url), { recursive: true });
+  await writeFile(generatedTypes, astToString(ast));
+  // A computed specifier keeps tsc (npm run typecheck) from needing the generated file on a clean clone.
+  client = (await import(/* @vite-ignore */ clientModule)) as ContractClient;
+  [server, throttled] = await Promise.all([
+    startApp(testConfig({ search: { ...testConfig().search, maxTools: MAX_TOOLS }, http: { ...testConfig().http, bodyLimitBytes: BODY_LIMIT } })),
+    startApp(testConfig({ rateLimitPerMinute: 1 })),
+  ]);
+}, 60_000);
+afterAll(async () => {
+  await Promise.all([server?.close(), throttled?.close()]);
+});
+
+/** The response must match the spec for that path, and have the expected status. */
+async function expectContract(
+  call: Promise<Call>,
+  path: string,
+  method: 'get' | 'post',
+  status: number,
+) {
+  const result = await call;
+  const body = result.response.ok ? result.data : result.error;
+  expect(result.response.status, JSON.stringify(body)).toBe(status);
+  expect(contractViolations({ path, method, response: result.response, body })).toEqual([]);
+  return { ...result, body };
+}
+
+describe('client generated from openapi.yaml (openapi-typescript + openapi-fetch)', () => {
+  it('type-checks a router\'s usage of the generated types (tsc --noEmit)', async () => {
+    const tsc = fileURLToPath(new URL('../../node_modules/.bin/tsc', import.meta.url));
+    const args = ['--noEmit', '--strict', '--noUncheckedIndexedAccess', '--skipLibCheck', '--target', 'es2022',
+      '--module', 'nodenext', '--moduleResolution', 'nodenext', '--lib', 'es2023,dom', '--types', 'node', clientSource];
+    const result = await promisify(execFile)(tsc, args, { cwd: root }).catch((error: { stdout?: string }) => ({
+      stdout: error.stdout ?? 'tsc failed',
+    }));
+    expect(result.stdout).toBe('');
+  }, 60_000);
+
+  it('POST /v1/catalog/search: 200 with ranked results that match the spec', async () => {
+    const api = client.catalogSearchClient(server.url, token());
+    const { data, response } = await expectContract(
+      client.searchV1(api, EXAMPLE_SEARCH_REQUEST, { 'X-Request-Id': 'contract-1', 'X-Search-Deadline-Ms': '2000' }),
+      '/v1/catalog/search', 'post', 200,
+    );
+    expect(data!.results.length).toBeGreaterThan(0);
+    expect(data!.meta.requestId).toBe('contract-1');
+    expect(response.headers.get('api-version')).toBe('1');
+  });
+
+  it('POST /catalog/search (seed path): the same operation, the same answer', async () => {
+    const api = client.catalogSearchClient(server.url, token());
+    const seed = await expectContract(client.searchSeedPath(api, EXAMPLE_SEARCH_REQUEST), '/catalog/search', 'post', 200);
+    const v1 = await expectContract(client.searchV1(api, EXAMPLE_SEARCH_REQUEST), '/v1/catalog/search', 'post', 200);
+    expect(client.topToolKeys(seed.data!)).toEqual(client.topToolKeys(v1.data!));
+  });
+
+  it('400: a field error names the field; a bad deadline header names the header', async () => {
+    const api = client.catalogSearchClient(server.url, token());
+    const field = await expectContract(client.searchRaw(api, { query: [], tools: [] }), '/v1/catalog/search', 'post', 400);
+    expect(field.error).toMatchObject({ code: 'INVALID_REQUEST', errors: [{ field: '/query' }] });
+    const header = await expectContract(
+      client.searchV1(api, EXAMPLE_SEARCH_REQUEST, { 'X-Search-Deadline-Ms': 'soon' }),
+      '/v1/catalog/search', 'post', 400,
+    );
+    expect(header.error).toMatchObject({ errors: [{ field: 'X-Search-Deadline-Ms' }] });
+    const unknownField = await expectContract(
+      client.searchRaw(api, { ...EXAMPLE_SEARCH_REQUEST, limit: 3 }),
+      '/v1/catalog/search', 'post', 400,
+    );
+    expect(unknownField.error).toMatchObject({ code: 'INVALID_REQUEST' });
+  });
+
+  it('401: no token, and a token signed with another key', async () => {
+    const anonymous = client.catalogSearchClient(server.url);
+    await expectContract(client.searchV1(anonymous, EXAMPLE_SEARCH_REQUEST), '/v1/catalog/search', 'post', 401);
+    const forged = signJwt(claims({ iss: 'https://router.example', aud: 'catalog-search' }), {
+      alg: 'HS256',
+      key: 'another-secret-that-is-at-least-32-bytes',
+    });
+    const bad = client.catalogSearchClient(server.url, forged);
+    await expectContract(client.searchV1(bad, EXAMPLE_SEARCH_REQUEST), '/v1/catalog/search', 'post', 401);
+  });
+
+  it('403: X-Project-Id differs from the token\'s project claim; a token without a project', async () => {
+    const api = client.catalogSearchClient(server.url, token({ projectId: 'project-a' }));
+    const mismatch = await expectContract(
+      client.searchV1(api, EXAMPLE_SEARCH_REQUEST, { 'X-Project-Id': 'project-b' }),
+      '/v1/catalog/search', 'post', 403,
+    );
+    expect(mismatch.error).toMatchObject({ code: 'FORBIDDEN' });
+    const noProject = client.catalogSearchClient(server.url, token({ projectId: undefined }));
+    await expectContract(client.searchV1(noProject, EXAMPLE_SEARCH_REQUEST), '/v1/catalog/search', 'post', 403);
+  });
+
+  it('413: more tools than MAX_TOOLS, and a body over MAX_BODY_BYTES', async () => {
+    const api = client.catalogSearchClient(server.url, token());
+    const tooMany = await expectContract(
+      client.searchV1(api, { query: ['read a file'], tools: manyTools(MAX_TOOLS + 1) }),
+      '/v1/catalog/search', 'post', 413,
+    );
+    expect(tooMany.error).toMatchObject({ code: 'TOO_MANY_TOOLS' });
+    const huge = { query: ['read a file'], tools: [{ toolKey: 'fs:read', toolName: 'read', serverName: 'fs', description: 'x'.repeat(BODY_LIMIT) }] };
+    const tooLarge = await expectContract(client.searchV1(api, huge), '/v1/catalog/search', 'post', 413);
+    expect(tooLarge.error).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+  });
+
+  it('415: a body that is not JSON, or in an unsupported Content-Encoding', async () => {
+    const api = client.catalogSearchClient(server.url, token());
+    const result = await expectContract(
+      client.searchRaw(api, 'read a file', { contentType: 'text/plain' }),
+      '/v1/catalog/search', 'post', 415,
+    );
+    expect(result.error).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE' });
+    const encoded = await expectContract(
+      client.searchRaw(api, JSON.stringify(EXAMPLE_SEARCH_REQUEST), { contentEncoding: 'compress' }),
+      '/v1/catalog/search', 'post', 415,
+    );
+    expect(encoded.error).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE' });
+  });
+
+  it('429: over the project\'s rate limit, with Retry-After', async () => {
+    const api = client.catalogSearchClient(throttled.url, token({ projectId: 'contract-throttled' }));
+    await expectContract(client.searchV1(api, EXAMPLE_SEARCH_REQUEST), '/v1/catalog/search', 'post', 200);
+    const limited = await expectContract(client.searchV1(api, EXAMPLE_SEARCH_REQUEST), '/v1/catalog/search', 'post', 429);
+    expect(limited.error).toMatchObject({ code: 'RATE_LIMITED' });
+    expect(Number(limited.response.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('GET /healthz and /readyz: 200, and 503 while shutting down', async () => {
+    const api = client.catalogSearchClient(server.url);
+    await expectContract(client.liveness(api), '/healthz', 'get', 200);
+    await expectContract(client.readiness(api), '/readyz', 'get', 200);
+    server.app.lifecycle.shuttingDown = true;
+    try {
+      await expectContract(client.readiness(api), '/readyz', 'get', 503);
+    } finally {
+      server.app.lifecycle.shuttingDown = false;
+    }
+  });
+});

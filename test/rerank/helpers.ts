@@ -1,0 +1,30 @@
+import { rankTools, type ToolInfo } from '@catalog-search/core';
+import type { Reranker } from '../../src/rerank/index.js';
+
+export interface Run {
+  query: string[];
+  tools: ToolInfo[];
+  context?: string;
+  deadlineMs?: number;
+  projectId?: string;
+  signal?: AbortSignal;
+}
+
+/** Reranks as the service does: lexical ranking first, then the stage under a deadline. */
+export async function rerankRun(reranker: Reranker, run: Run) {
+  const deadlineMs = run.deadlineMs ?? 2_000;
+  const started = performance.now();
+  const lexical = rankTools({ query: run.query, tools: run.tools });
+  const outcome = await reranker.rerank(
+    { query: run.query, tools: run.tools, lexical, ...(run.context ? { context: run.context } : {}) },
+    {
+      projectId: run.projectId ?? 'project-a',
+      signal: run.signal ?? AbortSignal.timeout(deadlineMs),
+      deadline: started + deadlineMs,
+    },
+  );
+  const finishedAt = performance.now();
+  return { outcome, started, finishedAt, elapsed: finishedAt - started };
+}
+
+export const keys = (ranked: { tool: ToolInfo }[]) => ranked.map((entry) => entry.tool.toolKey);

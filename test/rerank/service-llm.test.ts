@@ -1,0 +1,147 @@
+// The LLM stage inside the real service, end to end: real HTTP to the service, signed tokens, the
+// real openai SDK talking to the OpenAI-compatible double.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Config } from '../../src/config.js';
+import { startApp, TEST_SECRET, testConfig, type RunningApp } from '../helpers/app.js';
+import { claims, signJwt } from '../helpers/tokens.js';
+import { startOpenAITestServer, type OpenAITestServer } from '../support/openai-test-server.js';
+import { everydayTools } from '../support/tool-fixtures.js';
+
+const DEADLINE_MS = 400;
+let double: OpenAITestServer;
+let service: RunningApp;
+
+const llmConfig = (baseUrl: string, deadlineMs = DEADLINE_MS): Config =>
+  testConfig({
+    search: { ...testConfig().search, deadlineMs },
+    llm: { baseUrl, apiKey: 'k', model: 'test-model', promptTokenBudget: 7000, cacheTtlMs: 0, cacheEntriesPerProject: 100 },
+  });
+
+beforeAll(async () => {
+  double = await startOpenAITestServer();
+  service = await startApp(llmConfig(double.baseURL));
+});
+afterAll(async () => {
+  await service.close();
+  await double.close();
+});
+afterEach(() => {
+  double.requests.length = 0;
+  double.setScript({ behaviour: { kind: 'grade' } });
+});
+
+const token = (projectId = 'project-a') =>
+  signJwt(claims({ iss: 'https://router.example', aud: 'catalog-search', projectId }), { alg: 'HS256', key: TEST_SECRET });
+
+/** Fastify's own arrival-to-finish time of each completed search, in ms. */
+const responseTimes = (app: RunningApp = service) =>
+  app.logs.lines
+    .filter((line) => line.msg === 'request completed' && (line.req as any)?.url !== '/healthz')
+    .map((line) => Number(line.responseTime));
+
+async function search(query: string[], headers: Record<string, string> = {}, url = service.url) {
+  const started = performance.now();
+  const response = await fetch(`${url}/catalog/search`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token()}`, 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ query, tools: everydayTools, maxResults: 5 }),
+  });
+  const body = (await response.json()) as { results: { toolKey: string; relevance: number; explanation?: string }[]; meta: Record<string, unknown> };
+  const finishedAt = performance.now();
+  return { status: response.status, body, elapsed: finishedAt - started, finishedAt };
+}
+
+describe('happy: the service reranks with the model', () => {
+  it('finds a tool that shares no word with the request, and audits the tokens spent', async () => {
+    double.setScript({
+      behaviour: {
+        kind: 'grade',
+        rule: (_request, candidates) =>
+          candidates.filter((c) => c.line.includes('calendar_list_events')).map((c) => ({ id: c.id, grade: 3, why: 'shows tomorrow’s events' })),
+      },
+    });
+    const { status, body } = await search(["what's on my plate tomorrow"]);
+    expect(status).toBe(200);
+    expect(body.meta).toMatchObject({ ranker: 'llm' });
+    expect(body.meta.degraded).toBeUndefined();
+    expect(body.results[0]).toMatchObject({ toolKey: 'gcal:calendar_list_events' });
+    expect(body.results[0]!.relevance).toBeGreaterThan(0.8);
+    const audit = service.logs.lines.filter((line) => line.audit === 'search').at(-1) as Record<string, any>;
+    expect(audit.llm.usage.totalTokens).toBeGreaterThan(0);
+    expect(audit.llm.candidates).toBe(everydayTools.length);
+  });
+
+  it('says at start which mode it runs in', async () => {
+    expect(service.logs.lines.some((line) => line.msg === 'LLM rerank stage on' && line.model === 'test-model')).toBe(true);
+    const plain = await startApp(testConfig());
+    try {
+      expect(plain.logs.lines.some((line) => String(line.msg).startsWith('BM25-only'))).toBe(true);
+      const { body } = await search(['list calendar events'], {}, plain.url);
+      expect(body.meta.ranker).toBe('bm25');
+      expect(body.meta.degraded).toBeUndefined(); // BM25-only is not a degradation
+    } finally {
+      await plain.close();
+    }
+  });
+});
+
+describe('error: the deadline holds whatever the model does', () => {
+  it('hanging model, 50 concurrent requests: every answer within the deadline + 100 ms, lexical, "timeout"', async () => {
+    // A deadline long enough that the burst of 50 arrivals has been handled before the first expires
+    // (on a shared 2-core machine the two bursts would otherwise overlap and measure CPU contention).
+    const deadlineMs = 1500;
+    const burst = await startApp(llmConfig(double.baseURL, deadlineMs));
+    try {
+      double.setScript({ behaviour: { kind: 'hang' } });
+      await search(['warm up the code paths'], {}, burst.url);
+      const completedBefore = responseTimes(burst).length;
+      // Distinct queries: 50 separate model calls hang at once (identical ones would share one call).
+      const runs = await Promise.all(Array.from({ length: 50 }, (_, at) => search([`list calendar events ${at}`], {}, burst.url)));
+      for (const run of runs) {
+        expect(run.status).toBe(200);
+        expect(run.body.meta).toMatchObject({ ranker: 'bm25', degraded: 'timeout' });
+        expect(run.body.results.length).toBeGreaterThan(0);
+      }
+      // Measured by the service (arrival to last byte sent), so that this process's own 50 clients
+      // and the double, which share its event loop, do not count against it.
+      const times = responseTimes(burst).slice(completedBefore);
+      expect(times).toHaveLength(50);
+      expect(Math.max(...times)).toBeLessThan(deadlineMs + 100);
+      expect(double.requests.length).toBe(51);
+    } finally {
+      await burst.close();
+    }
+  });
+
+  it('honours a shorter X-Search-Deadline-Ms', async () => {
+    double.setScript({ behaviour: { kind: 'hang' } });
+    const run = await search(['list calendar events'], { 'x-search-deadline-ms': '150' });
+    expect(run.body.meta).toMatchObject({ ranker: 'bm25', degraded: 'timeout' });
+    expect(run.elapsed).toBeLessThan(150 + 100);
+  });
+
+  it.each([
+    [500, 'upstream_error'],
+    [429, 'rate_limited'],
+  ])('model answering %i: lexical answer within 50 ms of the error, degraded "%s"', async (status, reason) => {
+    double.setScript({ behaviour: { kind: 'error', status }, delayMs: 100 });
+    const requestId = `error-${status}`;
+    const run = await search(['list calendar events'], { 'x-request-id': requestId });
+    expect(run.body.meta).toMatchObject({ ranker: 'bm25', degraded: reason });
+    // From the double's error response to the service's last byte, on the service's own log clock
+    // (wall-clock ms, same process), so this process's client work does not count against it.
+    const completed = service.logs.lines.find((line) => line.msg === 'request completed' && line.requestId === requestId)!;
+    const errorSentAt = performance.timeOrigin + double.requests[0]!.closedAt!;
+    expect(Number(completed.time) - errorSentAt).toBeLessThan(50);
+    expect(Number(completed.time) - errorSentAt).toBeGreaterThan(-2); // the answer did wait for the error
+  });
+
+  it('stream cut mid-answer: "llm" with "partial"', async () => {
+    const content = JSON.stringify({ results: [{ id: 't1', grade: 3, why: 'first' }, { id: 't2', grade: 2, why: 'second' }] });
+    double.setScript({ behaviour: { kind: 'stall', afterChars: content.indexOf('{"id":"t2"') + 4, inner: { kind: 'content', content } } });
+    const run = await search(['list calendar events']);
+    expect(run.body.meta).toMatchObject({ ranker: 'llm', degraded: 'partial' });
+    expect(run.body.results[0]!.explanation).toContain('first');
+    expect(run.elapsed).toBeLessThan(DEADLINE_MS + 100);
+  });
+});
