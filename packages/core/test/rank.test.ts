@@ -187,6 +187,18 @@ describe('rank cache', () => {
     expect(rankTools({ query: ['tide'], tools }, { cache })[0]?.tool.toolKey).toBe('weather:get_forecast');
   });
 
+  it('notices tools replaced or reordered in the same array', () => {
+    const cache = createRankCache();
+    const tools = structuredClone(CATALOG);
+    rankTools({ query: ['tide'], tools }, { cache });
+    const at = tools.findIndex((t) => t.toolKey === 'weather:get_forecast');
+    tools[at] = { ...tools[at]!, description: 'Tide tables for surfers.' };
+    expect(rankTools({ query: ['tide'], tools }, { cache })[0]?.tool.toolKey).toBe('weather:get_forecast');
+    tools.reverse();
+    const fresh = rankTools({ query: ['tide tables'], tools }).map(({ index, score }) => [index, score]);
+    expect(rankTools({ query: ['tide tables'], tools }, { cache }).map(({ index, score }) => [index, score])).toEqual(fresh);
+  });
+
   it('is bounded by maxEntries and can be cleared', () => {
     const cache = createRankCache({ maxEntries: 3 });
     rankTools({ query: ['file'], tools: CATALOG }, { cache });

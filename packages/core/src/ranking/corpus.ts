@@ -1,27 +1,36 @@
 import type { ToolInfo } from '../schemas.js';
 import { FIELD_COUNT as FIELDS_TOTAL, FIELD_PARAMS, FIELDS } from './fields.js';
 import { ToolAnalysisCache } from './rank-cache.js';
-import { analyzeContent, toolContentKey, type ToolAnalysis } from './tool-analysis.js';
+import { analyzeContent, contentOfKey, toolContentKey, type ToolAnalysis } from './tool-analysis.js';
 import type { RankCache } from './types.js';
 
 // A local copy: read in the innermost loops, where a cross-module binding can cost a call.
 const FIELD_COUNT = FIELDS_TOTAL;
 
-/** The tools that contain one term, with what BM25F needs per tool, precomputed for this list. */
-export interface Posting {
-  readonly docs: number[];
-  /** BM25F pseudo term frequency: Σ over fields of weight × tf / length normalisation. */
-  readonly weights: number[];
-  /** The best field the term occurs in (highest calibration quality), per tool. */
-  readonly fields: number[];
-}
-
-/** The request's tool list as an inverted index: what scoring any query against it needs. */
+/**
+ * The request's tool list as an inverted index: what scoring any query against it needs. The postings
+ * of all terms sit in three flat arrays (term by term, tools ascending within a term), so that building
+ * the index allocates a handful of arrays rather than three growing arrays per distinct term.
+ */
 export interface Corpus {
   readonly size: number;
-  readonly postings: ReadonlyMap<string, Posting>;
-  /** Normalised tool name / tool key -> tools, for the exact-name short-circuit. */
-  readonly names: ReadonlyMap<string, number[]>;
+  /** Term -> its posting number: its tools are `postingDocs[postingStart[n] .. postingStart[n + 1])`. */
+  readonly terms: ReadonlyMap<string, number>;
+  readonly postingStart: Int32Array;
+  /** The tools that contain each term. */
+  readonly postingDocs: Int32Array;
+  /** BM25F pseudo term frequency per posting: Σ over fields of weight × tf / length normalisation. */
+  readonly postingWeights: Float64Array;
+  /** The best field the term occurs in (highest calibration quality), per posting. */
+  readonly postingFields: Uint8Array;
+  /**
+   * Normalised tool names / tool keys, with the tool each belongs to (`nameDocs`), for the exact-name
+   * short-circuit. A list scanned per query rather than a Map: a query has one to three candidate
+   * names, and comparing them against a few thousand strings (mostly rejected on length) costs less
+   * than hashing every tool's fresh name keys into a Map on every cold request.
+   */
+  readonly nameKeys: readonly string[];
+  readonly nameDocs: readonly number[];
   /** Per tool: the index of its server (tools of one server share it). */
   readonly servers: Int32Array;
   readonly serverCount: number;
@@ -39,20 +48,25 @@ const FIELD_QUALITY = FIELDS.map((field) => FIELD_PARAMS[field].quality);
 export function buildCorpus(tools: readonly ToolInfo[], cache?: RankCache, maxDescriptionChars?: number): Corpus {
   const store = cache instanceof ToolAnalysisCache ? cache : undefined;
   const analyses = new Array<ToolAnalysis>(tools.length);
+  const seen = store?.seenList(tools, maxDescriptionChars);
+  const keys = store === undefined ? undefined : new Array<string>(tools.length);
+  let allSeen = seen !== undefined;
   for (let i = 0; i < tools.length; i += 1) {
     const tool = tools[i]!;
-    let key = store?.seenKey(tool, maxDescriptionChars);
+    let key = seen?.keyOf(i, tool);
     if (key === undefined) {
       key = toolContentKey(tool, maxDescriptionChars);
-      if (typeof tool === 'object' && tool !== null) store?.rememberKey(tool, maxDescriptionChars, key);
+      allSeen = false;
     }
+    if (keys !== undefined) keys[i] = key;
     let analysis = store?.get(key);
     if (analysis === undefined) {
-      analysis = analyzeContent(key);
+      analysis = analyzeContent(contentOfKey(key));
       store?.set(key, analysis);
     }
     analyses[i] = analysis;
   }
+  if (store !== undefined && keys !== undefined && !allSeen) store.rememberList(tools, maxDescriptionChars, keys);
   const cached = store?.findCorpus(analyses);
   if (cached) return cached;
   const corpus = indexAnalyses(analyses);
@@ -63,14 +77,29 @@ export function buildCorpus(tools: readonly ToolInfo[], cache?: RankCache, maxDe
 export function indexAnalyses(analyses: readonly ToolAnalysis[]): Corpus {
   const count = Math.max(analyses.length, 1);
   const avgLengths = new Array<number>(FIELD_COUNT).fill(0);
-  for (const analysis of analyses) for (let f = 0; f < FIELD_COUNT; f += 1) avgLengths[f]! += analysis.lengths[f]! / count;
+  let pairCount = 0;
+  for (const analysis of analyses) {
+    for (let f = 0; f < FIELD_COUNT; f += 1) avgLengths[f]! += analysis.lengths[f]! / count;
+    pairCount += analysis.terms.length;
+  }
+  // First pass, tool by tool: each (term, tool) pair's term number, weight and best field, and each
+  // term's tool count. The second pass places the pairs term by term.
+  const pairTerm = new Int32Array(pairCount);
+  const pairWeight = new Float64Array(pairCount);
+  const pairField = new Uint8Array(pairCount);
+  const terms = new Map<string, number>();
+  let docFreq = new Int32Array(1024);
   // Per tool and field: weight / (1 − b + b × length / average length), BM25F's length normalisation.
   const fieldFactors = new Array<number>(FIELD_COUNT);
-  const postings = new Map<string, Posting>();
-  const names = new Map<string, number[]>();
+  const nameKeys: string[] = [];
+  const nameDocs: number[] = [];
   const serverIds = new Map<string, number>();
   const servers = new Int32Array(analyses.length);
-  analyses.forEach((analysis, doc) => {
+  let termWeights = new Float64Array(256);
+  let termFields = new Int32Array(256);
+  let pair = 0;
+  for (let doc = 0; doc < analyses.length; doc += 1) {
+    const analysis = analyses[doc]!;
     let server = serverIds.get(analysis.server);
     if (server === undefined) serverIds.set(analysis.server, (server = serverIds.size));
     servers[doc] = server;
@@ -78,32 +107,72 @@ export function indexAnalyses(analyses: readonly ToolAnalysis[]): Corpus {
       const avg = avgLengths[f]! || 1;
       fieldFactors[f] = FIELD_WEIGHTS[f]! / (1 - FIELD_B[f]! + (FIELD_B[f]! * analysis.lengths[f]!) / avg);
     }
-    const { terms, tf } = analysis;
-    for (let t = 0; t < terms.length; t += 1) {
-      const term = terms[t]!;
-      let weight = 0;
-      let bestField = 0;
-      let bestQuality = -1;
-      for (let f = 0; f < FIELD_COUNT; f += 1) {
-        const n = tf[t * FIELD_COUNT + f]!;
-        if (n === 0) continue;
-        weight += n * fieldFactors[f]!;
-        if (FIELD_QUALITY[f]! > bestQuality) {
-          bestQuality = FIELD_QUALITY[f]!;
-          bestField = f;
+    const { terms: toolTerms, occurrences } = analysis;
+    if (toolTerms.length > termWeights.length) {
+      termWeights = new Float64Array(toolTerms.length * 2);
+      termFields = new Int32Array(toolTerms.length * 2);
+    }
+    termWeights.fill(0, 0, toolTerms.length);
+    termFields.fill(-1, 0, toolTerms.length);
+    // Fields come ascending per term, so the sums add up in the same order as a dense field loop, and
+    // the first field of the highest calibration quality wins a tie.
+    for (let o = 0; o < occurrences.length; o += 3) {
+      const t = occurrences[o]!;
+      const f = occurrences[o + 1]!;
+      termWeights[t]! += occurrences[o + 2]! * fieldFactors[f]!;
+      const best = termFields[t]!;
+      if (best < 0 || FIELD_QUALITY[f]! > FIELD_QUALITY[best]!) termFields[t] = f;
+    }
+    for (let t = 0; t < toolTerms.length; t += 1) {
+      const term = toolTerms[t]!;
+      let number = terms.get(term);
+      if (number === undefined) {
+        number = terms.size;
+        terms.set(term, number);
+        if (number >= docFreq.length) {
+          const grown = new Int32Array(docFreq.length * 2);
+          grown.set(docFreq);
+          docFreq = grown;
         }
       }
-      let posting = postings.get(term);
-      if (posting === undefined) postings.set(term, (posting = { docs: [], weights: [], fields: [] }));
-      posting.docs.push(doc);
-      posting.weights.push(weight);
-      posting.fields.push(bestField);
+      docFreq[number]! += 1;
+      pairTerm[pair] = number;
+      pairWeight[pair] = termWeights[t]!;
+      pairField[pair] = termFields[t]!;
+      pair += 1;
     }
     for (const key of analysis.nameKeys) {
-      const list = names.get(key);
-      if (list === undefined) names.set(key, [doc]);
-      else list.push(doc);
+      nameKeys.push(key);
+      nameDocs.push(doc);
     }
-  });
-  return { size: analyses.length, postings, names, servers, serverCount: serverIds.size };
+  }
+  const postingStart = new Int32Array(terms.size + 1);
+  for (let n = 0; n < terms.size; n += 1) postingStart[n + 1] = postingStart[n]! + docFreq[n]!;
+  const postingDocs = new Int32Array(pairCount);
+  const postingWeights = new Float64Array(pairCount);
+  const postingFields = new Uint8Array(pairCount);
+  const next = postingStart.slice(0, terms.size);
+  pair = 0;
+  for (let doc = 0; doc < analyses.length; doc += 1) {
+    const end = pair + analyses[doc]!.terms.length;
+    for (; pair < end; pair += 1) {
+      const at = next[pairTerm[pair]!]!;
+      next[pairTerm[pair]!] = at + 1;
+      postingDocs[at] = doc;
+      postingWeights[at] = pairWeight[pair]!;
+      postingFields[at] = pairField[pair]!;
+    }
+  }
+  return {
+    size: analyses.length,
+    terms,
+    postingStart,
+    postingDocs,
+    postingWeights,
+    postingFields,
+    nameKeys,
+    nameDocs,
+    servers,
+    serverCount: serverIds.size,
+  };
 }

@@ -24,11 +24,13 @@ export class ToolAnalysisCache implements RankCache {
   readonly #maxEntries: number;
   #clock = 0;
   #corpora: Array<{ analyses: readonly ToolAnalysis[]; corpus: Corpus }> = [];
-  // Tool objects seen before, with the fields their content key was read from: ranking the same
-  // objects again (the LLM stage's per-sub-query calls) skips building the key. Any top-level field
-  // replaced makes it build the key again; changes made inside `inputSchema` or `tags` in place are
+  // Tool lists ranked before, with each tool's content key: ranking the same list again (the LLM
+  // stage's per-sub-query calls pass the same `tools` array) skips building the keys. One weak entry
+  // per list rather than per tool object: registering every tool object of every request in a WeakMap
+  // cost about a fifth of a warm request. A tool object replaced, or any of its top-level fields
+  // replaced, makes its key be built again; changes made inside `inputSchema` or `tags` in place are
   // not seen here, so pass new objects for changed tools (parsed request bodies always are).
-  #seen = new WeakMap<object, SeenTool>();
+  #lists = new WeakMap<readonly ToolInfo[], SeenList>();
 
   constructor(options: RankCacheOptions = {}) {
     const max = options.maxEntries ?? 20_000;
@@ -58,28 +60,14 @@ export class ToolAnalysisCache implements RankCache {
     for (const [key] of byAge.slice(0, byAge.length - keep)) this.#entries.delete(key);
   }
 
-  /** The content key computed for this very tool object, if none of its fields changed since. */
-  seenKey(tool: ToolInfo, maxDescriptionChars: number | undefined): string | undefined {
-    const seen = this.#seen.get(tool);
-    if (
-      seen === undefined ||
-      seen.maxDescriptionChars !== maxDescriptionChars ||
-      seen.toolKey !== tool.toolKey ||
-      seen.toolName !== tool.toolName ||
-      seen.serverName !== tool.serverName ||
-      seen.title !== tool.title ||
-      seen.description !== tool.description ||
-      seen.tags !== tool.tags ||
-      seen.inputSchema !== tool.inputSchema
-    ) {
-      return undefined;
-    }
-    return seen.key;
+  /** What `rememberList` recorded for this very array, if anything. */
+  seenList(tools: readonly ToolInfo[], maxDescriptionChars: number | undefined): SeenList | undefined {
+    const seen = this.#lists.get(tools);
+    return seen?.maxDescriptionChars === maxDescriptionChars ? seen : undefined;
   }
 
-  rememberKey(tool: ToolInfo, maxDescriptionChars: number | undefined, key: string): void {
-    const { toolKey, toolName, serverName, title, description, tags, inputSchema } = tool;
-    this.#seen.set(tool, { key, maxDescriptionChars, toolKey, toolName, serverName, title, description, tags, inputSchema });
+  rememberList(tools: readonly ToolInfo[], maxDescriptionChars: number | undefined, keys: readonly string[]): void {
+    this.#lists.set(tools, new SeenList(tools, maxDescriptionChars, keys));
   }
 
   /** The index of a list whose tools analyse exactly like `analyses`, in the same order. */
@@ -101,14 +89,60 @@ export class ToolAnalysisCache implements RankCache {
   clear(): void {
     this.#entries.clear();
     this.#corpora = [];
-    this.#seen = new WeakMap();
+    this.#lists = new WeakMap();
   }
 }
 
-type SeenTool = Pick<ToolInfo, 'toolKey' | 'toolName' | 'serverName' | 'title' | 'description' | 'tags' | 'inputSchema'> & {
-  key: string;
-  maxDescriptionChars: number | undefined;
-};
+// What a content key is read from, per tool: the object itself and its top-level fields.
+const SNAPSHOT = 8;
+
+/** A tool list's content keys, with a snapshot of each tool's top-level fields to check them against. */
+export class SeenList {
+  readonly #snapshot: unknown[];
+  readonly #keys: readonly string[];
+
+  constructor(
+    tools: readonly ToolInfo[],
+    readonly maxDescriptionChars: number | undefined,
+    keys: readonly string[],
+  ) {
+    const snapshot = new Array<unknown>(tools.length * SNAPSHOT);
+    for (let i = 0; i < tools.length; i += 1) {
+      const tool = tools[i]!;
+      const at = i * SNAPSHOT;
+      snapshot[at] = tool;
+      snapshot[at + 1] = tool.toolKey;
+      snapshot[at + 2] = tool.toolName;
+      snapshot[at + 3] = tool.serverName;
+      snapshot[at + 4] = tool.title;
+      snapshot[at + 5] = tool.description;
+      snapshot[at + 6] = tool.tags;
+      snapshot[at + 7] = tool.inputSchema;
+    }
+    this.#snapshot = snapshot;
+    this.#keys = keys;
+  }
+
+  /** The key recorded for the tool at `index`, if it is the same object with the same fields. */
+  keyOf(index: number, tool: ToolInfo): string | undefined {
+    const at = index * SNAPSHOT;
+    const s = this.#snapshot;
+    if (
+      at >= s.length ||
+      s[at] !== tool ||
+      s[at + 1] !== tool.toolKey ||
+      s[at + 2] !== tool.toolName ||
+      s[at + 3] !== tool.serverName ||
+      s[at + 4] !== tool.title ||
+      s[at + 5] !== tool.description ||
+      s[at + 6] !== tool.tags ||
+      s[at + 7] !== tool.inputSchema
+    ) {
+      return undefined;
+    }
+    return this.#keys[index];
+  }
+}
 
 export function createRankCache(options: RankCacheOptions = {}): RankCache {
   return new ToolAnalysisCache(options);

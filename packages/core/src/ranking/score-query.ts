@@ -45,14 +45,16 @@ export function scoreSubQuery(corpus: Corpus, text: string): SubQueryResult {
   let idfMass = 0;
   for (let t = 0; t < allTerms.length; t += 1) {
     const negated = t >= query.terms.length;
-    const posting = corpus.postings.get(allTerms[t]!);
-    const docFreq = posting?.docs.length ?? 0;
+    const posting = corpus.terms.get(allTerms[t]!);
+    const start = posting === undefined ? 0 : corpus.postingStart[posting]!;
+    const end = posting === undefined ? 0 : corpus.postingStart[posting + 1]!;
+    const docFreq = end - start;
     const calIdf = calibrationIdf(docFreq, n);
     if (!negated) idfMass += calIdf;
     if (posting === undefined) continue;
     const idf = Math.log(1 + (n - docFreq + 0.5) / (docFreq + 0.5));
-    const { docs, weights, fields } = posting;
-    for (let p = 0; p < docs.length; p += 1) {
+    const { postingDocs: docs, postingWeights: weights, postingFields: fields } = corpus;
+    for (let p = start; p < end; p += 1) {
       const doc = docs[p]!;
       const weight = weights[p]!;
       const contribution = (idf * weight * (K1 + 1)) / (K1 + weight);
@@ -131,7 +133,8 @@ const IDENTIFIER_LIKE = /[\p{L}\p{N}][_\-.:/][\p{L}\p{N}]|\p{Ll}\p{Lu}/u;
 function findExactNames(corpus: Corpus, text: string): Set<number> {
   const exact = new Set<number>();
   const add = (key: string): void => {
-    for (const doc of corpus.names.get(key) ?? []) exact.add(doc);
+    const { nameKeys, nameDocs } = corpus;
+    for (let i = 0; i < nameKeys.length; i += 1) if (nameKeys[i] === key) exact.add(nameDocs[i]!);
   };
   const whole = normalizeName(text);
   if (whole.length >= 3) add(whole);

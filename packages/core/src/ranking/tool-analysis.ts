@@ -10,8 +10,12 @@ const FIELD_COUNT = FIELDS_TOTAL;
 export interface ToolAnalysis {
   /** Distinct terms of the tool. */
   readonly terms: readonly string[];
-  /** Term frequencies, flat: `tf[termIndex * FIELD_COUNT + field]` (fields indexed like FIELDS). */
-  readonly tf: Uint16Array;
+  /**
+   * Term frequencies per field, sparse: flat triples (term index, field, count), fields ascending.
+   * Most terms occur in one or two of the seven fields, so this is a fraction of a dense
+   * terms × fields table, and a plain array of small integers is cheaper to allocate than a typed array.
+   */
+  readonly occurrences: readonly number[];
   /** Token count per field. */
   readonly lengths: readonly number[];
   /** The server the tool belongs to (the `serverId` part of its key, else its server name). */
@@ -32,37 +36,58 @@ const SEP = '\u0001';
 const str = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 /**
- * The exact text analysis reads from a tool, as one string: it is the cache key. Keying by the content
- * itself (not a JS hash of it) is both collision-free and fast, because the engine hashes and compares
- * strings natively; and since it holds exactly what analysis reads, equal keys mean equal analyses.
+ * The exact text analysis reads from a tool: toolKey, toolName, serverName, title, description (cut to
+ * `maxDescriptionChars`), tags (joined by U+0002), parameter names, parameter help texts. Analysis
+ * reads only these, so equal contents mean equal analyses.
+ */
+export type ToolContent = readonly [string, string, string, string, string, string, string, string];
+
+/**
+ * A tool's content (see ToolContent) as one string, fields joined by U+0001: the cache key. Keying by
+ * the content itself (not a JS hash of it) is both collision-free and fast, because the engine hashes
+ * and compares strings natively. Built by plain concatenation: it runs for every tool of every request,
+ * and concatenating (a rope the engine flattens once, when the Map hashes it) is cheaper than arrays
+ * and joins.
  */
 export function toolContentKey(tool: ToolInfo, maxDescriptionChars = DEFAULT_MAX_DESCRIPTION_CHARS): string {
   const description = str(tool.description);
   const tags = Array.isArray(tool.tags) ? tool.tags.filter((t) => typeof t === 'string').join('\u0002') : '';
+  const params: ParamText = { names: '', helps: '', count: 0 };
+  collectParams(tool.inputSchema, params, 0);
   return (
     str(tool.toolKey) + SEP + str(tool.toolName) + SEP + str(tool.serverName) + SEP + str(tool.title) + SEP +
     (description.length > maxDescriptionChars ? description.slice(0, Math.max(0, maxDescriptionChars)) : description) +
-    SEP + tags + SEP + paramText(tool.inputSchema)
+    SEP + tags + SEP + params.names + SEP + params.helps
   );
 }
 
-const NOT_NAME_CHARS = /[^\p{L}\p{N}]+/gu;
-const ASCII_NAME = /^[A-Za-z0-9_\-.:/ @]*$/;
-
-/** Parameter names, then (after SEP) their help texts, from nested `properties`/`items` too. */
-function paramText(schema: unknown): string {
-  const names: string[] = [];
-  const helps: string[] = [];
-  collectParams(schema, names, helps, 0);
-  return `${names.join(' ')}${SEP}${helps.join(' ')}`;
+/** The content a key was made from. */
+export function contentOfKey(key: string): ToolContent {
+  const parts = key.split(SEP);
+  const at = (i: number): string => parts[i] ?? '';
+  return [at(0), at(1), at(2), at(3), at(4), at(5), at(6), at(7)];
 }
 
-function collectParams(schema: unknown, out: string[], helps: string[], depth: number): void {
+export function toolContent(tool: ToolInfo, maxDescriptionChars?: number): ToolContent {
+  return contentOfKey(toolContentKey(tool, maxDescriptionChars));
+}
+
+const NOT_NAME_CHARS = /[^\p{L}\p{N}]+/gu;
+
+/** Parameter names and their help texts, each space-separated, and how many parameters so far. */
+interface ParamText {
+  names: string;
+  helps: string;
+  count: number;
+}
+
+/** Collects parameter names and help texts, from nested `properties`/`items` too. */
+function collectParams(schema: unknown, out: ParamText, depth: number): void {
   if (depth > MAX_PARAM_DEPTH || typeof schema !== 'object' || schema === null) return;
   const { properties, items } = schema as { properties?: unknown; items?: unknown };
   if (typeof properties === 'object' && properties !== null && !Array.isArray(properties)) {
     for (const name in properties) {
-      if (out.length >= MAX_PARAMS) return;
+      if (out.count >= MAX_PARAMS) return;
       if (!Object.hasOwn(properties, name)) continue;
       const property = (properties as Record<string, unknown>)[name];
       let help = '';
@@ -71,74 +96,120 @@ function collectParams(schema: unknown, out: string[], helps: string[], depth: n
         help = str(description).slice(0, MAX_PARAM_TEXT);
         if (Array.isArray(values)) help += ` ${values.slice(0, 20).filter((v) => typeof v === 'string').join(' ')}`;
       }
-      out.push(name);
-      if (help) helps.push(help);
-      collectParams(property, out, helps, depth + 1);
+      out.names = out.count === 0 ? name : `${out.names} ${name}`;
+      out.count += 1;
+      if (help) out.helps = out.helps === '' ? help : `${out.helps} ${help}`;
+      collectParams(property, out, depth + 1);
     }
   }
-  if (items !== undefined) collectParams(items, out, helps, depth + 1);
+  if (items !== undefined) collectParams(items, out, depth + 1);
 }
 
 /** Normalised identifier: lowercase letters and digits only ("create_pull_request" = "createPullRequest"). */
 export function normalizeName(name: string): string {
-  if (ASCII_NAME.test(name)) return name.toLowerCase().replace(/[^a-z0-9]+/g, '');
-  return name.toLowerCase().replace(NOT_NAME_CHARS, '');
+  // Called several times per analysed tool: a char scan keeps the common ASCII case off the regex engine.
+  const lower = name.toLowerCase();
+  let out = '';
+  let from = 0;
+  for (let i = 0; i < lower.length; i += 1) {
+    const code = lower.charCodeAt(i);
+    if ((code >= 97 && code <= 122) || (code >= 48 && code <= 57)) continue;
+    if (code >= 128) return lower.replace(NOT_NAME_CHARS, '');
+    if (i > from) out += lower.slice(from, i);
+    from = i + 1;
+  }
+  return from === 0 ? lower : out + lower.slice(from);
 }
 
-// Scratch space for counting terms by id: slotOf[id] is the term's position in the tool being
-// analysed, or -1. Reset after each tool, grown with the vocabulary.
+// Scratch space for counting, reused across tools so that analysing one allocates only its result:
+// slotOf[termId] is the term's position in the tool being analysed (or -1); fieldCounts[slot] counts
+// it in the current field; touched lists the slots the current field has counted.
 const scratchTokens: number[] = [];
 let slotOf = new Int32Array(4096).fill(-1);
+let fieldCounts = new Int32Array(1024);
+const touched: number[] = [];
 function growSlots(id: number): void {
   const grown = new Int32Array(Math.max(id + 1, vocabularySize(), slotOf.length * 2)).fill(-1);
   grown.set(slotOf);
   slotOf = grown;
 }
 
-/** Analyses a tool from its content key (see toolContentKey), so the key and the analysis cannot disagree. */
-export function analyzeContent(key: string): ToolAnalysis {
-  const [toolKey = '', toolName = '', serverName = '', title = '', description = '', tags = '', paramNames = '', paramHelps = ''] =
-    key.split(SEP);
+/** Counts the tokens of `text` into the current field; new terms get the next slot in `ids`. */
+function countText(text: string, ids: number[]): number {
+  if (!text) return 0;
+  const tokens = tokenizeIds(text.length > MAX_FIELD_CHARS ? text.slice(0, MAX_FIELD_CHARS) : text, scratchTokens);
+  const count = tokens.length;
+  for (let k = 0; k < count; k += 1) {
+    const id = tokens[k]!;
+    if (id >= slotOf.length) growSlots(id);
+    let at = slotOf[id]!;
+    if (at < 0) {
+      at = ids.length;
+      slotOf[id] = at;
+      ids.push(id);
+      if (at >= fieldCounts.length) {
+        const grown = new Int32Array(fieldCounts.length * 2);
+        grown.set(fieldCounts);
+        fieldCounts = grown;
+      }
+    }
+    if (fieldCounts[at] === 0) touched.push(at);
+    fieldCounts[at]! += 1;
+  }
+  tokens.length = 0;
+  return count;
+}
+
+/** Moves the current field's counts into `occurrences` and resets them for the next field. */
+function endField(field: number, occurrences: number[]): void {
+  for (let i = 0; i < touched.length; i += 1) {
+    const at = touched[i]!;
+    occurrences.push(at, field, fieldCounts[at]!);
+    fieldCounts[at] = 0;
+  }
+  touched.length = 0;
+}
+
+/** Analyses a tool's content (see toolContent). */
+export function analyzeContent(content: ToolContent): ToolAnalysis {
+  const [toolKey, toolName, serverName, title, description, tags, paramNames, paramHelps] = content;
   resetVocabularyIfFull();
   const ids: number[] = [];
-  const counts: number[] = [];
-  const lengths = new Array<number>(FIELD_COUNT).fill(0);
-  const add = (field: number, text: string): void => {
-    if (!text) return;
-    const tokens = tokenizeIds(text.length > MAX_FIELD_CHARS ? text.slice(0, MAX_FIELD_CHARS) : text, scratchTokens);
-    lengths[field]! += tokens.length;
-    for (let k = 0; k < tokens.length; k += 1) {
-      const id = tokens[k]!;
-      if (id >= slotOf.length) growSlots(id);
-      let at = slotOf[id]!;
-      if (at < 0) {
-        at = ids.length;
-        slotOf[id] = at;
-        ids.push(id);
-        for (let f = 0; f < FIELD_COUNT; f += 1) counts.push(0);
-      }
-      counts[at * FIELD_COUNT + field]! += 1;
-    }
-    tokens.length = 0;
-  };
-  add(FIELD_INDEX.name, toolName);
-  add(FIELD_INDEX.title, title);
-  add(FIELD_INDEX.server, serverName);
+  const occurrences: number[] = [];
+  // Fields in FIELD_INDEX order, so that occurrences come out with fields ascending.
+  const nameLength = countText(toolName, ids);
+  endField(FIELD_INDEX.name, occurrences);
+  const titleLength = countText(title, ids);
+  endField(FIELD_INDEX.title, occurrences);
+  let serverLength = countText(serverName, ids);
   // The server id (`serverId:` in the key) often says more than a display name ("word-document-server").
-  const serverId = toolKey.includes(':') ? (toolKey.split(':', 1)[0] ?? '') : '';
-  if (normalizeName(serverId) !== normalizeName(serverName)) add(FIELD_INDEX.server, serverId);
-  add(FIELD_INDEX.description, description);
-  for (const tag of tags.split('\u0002')) add(FIELD_INDEX.tags, tag);
-  add(FIELD_INDEX.params, paramNames);
-  add(FIELD_INDEX.paramText, paramHelps);
-  const nameKeys = [...new Set([normalizeName(toolName), normalizeName(toolKey)])].filter(Boolean);
-  const terms = ids.map(termOf);
-  for (const id of ids) slotOf[id] = -1;
-  const tf = new Uint16Array(counts.length);
-  for (let i = 0; i < counts.length; i += 1) tf[i] = Math.min(counts[i]!, 65_535);
-  return { terms, tf, lengths, nameKeys, server: serverId || serverName };
+  const colon = toolKey.indexOf(':');
+  const serverId = colon >= 0 ? toolKey.slice(0, colon) : '';
+  if (serverId !== serverName && normalizeName(serverId) !== normalizeName(serverName)) serverLength += countText(serverId, ids);
+  endField(FIELD_INDEX.server, occurrences);
+  const descriptionLength = countText(description, ids);
+  endField(FIELD_INDEX.description, occurrences);
+  const paramsLength = countText(paramNames, ids);
+  endField(FIELD_INDEX.params, occurrences);
+  const paramTextLength = countText(paramHelps, ids);
+  endField(FIELD_INDEX.paramText, occurrences);
+  let tagsLength = 0;
+  if (tags) for (const tag of tags.split('\u0002')) tagsLength += countText(tag, ids);
+  endField(FIELD_INDEX.tags, occurrences);
+  // An array literal in FIELDS order (fields.ts): cheaper to allocate than a filled `new Array`.
+  const lengths = [nameLength, titleLength, serverLength, descriptionLength, paramsLength, paramTextLength, tagsLength];
+
+  const terms = new Array<string>(ids.length);
+  for (let i = 0; i < ids.length; i += 1) {
+    terms[i] = termOf(ids[i]!);
+    slotOf[ids[i]!] = -1;
+  }
+  const nameKey = normalizeName(toolName);
+  const keyKey = normalizeName(toolKey);
+  const nameKeys = nameKey === keyKey || keyKey === '' ? (nameKey === '' ? [] : [nameKey]) : nameKey === '' ? [keyKey] : [nameKey, keyKey];
+  return { terms, occurrences, lengths, nameKeys, server: serverId || serverName };
 }
 
 export function analyzeTool(tool: ToolInfo, maxDescriptionChars?: number): ToolAnalysis {
-  return analyzeContent(toolContentKey(tool, maxDescriptionChars));
+  return analyzeContent(toolContent(tool, maxDescriptionChars));
 }

@@ -1,5 +1,6 @@
 /// <reference path="./wink-porter2-stemmer.d.ts" />
 import porter2 from 'wink-porter2-stemmer';
+import { clearRunTable } from './run-table.js';
 import { STOP_WORDS } from './stop-words.js';
 
 /**
@@ -35,46 +36,6 @@ export function termId(written: string): number {
   return id;
 }
 
-/**
- * `termId(text.slice(start, end))` without the slice: an open-addressing table keyed by an FNV-1a hash
- * the tokenizer computes while scanning, and checked against the text in place. Most words of a tool
- * list have been seen before, so most lookups allocate nothing and make the engine hash nothing.
- */
-const TABLE_BITS = 16;
-const TABLE_MASK = (1 << TABLE_BITS) - 1;
-let tableWords: Array<string | undefined> = new Array<string | undefined>(1 << TABLE_BITS);
-const tableHashes = new Int32Array(1 << TABLE_BITS);
-const tableIds = new Int32Array(1 << TABLE_BITS);
-let tableCount = 0;
-
-export function termIdAt(text: string, start: number, end: number, hash: number): number {
-  const length = end - start;
-  let slot = hash & TABLE_MASK;
-  for (;;) {
-    const word = tableWords[slot];
-    if (word === undefined) break;
-    if (tableHashes[slot] === hash && word.length === length && text.startsWith(word, start)) return tableIds[slot]!;
-    slot = (slot + 1) & TABLE_MASK;
-  }
-  const word = text.slice(start, end);
-  const id = termId(word);
-  // Kept at most half full; when it would pass that, it starts again empty (it is only a shortcut).
-  if (tableCount >= TABLE_MASK >> 1) {
-    clearTable();
-    return id;
-  }
-  tableWords[slot] = word;
-  tableHashes[slot] = hash;
-  tableIds[slot] = id;
-  tableCount += 1;
-  return id;
-}
-
-function clearTable(): void {
-  tableWords = new Array<string | undefined>(1 << TABLE_BITS);
-  tableCount = 0;
-}
-
 /** The term (stem) of an id from `termId` or `internTerm`. */
 export function termOf(id: number): string {
   return terms[id]!;
@@ -102,7 +63,7 @@ export function resetVocabularyIfFull(): void {
   idOfWritten.clear();
   idOfTerm.clear();
   terms.length = 0;
-  clearTable();
+  clearRunTable();
 }
 
 /** The index term of a word as written: '' for a stop word or a lone letter, else its stem. */

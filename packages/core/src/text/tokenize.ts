@@ -1,4 +1,5 @@
-import { internTerm, resetVocabularyIfFull, termId, termIdAt, termOf } from './stem.js';
+import { appendRunIds, findRun, rememberRun } from './run-table.js';
+import { internTerm, resetVocabularyIfFull, termId, termOf } from './stem.js';
 import { NEGATIONS } from './stop-words.js';
 
 /**
@@ -39,8 +40,8 @@ export function tokenizeIds(text: string, out: number[]): number[] {
   const length = text.length;
   let start = -1;
   let ascii = true;
-  // Capitals and digits after a run's first character: none means a plain word, the common case,
-  // looked up by an FNV-1a hash computed along the way (see termIdAt).
+  // Capitals and digits after a run's first character: none means a plain word. Every ASCII run is
+  // looked up in the run memo (run-table.ts) by an FNV-1a hash computed along the way.
   let humps = 0;
   let hash = 0;
   for (let i = 0; i <= length; i += 1) {
@@ -70,10 +71,16 @@ export function tokenizeIds(text: string, out: number[]): number[] {
     }
     if (start >= 0) {
       if (!ascii) for (const match of text.slice(start, i).matchAll(WORD_RUN)) addWord(match[0], out);
-      else if (humps === 0 && !isDigit(text.charCodeAt(start))) {
-        const id = termIdAt(text, start, i, hash);
-        if (id >= 0) out.push(id);
-      } else addAsciiRun(text, start, i, out);
+      else {
+        const slot = findRun(text, start, i, hash);
+        if (slot >= 0) appendRunIds(slot, out);
+        else {
+          const from = out.length;
+          if (humps === 0 && !isDigit(text.charCodeAt(start))) addTerm(text.slice(start, i), out);
+          else addAsciiRun(text, start, i, out);
+          rememberRun(text, start, i, hash, out, from);
+        }
+      }
       start = -1;
     }
   }
