@@ -8,7 +8,6 @@
 // budget arithmetic is the same. Run: `npm run bench -- client` (it imports the built packages:
 // `npm run build` first when sources changed; `npm ci` builds them).
 import { createHmac } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRankCache, DEFAULT_MAX_RESULTS, rankTools, type SearchRequest, type ToolInfo } from '@catalog-search/core';
@@ -19,6 +18,7 @@ import {
 } from '@catalog-search/client';
 import { buildApp } from '../src/app.js';
 import { parseConfig } from '../src/config.js';
+import { loadCatalog as loadBenchCatalog } from '../eval/datasets.js';
 
 const HANG_TIMEOUT_MS = 1000;
 const SAMPLES = 15;
@@ -30,27 +30,11 @@ interface Catalog {
 }
 
 function loadCatalog(folder: string, maxTools: number): Catalog {
-  const dir = new URL(`../../shared/bench/${folder}/`, import.meta.url);
-  const lines = (file: string) =>
-    readFileSync(new URL(file, dir), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
-  // Only the fields a router sends (the catalogs carry provenance extras).
-  const tools = lines('catalog.jsonl').slice(0, maxTools).map((row) => {
-    const tool: ToolInfo = {
-      toolKey: String(row.toolKey),
-      toolName: String(row.toolName),
-      serverName: String(row.serverName),
-      description: String(row.description ?? ''),
-    };
-    if (row.inputSchema && typeof row.inputSchema === 'object') tool.inputSchema = row.inputSchema as ToolInfo['inputSchema'];
-    return tool;
-  });
-  let queries: string[] = [];
-  try {
-    queries = lines('queries.jsonl').slice(0, 40).map((row) => String(row.query));
-  } catch {
-    queries = ['search the web for recent news', 'create a github issue', 'send a slack message', 'read a file'];
-  }
-  return { name: `${folder} (${tools.length} tools)`, tools, queries };
+  const catalog = loadBenchCatalog(folder, maxTools);
+  if (!catalog) throw new Error(`this benchmark needs ../shared/bench/${folder} beside the repo`);
+  const queries = catalog.queries.slice(0, 40);
+  if (queries.length === 0) queries.push('search the web for recent news', 'create a github issue', 'send a slack message', 'read a file');
+  return { name: `${folder} (${catalog.tools.length} tools)`, tools: catalog.tools, queries };
 }
 
 const request = (catalog: Catalog, i: number): SearchRequest => ({

@@ -67,6 +67,19 @@ export function sampleQueries<T extends { id: string }>(queries: T[], max: numbe
   return queries.filter((q) => chosen.has(q.id));
 }
 
+/**
+ * One dataset's tools (standard fields only) and its query texts, for benchmarks and tests that need a
+ * real catalog. `undefined` when ../shared/bench is not beside the repo.
+ */
+export function loadCatalog(folder: string, maxTools = Infinity): { tools: ToolInfo[]; queries: string[] } | undefined {
+  const dir = join(BENCH_DIR, folder);
+  if (!existsSync(join(dir, 'catalog.jsonl'))) return undefined;
+  const tools = readJsonl<RawTool>(join(dir, 'catalog.jsonl')).slice(0, maxTools).map(standardFields);
+  const queryFile = join(dir, 'queries.jsonl');
+  const queries = existsSync(queryFile) ? readJsonl<RawQuery>(queryFile).map((q) => q.query) : [];
+  return { tools, queries };
+}
+
 export function loadDatasets(options: LoadOptions = {}): Dataset[] {
   if (!existsSync(BENCH_DIR)) throw new Error(`datasets not found at ${BENCH_DIR} (expected ../shared/bench next to the repo)`);
   const names = readdirSync(BENCH_DIR, { withFileTypes: true })

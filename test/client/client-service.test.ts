@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   AuthenticationError,
@@ -14,6 +15,7 @@ import { startApp, testConfig, TEST_SECRET, type RunningApp } from '../helpers/a
 import { claims, signJwt } from '../helpers/tokens.js';
 import { manyTools } from '../helpers/tools.js';
 import { closedPortUrl } from '../../packages/client/test/loopback.js';
+import { BENCH_DIR, loadCatalog as loadBenchCatalog } from '../../eval/datasets.js';
 
 // The client against the real service (buildApp on a loopback port, tokens signed at run time),
 // and the parity check: the client's local fallback ranks exactly as the service's lexical stage.
@@ -26,34 +28,14 @@ const token = (extra: Record<string, unknown> = {}) =>
 // Real MCP catalogs live beside the repo in ../shared/bench (read at run time, never copied). A
 // clone without them still runs every test here on the bundled sample request; the parity cases
 // over real catalogs run when the data is present.
-const BENCH_DIR = new URL('../../../shared/bench/', import.meta.url);
-const haveBenchData = existsSync(new URL('livemcpbench/catalog.jsonl', BENCH_DIR));
+const haveBenchData = existsSync(join(BENCH_DIR, 'livemcpbench', 'catalog.jsonl'));
 const sampleRequest = JSON.parse(
   readFileSync(new URL('../../examples/search-request.json', import.meta.url), 'utf8'),
 ) as SearchRequest;
 
 /** A catalog's tools with only the fields a router sends, and its queries. */
 function loadCatalog(folder: string, maxTools: number): { tools: ToolInfo[]; queries: string[] } {
-  if (!haveBenchData) return { tools: sampleRequest.tools, queries: sampleRequest.query };
-  const read = (file: string) =>
-    readFileSync(new URL(`${folder}/${file}`, BENCH_DIR), 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
-  const tools = read('catalog.jsonl').slice(0, maxTools).map((row) => {
-    const tool: ToolInfo = {
-      toolKey: String(row.toolKey),
-      toolName: String(row.toolName),
-      serverName: String(row.serverName),
-      description: String(row.description ?? ''),
-    };
-    if (row.inputSchema && typeof row.inputSchema === 'object') tool.inputSchema = row.inputSchema as ToolInfo['inputSchema'];
-    return tool;
-  });
-  const queries = existsSync(new URL(`${folder}/queries.jsonl`, BENCH_DIR))
-    ? read('queries.jsonl').map((row) => String(row.query))
-    : [];
-  return { tools, queries };
+  return loadBenchCatalog(folder, maxTools) ?? { tools: sampleRequest.tools, queries: sampleRequest.query };
 }
 
 let service: RunningApp;
