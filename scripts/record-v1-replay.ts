@@ -10,8 +10,8 @@ import { shapeOf, type RecordedExchange } from '../test/openapi/replay.js';
 const TOOLS = [
   { toolKey: 'github:create_issue', toolName: 'create_issue', serverName: 'GitHub', description: 'Open a new issue in a GitHub repository with a title, body, labels and assignees.' },
   { toolKey: 'github:list_issues', toolName: 'list_issues', serverName: 'GitHub', description: 'List issues of a GitHub repository, filtered by state, labels or assignee.' },
-  { toolKey: 'slack:slack_post_message', toolName: 'slack_post_message', serverName: 'Slack', description: 'Post a new message to a Slack channel.' },
-  { toolKey: 'filesystem:read_file', toolName: 'read_file', serverName: 'Filesystem', description: 'Read the complete contents of a file from the file system.' },
+  { toolKey: 'slack:slack_post_message', toolName: 'slack_post_message', serverName: 'Slack', description: 'Send a new message to a Slack channel.' },
+  { toolKey: 'filesystem:read_file', toolName: 'read_file', serverName: 'Filesystem', description: 'Read a whole file from the file system and return its text.' },
   { toolKey: 'google-calendar:create_event', toolName: 'create_event', serverName: 'Google Calendar', description: 'Create a calendar event with attendees.' },
 ];
 

@@ -31,7 +31,7 @@ export const EXAMPLE_SEARCH_REQUEST: SearchRequest = {
       toolKey: 'slack:slack_post_message',
       toolName: 'slack_post_message',
       serverName: 'Slack',
-      description: 'Post a new message to a Slack channel.',
+      description: 'Send a new message to a Slack channel.',
       inputSchema: {
         type: 'object',
         properties: {
@@ -45,13 +45,13 @@ export const EXAMPLE_SEARCH_REQUEST: SearchRequest = {
       toolKey: 'slack:slack_list_channels',
       toolName: 'slack_list_channels',
       serverName: 'Slack',
-      description: 'List public channels in the workspace with pagination.',
+      description: 'List the public channels of the workspace, page by page.',
     },
     {
       toolKey: 'filesystem:read_file',
       toolName: 'read_file',
       serverName: 'Filesystem',
-      description: 'Read the complete contents of a file from the file system.',
+      description: 'Read a whole file from the file system and return its text.',
       inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
     },
     {
@@ -88,7 +88,7 @@ export const EXAMPLE_SEARCH_RESPONSE: SearchResponse = {
       toolKey: 'slack:slack_post_message',
       toolName: 'slack_post_message',
       serverName: 'Slack',
-      description: 'Post a new message to a Slack channel.',
+      description: 'Send a new message to a Slack channel.',
       relevance: 0.88,
       explanation: 'Posts the meeting link to the #design channel (step 2).',
     },
@@ -96,7 +96,7 @@ export const EXAMPLE_SEARCH_RESPONSE: SearchResponse = {
       toolKey: 'slack:slack_list_channels',
       toolName: 'slack_list_channels',
       serverName: 'Slack',
-      description: 'List public channels in the workspace with pagination.',
+      description: 'List the public channels of the workspace, page by page.',
       relevance: 0.41,
       explanation: 'Finds the id of the #design channel that slack_post_message needs.',
     },

@@ -18,7 +18,7 @@ export const sampleSearch = {
       toolKey: 'github:create_issue',
       toolName: 'create_issue',
       serverName: 'GitHub',
-      description: 'Create a new issue in a GitHub repository.',
+      description: 'Open a new issue in a GitHub repository.',
       inputSchema: { type: 'object', properties: { repo: { type: 'string' }, title: { type: 'string' } } },
     },
     { toolKey: 'github:list_pull_requests', toolName: 'list_pull_requests', serverName: 'GitHub', description: 'List pull requests of a repository.' },

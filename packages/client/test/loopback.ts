@@ -78,7 +78,7 @@ export function problem(status: number, title: string, detail: string): Record<s
 }
 
 export const TOOLS: ToolInfo[] = [
-  { toolKey: 'github:create_issue', toolName: 'create_issue', serverName: 'GitHub', description: 'Create a new issue in a GitHub repository' },
+  { toolKey: 'github:create_issue', toolName: 'create_issue', serverName: 'GitHub', description: 'Open a new issue in a GitHub repository' },
   { toolKey: 'github:list_pull_requests', toolName: 'list_pull_requests', serverName: 'GitHub', description: 'List pull requests of a repository' },
   { toolKey: 'slack:post_message', toolName: 'post_message', serverName: 'Slack', description: 'Post a message to a Slack channel' },
   { toolKey: 'calendar:create_event', toolName: 'create_event', serverName: 'Google Calendar', description: 'Create a calendar event with attendees' },
