@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createRankCache, rankTools, toSearchResult, type ToolInfo } from '../src/index.js';
 import { EXACT_RELEVANCE } from '../src/ranking/calibrate.js';
+import { tokenize } from '../src/text/tokenize.js';
 import { CATALOG } from './fixtures/tools.js';
+import { madeUpWord } from './fixtures/words.js';
 
 const keys = (query: string[], tools: ToolInfo[] = CATALOG) => rankTools({ query, tools }).map((r) => r.tool.toolKey);
 const top = (query: string[], tools: ToolInfo[] = CATALOG) => rankTools({ query, tools })[0];
@@ -197,6 +199,20 @@ describe('rank cache', () => {
     tools.reverse();
     const fresh = rankTools({ query: ['tide tables'], tools }).map(({ index, score }) => [index, score]);
     expect(rankTools({ query: ['tide tables'], tools }, { cache }).map(({ index, score }) => [index, score])).toEqual(fresh);
+  });
+
+  it('analyses cached tools again when the shared vocabulary was renewed in between', () => {
+    const cache = createRankCache();
+    const query = ['search files on github'];
+    const ranking = (tools: ToolInfo[], options = {}) => rankTools({ query, tools }, options).map(({ tool, score, relevance }) => [tool.toolKey, score, relevance]);
+    const plain = ranking(CATALOG);
+    expect(ranking(CATALOG, { cache })).toEqual(plain);
+    // More distinct words than the vocabulary keeps: the next ranking starts a new one, in which the
+    // cached analyses' term ids mean other words.
+    tokenize(Array.from({ length: 61_000 }, (_, i) => madeUpWord(i)).join(' '));
+    // Reversed, so that the list is indexed anew rather than found among the cached indexes.
+    const reversed = structuredClone(CATALOG).reverse();
+    expect(ranking(reversed, { cache })).toEqual(ranking(reversed));
   });
 
   it('is bounded by maxEntries and can be cleared', () => {

@@ -1,7 +1,8 @@
 import type { ToolInfo } from '../schemas.js';
+import { resetVocabularyIfFull, termOf, vocabularyEpoch, vocabularySize } from '../text/stem.js';
 import { FIELD_COUNT as FIELDS_TOTAL, FIELD_PARAMS, FIELDS } from './fields.js';
 import { ToolAnalysisCache } from './rank-cache.js';
-import { analyzeContent, contentOfKey, toolContentKey, type ToolAnalysis } from './tool-analysis.js';
+import { analyzeContent, contentKey, contentOfKey, toolContent, type ToolAnalysis, type ToolContent } from './tool-analysis.js';
 import type { RankCache } from './types.js';
 
 // A local copy: read in the innermost loops, where a cross-module binding can cost a call.
@@ -47,22 +48,32 @@ const FIELD_QUALITY = FIELDS.map((field) => FIELD_PARAMS[field].quality);
  */
 export function buildCorpus(tools: readonly ToolInfo[], cache?: RankCache, maxDescriptionChars?: number): Corpus {
   const store = cache instanceof ToolAnalysisCache ? cache : undefined;
+  // Once per list: the term ids of all its analyses must come from one vocabulary.
+  resetVocabularyIfFull();
+  const epoch = vocabularyEpoch();
   const analyses = new Array<ToolAnalysis>(tools.length);
   const seen = store?.seenList(tools, maxDescriptionChars);
   const keys = store === undefined ? undefined : new Array<string>(tools.length);
   let allSeen = seen !== undefined;
   for (let i = 0; i < tools.length; i += 1) {
     const tool = tools[i]!;
+    if (store === undefined || keys === undefined) {
+      analyses[i] = analyzeContent(toolContent(tool, maxDescriptionChars));
+      continue;
+    }
     let key = seen?.keyOf(i, tool);
+    let content: ToolContent | undefined;
     if (key === undefined) {
-      key = toolContentKey(tool, maxDescriptionChars);
+      content = toolContent(tool, maxDescriptionChars);
+      key = contentKey(content);
       allSeen = false;
     }
-    if (keys !== undefined) keys[i] = key;
-    let analysis = store?.get(key);
-    if (analysis === undefined) {
-      analysis = analyzeContent(contentOfKey(key));
-      store?.set(key, analysis);
+    keys[i] = key;
+    let analysis = store.get(key);
+    if (analysis === undefined || analysis.epoch !== epoch) {
+      // From the key only when the list was seen before but this tool's analysis has been evicted.
+      analysis = analyzeContent(content ?? contentOfKey(key));
+      store.set(key, analysis);
     }
     analyses[i] = analysis;
   }
@@ -74,20 +85,25 @@ export function buildCorpus(tools: readonly ToolInfo[], cache?: RankCache, maxDe
   return corpus;
 }
 
+// Posting number per vocabulary id while a list is indexed (-1: not seen yet); reset afterwards.
+let postingOfId = new Int32Array(4096).fill(-1);
+
+/** Indexes analyses made under the current vocabulary epoch (see buildCorpus). */
 export function indexAnalyses(analyses: readonly ToolAnalysis[]): Corpus {
   const count = Math.max(analyses.length, 1);
   const avgLengths = new Array<number>(FIELD_COUNT).fill(0);
   let pairCount = 0;
   for (const analysis of analyses) {
     for (let f = 0; f < FIELD_COUNT; f += 1) avgLengths[f]! += analysis.lengths[f]! / count;
-    pairCount += analysis.terms.length;
+    pairCount += analysis.termIds.length;
   }
+  if (postingOfId.length < vocabularySize()) postingOfId = new Int32Array(vocabularySize() * 2).fill(-1);
   // First pass, tool by tool: each (term, tool) pair's term number, weight and best field, and each
   // term's tool count. The second pass places the pairs term by term.
   const pairTerm = new Int32Array(pairCount);
   const pairWeight = new Float64Array(pairCount);
   const pairField = new Uint8Array(pairCount);
-  const terms = new Map<string, number>();
+  const termIdOfPosting: number[] = [];
   let docFreq = new Int32Array(1024);
   // Per tool and field: weight / (1 − b + b × length / average length), BM25F's length normalisation.
   const fieldFactors = new Array<number>(FIELD_COUNT);
@@ -107,13 +123,13 @@ export function indexAnalyses(analyses: readonly ToolAnalysis[]): Corpus {
       const avg = avgLengths[f]! || 1;
       fieldFactors[f] = FIELD_WEIGHTS[f]! / (1 - FIELD_B[f]! + (FIELD_B[f]! * analysis.lengths[f]!) / avg);
     }
-    const { terms: toolTerms, occurrences } = analysis;
-    if (toolTerms.length > termWeights.length) {
-      termWeights = new Float64Array(toolTerms.length * 2);
-      termFields = new Int32Array(toolTerms.length * 2);
+    const { termIds, occurrences } = analysis;
+    if (termIds.length > termWeights.length) {
+      termWeights = new Float64Array(termIds.length * 2);
+      termFields = new Int32Array(termIds.length * 2);
     }
-    termWeights.fill(0, 0, toolTerms.length);
-    termFields.fill(-1, 0, toolTerms.length);
+    termWeights.fill(0, 0, termIds.length);
+    termFields.fill(-1, 0, termIds.length);
     // Fields come ascending per term, so the sums add up in the same order as a dense field loop, and
     // the first field of the highest calibration quality wins a tie.
     for (let o = 0; o < occurrences.length; o += 3) {
@@ -123,12 +139,13 @@ export function indexAnalyses(analyses: readonly ToolAnalysis[]): Corpus {
       const best = termFields[t]!;
       if (best < 0 || FIELD_QUALITY[f]! > FIELD_QUALITY[best]!) termFields[t] = f;
     }
-    for (let t = 0; t < toolTerms.length; t += 1) {
-      const term = toolTerms[t]!;
-      let number = terms.get(term);
-      if (number === undefined) {
-        number = terms.size;
-        terms.set(term, number);
+    for (let t = 0; t < termIds.length; t += 1) {
+      const id = termIds[t]!;
+      let number = postingOfId[id]!;
+      if (number < 0) {
+        number = termIdOfPosting.length;
+        postingOfId[id] = number;
+        termIdOfPosting.push(id);
         if (number >= docFreq.length) {
           const grown = new Int32Array(docFreq.length * 2);
           grown.set(docFreq);
@@ -146,15 +163,21 @@ export function indexAnalyses(analyses: readonly ToolAnalysis[]): Corpus {
       nameDocs.push(doc);
     }
   }
-  const postingStart = new Int32Array(terms.size + 1);
-  for (let n = 0; n < terms.size; n += 1) postingStart[n + 1] = postingStart[n]! + docFreq[n]!;
+  const termCount = termIdOfPosting.length;
+  const terms = new Map<string, number>();
+  for (let n = 0; n < termCount; n += 1) {
+    terms.set(termOf(termIdOfPosting[n]!), n);
+    postingOfId[termIdOfPosting[n]!] = -1;
+  }
+  const postingStart = new Int32Array(termCount + 1);
+  for (let n = 0; n < termCount; n += 1) postingStart[n + 1] = postingStart[n]! + docFreq[n]!;
   const postingDocs = new Int32Array(pairCount);
   const postingWeights = new Float64Array(pairCount);
   const postingFields = new Uint8Array(pairCount);
-  const next = postingStart.slice(0, terms.size);
+  const next = postingStart.slice(0, termCount);
   pair = 0;
   for (let doc = 0; doc < analyses.length; doc += 1) {
-    const end = pair + analyses[doc]!.terms.length;
+    const end = pair + analyses[doc]!.termIds.length;
     for (; pair < end; pair += 1) {
       const at = next[pairTerm[pair]!]!;
       next[pairTerm[pair]!] = at + 1;

@@ -1,6 +1,7 @@
 import type { ToolInfo } from '../schemas.js';
-import { resetVocabularyIfFull, termOf, vocabularySize } from '../text/stem.js';
-import { tokenizeIds } from '../text/tokenize.js';
+import { resetVocabularyIfFull, vocabularyEpoch, vocabularySize } from '../text/stem.js';
+import { TokenBuffer } from '../text/token-buffer.js';
+import { tokenizeInto } from '../text/tokenize.js';
 import { FIELD_COUNT as FIELDS_TOTAL, FIELD_INDEX } from './fields.js';
 
 // A local copy: read in the innermost loops, where a cross-module binding can cost a call.
@@ -8,8 +9,10 @@ const FIELD_COUNT = FIELDS_TOTAL;
 
 /** What ranking needs to know about one tool; computed once per distinct tool content and cached. */
 export interface ToolAnalysis {
-  /** Distinct terms of the tool. */
-  readonly terms: readonly string[];
+  /** Distinct terms of the tool, as vocabulary ids (stem.ts). */
+  readonly termIds: readonly number[];
+  /** The vocabulary epoch the ids belong to: an analysis from an older one must be made again. */
+  readonly epoch: number;
   /**
    * Term frequencies per field, sparse: flat triples (term index, field, count), fields ascending.
    * Most terms occur in one or two of the seven fields, so this is a fraction of a dense
@@ -42,23 +45,39 @@ const str = (value: unknown): string => (typeof value === 'string' ? value : '')
  */
 export type ToolContent = readonly [string, string, string, string, string, string, string, string];
 
-/**
- * A tool's content (see ToolContent) as one string, fields joined by U+0001: the cache key. Keying by
- * the content itself (not a JS hash of it) is both collision-free and fast, because the engine hashes
- * and compares strings natively. Built by plain concatenation: it runs for every tool of every request,
- * and concatenating (a rope the engine flattens once, when the Map hashes it) is cheaper than arrays
- * and joins.
- */
-export function toolContentKey(tool: ToolInfo, maxDescriptionChars = DEFAULT_MAX_DESCRIPTION_CHARS): string {
+/** The content analysis reads from a tool (see ToolContent). */
+export function toolContent(tool: ToolInfo, maxDescriptionChars = DEFAULT_MAX_DESCRIPTION_CHARS): ToolContent {
   const description = str(tool.description);
   const tags = Array.isArray(tool.tags) ? tool.tags.filter((t) => typeof t === 'string').join('\u0002') : '';
   const params: ParamText = { names: '', helps: '', count: 0 };
   collectParams(tool.inputSchema, params, 0);
+  return [
+    str(tool.toolKey),
+    str(tool.toolName),
+    str(tool.serverName),
+    str(tool.title),
+    description.length > maxDescriptionChars ? description.slice(0, Math.max(0, maxDescriptionChars)) : description,
+    tags,
+    params.names,
+    params.helps,
+  ];
+}
+
+/**
+ * A tool's content as one string, fields joined by U+0001: the cache key. Keying by the content itself
+ * (not a JS hash of it) is both collision-free and fast, because the engine hashes and compares
+ * strings natively. Built by plain concatenation: it runs for every tool of every request, and
+ * concatenating (a rope the engine flattens once, when the Map hashes it) is cheaper than a join.
+ */
+export function contentKey(content: ToolContent): string {
+  const [toolKey, toolName, serverName, title, description, tags, paramNames, paramHelps] = content;
   return (
-    str(tool.toolKey) + SEP + str(tool.toolName) + SEP + str(tool.serverName) + SEP + str(tool.title) + SEP +
-    (description.length > maxDescriptionChars ? description.slice(0, Math.max(0, maxDescriptionChars)) : description) +
-    SEP + tags + SEP + params.names + SEP + params.helps
+    toolKey + SEP + toolName + SEP + serverName + SEP + title + SEP + description + SEP + tags + SEP + paramNames + SEP + paramHelps
   );
+}
+
+export function toolContentKey(tool: ToolInfo, maxDescriptionChars?: number): string {
+  return contentKey(toolContent(tool, maxDescriptionChars));
 }
 
 /** The content a key was made from. */
@@ -66,10 +85,6 @@ export function contentOfKey(key: string): ToolContent {
   const parts = key.split(SEP);
   const at = (i: number): string => parts[i] ?? '';
   return [at(0), at(1), at(2), at(3), at(4), at(5), at(6), at(7)];
-}
-
-export function toolContent(tool: ToolInfo, maxDescriptionChars?: number): ToolContent {
-  return contentOfKey(toolContentKey(tool, maxDescriptionChars));
 }
 
 const NOT_NAME_CHARS = /[^\p{L}\p{N}]+/gu;
@@ -123,30 +138,34 @@ export function normalizeName(name: string): string {
 
 // Scratch space for counting, reused across tools so that analysing one allocates only its result:
 // slotOf[termId] is the term's position in the tool being analysed (or -1); fieldCounts[slot] counts
-// it in the current field; touched lists the slots the current field has counted.
-const scratchTokens: number[] = [];
+// it in the current field; touched lists the slots the current field has counted; termIds lists the
+// tool's distinct term ids by slot; counted holds the finished fields' (slot, field, count) triples.
+const fieldTokens = new TokenBuffer();
+const termIds = new TokenBuffer(256);
+const touched = new TokenBuffer(256);
+const counted = new TokenBuffer(1024);
 let slotOf = new Int32Array(4096).fill(-1);
 let fieldCounts = new Int32Array(1024);
-const touched: number[] = [];
 function growSlots(id: number): void {
   const grown = new Int32Array(Math.max(id + 1, vocabularySize(), slotOf.length * 2)).fill(-1);
   grown.set(slotOf);
   slotOf = grown;
 }
 
-/** Counts the tokens of `text` into the current field; new terms get the next slot in `ids`. */
-function countText(text: string, ids: number[]): number {
+/** Counts the tokens of `text` into the current field; new terms get the next slot in `termIds`. */
+function countText(text: string): number {
   if (!text) return 0;
-  const tokens = tokenizeIds(text.length > MAX_FIELD_CHARS ? text.slice(0, MAX_FIELD_CHARS) : text, scratchTokens);
-  const count = tokens.length;
+  fieldTokens.length = 0;
+  tokenizeInto(text.length > MAX_FIELD_CHARS ? text.slice(0, MAX_FIELD_CHARS) : text, fieldTokens);
+  const { ids: tokens, length: count } = fieldTokens;
   for (let k = 0; k < count; k += 1) {
     const id = tokens[k]!;
     if (id >= slotOf.length) growSlots(id);
     let at = slotOf[id]!;
     if (at < 0) {
-      at = ids.length;
+      at = termIds.length;
       slotOf[id] = at;
-      ids.push(id);
+      termIds.push(id);
       if (at >= fieldCounts.length) {
         const grown = new Int32Array(fieldCounts.length * 2);
         grown.set(fieldCounts);
@@ -156,60 +175,69 @@ function countText(text: string, ids: number[]): number {
     if (fieldCounts[at] === 0) touched.push(at);
     fieldCounts[at]! += 1;
   }
-  tokens.length = 0;
   return count;
 }
 
-/** Moves the current field's counts into `occurrences` and resets them for the next field. */
-function endField(field: number, occurrences: number[]): void {
+/** Moves the current field's counts into `counted` and resets them for the next field. */
+function endField(field: number): void {
+  const slots = touched.ids;
   for (let i = 0; i < touched.length; i += 1) {
-    const at = touched[i]!;
-    occurrences.push(at, field, fieldCounts[at]!);
+    const at = slots[i]!;
+    counted.push(at);
+    counted.push(field);
+    counted.push(fieldCounts[at]!);
     fieldCounts[at] = 0;
   }
   touched.length = 0;
 }
 
-/** Analyses a tool's content (see toolContent). */
+/**
+ * Analyses a tool's content (see toolContent). Its term ids hold until the vocabulary is next reset: a
+ * caller analysing a list calls `resetVocabularyIfFull()` once before the list, not between its tools.
+ */
 export function analyzeContent(content: ToolContent): ToolAnalysis {
   const [toolKey, toolName, serverName, title, description, tags, paramNames, paramHelps] = content;
-  resetVocabularyIfFull();
-  const ids: number[] = [];
-  const occurrences: number[] = [];
+  termIds.length = 0;
+  counted.length = 0;
   // Fields in FIELD_INDEX order, so that occurrences come out with fields ascending.
-  const nameLength = countText(toolName, ids);
-  endField(FIELD_INDEX.name, occurrences);
-  const titleLength = countText(title, ids);
-  endField(FIELD_INDEX.title, occurrences);
-  let serverLength = countText(serverName, ids);
+  const nameLength = countText(toolName);
+  endField(FIELD_INDEX.name);
+  const titleLength = countText(title);
+  endField(FIELD_INDEX.title);
+  let serverLength = countText(serverName);
   // The server id (`serverId:` in the key) often says more than a display name ("word-document-server").
   const colon = toolKey.indexOf(':');
   const serverId = colon >= 0 ? toolKey.slice(0, colon) : '';
-  if (serverId !== serverName && normalizeName(serverId) !== normalizeName(serverName)) serverLength += countText(serverId, ids);
-  endField(FIELD_INDEX.server, occurrences);
-  const descriptionLength = countText(description, ids);
-  endField(FIELD_INDEX.description, occurrences);
-  const paramsLength = countText(paramNames, ids);
-  endField(FIELD_INDEX.params, occurrences);
-  const paramTextLength = countText(paramHelps, ids);
-  endField(FIELD_INDEX.paramText, occurrences);
+  if (serverId !== serverName && normalizeName(serverId) !== normalizeName(serverName)) serverLength += countText(serverId);
+  endField(FIELD_INDEX.server);
+  const descriptionLength = countText(description);
+  endField(FIELD_INDEX.description);
+  const paramsLength = countText(paramNames);
+  endField(FIELD_INDEX.params);
+  const paramTextLength = countText(paramHelps);
+  endField(FIELD_INDEX.paramText);
   let tagsLength = 0;
-  if (tags) for (const tag of tags.split('\u0002')) tagsLength += countText(tag, ids);
-  endField(FIELD_INDEX.tags, occurrences);
+  if (tags) for (const tag of tags.split('\u0002')) tagsLength += countText(tag);
+  endField(FIELD_INDEX.tags);
   // An array literal in FIELDS order (fields.ts): cheaper to allocate than a filled `new Array`.
   const lengths = [nameLength, titleLength, serverLength, descriptionLength, paramsLength, paramTextLength, tagsLength];
 
-  const terms = new Array<string>(ids.length);
-  for (let i = 0; i < ids.length; i += 1) {
-    terms[i] = termOf(ids[i]!);
-    slotOf[ids[i]!] = -1;
+  const ids = new Array<number>(termIds.length);
+  for (let i = 0; i < termIds.length; i += 1) {
+    const id = termIds.ids[i]!;
+    ids[i] = id;
+    slotOf[id] = -1;
   }
+  // Exactly sized, filled by index: one allocation per analysis.
+  const occurrences = new Array<number>(counted.length);
+  for (let i = 0; i < counted.length; i += 1) occurrences[i] = counted.ids[i]!;
   const nameKey = normalizeName(toolName);
   const keyKey = normalizeName(toolKey);
   const nameKeys = nameKey === keyKey || keyKey === '' ? (nameKey === '' ? [] : [nameKey]) : nameKey === '' ? [keyKey] : [nameKey, keyKey];
-  return { terms, occurrences, lengths, nameKeys, server: serverId || serverName };
+  return { termIds: ids, epoch: vocabularyEpoch(), occurrences, lengths, nameKeys, server: serverId || serverName };
 }
 
 export function analyzeTool(tool: ToolInfo, maxDescriptionChars?: number): ToolAnalysis {
+  resetVocabularyIfFull();
   return analyzeContent(toolContent(tool, maxDescriptionChars));
 }
