@@ -172,12 +172,28 @@ describe('rank cache', () => {
     expect(cache.size).toBe(CATALOG.length);
   });
 
-  it('sees a changed tool as new content', () => {
+  it('sees a changed tool as new content, whichever version comes next', () => {
     const cache = createRankCache();
     rankTools({ query: ['x'], tools: CATALOG }, { cache });
     const changed = CATALOG.map((t) => (t.toolKey === 'weather:get_forecast' ? { ...t, description: 'Tide tables for surfers.' } : t));
     expect(rankTools({ query: ['tide'], tools: changed }, { cache })[0]?.tool.toolKey).toBe('weather:get_forecast');
-    expect(cache.size).toBe(CATALOG.length + 1);
+    expect(rankTools({ query: ['tide'], tools: structuredClone(CATALOG) }, { cache })).toEqual([]);
+    const schemaChanged = structuredClone(CATALOG);
+    schemaChanged.find((t) => t.toolKey === 'weather:get_forecast')!.inputSchema = { type: 'object', properties: { tide: { type: 'string' } } };
+    expect(rankTools({ query: ['tide'], tools: schemaChanged }, { cache })[0]?.tool.toolKey).toBe('weather:get_forecast');
+    expect(cache.size).toBe(CATALOG.length);
+  });
+
+  it('ranks two different tools that share a toolKey each by its own content', () => {
+    const cache = createRankCache();
+    const tools: ToolInfo[] = [
+      { toolKey: 'dup:tool', toolName: 'tool', serverName: 'dup', description: 'Tide tables for surfers.' },
+      { toolKey: 'dup:tool', toolName: 'tool', serverName: 'dup', description: 'Snow depth at ski resorts.' },
+    ];
+    for (let round = 0; round < 3; round += 1) {
+      expect(rankTools({ query: ['snow depth'], tools: structuredClone(tools) }, { cache }).map((r) => r.index)).toEqual([1, 0]);
+      expect(rankTools({ query: ['tide tables'], tools: structuredClone(tools) }, { cache }).map((r) => r.index)).toEqual([0, 1]);
+    }
   });
 
   it('notices a field replaced on the same tool object', () => {

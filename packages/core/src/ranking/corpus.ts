@@ -2,7 +2,7 @@ import type { ToolInfo } from '../schemas.js';
 import { resetVocabularyIfFull, termOf, vocabularyEpoch, vocabularySize } from '../text/stem.js';
 import { FIELD_COUNT as FIELDS_TOTAL, FIELD_PARAMS, FIELDS } from './fields.js';
 import { ToolAnalysisCache } from './rank-cache.js';
-import { analyzeContent, contentKey, contentOfKey, toolContent, type ToolAnalysis, type ToolContent } from './tool-analysis.js';
+import { analyzeContent, toolContent, type ToolAnalysis, type ToolContent } from './tool-analysis.js';
 import type { RankCache } from './types.js';
 
 // A local copy: read in the innermost loops, where a cross-module binding can cost a call.
@@ -53,31 +53,28 @@ export function buildCorpus(tools: readonly ToolInfo[], cache?: RankCache, maxDe
   const epoch = vocabularyEpoch();
   const analyses = new Array<ToolAnalysis>(tools.length);
   const seen = store?.seenList(tools, maxDescriptionChars);
-  const keys = store === undefined ? undefined : new Array<string>(tools.length);
+  const contents = store === undefined ? undefined : new Array<ToolContent>(tools.length);
   let allSeen = seen !== undefined;
   for (let i = 0; i < tools.length; i += 1) {
     const tool = tools[i]!;
-    if (store === undefined || keys === undefined) {
+    if (store === undefined || contents === undefined) {
       analyses[i] = analyzeContent(toolContent(tool, maxDescriptionChars));
       continue;
     }
-    let key = seen?.keyOf(i, tool);
-    let content: ToolContent | undefined;
-    if (key === undefined) {
+    let content = seen?.contentOf(i, tool);
+    if (content === undefined) {
       content = toolContent(tool, maxDescriptionChars);
-      key = contentKey(content);
       allSeen = false;
     }
-    keys[i] = key;
-    let analysis = store.get(key);
+    contents[i] = content;
+    let analysis = store.get(content);
     if (analysis === undefined || analysis.epoch !== epoch) {
-      // From the key only when the list was seen before but this tool's analysis has been evicted.
-      analysis = analyzeContent(content ?? contentOfKey(key));
-      store.set(key, analysis);
+      analysis = analyzeContent(content);
+      store.set(content, analysis);
     }
     analyses[i] = analysis;
   }
-  if (store !== undefined && keys !== undefined && !allSeen) store.rememberList(tools, maxDescriptionChars, keys);
+  if (store !== undefined && contents !== undefined && !allSeen) store.rememberList(tools, maxDescriptionChars, contents);
   const cached = store?.findCorpus(analyses);
   if (cached) return cached;
   const corpus = indexAnalyses(analyses);

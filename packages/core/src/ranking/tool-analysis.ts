@@ -34,7 +34,6 @@ const MAX_PARAM_DEPTH = 3;
 const MAX_PARAM_TEXT = 300;
 const MAX_FIELD_CHARS = 4_000;
 export const DEFAULT_MAX_DESCRIPTION_CHARS = 2_000;
-const SEP = '\u0001';
 
 const str = (value: unknown): string => (typeof value === 'string' ? value : '');
 
@@ -61,30 +60,6 @@ export function toolContent(tool: ToolInfo, maxDescriptionChars = DEFAULT_MAX_DE
     params.names,
     params.helps,
   ];
-}
-
-/**
- * A tool's content as one string, fields joined by U+0001: the cache key. Keying by the content itself
- * (not a JS hash of it) is both collision-free and fast, because the engine hashes and compares
- * strings natively. Built by plain concatenation: it runs for every tool of every request, and
- * concatenating (a rope the engine flattens once, when the Map hashes it) is cheaper than a join.
- */
-export function contentKey(content: ToolContent): string {
-  const [toolKey, toolName, serverName, title, description, tags, paramNames, paramHelps] = content;
-  return (
-    toolKey + SEP + toolName + SEP + serverName + SEP + title + SEP + description + SEP + tags + SEP + paramNames + SEP + paramHelps
-  );
-}
-
-export function toolContentKey(tool: ToolInfo, maxDescriptionChars?: number): string {
-  return contentKey(toolContent(tool, maxDescriptionChars));
-}
-
-/** The content a key was made from. */
-export function contentOfKey(key: string): ToolContent {
-  const parts = key.split(SEP);
-  const at = (i: number): string => parts[i] ?? '';
-  return [at(0), at(1), at(2), at(3), at(4), at(5), at(6), at(7)];
 }
 
 const NOT_NAME_CHARS = /[^\p{L}\p{N}]+/gu;
