@@ -48,8 +48,9 @@ export type ToolContent = readonly [string, string, string, string, string, stri
 export function toolContent(tool: ToolInfo, maxDescriptionChars = DEFAULT_MAX_DESCRIPTION_CHARS): ToolContent {
   const description = str(tool.description);
   const tags = Array.isArray(tool.tags) ? tool.tags.filter((t) => typeof t === 'string').join('\u0002') : '';
-  const params: ParamText = { names: '', helps: '', count: 0 };
-  collectParams(tool.inputSchema, params, 0);
+  paramNames.length = 0;
+  paramHelps.length = 0;
+  collectParams(tool.inputSchema, 0);
   return [
     str(tool.toolKey),
     str(tool.toolName),
@@ -57,27 +58,26 @@ export function toolContent(tool: ToolInfo, maxDescriptionChars = DEFAULT_MAX_DE
     str(tool.title),
     description.length > maxDescriptionChars ? description.slice(0, Math.max(0, maxDescriptionChars)) : description,
     tags,
-    params.names,
-    params.helps,
+    paramNames.join(' '),
+    paramHelps.join(' '),
   ];
 }
 
 const NOT_NAME_CHARS = /[^\p{L}\p{N}]+/gu;
 
-/** Parameter names and their help texts, each space-separated, and how many parameters so far. */
-interface ParamText {
-  names: string;
-  helps: string;
-  count: number;
-}
+// The parameter names and help texts collectParams finds, reused from tool to tool. Joined at the
+// end: join makes one flat string, where appending piece by piece made a rope that every later read
+// (the cache's content comparison, the tokenizer) had to flatten first.
+const paramNames: string[] = [];
+const paramHelps: string[] = [];
 
 /** Collects parameter names and help texts, from nested `properties`/`items` too. */
-function collectParams(schema: unknown, out: ParamText, depth: number): void {
+function collectParams(schema: unknown, depth: number): void {
   if (depth > MAX_PARAM_DEPTH || typeof schema !== 'object' || schema === null) return;
   const { properties, items } = schema as { properties?: unknown; items?: unknown };
   if (typeof properties === 'object' && properties !== null && !Array.isArray(properties)) {
     for (const name in properties) {
-      if (out.count >= MAX_PARAMS) return;
+      if (paramNames.length >= MAX_PARAMS) return;
       if (!Object.hasOwn(properties, name)) continue;
       const property = (properties as Record<string, unknown>)[name];
       let help = '';
@@ -86,13 +86,12 @@ function collectParams(schema: unknown, out: ParamText, depth: number): void {
         help = str(description).slice(0, MAX_PARAM_TEXT);
         if (Array.isArray(values)) help += ` ${values.slice(0, 20).filter((v) => typeof v === 'string').join(' ')}`;
       }
-      out.names = out.count === 0 ? name : `${out.names} ${name}`;
-      out.count += 1;
-      if (help) out.helps = out.helps === '' ? help : `${out.helps} ${help}`;
-      collectParams(property, out, depth + 1);
+      paramNames.push(name);
+      if (help) paramHelps.push(help);
+      collectParams(property, depth + 1);
     }
   }
-  if (items !== undefined) collectParams(items, out, depth + 1);
+  if (items !== undefined) collectParams(items, depth + 1);
 }
 
 /** Normalised identifier: lowercase letters and digits only ("create_pull_request" = "createPullRequest"). */
