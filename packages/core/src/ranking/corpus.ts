@@ -129,10 +129,10 @@ export function indexAnalyses(analyses: readonly ToolAnalysis[]): Corpus {
     termFields.fill(-1, 0, termIds.length);
     // Fields come ascending per term, so the sums add up in the same order as a dense field loop, and
     // the first field of the highest calibration quality wins a tie.
-    for (let o = 0; o < occurrences.length; o += 3) {
-      const t = occurrences[o]!;
-      const f = occurrences[o + 1]!;
-      termWeights[t]! += occurrences[o + 2]! * fieldFactors[f]!;
+    for (let o = 0; o < occurrences.length; o += 2) {
+      const t = occurrences[o]! >> 3;
+      const f = occurrences[o]! & 7;
+      termWeights[t]! += occurrences[o + 1]! * fieldFactors[f]!;
       const best = termFields[t]!;
       if (best < 0 || FIELD_QUALITY[f]! > FIELD_QUALITY[best]!) termFields[t] = f;
     }
