@@ -2,31 +2,32 @@ import type { ToolInfo } from '../schemas.js';
 import { resetVocabularyIfFull, vocabularyEpoch, vocabularySize } from '../text/stem.js';
 import { TokenBuffer } from '../text/token-buffer.js';
 import { tokenizeInto } from '../text/tokenize.js';
-import { FIELD_COUNT as FIELDS_TOTAL, FIELD_INDEX } from './fields.js';
+import { FIELD_INDEX } from './fields.js';
+import { nameHash, sameName } from './name-key.js';
 
-// A local copy: read in the innermost loops, where a cross-module binding can cost a call.
-const FIELD_COUNT = FIELDS_TOTAL;
-
-/** What ranking needs to know about one tool; computed once per distinct tool content and cached. */
+/**
+ * What ranking needs to know about one tool; computed once per distinct tool content and cached.
+ * Its numbers sit in one Int32Array shared by the tools analysed together (see analyzeContents): at
+ * `at`, the FIELD_COUNT token counts per field (FIELDS order); then the vocabulary ids (stem.ts) of
+ * its `termCount` distinct terms; then `pairCount` pairs (term index × 8 + field, count), fields
+ * ascending per term. One typed array per list, rather than a few JS arrays per tool: cached analyses
+ * are long-lived, and numbers outside the JS heap are never copied or scanned by the garbage collector
+ * (copying a new list's analyses out of the young generation was a large share of a cold ranking).
+ */
 export interface ToolAnalysis {
-  /** Distinct terms of the tool, as vocabulary ids (stem.ts). */
-  readonly termIds: readonly number[];
+  readonly data: Int32Array;
+  readonly at: number;
+  readonly termCount: number;
+  readonly pairCount: number;
   /** The vocabulary epoch the ids belong to: an analysis from an older one must be made again. */
   readonly epoch: number;
-  /**
-   * Term frequencies per field, sparse: flat pairs (term index × 8 + field, count), fields ascending.
-   * Most terms occur in one or two of the seven fields, so this is a fraction of a dense
-   * terms × fields table, and a plain array of small integers is cheaper to allocate than a typed array.
-   * Pairs rather than triples: analyses are cached, and a third less memory per tool is a third less
-   * for the garbage collector to copy while a new list is analysed.
-   */
-  readonly occurrences: readonly number[];
-  /** Token count per field. */
-  readonly lengths: readonly number[];
   /** The server the tool belongs to (the `serverId` part of its key, else its server name). */
   readonly server: string;
-  /** Normalised spellings of the tool's own name (`toolName`, `toolKey`), for the exact-name hit. */
-  readonly nameKeys: readonly string[];
+  /** The tool's own names, for the exact-name hit: `toolName` and `toolKey` with their nameHash. */
+  readonly toolName: string;
+  readonly nameHash: number;
+  readonly toolKey: string;
+  readonly keyHash: number;
 }
 
 // Bounds on what one tool can cost, whatever a router sends: a hostile schema with thousands of
@@ -65,8 +66,6 @@ export function toolContent(tool: ToolInfo, maxDescriptionChars = DEFAULT_MAX_DE
   ];
 }
 
-const NOT_NAME_CHARS = /[^\p{L}\p{N}]+/gu;
-
 // The parameter names and help texts collectParams finds, reused from tool to tool. Joined at the
 // end: join makes one flat string, where appending piece by piece made a rope that every later read
 // (the cache's content comparison, the tokenizer) had to flatten first.
@@ -96,21 +95,6 @@ function collectParams(schema: unknown, depth: number): void {
   if (items !== undefined) collectParams(items, depth + 1);
 }
 
-/** Normalised identifier: lowercase letters and digits only ("create_pull_request" = "createPullRequest"). */
-export function normalizeName(name: string): string {
-  // Called several times per analysed tool: a char scan keeps the common ASCII case off the regex engine.
-  const lower = name.toLowerCase();
-  let out = '';
-  let from = 0;
-  for (let i = 0; i < lower.length; i += 1) {
-    const code = lower.charCodeAt(i);
-    if ((code >= 97 && code <= 122) || (code >= 48 && code <= 57)) continue;
-    if (code >= 128) return lower.replace(NOT_NAME_CHARS, '');
-    if (i > from) out += lower.slice(from, i);
-    from = i + 1;
-  }
-  return from === 0 ? lower : out + lower.slice(from);
-}
 
 // Scratch space for counting, reused across tools so that analysing one allocates only its result:
 // slotOf[termId] is the term's position in the tool being analysed (or -1); fieldCounts[slot] counts
@@ -166,15 +150,34 @@ function endField(field: number): void {
   touched.length = 0;
 }
 
+// The numbers of the analyses being made, before they are copied into their shared Int32Array.
+const batchNumbers = new TokenBuffer(1 << 16);
+
 /**
- * Analyses a tool's content (see toolContent). Its term ids hold until the vocabulary is next reset: a
+ * Analyses tool contents (see toolContent). Term ids hold until the vocabulary is next reset: a
  * caller analysing a list calls `resetVocabularyIfFull()` once before the list, not between its tools.
  */
-export function analyzeContent(content: ToolContent): ToolAnalysis {
+export function analyzeContents(contents: readonly ToolContent[]): ToolAnalysis[] {
+  batchNumbers.length = 0;
+  const made = contents.map(analyzeInto);
+  const data = batchNumbers.ids.slice(0, batchNumbers.length);
+  for (const analysis of made) analysis.data = data;
+  return made;
+}
+
+export function analyzeTool(tool: ToolInfo, maxDescriptionChars?: number): ToolAnalysis {
+  resetVocabularyIfFull();
+  return analyzeContents([toolContent(tool, maxDescriptionChars)])[0]!;
+}
+
+const NO_DATA = new Int32Array(0);
+
+/** Analyses one tool, appending its numbers to `batchNumbers`; `data` is set once the batch is done. */
+function analyzeInto(content: ToolContent): ToolAnalysis & { data: Int32Array } {
   const [toolKey, toolName, serverName, title, description, tags, paramNames, paramHelps] = content;
   termIds.length = 0;
   counted.length = 0;
-  // Fields in FIELD_INDEX order, so that occurrences come out with fields ascending.
+  // Fields in FIELD_INDEX order, so that pairs come out with fields ascending.
   const nameLength = countText(toolName);
   endField(FIELD_INDEX.name);
   const titleLength = countText(title);
@@ -183,7 +186,7 @@ export function analyzeContent(content: ToolContent): ToolAnalysis {
   // The server id (`serverId:` in the key) often says more than a display name ("word-document-server").
   const colon = toolKey.indexOf(':');
   const serverId = colon >= 0 ? toolKey.slice(0, colon) : '';
-  if (serverId !== serverName && normalizeName(serverId) !== normalizeName(serverName)) serverLength += countText(serverId);
+  if (!sameName(serverId, serverName)) serverLength += countText(serverId);
   endField(FIELD_INDEX.server);
   const descriptionLength = countText(description);
   endField(FIELD_INDEX.description);
@@ -194,25 +197,32 @@ export function analyzeContent(content: ToolContent): ToolAnalysis {
   let tagsLength = 0;
   if (tags) for (const tag of tags.split('\u0002')) tagsLength += countText(tag);
   endField(FIELD_INDEX.tags);
-  // An array literal in FIELDS order (fields.ts): cheaper to allocate than a filled `new Array`.
-  const lengths = [nameLength, titleLength, serverLength, descriptionLength, paramsLength, paramTextLength, tagsLength];
 
-  const ids = new Array<number>(termIds.length);
+  const at = batchNumbers.length;
+  // In FIELDS order (fields.ts).
+  batchNumbers.push(nameLength);
+  batchNumbers.push(titleLength);
+  batchNumbers.push(serverLength);
+  batchNumbers.push(descriptionLength);
+  batchNumbers.push(paramsLength);
+  batchNumbers.push(paramTextLength);
+  batchNumbers.push(tagsLength);
   for (let i = 0; i < termIds.length; i += 1) {
     const id = termIds.ids[i]!;
-    ids[i] = id;
+    batchNumbers.push(id);
     slotOf[id] = -1;
   }
-  // Exactly sized, filled by index: one allocation per analysis.
-  const occurrences = new Array<number>(counted.length);
-  for (let i = 0; i < counted.length; i += 1) occurrences[i] = counted.ids[i]!;
-  const nameKey = normalizeName(toolName);
-  const keyKey = normalizeName(toolKey);
-  const nameKeys = nameKey === keyKey || keyKey === '' ? (nameKey === '' ? [] : [nameKey]) : nameKey === '' ? [keyKey] : [nameKey, keyKey];
-  return { termIds: ids, epoch: vocabularyEpoch(), occurrences, lengths, nameKeys, server: serverId || serverName };
-}
-
-export function analyzeTool(tool: ToolInfo, maxDescriptionChars?: number): ToolAnalysis {
-  resetVocabularyIfFull();
-  return analyzeContent(toolContent(tool, maxDescriptionChars));
+  for (let i = 0; i < counted.length; i += 1) batchNumbers.push(counted.ids[i]!);
+  return {
+    data: NO_DATA,
+    at,
+    termCount: termIds.length,
+    pairCount: counted.length / 2,
+    epoch: vocabularyEpoch(),
+    server: serverId || serverName,
+    toolName,
+    nameHash: nameHash(toolName),
+    toolKey,
+    keyHash: nameHash(toolKey),
+  };
 }
