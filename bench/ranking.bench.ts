@@ -2,7 +2,7 @@
 //   cold  = a fresh rank cache every run (every tool tokenized, the list indexed)
 //   warm  = the same list again with the cache (fresh tool objects, as after the service parses a body)
 //   warm, other sub-query = the same tools array, another sub-query (the LLM stage's per-step calls:
-//   the cache recognises the list and skips building its content keys)
+//   the cache recognises the list and skips reading its tools' contents)
 // Time is CPU time of this process (process.cpuUsage), i.e. "on one core": on a shared machine wall time
 // mostly measures the neighbours. Reported as the median of many runs and as a ratio to the plain BM25 baseline (rankOkapiBm25, which
 // re-tokenizes everything on every call) measured in the same run. Targets: cold < 15 ms, warm < 3 ms.

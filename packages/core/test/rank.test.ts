@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createRankCache, rankTools, toSearchResult, type ToolInfo } from '../src/index.js';
 import { EXACT_RELEVANCE } from '../src/ranking/calibrate.js';
+import { tokenize } from '../src/text/tokenize.js';
 import { CATALOG } from './fixtures/tools.js';
+import { madeUpWord } from './fixtures/words.js';
 
 const keys = (query: string[], tools: ToolInfo[] = CATALOG) => rankTools({ query, tools }).map((r) => r.tool.toolKey);
 const top = (query: string[], tools: ToolInfo[] = CATALOG) => rankTools({ query, tools })[0];
@@ -170,12 +172,28 @@ describe('rank cache', () => {
     expect(cache.size).toBe(CATALOG.length);
   });
 
-  it('sees a changed tool as new content', () => {
+  it('sees a changed tool as new content, whichever version comes next', () => {
     const cache = createRankCache();
     rankTools({ query: ['x'], tools: CATALOG }, { cache });
     const changed = CATALOG.map((t) => (t.toolKey === 'weather:get_forecast' ? { ...t, description: 'Tide tables for surfers.' } : t));
     expect(rankTools({ query: ['tide'], tools: changed }, { cache })[0]?.tool.toolKey).toBe('weather:get_forecast');
-    expect(cache.size).toBe(CATALOG.length + 1);
+    expect(rankTools({ query: ['tide'], tools: structuredClone(CATALOG) }, { cache })).toEqual([]);
+    const schemaChanged = structuredClone(CATALOG);
+    schemaChanged.find((t) => t.toolKey === 'weather:get_forecast')!.inputSchema = { type: 'object', properties: { tide: { type: 'string' } } };
+    expect(rankTools({ query: ['tide'], tools: schemaChanged }, { cache })[0]?.tool.toolKey).toBe('weather:get_forecast');
+    expect(cache.size).toBe(CATALOG.length);
+  });
+
+  it('ranks two different tools that share a toolKey each by its own content', () => {
+    const cache = createRankCache();
+    const tools: ToolInfo[] = [
+      { toolKey: 'dup:tool', toolName: 'tool', serverName: 'dup', description: 'Tide tables for surfers.' },
+      { toolKey: 'dup:tool', toolName: 'tool', serverName: 'dup', description: 'Snow depth at ski resorts.' },
+    ];
+    for (let round = 0; round < 3; round += 1) {
+      expect(rankTools({ query: ['snow depth'], tools: structuredClone(tools) }, { cache }).map((r) => r.index)).toEqual([1, 0]);
+      expect(rankTools({ query: ['tide tables'], tools: structuredClone(tools) }, { cache }).map((r) => r.index)).toEqual([0, 1]);
+    }
   });
 
   it('notices a field replaced on the same tool object', () => {
@@ -197,6 +215,20 @@ describe('rank cache', () => {
     tools.reverse();
     const fresh = rankTools({ query: ['tide tables'], tools }).map(({ index, score }) => [index, score]);
     expect(rankTools({ query: ['tide tables'], tools }, { cache }).map(({ index, score }) => [index, score])).toEqual(fresh);
+  });
+
+  it('analyses cached tools again when the shared vocabulary was renewed in between', () => {
+    const cache = createRankCache();
+    const query = ['search files on github'];
+    const ranking = (tools: ToolInfo[], options = {}) => rankTools({ query, tools }, options).map(({ tool, score, relevance }) => [tool.toolKey, score, relevance]);
+    const plain = ranking(CATALOG);
+    expect(ranking(CATALOG, { cache })).toEqual(plain);
+    // More distinct words than the vocabulary keeps: the next ranking starts a new one, in which the
+    // cached analyses' term ids mean other words.
+    tokenize(Array.from({ length: 61_000 }, (_, i) => madeUpWord(i)).join(' '));
+    // Reversed, so that the list is indexed anew rather than found among the cached indexes.
+    const reversed = structuredClone(CATALOG).reverse();
+    expect(ranking(reversed, { cache })).toEqual(ranking(reversed));
   });
 
   it('is bounded by maxEntries and can be cleared', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeQuery, tokenize } from '../src/text/tokenize.js';
+import { madeUpWord } from './fixtures/words.js';
 
 describe('tokenize: identifiers', () => {
   it.each([
@@ -61,5 +62,20 @@ describe('analyzeQuery: negations', () => {
 
   it('keeps the surface word of each term for explanations', () => {
     expect(analyzeQuery('repositories').surface.get('repositori')).toBe('repositories');
+  });
+});
+
+describe('tokenize: the run memo', () => {
+  it('gives the same terms for runs seen before, also after it has grown, filled and started over', () => {
+    // 70,000 distinct runs: more than the memo's largest table holds and than the vocabulary keeps,
+    // so the memo doubles, is cleared, and the vocabulary is renewed along the way. Every fifth is an
+    // identifier with several terms, which the memo stores apart.
+    const words = Array.from({ length: 70_000 }, (_, i) => (i % 5 === 0 ? `get${madeUpWord(i).replace('zq', 'Zq')}Items` : madeUpWord(i)));
+    const sample = ['getFileContents', 'searchIssues', 'mp3', 'the', 'repositories', 'HTMLParser', words[5]!, words[10]!];
+    const expected = sample.map((word) => tokenize(word));
+    for (let from = 0; from < words.length; from += 5_000) {
+      tokenize(words.slice(from, from + 5_000).join(' '));
+      expect(tokenize(sample.join(' '))).toEqual(expected.flat());
+    }
   });
 });

@@ -1,7 +1,9 @@
 import type { ToolInfo } from '../schemas.js';
+import { resetVocabularyIfFull, termOf, vocabularyEpoch, vocabularySize } from '../text/stem.js';
 import { FIELD_COUNT as FIELDS_TOTAL, FIELD_PARAMS, FIELDS } from './fields.js';
 import { ToolAnalysisCache } from './rank-cache.js';
-import { analyzeContent, contentOfKey, toolContentKey, type ToolAnalysis } from './tool-analysis.js';
+import { NO_NAME } from './name-key.js';
+import { analyzeContents, toolContent, type ToolAnalysis, type ToolContent } from './tool-analysis.js';
 import type { RankCache } from './types.js';
 
 // A local copy: read in the innermost loops, where a cross-module binding can cost a call.
@@ -24,12 +26,13 @@ export interface Corpus {
   /** The best field the term occurs in (highest calibration quality), per posting. */
   readonly postingFields: Uint8Array;
   /**
-   * Normalised tool names / tool keys, with the tool each belongs to (`nameDocs`), for the exact-name
-   * short-circuit. A list scanned per query rather than a Map: a query has one to three candidate
-   * names, and comparing them against a few thousand strings (mostly rejected on length) costs less
-   * than hashing every tool's fresh name keys into a Map on every cold request.
+   * Tool names and tool keys (`names`), their nameHash (`nameHashes`) and the tool each belongs to
+   * (`nameDocs`), for the exact-name short-circuit. A list scanned per query rather than a Map: a
+   * query has one to three candidate names, and comparing their hashes against a few thousand
+   * numbers costs less than putting every tool's names into a Map on every cold request.
    */
-  readonly nameKeys: readonly string[];
+  readonly names: readonly string[];
+  readonly nameHashes: readonly number[];
   readonly nameDocs: readonly number[];
   /** Per tool: the index of its server (tools of one server share it). */
   readonly servers: Int32Array;
@@ -47,51 +50,67 @@ const FIELD_QUALITY = FIELDS.map((field) => FIELD_PARAMS[field].quality);
  */
 export function buildCorpus(tools: readonly ToolInfo[], cache?: RankCache, maxDescriptionChars?: number): Corpus {
   const store = cache instanceof ToolAnalysisCache ? cache : undefined;
+  // Once per list: the term ids of all its analyses must come from one vocabulary.
+  resetVocabularyIfFull();
+  const epoch = vocabularyEpoch();
+  if (store === undefined) return indexAnalyses(analyzeContents(tools.map((tool) => toolContent(tool, maxDescriptionChars))));
   const analyses = new Array<ToolAnalysis>(tools.length);
-  const seen = store?.seenList(tools, maxDescriptionChars);
-  const keys = store === undefined ? undefined : new Array<string>(tools.length);
+  const seen = store.seenList(tools, maxDescriptionChars);
+  const contents = new Array<ToolContent>(tools.length);
+  // Tools not analysed yet (or only under an older vocabulary): analysed together, after the lookups.
+  const missing: number[] = [];
   let allSeen = seen !== undefined;
   for (let i = 0; i < tools.length; i += 1) {
     const tool = tools[i]!;
-    let key = seen?.keyOf(i, tool);
-    if (key === undefined) {
-      key = toolContentKey(tool, maxDescriptionChars);
+    let content = seen?.contentOf(i, tool);
+    if (content === undefined) {
+      content = toolContent(tool, maxDescriptionChars);
       allSeen = false;
     }
-    if (keys !== undefined) keys[i] = key;
-    let analysis = store?.get(key);
-    if (analysis === undefined) {
-      analysis = analyzeContent(contentOfKey(key));
-      store?.set(key, analysis);
-    }
-    analyses[i] = analysis;
+    contents[i] = content;
+    const analysis = store.get(content);
+    if (analysis === undefined || analysis.epoch !== epoch) missing.push(i);
+    else analyses[i] = analysis;
   }
-  if (store !== undefined && keys !== undefined && !allSeen) store.rememberList(tools, maxDescriptionChars, keys);
-  const cached = store?.findCorpus(analyses);
+  if (missing.length > 0) {
+    const made = analyzeContents(missing.map((i) => contents[i]!));
+    for (let k = 0; k < missing.length; k += 1) {
+      analyses[missing[k]!] = made[k]!;
+      store.set(contents[missing[k]!]!, made[k]!);
+    }
+  }
+  if (!allSeen) store.rememberList(tools, maxDescriptionChars, contents);
+  const cached = store.findCorpus(analyses);
   if (cached) return cached;
   const corpus = indexAnalyses(analyses);
-  store?.addCorpus(analyses, corpus);
+  store.addCorpus(analyses, corpus);
   return corpus;
 }
 
+// Posting number per vocabulary id while a list is indexed (-1: not seen yet); reset afterwards.
+let postingOfId = new Int32Array(4096).fill(-1);
+
+/** Indexes analyses made under the current vocabulary epoch (see buildCorpus). */
 export function indexAnalyses(analyses: readonly ToolAnalysis[]): Corpus {
   const count = Math.max(analyses.length, 1);
   const avgLengths = new Array<number>(FIELD_COUNT).fill(0);
   let pairCount = 0;
-  for (const analysis of analyses) {
-    for (let f = 0; f < FIELD_COUNT; f += 1) avgLengths[f]! += analysis.lengths[f]! / count;
-    pairCount += analysis.terms.length;
+  for (const { data, at, termCount } of analyses) {
+    for (let f = 0; f < FIELD_COUNT; f += 1) avgLengths[f]! += data[at + f]! / count;
+    pairCount += termCount;
   }
+  if (postingOfId.length < vocabularySize()) postingOfId = new Int32Array(vocabularySize() * 2).fill(-1);
   // First pass, tool by tool: each (term, tool) pair's term number, weight and best field, and each
   // term's tool count. The second pass places the pairs term by term.
   const pairTerm = new Int32Array(pairCount);
   const pairWeight = new Float64Array(pairCount);
   const pairField = new Uint8Array(pairCount);
-  const terms = new Map<string, number>();
+  const termIdOfPosting: number[] = [];
   let docFreq = new Int32Array(1024);
   // Per tool and field: weight / (1 − b + b × length / average length), BM25F's length normalisation.
   const fieldFactors = new Array<number>(FIELD_COUNT);
-  const nameKeys: string[] = [];
+  const names: string[] = [];
+  const nameHashes: number[] = [];
   const nameDocs: number[] = [];
   const serverIds = new Map<string, number>();
   const servers = new Int32Array(analyses.length);
@@ -103,32 +122,35 @@ export function indexAnalyses(analyses: readonly ToolAnalysis[]): Corpus {
     let server = serverIds.get(analysis.server);
     if (server === undefined) serverIds.set(analysis.server, (server = serverIds.size));
     servers[doc] = server;
+    const { data, at, termCount, pairCount: toolPairs } = analysis;
     for (let f = 0; f < FIELD_COUNT; f += 1) {
       const avg = avgLengths[f]! || 1;
-      fieldFactors[f] = FIELD_WEIGHTS[f]! / (1 - FIELD_B[f]! + (FIELD_B[f]! * analysis.lengths[f]!) / avg);
+      fieldFactors[f] = FIELD_WEIGHTS[f]! / (1 - FIELD_B[f]! + (FIELD_B[f]! * data[at + f]!) / avg);
     }
-    const { terms: toolTerms, occurrences } = analysis;
-    if (toolTerms.length > termWeights.length) {
-      termWeights = new Float64Array(toolTerms.length * 2);
-      termFields = new Int32Array(toolTerms.length * 2);
+    const idsAt = at + FIELD_COUNT;
+    const pairsAt = idsAt + termCount;
+    if (termCount > termWeights.length) {
+      termWeights = new Float64Array(termCount * 2);
+      termFields = new Int32Array(termCount * 2);
     }
-    termWeights.fill(0, 0, toolTerms.length);
-    termFields.fill(-1, 0, toolTerms.length);
+    termWeights.fill(0, 0, termCount);
+    termFields.fill(-1, 0, termCount);
     // Fields come ascending per term, so the sums add up in the same order as a dense field loop, and
     // the first field of the highest calibration quality wins a tie.
-    for (let o = 0; o < occurrences.length; o += 3) {
-      const t = occurrences[o]!;
-      const f = occurrences[o + 1]!;
-      termWeights[t]! += occurrences[o + 2]! * fieldFactors[f]!;
+    for (let o = pairsAt; o < pairsAt + 2 * toolPairs; o += 2) {
+      const t = data[o]! >> 3;
+      const f = data[o]! & 7;
+      termWeights[t]! += data[o + 1]! * fieldFactors[f]!;
       const best = termFields[t]!;
       if (best < 0 || FIELD_QUALITY[f]! > FIELD_QUALITY[best]!) termFields[t] = f;
     }
-    for (let t = 0; t < toolTerms.length; t += 1) {
-      const term = toolTerms[t]!;
-      let number = terms.get(term);
-      if (number === undefined) {
-        number = terms.size;
-        terms.set(term, number);
+    for (let t = 0; t < termCount; t += 1) {
+      const id = data[idsAt + t]!;
+      let number = postingOfId[id]!;
+      if (number < 0) {
+        number = termIdOfPosting.length;
+        postingOfId[id] = number;
+        termIdOfPosting.push(id);
         if (number >= docFreq.length) {
           const grown = new Int32Array(docFreq.length * 2);
           grown.set(docFreq);
@@ -141,20 +163,32 @@ export function indexAnalyses(analyses: readonly ToolAnalysis[]): Corpus {
       pairField[pair] = termFields[t]!;
       pair += 1;
     }
-    for (const key of analysis.nameKeys) {
-      nameKeys.push(key);
+    if (analysis.nameHash !== NO_NAME) {
+      names.push(analysis.toolName);
+      nameHashes.push(analysis.nameHash);
+      nameDocs.push(doc);
+    }
+    if (analysis.keyHash !== NO_NAME) {
+      names.push(analysis.toolKey);
+      nameHashes.push(analysis.keyHash);
       nameDocs.push(doc);
     }
   }
-  const postingStart = new Int32Array(terms.size + 1);
-  for (let n = 0; n < terms.size; n += 1) postingStart[n + 1] = postingStart[n]! + docFreq[n]!;
+  const termCount = termIdOfPosting.length;
+  const terms = new Map<string, number>();
+  for (let n = 0; n < termCount; n += 1) {
+    terms.set(termOf(termIdOfPosting[n]!), n);
+    postingOfId[termIdOfPosting[n]!] = -1;
+  }
+  const postingStart = new Int32Array(termCount + 1);
+  for (let n = 0; n < termCount; n += 1) postingStart[n + 1] = postingStart[n]! + docFreq[n]!;
   const postingDocs = new Int32Array(pairCount);
   const postingWeights = new Float64Array(pairCount);
   const postingFields = new Uint8Array(pairCount);
-  const next = postingStart.slice(0, terms.size);
+  const next = postingStart.slice(0, termCount);
   pair = 0;
   for (let doc = 0; doc < analyses.length; doc += 1) {
-    const end = pair + analyses[doc]!.terms.length;
+    const end = pair + analyses[doc]!.termCount;
     for (; pair < end; pair += 1) {
       const at = next[pairTerm[pair]!]!;
       next[pairTerm[pair]!] = at + 1;
@@ -170,7 +204,8 @@ export function indexAnalyses(analyses: readonly ToolAnalysis[]): Corpus {
     postingDocs,
     postingWeights,
     postingFields,
-    nameKeys,
+    names,
+    nameHashes,
     nameDocs,
     servers,
     serverCount: serverIds.size,

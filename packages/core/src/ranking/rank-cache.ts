@@ -1,6 +1,6 @@
 import type { ToolInfo } from '../schemas.js';
 import type { Corpus } from './corpus.js';
-import type { ToolAnalysis } from './tool-analysis.js';
+import type { ToolAnalysis, ToolContent } from './tool-analysis.js';
 import type { RankCache } from './types.js';
 
 export interface RankCacheOptions {
@@ -13,22 +13,25 @@ export interface RankCacheOptions {
 const MAX_CORPORA = 4;
 
 /**
- * Per-project ranking cache: a bounded LRU of per-tool analyses keyed by tool content (see
- * `toolContentKey`), plus the few most recent indexed lists. Keep one per project: entries are derived
- * from a project's own tool list and must not serve another project.
+ * Per-project ranking cache: a bounded LRU of per-tool analyses, plus the few most recent indexed
+ * lists. An analysis is found by the tool's key and used only when the tool's whole content (see
+ * ToolContent) equals the content it was made from, string by string: equal content, equal analysis.
+ * Looking up by the short toolKey and comparing, rather than by a key string of the whole content,
+ * spares every request building, flattening and hashing a string of all its tools' text. Keep one
+ * per project: entries are derived from a project's own tool list and must not serve another project.
  */
 export class ToolAnalysisCache implements RankCache {
   // Recency is a use stamp rather than Map re-insertion: a warm request touches every tool of its list,
   // and delete + set per tool churns the Map. When full, the least recently used tenth goes at once.
-  readonly #entries = new Map<string, { analysis: ToolAnalysis; used: number }>();
+  readonly #entries = new Map<string, { content: ToolContent; analysis: ToolAnalysis; used: number }>();
   readonly #maxEntries: number;
   #clock = 0;
   #corpora: Array<{ analyses: readonly ToolAnalysis[]; corpus: Corpus }> = [];
-  // Tool lists ranked before, with each tool's content key: ranking the same list again (the LLM
-  // stage's per-sub-query calls pass the same `tools` array) skips building the keys. One weak entry
-  // per list rather than per tool object: registering every tool object of every request in a WeakMap
+  // Tool lists ranked before, with each tool's content: ranking the same list again (the LLM stage's
+  // per-sub-query calls pass the same `tools` array) skips reading the contents. One weak entry per
+  // list rather than per tool object: registering every tool object of every request in a WeakMap
   // cost about a fifth of a warm request. A tool object replaced, or any of its top-level fields
-  // replaced, makes its key be built again; changes made inside `inputSchema` or `tags` in place are
+  // replaced, makes its content be read again; changes made inside `inputSchema` or `tags` in place are
   // not seen here, so pass new objects for changed tools (parsed request bodies always are).
   #lists = new WeakMap<readonly ToolInfo[], SeenList>();
 
@@ -42,15 +45,17 @@ export class ToolAnalysisCache implements RankCache {
     return this.#entries.size;
   }
 
-  get(key: string): ToolAnalysis | undefined {
-    const entry = this.#entries.get(key);
-    if (entry === undefined) return undefined;
+  /** The analysis of exactly this content, if held. */
+  get(content: ToolContent): ToolAnalysis | undefined {
+    const entry = this.#entries.get(content[0]);
+    if (entry === undefined || !sameContent(entry.content, content)) return undefined;
     entry.used = ++this.#clock;
     return entry.analysis;
   }
 
-  set(key: string, analysis: ToolAnalysis): void {
-    this.#entries.set(key, { analysis, used: ++this.#clock });
+  /** Holds `analysis` for `content`, in place of what its tool key held before. */
+  set(content: ToolContent, analysis: ToolAnalysis): void {
+    this.#entries.set(content[0], { content, analysis, used: ++this.#clock });
     if (this.#entries.size > this.#maxEntries) this.#evict();
   }
 
@@ -66,8 +71,8 @@ export class ToolAnalysisCache implements RankCache {
     return seen?.maxDescriptionChars === maxDescriptionChars ? seen : undefined;
   }
 
-  rememberList(tools: readonly ToolInfo[], maxDescriptionChars: number | undefined, keys: readonly string[]): void {
-    this.#lists.set(tools, new SeenList(tools, maxDescriptionChars, keys));
+  rememberList(tools: readonly ToolInfo[], maxDescriptionChars: number | undefined, contents: readonly ToolContent[]): void {
+    this.#lists.set(tools, new SeenList(tools, maxDescriptionChars, contents));
   }
 
   /** The index of a list whose tools analyse exactly like `analyses`, in the same order. */
@@ -93,18 +98,23 @@ export class ToolAnalysisCache implements RankCache {
   }
 }
 
-// What a content key is read from, per tool: the object itself and its top-level fields.
+function sameContent(a: ToolContent, b: ToolContent): boolean {
+  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+// What a tool's content is read from: the object itself and its top-level fields.
 const SNAPSHOT = 8;
 
-/** A tool list's content keys, with a snapshot of each tool's top-level fields to check them against. */
+/** A tool list's contents, with a snapshot of each tool's top-level fields to check them against. */
 export class SeenList {
   readonly #snapshot: unknown[];
-  readonly #keys: readonly string[];
+  readonly #contents: readonly ToolContent[];
 
   constructor(
     tools: readonly ToolInfo[],
     readonly maxDescriptionChars: number | undefined,
-    keys: readonly string[],
+    contents: readonly ToolContent[],
   ) {
     const snapshot = new Array<unknown>(tools.length * SNAPSHOT);
     for (let i = 0; i < tools.length; i += 1) {
@@ -120,11 +130,11 @@ export class SeenList {
       snapshot[at + 7] = tool.inputSchema;
     }
     this.#snapshot = snapshot;
-    this.#keys = keys;
+    this.#contents = contents;
   }
 
-  /** The key recorded for the tool at `index`, if it is the same object with the same fields. */
-  keyOf(index: number, tool: ToolInfo): string | undefined {
+  /** The content recorded for the tool at `index`, if it is the same object with the same fields. */
+  contentOf(index: number, tool: ToolInfo): ToolContent | undefined {
     const at = index * SNAPSHOT;
     const s = this.#snapshot;
     if (
@@ -140,7 +150,7 @@ export class SeenList {
     ) {
       return undefined;
     }
-    return this.#keys[index];
+    return this.#contents[index];
   }
 }
 

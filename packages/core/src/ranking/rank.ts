@@ -1,7 +1,8 @@
 import { buildCorpus } from './corpus.js';
 import { explainMatch } from './explain.js';
 import { fuseSubQueries } from './fuse.js';
-import { scoreSubQuery } from './score-query.js';
+import { scoreSubQuery, type SubQueryResult } from './score-query.js';
+import type { ToolInfo } from '../schemas.js';
 import type { RankedTool, RankInput, RankOptions } from './types.js';
 
 /**
@@ -30,17 +31,33 @@ export function rankTools(input: RankInput, options: RankOptions = {}): RankedTo
   const limit = options.limit === undefined || Number.isNaN(options.limit) ? fused.length : Math.max(0, options.limit);
   return fused.slice(0, limit).map(({ index, score, relevance, subQuery }) => {
     const tool = tools[index]!;
-    const label = results.length > 1 ? `query ${subQuery + 1}` : undefined;
-    let explanation: string | undefined;
-    // Explanations are built on first read: a caller taking hundreds of candidates reads few of them.
-    return {
-      tool,
-      index,
-      score,
-      relevance,
-      get explanation(): string {
-        return (explanation ??= explainMatch(results[subQuery]!, index, tool, label));
-      },
-    };
+    return new LazyRankedTool(tool, index, score, relevance, results[subQuery]!, results.length > 1 ? `query ${subQuery + 1}` : undefined);
   });
+}
+
+/**
+ * A ranked tool whose explanation is written on first read: a caller taking hundreds of candidates
+ * reads few of them. A class rather than an object literal with a getter: the literal made a closure
+ * and an accessor per result, several times the size of the result itself.
+ */
+class LazyRankedTool implements RankedTool {
+  readonly #subQuery: SubQueryResult;
+  readonly #label: string | undefined;
+  #explanation: string | undefined;
+
+  constructor(
+    readonly tool: ToolInfo,
+    readonly index: number,
+    public score: number,
+    public relevance: number,
+    subQuery: SubQueryResult,
+    label: string | undefined,
+  ) {
+    this.#subQuery = subQuery;
+    this.#label = label;
+  }
+
+  get explanation(): string {
+    return (this.#explanation ??= explainMatch(this.#subQuery, this.index, this.tool, this.#label));
+  }
 }

@@ -2,7 +2,7 @@ import { analyzeQuery, type QueryTerms } from '../text/tokenize.js';
 import { calibrationIdf, EXACT_RELEVANCE, relevanceFromCoverage } from './calibrate.js';
 import type { Corpus } from './corpus.js';
 import { FIELD_COUNT as FIELDS_TOTAL, FIELD_PARAMS, FIELDS, K1 } from './fields.js';
-import { normalizeName } from './tool-analysis.js';
+import { hashNormalized, normalizeName } from './name-key.js';
 
 // A local copy: read in the innermost loops, where a cross-module binding can cost a call.
 const FIELD_COUNT = FIELDS_TOTAL;
@@ -133,8 +133,11 @@ const IDENTIFIER_LIKE = /[\p{L}\p{N}][_\-.:/][\p{L}\p{N}]|\p{Ll}\p{Lu}/u;
 function findExactNames(corpus: Corpus, text: string): Set<number> {
   const exact = new Set<number>();
   const add = (key: string): void => {
-    const { nameKeys, nameDocs } = corpus;
-    for (let i = 0; i < nameKeys.length; i += 1) if (nameKeys[i] === key) exact.add(nameDocs[i]!);
+    const { names, nameHashes, nameDocs } = corpus;
+    const hash = hashNormalized(key);
+    for (let i = 0; i < nameHashes.length; i += 1) {
+      if (nameHashes[i] === hash && normalizeName(names[i]!) === key) exact.add(nameDocs[i]!);
+    }
   };
   const whole = normalizeName(text);
   if (whole.length >= 3) add(whole);

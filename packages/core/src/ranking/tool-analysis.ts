@@ -1,27 +1,33 @@
 import type { ToolInfo } from '../schemas.js';
-import { resetVocabularyIfFull, termOf, vocabularySize } from '../text/stem.js';
-import { tokenizeIds } from '../text/tokenize.js';
-import { FIELD_COUNT as FIELDS_TOTAL, FIELD_INDEX } from './fields.js';
+import { resetVocabularyIfFull, vocabularyEpoch, vocabularySize } from '../text/stem.js';
+import { TokenBuffer } from '../text/token-buffer.js';
+import { tokenizeInto } from '../text/tokenize.js';
+import { FIELD_INDEX } from './fields.js';
+import { nameHash, sameName } from './name-key.js';
 
-// A local copy: read in the innermost loops, where a cross-module binding can cost a call.
-const FIELD_COUNT = FIELDS_TOTAL;
-
-/** What ranking needs to know about one tool; computed once per distinct tool content and cached. */
+/**
+ * What ranking needs to know about one tool; computed once per distinct tool content and cached.
+ * Its numbers sit in one Int32Array shared by the tools analysed together (see analyzeContents): at
+ * `at`, the FIELD_COUNT token counts per field (FIELDS order); then the vocabulary ids (stem.ts) of
+ * its `termCount` distinct terms; then `pairCount` pairs (term index × 8 + field, count), fields
+ * ascending per term. One typed array per list, rather than a few JS arrays per tool: cached analyses
+ * are long-lived, and numbers outside the JS heap are never copied or scanned by the garbage collector
+ * (copying a new list's analyses out of the young generation was a large share of a cold ranking).
+ */
 export interface ToolAnalysis {
-  /** Distinct terms of the tool. */
-  readonly terms: readonly string[];
-  /**
-   * Term frequencies per field, sparse: flat triples (term index, field, count), fields ascending.
-   * Most terms occur in one or two of the seven fields, so this is a fraction of a dense
-   * terms × fields table, and a plain array of small integers is cheaper to allocate than a typed array.
-   */
-  readonly occurrences: readonly number[];
-  /** Token count per field. */
-  readonly lengths: readonly number[];
+  readonly data: Int32Array;
+  readonly at: number;
+  readonly termCount: number;
+  readonly pairCount: number;
+  /** The vocabulary epoch the ids belong to: an analysis from an older one must be made again. */
+  readonly epoch: number;
   /** The server the tool belongs to (the `serverId` part of its key, else its server name). */
   readonly server: string;
-  /** Normalised spellings of the tool's own name (`toolName`, `toolKey`), for the exact-name hit. */
-  readonly nameKeys: readonly string[];
+  /** The tool's own names, for the exact-name hit: `toolName` and `toolKey` with their nameHash. */
+  readonly toolName: string;
+  readonly nameHash: number;
+  readonly toolKey: string;
+  readonly keyHash: number;
 }
 
 // Bounds on what one tool can cost, whatever a router sends: a hostile schema with thousands of
@@ -31,7 +37,6 @@ const MAX_PARAM_DEPTH = 3;
 const MAX_PARAM_TEXT = 300;
 const MAX_FIELD_CHARS = 4_000;
 export const DEFAULT_MAX_DESCRIPTION_CHARS = 2_000;
-const SEP = '\u0001';
 
 const str = (value: unknown): string => (typeof value === 'string' ? value : '');
 
@@ -42,52 +47,38 @@ const str = (value: unknown): string => (typeof value === 'string' ? value : '')
  */
 export type ToolContent = readonly [string, string, string, string, string, string, string, string];
 
-/**
- * A tool's content (see ToolContent) as one string, fields joined by U+0001: the cache key. Keying by
- * the content itself (not a JS hash of it) is both collision-free and fast, because the engine hashes
- * and compares strings natively. Built by plain concatenation: it runs for every tool of every request,
- * and concatenating (a rope the engine flattens once, when the Map hashes it) is cheaper than arrays
- * and joins.
- */
-export function toolContentKey(tool: ToolInfo, maxDescriptionChars = DEFAULT_MAX_DESCRIPTION_CHARS): string {
+/** The content analysis reads from a tool (see ToolContent). */
+export function toolContent(tool: ToolInfo, maxDescriptionChars = DEFAULT_MAX_DESCRIPTION_CHARS): ToolContent {
   const description = str(tool.description);
   const tags = Array.isArray(tool.tags) ? tool.tags.filter((t) => typeof t === 'string').join('\u0002') : '';
-  const params: ParamText = { names: '', helps: '', count: 0 };
-  collectParams(tool.inputSchema, params, 0);
-  return (
-    str(tool.toolKey) + SEP + str(tool.toolName) + SEP + str(tool.serverName) + SEP + str(tool.title) + SEP +
-    (description.length > maxDescriptionChars ? description.slice(0, Math.max(0, maxDescriptionChars)) : description) +
-    SEP + tags + SEP + params.names + SEP + params.helps
-  );
+  paramNames.length = 0;
+  paramHelps.length = 0;
+  collectParams(tool.inputSchema, 0);
+  return [
+    str(tool.toolKey),
+    str(tool.toolName),
+    str(tool.serverName),
+    str(tool.title),
+    description.length > maxDescriptionChars ? description.slice(0, Math.max(0, maxDescriptionChars)) : description,
+    tags,
+    paramNames.join(' '),
+    paramHelps.join(' '),
+  ];
 }
 
-/** The content a key was made from. */
-export function contentOfKey(key: string): ToolContent {
-  const parts = key.split(SEP);
-  const at = (i: number): string => parts[i] ?? '';
-  return [at(0), at(1), at(2), at(3), at(4), at(5), at(6), at(7)];
-}
-
-export function toolContent(tool: ToolInfo, maxDescriptionChars?: number): ToolContent {
-  return contentOfKey(toolContentKey(tool, maxDescriptionChars));
-}
-
-const NOT_NAME_CHARS = /[^\p{L}\p{N}]+/gu;
-
-/** Parameter names and their help texts, each space-separated, and how many parameters so far. */
-interface ParamText {
-  names: string;
-  helps: string;
-  count: number;
-}
+// The parameter names and help texts collectParams finds, reused from tool to tool. Joined at the
+// end: join makes one flat string, where appending piece by piece made a rope that every later read
+// (the cache's content comparison, the tokenizer) had to flatten first.
+const paramNames: string[] = [];
+const paramHelps: string[] = [];
 
 /** Collects parameter names and help texts, from nested `properties`/`items` too. */
-function collectParams(schema: unknown, out: ParamText, depth: number): void {
+function collectParams(schema: unknown, depth: number): void {
   if (depth > MAX_PARAM_DEPTH || typeof schema !== 'object' || schema === null) return;
   const { properties, items } = schema as { properties?: unknown; items?: unknown };
   if (typeof properties === 'object' && properties !== null && !Array.isArray(properties)) {
     for (const name in properties) {
-      if (out.count >= MAX_PARAMS) return;
+      if (paramNames.length >= MAX_PARAMS) return;
       if (!Object.hasOwn(properties, name)) continue;
       const property = (properties as Record<string, unknown>)[name];
       let help = '';
@@ -96,57 +87,45 @@ function collectParams(schema: unknown, out: ParamText, depth: number): void {
         help = str(description).slice(0, MAX_PARAM_TEXT);
         if (Array.isArray(values)) help += ` ${values.slice(0, 20).filter((v) => typeof v === 'string').join(' ')}`;
       }
-      out.names = out.count === 0 ? name : `${out.names} ${name}`;
-      out.count += 1;
-      if (help) out.helps = out.helps === '' ? help : `${out.helps} ${help}`;
-      collectParams(property, out, depth + 1);
+      paramNames.push(name);
+      if (help) paramHelps.push(help);
+      collectParams(property, depth + 1);
     }
   }
-  if (items !== undefined) collectParams(items, out, depth + 1);
+  if (items !== undefined) collectParams(items, depth + 1);
 }
 
-/** Normalised identifier: lowercase letters and digits only ("create_pull_request" = "createPullRequest"). */
-export function normalizeName(name: string): string {
-  // Called several times per analysed tool: a char scan keeps the common ASCII case off the regex engine.
-  const lower = name.toLowerCase();
-  let out = '';
-  let from = 0;
-  for (let i = 0; i < lower.length; i += 1) {
-    const code = lower.charCodeAt(i);
-    if ((code >= 97 && code <= 122) || (code >= 48 && code <= 57)) continue;
-    if (code >= 128) return lower.replace(NOT_NAME_CHARS, '');
-    if (i > from) out += lower.slice(from, i);
-    from = i + 1;
-  }
-  return from === 0 ? lower : out + lower.slice(from);
-}
 
 // Scratch space for counting, reused across tools so that analysing one allocates only its result:
 // slotOf[termId] is the term's position in the tool being analysed (or -1); fieldCounts[slot] counts
-// it in the current field; touched lists the slots the current field has counted.
-const scratchTokens: number[] = [];
+// it in the current field; touched lists the slots the current field has counted; termIds lists the
+// tool's distinct term ids by slot; counted holds the finished fields' (slot, field, count) triples.
+const fieldTokens = new TokenBuffer();
+const termIds = new TokenBuffer(256);
+const touched = new TokenBuffer(256);
+const counted = new TokenBuffer(1024);
 let slotOf = new Int32Array(4096).fill(-1);
 let fieldCounts = new Int32Array(1024);
-const touched: number[] = [];
 function growSlots(id: number): void {
   const grown = new Int32Array(Math.max(id + 1, vocabularySize(), slotOf.length * 2)).fill(-1);
   grown.set(slotOf);
   slotOf = grown;
 }
 
-/** Counts the tokens of `text` into the current field; new terms get the next slot in `ids`. */
-function countText(text: string, ids: number[]): number {
+/** Counts the tokens of `text` into the current field; new terms get the next slot in `termIds`. */
+function countText(text: string): number {
   if (!text) return 0;
-  const tokens = tokenizeIds(text.length > MAX_FIELD_CHARS ? text.slice(0, MAX_FIELD_CHARS) : text, scratchTokens);
-  const count = tokens.length;
+  fieldTokens.length = 0;
+  tokenizeInto(text.length > MAX_FIELD_CHARS ? text.slice(0, MAX_FIELD_CHARS) : text, fieldTokens);
+  const { ids: tokens, length: count } = fieldTokens;
   for (let k = 0; k < count; k += 1) {
     const id = tokens[k]!;
     if (id >= slotOf.length) growSlots(id);
     let at = slotOf[id]!;
     if (at < 0) {
-      at = ids.length;
+      at = termIds.length;
       slotOf[id] = at;
-      ids.push(id);
+      termIds.push(id);
       if (at >= fieldCounts.length) {
         const grown = new Int32Array(fieldCounts.length * 2);
         grown.set(fieldCounts);
@@ -156,60 +135,94 @@ function countText(text: string, ids: number[]): number {
     if (fieldCounts[at] === 0) touched.push(at);
     fieldCounts[at]! += 1;
   }
-  tokens.length = 0;
   return count;
 }
 
-/** Moves the current field's counts into `occurrences` and resets them for the next field. */
-function endField(field: number, occurrences: number[]): void {
+/** Moves the current field's counts into `counted` and resets them for the next field. */
+function endField(field: number): void {
+  const slots = touched.ids;
   for (let i = 0; i < touched.length; i += 1) {
-    const at = touched[i]!;
-    occurrences.push(at, field, fieldCounts[at]!);
+    const at = slots[i]!;
+    counted.push(at * 8 + field);
+    counted.push(fieldCounts[at]!);
     fieldCounts[at] = 0;
   }
   touched.length = 0;
 }
 
-/** Analyses a tool's content (see toolContent). */
-export function analyzeContent(content: ToolContent): ToolAnalysis {
-  const [toolKey, toolName, serverName, title, description, tags, paramNames, paramHelps] = content;
-  resetVocabularyIfFull();
-  const ids: number[] = [];
-  const occurrences: number[] = [];
-  // Fields in FIELD_INDEX order, so that occurrences come out with fields ascending.
-  const nameLength = countText(toolName, ids);
-  endField(FIELD_INDEX.name, occurrences);
-  const titleLength = countText(title, ids);
-  endField(FIELD_INDEX.title, occurrences);
-  let serverLength = countText(serverName, ids);
-  // The server id (`serverId:` in the key) often says more than a display name ("word-document-server").
-  const colon = toolKey.indexOf(':');
-  const serverId = colon >= 0 ? toolKey.slice(0, colon) : '';
-  if (serverId !== serverName && normalizeName(serverId) !== normalizeName(serverName)) serverLength += countText(serverId, ids);
-  endField(FIELD_INDEX.server, occurrences);
-  const descriptionLength = countText(description, ids);
-  endField(FIELD_INDEX.description, occurrences);
-  const paramsLength = countText(paramNames, ids);
-  endField(FIELD_INDEX.params, occurrences);
-  const paramTextLength = countText(paramHelps, ids);
-  endField(FIELD_INDEX.paramText, occurrences);
-  let tagsLength = 0;
-  if (tags) for (const tag of tags.split('\u0002')) tagsLength += countText(tag, ids);
-  endField(FIELD_INDEX.tags, occurrences);
-  // An array literal in FIELDS order (fields.ts): cheaper to allocate than a filled `new Array`.
-  const lengths = [nameLength, titleLength, serverLength, descriptionLength, paramsLength, paramTextLength, tagsLength];
+// The numbers of the analyses being made, before they are copied into their shared Int32Array.
+const batchNumbers = new TokenBuffer(1 << 16);
 
-  const terms = new Array<string>(ids.length);
-  for (let i = 0; i < ids.length; i += 1) {
-    terms[i] = termOf(ids[i]!);
-    slotOf[ids[i]!] = -1;
-  }
-  const nameKey = normalizeName(toolName);
-  const keyKey = normalizeName(toolKey);
-  const nameKeys = nameKey === keyKey || keyKey === '' ? (nameKey === '' ? [] : [nameKey]) : nameKey === '' ? [keyKey] : [nameKey, keyKey];
-  return { terms, occurrences, lengths, nameKeys, server: serverId || serverName };
+/**
+ * Analyses tool contents (see toolContent). Term ids hold until the vocabulary is next reset: a
+ * caller analysing a list calls `resetVocabularyIfFull()` once before the list, not between its tools.
+ */
+export function analyzeContents(contents: readonly ToolContent[]): ToolAnalysis[] {
+  batchNumbers.length = 0;
+  const made = contents.map(analyzeInto);
+  const data = batchNumbers.ids.slice(0, batchNumbers.length);
+  for (const analysis of made) analysis.data = data;
+  return made;
 }
 
 export function analyzeTool(tool: ToolInfo, maxDescriptionChars?: number): ToolAnalysis {
-  return analyzeContent(toolContent(tool, maxDescriptionChars));
+  resetVocabularyIfFull();
+  return analyzeContents([toolContent(tool, maxDescriptionChars)])[0]!;
+}
+
+const NO_DATA = new Int32Array(0);
+
+/** Analyses one tool, appending its numbers to `batchNumbers`; `data` is set once the batch is done. */
+function analyzeInto(content: ToolContent): ToolAnalysis & { data: Int32Array } {
+  const [toolKey, toolName, serverName, title, description, tags, paramNames, paramHelps] = content;
+  termIds.length = 0;
+  counted.length = 0;
+  // Fields in FIELD_INDEX order, so that pairs come out with fields ascending.
+  const nameLength = countText(toolName);
+  endField(FIELD_INDEX.name);
+  const titleLength = countText(title);
+  endField(FIELD_INDEX.title);
+  let serverLength = countText(serverName);
+  // The server id (`serverId:` in the key) often says more than a display name ("word-document-server").
+  const colon = toolKey.indexOf(':');
+  const serverId = colon >= 0 ? toolKey.slice(0, colon) : '';
+  if (!sameName(serverId, serverName)) serverLength += countText(serverId);
+  endField(FIELD_INDEX.server);
+  const descriptionLength = countText(description);
+  endField(FIELD_INDEX.description);
+  const paramsLength = countText(paramNames);
+  endField(FIELD_INDEX.params);
+  const paramTextLength = countText(paramHelps);
+  endField(FIELD_INDEX.paramText);
+  let tagsLength = 0;
+  if (tags) for (const tag of tags.split('\u0002')) tagsLength += countText(tag);
+  endField(FIELD_INDEX.tags);
+
+  const at = batchNumbers.length;
+  // In FIELDS order (fields.ts).
+  batchNumbers.push(nameLength);
+  batchNumbers.push(titleLength);
+  batchNumbers.push(serverLength);
+  batchNumbers.push(descriptionLength);
+  batchNumbers.push(paramsLength);
+  batchNumbers.push(paramTextLength);
+  batchNumbers.push(tagsLength);
+  for (let i = 0; i < termIds.length; i += 1) {
+    const id = termIds.ids[i]!;
+    batchNumbers.push(id);
+    slotOf[id] = -1;
+  }
+  for (let i = 0; i < counted.length; i += 1) batchNumbers.push(counted.ids[i]!);
+  return {
+    data: NO_DATA,
+    at,
+    termCount: termIds.length,
+    pairCount: counted.length / 2,
+    epoch: vocabularyEpoch(),
+    server: serverId || serverName,
+    toolName,
+    nameHash: nameHash(toolName),
+    toolKey,
+    keyHash: nameHash(toolKey),
+  };
 }

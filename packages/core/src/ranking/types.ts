@@ -9,8 +9,9 @@ export interface RankOptions {
   /** Descriptions longer than this are truncated before ranking (not rejected). */
   maxDescriptionChars?: number;
   /**
-   * Cache of per-tool analysis keyed by the tool's content hash, so a repeated tool list is not
-   * re-tokenized. The service keeps one per project so that nothing crosses projects.
+   * Cache of per-tool analyses (found by toolKey, used only when the tool's whole content is equal),
+   * so a repeated tool list is not re-tokenized. The service keeps one per project so that nothing
+   * crosses projects.
    */
   cache?: RankCache;
 }

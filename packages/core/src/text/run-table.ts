@@ -1,3 +1,5 @@
+import type { TokenBuffer } from './token-buffer.js';
+
 /**
  * Memo of written ASCII runs ("search", "getFileContents", "mp3") -> their term ids, so that the
  * tokenizer splits, lowercases and stems each distinct run once. Tool lists repeat the same few
@@ -6,41 +8,42 @@
  * makes the engine hash nothing. Ids are the vocabulary's (stem.ts), which clears this table whenever it
  * drops its ids. Holds words only, no tool identity.
  *
- * Layout is for the CPU cache: a lookup is one random access per word of a tool list, so each slot's
- * hash, id and where its characters are sit side by side in one typed array, and the characters of all
- * runs sit together in one pool, rather than in strings scattered over the heap.
+ * Layout is for the CPU cache: a lookup is one or two random memory accesses per word of a tool list,
+ * and a cache miss costs more than the rest of the lookup. So each slot's hash, id and where its
+ * characters are sit side by side in one typed array; the characters of all runs sit together in one
+ * byte pool (runs here are ASCII); and the table starts small and doubles as it fills, so that a list's
+ * few thousand runs take a table that stays in the CPU's cache rather than one sized for the largest.
  */
-const BITS = 15;
-const SLOTS = 1 << BITS;
-const MASK = SLOTS - 1;
-// Kept at most half full; when it would pass that, it starts again empty (it is only a shortcut).
-const MAX_COUNT = SLOTS >> 1;
+const MIN_BITS = 13;
+const MAX_BITS = 17;
 // Per slot: hash, id, offset of the characters in `pool`, length (0 = empty slot).
 const HASH = 0;
 const ID = 1;
 const OFFSET = 2;
 const LENGTH = 3;
 const WIDTH = 4;
+// The ID of a run with no term (a stop word). A run of several terms (camelCase, letters+digits)
+// stores -(2 + n), its ids being idLists[n].
+const NO_TERM = -1;
 
-const slots = new Int32Array(SLOTS * WIDTH);
-let pool = new Uint16Array(1 << 16);
+let bits = MIN_BITS;
+let mask = (1 << bits) - 1;
+let slots = new Int32Array((1 << bits) * WIDTH);
+let pool = new Uint8Array(1 << 15);
 let poolUsed = 0;
-// A run of one term (most) stores its id; a run of several (camelCase, letters+digits) stores MULTI
-// and its ids in `idLists`. -1 means the run has no term (a stop word).
-let idLists: Array<readonly number[] | undefined> = [];
+let idLists: Array<readonly number[]> = [];
 let count = 0;
-const MULTI = -2;
 
 /** The slot holding `text.slice(start, end)`, or -1. */
 export function findRun(text: string, start: number, end: number, hash: number): number {
   const length = end - start;
-  let slot = hash & MASK;
+  let slot = hash & mask;
   for (;;) {
     const at = slot * WIDTH;
     const slotLength = slots[at + LENGTH]!;
     if (slotLength === 0) return -1;
     if (slots[at + HASH] === hash && slotLength === length && samePoolText(text, start, slots[at + OFFSET]!, length)) return slot;
-    slot = (slot + 1) & MASK;
+    slot = (slot + 1) & mask;
   }
 }
 
@@ -50,42 +53,63 @@ function samePoolText(text: string, start: number, offset: number, length: numbe
 }
 
 /** Appends the term ids of the run in `slot` (from findRun) to `out`. */
-export function appendRunIds(slot: number, out: number[]): void {
+export function appendRunIds(slot: number, out: TokenBuffer): void {
   const id = slots[slot * WIDTH + ID]!;
   if (id >= 0) out.push(id);
-  else if (id === MULTI) for (const each of idLists[slot]!) out.push(each);
+  else if (id !== NO_TERM) for (const each of idLists[-id - 2]!) out.push(each);
 }
 
-/** Remembers that the run `text.slice(start, end)` gave the ids `produced.slice(from)`. */
-export function rememberRun(text: string, start: number, end: number, hash: number, produced: readonly number[], from: number): void {
+/** Remembers that the ASCII run `text.slice(start, end)` gave the ids `produced` holds from `from` on. */
+export function rememberRun(text: string, start: number, end: number, hash: number, produced: TokenBuffer, from: number): void {
   const length = end - start;
   if (length === 0) return;
-  if (count >= MAX_COUNT) clearRunTable();
+  if (count >= 1 << (bits - 1)) {
+    if (bits < MAX_BITS) grow();
+    else clearRunTable();
+  }
   if (poolUsed + length > pool.length) {
-    const grown = new Uint16Array(Math.max(pool.length * 2, poolUsed + length));
+    const grown = new Uint8Array(Math.max(pool.length * 2, poolUsed + length));
     grown.set(pool.subarray(0, poolUsed));
     pool = grown;
   }
-  let slot = hash & MASK;
-  while (slots[slot * WIDTH + LENGTH] !== 0) slot = (slot + 1) & MASK;
-  const at = slot * WIDTH;
   for (let k = 0; k < length; k += 1) pool[poolUsed + k] = text.charCodeAt(start + k);
-  slots[at + HASH] = hash;
-  slots[at + OFFSET] = poolUsed;
-  slots[at + LENGTH] = length;
-  poolUsed += length;
   const n = produced.length - from;
-  if (n === 1) slots[at + ID] = produced[from]!;
-  else if (n === 0) slots[at + ID] = -1;
-  else {
-    slots[at + ID] = MULTI;
-    idLists[slot] = produced.slice(from);
+  let id = NO_TERM;
+  if (n === 1) id = produced.ids[from]!;
+  else if (n > 1) {
+    id = -(2 + idLists.length);
+    idLists.push(produced.toArray(from));
   }
+  place(hash, id, poolUsed, length);
+  poolUsed += length;
   count += 1;
 }
 
+function place(hash: number, id: number, offset: number, length: number): void {
+  let slot = hash & mask;
+  while (slots[slot * WIDTH + LENGTH] !== 0) slot = (slot + 1) & mask;
+  const at = slot * WIDTH;
+  slots[at + HASH] = hash;
+  slots[at + ID] = id;
+  slots[at + OFFSET] = offset;
+  slots[at + LENGTH] = length;
+}
+
+/** Doubles the table, keeping every run (kept at most half full, so probes stay short). */
+function grow(): void {
+  const old = slots;
+  bits += 1;
+  mask = (1 << bits) - 1;
+  slots = new Int32Array((1 << bits) * WIDTH);
+  for (let at = 0; at < old.length; at += WIDTH) {
+    if (old[at + LENGTH] !== 0) place(old[at + HASH]!, old[at + ID]!, old[at + OFFSET]!, old[at + LENGTH]!);
+  }
+}
+
 export function clearRunTable(): void {
-  slots.fill(0);
+  bits = MIN_BITS;
+  mask = (1 << bits) - 1;
+  slots = new Int32Array((1 << bits) * WIDTH);
   idLists = [];
   poolUsed = 0;
   count = 0;

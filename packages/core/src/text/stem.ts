@@ -15,6 +15,7 @@ const MAX_WORDS = 60_000;
 const idOfWritten = new Map<string, number>();
 const idOfTerm = new Map<string, number>();
 const terms: string[] = [];
+let epoch = 0;
 
 export function termId(written: string): number {
   let id = idOfWritten.get(written);
@@ -63,7 +64,13 @@ export function resetVocabularyIfFull(): void {
   idOfWritten.clear();
   idOfTerm.clear();
   terms.length = 0;
+  epoch += 1;
   clearRunTable();
+}
+
+/** Which vocabulary ids belong to: it changes whenever `resetVocabularyIfFull` drops the ids. */
+export function vocabularyEpoch(): number {
+  return epoch;
 }
 
 /** The index term of a word as written: '' for a stop word or a lone letter, else its stem. */

@@ -1,6 +1,7 @@
 import { appendRunIds, findRun, rememberRun } from './run-table.js';
 import { internTerm, resetVocabularyIfFull, termId, termOf } from './stem.js';
 import { NEGATIONS } from './stop-words.js';
+import { TokenBuffer } from './token-buffer.js';
 
 /**
  * The tokenizer for tool text and queries.
@@ -24,17 +25,23 @@ const CJK_RUNS = /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Scrip
 const CAMEL_PART = /\p{Lu}+(?![\p{Ll}\p{M}])|\p{Lu}?[\p{Ll}\p{M}]+|\p{Lo}+|\p{N}+|[\p{L}\p{M}]+/gu;
 const HAS_UPPER_OR_DIGIT = /[\p{Lu}\p{N}]/u;
 
+const queryTokens = new TokenBuffer(64);
+
 /** The index terms of `text`, in order. */
 export function tokenize(text: string): string[] {
   resetVocabularyIfFull();
-  return tokenizeIds(text, []).map(termOf);
+  queryTokens.length = 0;
+  tokenizeInto(text, queryTokens);
+  const terms = new Array<string>(queryTokens.length);
+  for (let i = 0; i < queryTokens.length; i += 1) terms[i] = termOf(queryTokens.ids[i]!);
+  return terms;
 }
 
 /**
- * Appends the term ids (see stem.ts) of `text` to `out` and returns it. Ids are valid until the next
+ * Appends the term ids (see stem.ts) of `text` to `out`. Ids are valid until the next
  * `resetVocabularyIfFull()`, so a caller turns them into terms before calling that again.
  */
-export function tokenizeIds(text: string, out: number[]): number[] {
+export function tokenizeInto(text: string, out: TokenBuffer): void {
   // A hand-rolled scan over char codes for ASCII (most tool text); runs with other scripts go through
   // the Unicode-aware regular expressions below. Same result, several times faster on long lists.
   const length = text.length;
@@ -84,13 +91,12 @@ export function tokenizeIds(text: string, out: number[]): number[] {
       start = -1;
     }
   }
-  return out;
 }
 
 const isDigit = (code: number): boolean => code >= 48 && code <= 57;
 
 /** An ASCII letters-and-digits run: split at camelCase humps and letter/digit edges. */
-function addAsciiRun(text: string, start: number, end: number, out: number[]): void {
+function addAsciiRun(text: string, start: number, end: number, out: TokenBuffer): void {
   let partStart = start;
   let parts = 0;
   let hasDigit = false;
@@ -126,7 +132,7 @@ function addAsciiRun(text: string, start: number, end: number, out: number[]): v
   if (parts > 1 && hasDigit && hasLetter && end - start <= 8) out.push(internTerm(text.slice(start, end).toLowerCase()));
 }
 
-function addWord(raw: string, out: number[]): void {
+function addWord(raw: string, out: TokenBuffer): void {
   const word = raw.replace(/['’]/g, '');
   if (CJK.test(word)) {
     for (const run of word.matchAll(CJK_RUNS)) {
@@ -149,12 +155,12 @@ function addWord(raw: string, out: number[]): void {
   if (parts > 1 && lettersAndDigits && word.length <= 8) out.push(internTerm(word.toLowerCase()));
 }
 
-function addTerm(word: string, out: number[]): void {
+function addTerm(word: string, out: TokenBuffer): void {
   const id = termId(word);
   if (id >= 0) out.push(id);
 }
 
-function addCjkBigrams(run: string, out: number[]): void {
+function addCjkBigrams(run: string, out: TokenBuffer): void {
   const chars = Array.from(run);
   if (chars.length === 1) {
     out.push(internTerm(chars[0]!));
