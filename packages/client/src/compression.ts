@@ -15,8 +15,12 @@ export interface EncodedBody {
   encoding?: 'gzip';
 }
 
+/** Whether `compression` asks for gzip and the runtime can do it. */
+export const canGzip = (compression: Compression): boolean =>
+  compression === 'gzip' && typeof CompressionStream === 'function';
+
 export async function encodeBody(json: string, compression: Compression): Promise<EncodedBody> {
-  if (compression === 'none' || json.length < COMPRESSION_THRESHOLD || typeof CompressionStream !== 'function') {
+  if (!canGzip(compression) || json.length < COMPRESSION_THRESHOLD) {
     return { body: json };
   }
   const stream = new Blob([json]).stream().pipeThrough(new CompressionStream('gzip'));
