@@ -10,7 +10,7 @@ export type Compression = 'gzip' | 'none';
 export const COMPRESSION_THRESHOLD = 32 * 1024;
 
 export interface EncodedBody {
-  body: string | ArrayBuffer;
+  body: string | Blob;
   /** `Content-Encoding` to send, when compressed. */
   encoding?: 'gzip';
 }
@@ -24,5 +24,7 @@ export async function encodeBody(json: string, compression: Compression): Promis
     return { body: json };
   }
   const stream = new Blob([json]).stream().pipeThrough(new CompressionStream('gzip'));
-  return { body: await new Response(stream).arrayBuffer(), encoding: 'gzip' };
+  // A Blob, not an ArrayBuffer: Node's fetch detaches an ArrayBuffer body on sending and then
+  // cannot send it again to follow a 307/308 redirect.
+  return { body: await new Response(stream).blob(), encoding: 'gzip' };
 }

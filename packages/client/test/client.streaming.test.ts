@@ -113,6 +113,22 @@ describe('streamed request bodies', () => {
     }
   });
 
+  it('a 307 redirect is followed by sending the body again buffered (gzipped)', async () => {
+    server = await startServer((req, res) => {
+      if (req.url === '/catalog/search') {
+        res.writeHead(307, { location: '/moved/catalog/search' });
+        res.end();
+      } else sendJson(res, 200, ok);
+    });
+    const { fetch, streamed } = observedFetch();
+    const outcome = await createCatalogSearchClient({ baseUrl: server.baseUrl, token: 't', fetch }).search(largeRequest());
+    expect(outcome.source).toBe('cloud');
+    expect(streamed).toEqual([true, false]);
+    expect(server.seen.map((seen) => seen.url)).toEqual(['/catalog/search', '/catalog/search', '/moved/catalog/search']);
+    expect(server.seen[2]?.headers['content-encoding']).toBe('gzip');
+    expect(server.seen[2]?.body).toEqual(largeRequest());
+  });
+
   it('a connection reset while streaming falls back as "network", without a buffered retry', async () => {
     server = await startServer((req) => req.socket.destroy());
     const { fetch, streamed } = observedFetch();
