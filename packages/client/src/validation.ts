@@ -21,35 +21,39 @@ import { InvalidRequestError } from './errors.js';
  * in place inside `inputSchema`, `annotations` or `tags` are not seen (pass new objects for those).
  */
 const validTools = new WeakMap<object, readonly unknown[]>();
-const fieldsOf = (tool: Record<string, unknown>): unknown[] =>
-  [tool.toolKey, tool.toolName, tool.serverName, tool.description, tool.title, tool.inputSchema, tool.annotations, tool.tags];
+const FIELDS = ['toolKey', 'toolName', 'serverName', 'description', 'title', 'inputSchema', 'annotations', 'tags'] as const;
+
+/** Compared field by field, without building anything: this runs for every tool of every search. */
+function knownValid(tool: object): boolean {
+  const known = validTools.get(tool);
+  if (known === undefined) return false;
+  for (let i = 0; i < FIELDS.length; i += 1) {
+    if (known[i] !== (tool as Record<string, unknown>)[FIELDS[i]!]) return false;
+  }
+  return true;
+}
 
 /** Throws InvalidRequestError naming the first bad field; the same schema the service validates with. */
 export function assertValidRequest(request: unknown): asserts request is SearchRequest {
   const tools = (request as { tools?: unknown } | null)?.tools;
   if (!Array.isArray(tools)) return assertMatches(SearchRequestSchema, request, '');
-  // The request without its tools, then each tool not already known to be valid.
+  // The request without its tools, then each tool not already known to be valid, in one pass that
+  // also checks that toolKey is unique within the list (by contract; the service answers 400 otherwise).
   assertMatches(SearchRequestSchema, { ...(request as object), tools: [] }, '');
-  tools.forEach((tool: unknown, index) => {
-    if (typeof tool === 'object' && tool !== null) {
-      const known = validTools.get(tool);
-      const fields = fieldsOf(tool as Record<string, unknown>);
-      if (known !== undefined && known.every((value, i) => value === fields[i])) return;
-      assertMatches(ToolInfoSchema, tool, `/tools/${index}`);
-      validTools.set(tool, fields);
-    } else {
-      assertMatches(ToolInfoSchema, tool, `/tools/${index}`);
-    }
-  });
-  // toolKey is unique within the list by contract; the service answers 400 otherwise.
   const seen = new Map<string, number>();
-  (tools as ToolInfo[]).forEach((tool, index) => {
-    const earlier = seen.get(tool.toolKey);
-    if (earlier !== undefined) {
-      throw new InvalidRequestError(`/tools/${index}/toolKey`, `duplicates /tools/${earlier}/toolKey (${JSON.stringify(tool.toolKey)})`);
+  for (let index = 0; index < tools.length; index += 1) {
+    const tool: unknown = tools[index];
+    if (typeof tool !== 'object' || tool === null || !knownValid(tool)) {
+      assertMatches(ToolInfoSchema, tool, `/tools/${index}`);
+      validTools.set(tool as object, FIELDS.map((field) => (tool as Record<string, unknown>)[field]));
     }
-    seen.set(tool.toolKey, index);
-  });
+    const key = (tool as ToolInfo).toolKey;
+    const earlier = seen.get(key);
+    if (earlier !== undefined) {
+      throw new InvalidRequestError(`/tools/${index}/toolKey`, `duplicates /tools/${earlier}/toolKey (${JSON.stringify(key)})`);
+    }
+    seen.set(key, index);
+  }
 }
 
 function assertMatches(schema: TSchema, value: unknown, prefix: string): void {
