@@ -129,6 +129,19 @@ describe('streamed request bodies', () => {
     expect(server.seen[2]?.body).toEqual(largeRequest());
   });
 
+  it('a streamed call that times out falls back as "timeout", without a buffered retry', async () => {
+    server = await startServer(() => {
+      // read the whole body, never answer
+    });
+    const { fetch, streamed } = observedFetch();
+    const client = createCatalogSearchClient({ baseUrl: server.baseUrl, token: 't', fetch, timeoutMs: 300 });
+    expect(await client.search(largeRequest())).toMatchObject({ source: 'local', fallbackReason: 'timeout' });
+    // A retry would start after the abort settles the streamed attempt: give it the chance.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(streamed).toEqual([true]);
+    expect(server.seen).toHaveLength(1);
+  });
+
   it('a connection reset while streaming falls back as "network", without a buffered retry', async () => {
     server = await startServer((req) => req.socket.destroy());
     const { fetch, streamed } = observedFetch();
