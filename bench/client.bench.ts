@@ -107,7 +107,8 @@ interface Samples {
   client: number[];
 }
 
-function report(label: string, samples: Samples, target: number): void {
+/** `floor`: the ranking this search does, cold (first search of a client) or warm (list already analysed). */
+function report(label: string, samples: Samples, target: number, floor: 'cold' | 'warm'): void {
   const cold = stats(samples.cold).median;
   const warm = stats(samples.warm).median;
   const client = stats(samples.client);
@@ -116,6 +117,9 @@ function report(label: string, samples: Samples, target: number): void {
       `floors: cold ${fmt(cold)} (${(client.median / cold).toFixed(2)}x), warm ${fmt(warm)} (${(client.median / warm).toFixed(2)}x)`,
   );
   console.log(`  ${verdict('median', client.median, target)}`);
+  // The client's own cost: each sample minus the floor measured just before it (same load).
+  const own = stats(samples.client.map((ms, i) => ms - samples[floor][i]!)).median;
+  console.log(`  client's own overhead (median of paired differences with the ${floor} floor): ${own < 0 ? '' : '+'}${fmt(own)}`);
 }
 
 async function benchCatalog(catalog: Catalog): Promise<void> {
@@ -128,7 +132,7 @@ async function benchCatalog(catalog: Catalog): Promise<void> {
     (req) => createCatalogSearchClient({ baseUrl: down, token: 'bench' }).search(req),
     'network',
   );
-  report('cloud down, first search of a fresh client', refused, 100);
+  report('cloud down, first search of a fresh client', refused, 100, 'cold');
 
   // The same, but the router called prepare(tools) when its list last changed (off the search path).
   const prepared = await paired(
@@ -140,7 +144,7 @@ async function benchCatalog(catalog: Catalog): Promise<void> {
     },
     'network',
   );
-  report('cloud down, first search after prepare(tools)', prepared, 100);
+  report('cloud down, first search after prepare(tools)', prepared, 100, 'warm');
 
   // Cloud hanging: the first searches wait out the timeout until the breaker opens; then local at
   // once. Once with a fresh client, once with one whose tool list was prepared beforehand.
@@ -165,7 +169,7 @@ async function benchCatalog(catalog: Catalog): Promise<void> {
     console.log(`  ${verdict('first search', first[0]!, HANG_TIMEOUT_MS + 100)}`);
     if (!prepare) {
       const open = await paired(catalog, (req) => client.search(req), 'circuit_open');
-      report(`breaker open, next ${SAMPLES} searches`, open, 20);
+      report(`breaker open, next ${SAMPLES} searches`, open, 20, 'warm');
     }
   }
   hanging.closeAllConnections();
@@ -231,9 +235,12 @@ const catalogs = [loadCatalog('livemcpbench', Infinity), loadCatalog('smithery_c
 // The very first search of the process, before anything is warm: it also pays the runtime's
 // one-time fetch setup and the JIT of the ranking code (a long-running router pays these once).
 {
-  const client = createCatalogSearchClient({ baseUrl: await refusedUrl(), token: 'bench' });
+  const baseUrl = await refusedUrl();
+  const [createMs, client] = await time(() => createCatalogSearchClient({ baseUrl, token: 'bench' }));
   const [ms, outcome] = await time(() => client.search(request(catalogs[0]!, 0)));
   console.log(`\ncold process, cloud down, first search (${catalogs[0]!.name}): ${fmt(ms)}, source ${outcome.source}`);
+  // Creating the first client runs the streamed-body feature test, which loads the runtime's fetch.
+  console.log(`  (creating that first client took ${fmt(createMs)}, before the search)`);
   console.log(`  ${verdict('cold first search', ms, 100)}`);
 }
 for (const catalog of catalogs) await benchCatalog(catalog);

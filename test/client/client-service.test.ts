@@ -8,6 +8,7 @@ import {
   type CatalogSearchClient,
   PermissionDeniedError,
   type FallbackEvent,
+  type FetchLike,
   type SearchOutcome,
 } from '@catalog-search/client';
 import type { SearchRequest, ToolInfo } from '@catalog-search/core';
@@ -57,15 +58,27 @@ describe('client → real service', () => {
     expect(outcome.results.length).toBeLessThanOrEqual(sampleRequest.maxResults ?? 20);
   });
 
-  it('sends a large tool list gzip-compressed and the service answers it', async () => {
+  it('sends a large tool list gzip-compressed and the service answers it, streamed (chunked) or buffered', async () => {
     const request: SearchRequest = { ...sampleRequest, tools: manyTools(400) };
     expect(JSON.stringify(request).length).toBeGreaterThan(COMPRESSION_THRESHOLD);
-    const gzipped = createCatalogSearchClient({ baseUrl: service.url, token: token(), fallback: false });
-    const plain = createCatalogSearchClient({ baseUrl: service.url, token: token(), fallback: false, compression: 'none' });
-    const [fromGzipped, fromPlain] = [await gzipped.search(request), await plain.search(request)];
-    expect(fromGzipped.source).toBe('cloud');
-    expect(fromGzipped.results.length).toBeGreaterThan(0);
-    expect(fromGzipped.results).toEqual(fromPlain.results);
+    // The runtime's fetch, noting the body it was given; one of them refuses streams, as Chromium
+    // does over HTTP/1.1, so that client sends the same gzipped body buffered.
+    const bodies: string[] = [];
+    const observed = (refuseStreams: boolean): FetchLike => (url, init) => {
+      const streamed = init.body instanceof ReadableStream;
+      bodies.push(`${streamed ? 'stream' : 'buffer'}:${new Headers(init.headers).get('content-encoding')}`);
+      return streamed && refuseStreams ? Promise.reject(new TypeError('Failed to fetch')) : fetch(url, init);
+    };
+    const options = { baseUrl: service.url, token: token(), fallback: false };
+    const streamed = createCatalogSearchClient({ ...options, fetch: observed(false) });
+    const buffered = createCatalogSearchClient({ ...options, fetch: observed(true) });
+    const plain = createCatalogSearchClient({ ...options, compression: 'none' });
+    const [fromStreamed, fromBuffered, fromPlain] = [await streamed.search(request), await buffered.search(request), await plain.search(request)];
+    expect(bodies).toEqual(['stream:gzip', 'stream:gzip', 'buffer:gzip']);
+    expect(fromStreamed.source).toBe('cloud');
+    expect(fromStreamed.results.length).toBeGreaterThan(0);
+    expect(fromStreamed.results).toEqual(fromPlain.results);
+    expect(fromBuffered.results).toEqual(fromPlain.results);
   });
 
   it('reaches the same operation under the versioned path /v1/catalog/search', async () => {

@@ -12,6 +12,7 @@ import {
 import { CONFIGURATION_REASONS, fallbackReasonFor, type FallbackReason } from './fallback-reason.js';
 import { prepareLocally, searchLocally, type LocalSearch } from './local-search.js';
 import { newRequestId } from './request-id.js';
+import { runtimeStreamsBodies } from './streamed-body.js';
 import { assertValidRequest } from './validation.js';
 
 export const DEFAULT_TIMEOUT_MS = 5_000;
@@ -116,6 +117,9 @@ export function createCatalogSearchClient(options: CatalogSearchClientOptions): 
   // The router sends the same tool list every time: one cache per client keeps repeat fallbacks fast.
   const local = { cache: createRankCache(), maxDescriptionChars };
   let lastFailure: CatalogSearchError | undefined;
+  // Checked here, not on the first search: in Node the check loads fetch's implementation, which
+  // a cold process would otherwise pay for inside its first search.
+  const streaming = { enabled: runtimeStreamsBodies() };
 
   const answerLocally = (
     request: SearchRequest,
@@ -161,6 +165,7 @@ export function createCatalogSearchClient(options: CatalogSearchClientOptions): 
           signal,
           // While the cloud is failing, the next call most likely fails too: spare it the gzip work.
           compression: (breaker?.snapshot().consecutiveFailures ?? 0) > 0 ? 'none' : compression,
+          streaming,
         });
         breaker?.success();
         lastFailure = undefined;

@@ -1,5 +1,5 @@
 import type { SearchRequest, SearchResponse } from '@catalog-search/core';
-import { encodeBody, type Compression } from './compression.js';
+import { canGzip, COMPRESSION_THRESHOLD, encodeBody, type Compression } from './compression.js';
 import { raceSignal, startDeadline, type Deadline } from './deadline.js';
 import {
   APIConnectionError,
@@ -11,6 +11,7 @@ import {
   InvalidResponseError,
   type ProblemDetails,
 } from './errors.js';
+import { jsonAtLeast, streamedBody } from './streamed-body.js';
 import { responseProblem } from './validation.js';
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
@@ -27,6 +28,8 @@ export interface CloudCall {
   userAgent: string | undefined;
   signal: AbortSignal | undefined;
   compression: Compression;
+  /** Whether to try streamed bodies; the client's own flag, turned off when its fetch refuses one. */
+  streaming: { enabled: boolean };
 }
 
 /**
@@ -38,28 +41,11 @@ export async function callCloud(request: SearchRequest, call: CloudCall): Promis
   const deadline = startDeadline(call.timeoutMs, call.signal);
   try {
     const token = await resolveToken(call, deadline);
-    const { body, encoding } = await raceSignal(encodeBody(JSON.stringify(request), call.compression), deadline.signal).catch(
-      (error: unknown) => {
-        throw connectionError(error, deadline);
-      },
-    );
-    const headers: Record<string, string> = {
-      accept: 'application/json, application/problem+json',
-      'content-type': 'application/json',
-      authorization: `Bearer ${token}`,
-      'x-request-id': call.requestId,
-      'x-search-deadline-ms': String(Math.max(1, Math.floor(deadline.remainingMs() - call.deadlineMarginMs))),
-    };
-    if (encoding !== undefined) headers['content-encoding'] = encoding;
-    if (call.projectId !== undefined) headers['x-project-id'] = call.projectId;
-    if (call.userAgent !== undefined) headers['user-agent'] = call.userAgent;
-
     let response: Response;
     let text: string;
     try {
       // Raced as well as signalled: an injected fetch that ignores `signal` still cannot outlast the budget.
-      const init: RequestInit = { method: 'POST', headers, body, signal: deadline.signal };
-      response = await raceSignal(call.fetch(call.url, init), deadline.signal);
+      response = await raceSignal(post(request, call, token, deadline), deadline.signal);
       text = await raceSignal(response.text(), deadline.signal);
     } catch (error) {
       throw connectionError(error, deadline);
@@ -78,6 +64,58 @@ export async function callCloud(request: SearchRequest, call: CloudCall): Promis
     return parsed as SearchResponse;
   } finally {
     deadline.dispose();
+  }
+}
+
+/**
+ * The POST itself. A large body is streamed where the fetch allows it, so that nothing is
+ * serialised or compressed before the connection is up; otherwise the body is built first.
+ */
+async function post(request: SearchRequest, call: CloudCall, token: string, deadline: Deadline): Promise<Response> {
+  if (call.streaming.enabled && jsonAtLeast(request, COMPRESSION_THRESHOLD)) {
+    const encoding = canGzip(call.compression) ? 'gzip' : undefined;
+    const init: RequestInit & { duplex: 'half' } = {
+      method: 'POST',
+      headers: headers(call, token, deadline, encoding),
+      body: streamedBody(request, encoding === 'gzip'),
+      signal: deadline.signal,
+      duplex: 'half',
+      // A stream cannot be replayed to follow a redirect anyway; and in Node, 'follow' makes fetch
+      // clone the request, which reads (serialises) the body before connecting.
+      redirect: 'error',
+    };
+    try {
+      return await call.fetch(call.url, init);
+    } catch (error) {
+      if (deadline.signal.aborted || networkErrorCode(error) !== undefined) throw error;
+      // Failed without a network cause: this fetch cannot stream bodies (Chromium over HTTP/1.1,
+      // an older or injected fetch), or the cloud redirected. Buffered bodies from now on.
+      call.streaming.enabled = false;
+    }
+  }
+  const { body, encoding } = await encodeBody(serialise(request), call.compression);
+  return call.fetch(call.url, { method: 'POST', headers: headers(call, token, deadline, encoding), body, signal: deadline.signal });
+}
+
+function headers(call: CloudCall, token: string, deadline: Deadline, encoding: string | undefined): Record<string, string> {
+  const headers: Record<string, string> = {
+    accept: 'application/json, application/problem+json',
+    'content-type': 'application/json',
+    authorization: `Bearer ${token}`,
+    'x-request-id': call.requestId,
+    'x-search-deadline-ms': String(Math.max(1, Math.floor(deadline.remainingMs() - call.deadlineMarginMs))),
+  };
+  if (encoding !== undefined) headers['content-encoding'] = encoding;
+  if (call.projectId !== undefined) headers['x-project-id'] = call.projectId;
+  if (call.userAgent !== undefined) headers['user-agent'] = call.userAgent;
+  return headers;
+}
+
+function serialise(request: SearchRequest): string {
+  try {
+    return JSON.stringify(request);
+  } catch (error) {
+    throw new CatalogSearchError('the request cannot be serialised as JSON', { cause: error });
   }
 }
 
@@ -104,10 +142,16 @@ function connectionError(error: unknown, deadline: Deadline): CatalogSearchError
 
 /** Node's fetch says only "fetch failed"; the useful part (ECONNREFUSED…) is in `cause`. */
 function connectionMessage(error: unknown): string {
-  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
-  const detail = typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : '';
+  const cause = (error as { cause?: { message?: unknown } } | undefined)?.cause;
+  const detail = networkErrorCode(error) ?? (typeof cause?.message === 'string' ? cause.message : '');
   const message = error instanceof Error ? error.message : String(error);
   return detail ? `Connection error: ${message} (${detail})` : `Connection error: ${message}`;
+}
+
+/** The system or undici error code (ECONNREFUSED, ENOTFOUND, UND_ERR_SOCKET…) behind a failed fetch, if any. */
+function networkErrorCode(error: unknown): string | undefined {
+  const code = (error as { cause?: { code?: unknown } } | undefined)?.cause?.code;
+  return typeof code === 'string' ? code : undefined;
 }
 
 function parseProblem(text: string): ProblemDetails | undefined {

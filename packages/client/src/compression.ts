@@ -10,15 +10,21 @@ export type Compression = 'gzip' | 'none';
 export const COMPRESSION_THRESHOLD = 32 * 1024;
 
 export interface EncodedBody {
-  body: string | ArrayBuffer;
+  body: string | Blob;
   /** `Content-Encoding` to send, when compressed. */
   encoding?: 'gzip';
 }
 
+/** Whether `compression` asks for gzip and the runtime can do it. */
+export const canGzip = (compression: Compression): boolean =>
+  compression === 'gzip' && typeof CompressionStream === 'function';
+
 export async function encodeBody(json: string, compression: Compression): Promise<EncodedBody> {
-  if (compression === 'none' || json.length < COMPRESSION_THRESHOLD || typeof CompressionStream !== 'function') {
+  if (!canGzip(compression) || json.length < COMPRESSION_THRESHOLD) {
     return { body: json };
   }
   const stream = new Blob([json]).stream().pipeThrough(new CompressionStream('gzip'));
-  return { body: await new Response(stream).arrayBuffer(), encoding: 'gzip' };
+  // A Blob, not an ArrayBuffer: Node's fetch detaches an ArrayBuffer body on sending and then
+  // cannot send it again to follow a 307/308 redirect.
+  return { body: await new Response(stream).blob(), encoding: 'gzip' };
 }

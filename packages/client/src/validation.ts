@@ -14,43 +14,50 @@ import { InvalidRequestError } from './errors.js';
 // `Value.Check` interprets the schema (no `new Function`), so it also runs under a strict
 // Content-Security-Policy in a browser or an Electron renderer.
 
-/**
- * Tool objects that passed validation, with the field values they had then. Routers send the same
- * tool objects on every search; re-checking 3,000 of them costs more than a warm local ranking. A
- * tool is re-checked when any top-level field was replaced; like core's rank cache, changes made
- * in place inside `inputSchema`, `annotations` or `tags` are not seen (pass new objects for those).
- */
-const validTools = new WeakMap<object, readonly unknown[]>();
-const fieldsOf = (tool: Record<string, unknown>): unknown[] =>
-  [tool.toolKey, tool.toolName, tool.serverName, tool.description, tool.title, tool.inputSchema, tool.annotations, tool.tags];
-
 /** Throws InvalidRequestError naming the first bad field; the same schema the service validates with. */
 export function assertValidRequest(request: unknown): asserts request is SearchRequest {
   const tools = (request as { tools?: unknown } | null)?.tools;
   if (!Array.isArray(tools)) return assertMatches(SearchRequestSchema, request, '');
-  // The request without its tools, then each tool not already known to be valid.
+  // The request without its tools, then each tool, in one pass that also checks that toolKey is
+  // unique within the list (by contract; the service answers 400 otherwise).
   assertMatches(SearchRequestSchema, { ...(request as object), tools: [] }, '');
-  tools.forEach((tool: unknown, index) => {
-    if (typeof tool === 'object' && tool !== null) {
-      const known = validTools.get(tool);
-      const fields = fieldsOf(tool as Record<string, unknown>);
-      if (known !== undefined && known.every((value, i) => value === fields[i])) return;
-      assertMatches(ToolInfoSchema, tool, `/tools/${index}`);
-      validTools.set(tool, fields);
-    } else {
-      assertMatches(ToolInfoSchema, tool, `/tools/${index}`);
-    }
-  });
-  // toolKey is unique within the list by contract; the service answers 400 otherwise.
   const seen = new Map<string, number>();
-  (tools as ToolInfo[]).forEach((tool, index) => {
-    const earlier = seen.get(tool.toolKey);
+  for (let index = 0; index < tools.length; index += 1) {
+    const tool: unknown = tools[index];
+    if (!isPlainlyValidTool(tool)) assertMatches(ToolInfoSchema, tool, `/tools/${index}`);
+    const key = (tool as ToolInfo).toolKey;
+    const earlier = seen.get(key);
     if (earlier !== undefined) {
-      throw new InvalidRequestError(`/tools/${index}/toolKey`, `duplicates /tools/${earlier}/toolKey (${JSON.stringify(tool.toolKey)})`);
+      throw new InvalidRequestError(`/tools/${index}/toolKey`, `duplicates /tools/${earlier}/toolKey (${JSON.stringify(key)})`);
     }
-    seen.set(tool.toolKey, index);
-  });
+    seen.set(key, index);
+  }
 }
+
+/**
+ * ToolInfoSchema written out by hand: it accepts exactly what `Value.Check(ToolInfoSchema)` accepts
+ * (test/validation.test.ts checks both the equivalence and that the schema has not changed), at a
+ * small fraction of the cost: 3,000 tools take ~0.2 ms instead of ~2-4 ms, and ~0.5 ms instead of
+ * ~10-25 ms in a process where the schema checker has not run yet. A tool it rejects goes to the
+ * schema, which names the bad field.
+ */
+export function isPlainlyValidTool(value: unknown): boolean {
+  if (!isObject(value)) return false;
+  const tool = value as Record<string, unknown>;
+  return (
+    isNonEmptyString(tool.toolKey) &&
+    isNonEmptyString(tool.toolName) &&
+    typeof tool.serverName === 'string' &&
+    (tool.description === undefined || typeof tool.description === 'string') &&
+    (tool.title === undefined || typeof tool.title === 'string') &&
+    (tool.inputSchema === undefined || isObject(tool.inputSchema)) &&
+    (tool.annotations === undefined || isObject(tool.annotations)) &&
+    (tool.tags === undefined || (Array.isArray(tool.tags) && tool.tags.every((tag) => typeof tag === 'string')))
+  );
+}
+
+const isObject = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isNonEmptyString = (value: unknown): boolean => typeof value === 'string' && value.length > 0;
 
 function assertMatches(schema: TSchema, value: unknown, prefix: string): void {
   if (Value.Check(schema, value)) return;

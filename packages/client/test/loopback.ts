@@ -16,6 +16,8 @@ export interface SeenRequest {
   url: string | undefined;
   headers: IncomingMessage['headers'];
   body: unknown;
+  /** Bytes received on the wire (before gunzip); set also for chunked bodies, which have no Content-Length. */
+  bytes: number;
 }
 
 export interface LoopbackServer {
@@ -41,7 +43,7 @@ export async function startServer(handler: Handler): Promise<LoopbackServer> {
       } catch {
         // keep the raw text
       }
-      seen.push({ method: req.method, url: req.url, headers: req.headers, body });
+      seen.push({ method: req.method, url: req.url, headers: req.headers, body, bytes: raw.length });
       handler(req, res, body);
     });
   });
@@ -100,5 +102,18 @@ export function cloudAnswer(requestId = 'cloud-request'): { results: SearchResul
       { toolKey: 'jira:create_ticket', toolName: 'create_ticket', serverName: 'Jira', relevance: 0.9, explanation: 'llm' },
     ],
     meta: { ranker: 'llm', requestId },
+  };
+}
+
+/** A request whose JSON is well over COMPRESSION_THRESHOLD: the client streams and gzips it. */
+export function largeRequest(count = 400): SearchRequest {
+  return {
+    query: ['create an issue'],
+    tools: Array.from({ length: count }, (_, i) => ({
+      toolKey: `srv${i}:tool_${i}`,
+      toolName: `tool_${i}`,
+      serverName: `Server ${i}`,
+      description: `Tool number ${i} does one particular thing with issues, files and messages.`,
+    })),
   };
 }
