@@ -12,19 +12,22 @@ import { createRankCache, rankOkapiBm25, rankTools, type ToolInfo } from '../pac
 
 const CATALOG = fileURLToPath(new URL('../../shared/bench/smithery_catalog/catalog.jsonl', import.meta.url));
 const TOOL_COUNT = 1_000;
+const LARGE_COUNT = 3_000;
 const RUNS = 40;
 
-const tools: ToolInfo[] = readFileSync(CATALOG, 'utf8')
+const catalog: ToolInfo[] = readFileSync(CATALOG, 'utf8')
   .split('\n')
   .filter(Boolean)
-  .slice(0, TOOL_COUNT)
+  .slice(0, LARGE_COUNT)
   .map((line) => {
     const raw = JSON.parse(line) as ToolInfo;
     const tool: ToolInfo = { toolKey: raw.toolKey, toolName: raw.toolName, serverName: raw.serverName, description: raw.description };
     if (raw.inputSchema) tool.inputSchema = raw.inputSchema;
     return tool;
   });
+const tools = catalog.slice(0, TOOL_COUNT);
 const clone = (): ToolInfo[] => JSON.parse(JSON.stringify(tools)) as ToolInfo[];
+const cloneLarge = (): ToolInfo[] => JSON.parse(JSON.stringify(catalog)) as ToolInfo[];
 const query = ['search the web for recent news about electric cars and save a summary to a file'];
 const otherQuery = ['create a github issue for the failing build'];
 
@@ -34,10 +37,10 @@ function median(samples: number[]): number {
 }
 
 /** Median ms of `run`, with `setup` (untimed) before each run. */
-function measure<T>(setup: () => T, run: (state: T) => unknown): number {
+function measure<T>(setup: () => T, run: (state: T) => unknown, runs = RUNS): number {
   for (let i = 0; i < 5; i += 1) run(setup()); // JIT warm-up
   const samples: number[] = [];
-  for (let i = 0; i < RUNS; i += 1) {
+  for (let i = 0; i < runs; i += 1) {
     const state = setup();
     const started = process.cpuUsage();
     run(state);
@@ -57,6 +60,10 @@ const warmSubQuery = measure(() => tools, (list) => rankTools({ query: otherQuer
 const warmThree = measure(clone, (list) => rankTools({ query: [...query, ...otherQuery, 'translate text to french'], tools: list }, { cache: warmCache }));
 const warmTop20 = measure(clone, (list) => rankTools({ query, tools: list }, { cache: warmCache, limit: 20 }).map((r) => r.explanation));
 
+// The client's local fallback ranks the whole list a router sends, which can be a few thousand tools.
+const largeBaseline = measure(cloneLarge, (list) => rankOkapiBm25({ query, tools: list }), 15);
+const largeCold = measure(() => ({ list: cloneLarge(), cache: createRankCache() }), ({ list, cache }) => rankTools({ query, tools: list }, { cache }), 15);
+
 const rows: Array<[string, number]> = [
   ['plain BM25 baseline (rankOkapiBm25)', baseline],
   ['rankTools cold (new cache)', cold],
@@ -70,3 +77,6 @@ console.log(`${TOOL_COUNT} tools, median CPU time of ${RUNS} runs (node ${proces
 for (const [label, ms] of rows) {
   console.log(`  ${label.padEnd(42)} ${ms.toFixed(2).padStart(7)} ms   ${(ms / baseline).toFixed(2)}× baseline`);
 }
+console.log(`${catalog.length} tools, median CPU time of 15 runs`);
+console.log(`  ${'plain BM25 baseline'.padEnd(42)} ${largeBaseline.toFixed(2).padStart(7)} ms   1.00× baseline`);
+console.log(`  ${'rankTools cold (new cache)'.padEnd(42)} ${largeCold.toFixed(2).padStart(7)} ms   ${(largeCold / largeBaseline).toFixed(2)}× baseline`);
