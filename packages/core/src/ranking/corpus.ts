@@ -1,5 +1,5 @@
 import type { ToolInfo } from '../schemas.js';
-import { resetVocabularyIfFull, termOf, vocabularyEpoch, vocabularySize } from '../text/stem.js';
+import { knownTermId, resetVocabularyIfFull, vocabularyEpoch, vocabularySize } from '../text/stem.js';
 import { FIELD_COUNT as FIELDS_TOTAL, FIELD_PARAMS, FIELDS } from './fields.js';
 import { ToolAnalysisCache } from './rank-cache.js';
 import { NO_NAME } from './name-key.js';
@@ -16,8 +16,15 @@ const FIELD_COUNT = FIELDS_TOTAL;
  */
 export interface Corpus {
   readonly size: number;
-  /** Term -> its posting number: its tools are `postingDocs[postingStart[n] .. postingStart[n + 1])`. */
-  readonly terms: ReadonlyMap<string, number>;
+  /** The vocabulary epoch of the term ids in `termSlots`. */
+  readonly epoch: number;
+  /**
+   * Term id -> its posting number n, whose tools are `postingDocs[postingStart[n] .. postingStart[n + 1])`:
+   * an open-addressing table of (term id, n) pairs, -1 for an empty slot; see postingOfTerm. Typed
+   * arrays rather than a Map of term strings: a cold list has thousands of terms, and a Map grown to
+   * hold them was a large share of the garbage its indexing made.
+   */
+  readonly termSlots: Int32Array;
   readonly postingStart: Int32Array;
   /** The tools that contain each term. */
   readonly postingDocs: Int32Array;
@@ -89,6 +96,12 @@ export function buildCorpus(tools: readonly ToolInfo[], cache?: RankCache, maxDe
 
 // Posting number per vocabulary id while a list is indexed (-1: not seen yet); reset afterwards.
 let postingOfId = new Int32Array(4096).fill(-1);
+// Scratch for indexing, reused from list to list (only the postings are kept): per (term, tool) pair
+// its term number, weight and best field; per term number its tool count.
+let pairTerm = new Int32Array(1 << 16);
+let pairWeight = new Float64Array(1 << 16);
+let pairField = new Uint8Array(1 << 16);
+let docFreq = new Int32Array(1 << 14);
 
 /** Indexes analyses made under the current vocabulary epoch (see buildCorpus). */
 export function indexAnalyses(analyses: readonly ToolAnalysis[]): Corpus {
@@ -102,11 +115,12 @@ export function indexAnalyses(analyses: readonly ToolAnalysis[]): Corpus {
   if (postingOfId.length < vocabularySize()) postingOfId = new Int32Array(vocabularySize() * 2).fill(-1);
   // First pass, tool by tool: each (term, tool) pair's term number, weight and best field, and each
   // term's tool count. The second pass places the pairs term by term.
-  const pairTerm = new Int32Array(pairCount);
-  const pairWeight = new Float64Array(pairCount);
-  const pairField = new Uint8Array(pairCount);
+  if (pairTerm.length < pairCount) {
+    pairTerm = new Int32Array(pairCount * 2);
+    pairWeight = new Float64Array(pairCount * 2);
+    pairField = new Uint8Array(pairCount * 2);
+  }
   const termIdOfPosting: number[] = [];
-  let docFreq = new Int32Array(1024);
   // Per tool and field: weight / (1 − b + b × length / average length), BM25F's length normalisation.
   const fieldFactors = new Array<number>(FIELD_COUNT);
   const names: string[] = [];
@@ -175,13 +189,11 @@ export function indexAnalyses(analyses: readonly ToolAnalysis[]): Corpus {
     }
   }
   const termCount = termIdOfPosting.length;
-  const terms = new Map<string, number>();
-  for (let n = 0; n < termCount; n += 1) {
-    terms.set(termOf(termIdOfPosting[n]!), n);
-    postingOfId[termIdOfPosting[n]!] = -1;
-  }
+  const termSlots = termTable(termIdOfPosting);
+  for (let n = 0; n < termCount; n += 1) postingOfId[termIdOfPosting[n]!] = -1;
   const postingStart = new Int32Array(termCount + 1);
   for (let n = 0; n < termCount; n += 1) postingStart[n + 1] = postingStart[n]! + docFreq[n]!;
+  docFreq.fill(0, 0, termCount);
   const postingDocs = new Int32Array(pairCount);
   const postingWeights = new Float64Array(pairCount);
   const postingFields = new Uint8Array(pairCount);
@@ -199,7 +211,8 @@ export function indexAnalyses(analyses: readonly ToolAnalysis[]): Corpus {
   }
   return {
     size: analyses.length,
-    terms,
+    epoch: vocabularyEpoch(),
+    termSlots,
     postingStart,
     postingDocs,
     postingWeights,
@@ -210,4 +223,38 @@ export function indexAnalyses(analyses: readonly ToolAnalysis[]): Corpus {
     servers,
     serverCount: serverIds.size,
   };
+}
+
+/** Slot pairs (term id, posting number) for `ids[n] -> n`, in a power-of-two table at most half full. */
+function termTable(ids: readonly number[]): Int32Array {
+  let slots = 16;
+  while (slots < ids.length * 2) slots *= 2;
+  const table = new Int32Array(slots * 2).fill(-1);
+  const mask = slots - 1;
+  for (let n = 0; n < ids.length; n += 1) {
+    let slot = hashId(ids[n]!) & mask;
+    while (table[slot * 2] !== -1) slot = (slot + 1) & mask;
+    table[slot * 2] = ids[n]!;
+    table[slot * 2 + 1] = n;
+  }
+  return table;
+}
+
+// Ids are dense small integers: mixing them spreads neighbours over the table.
+const hashId = (id: number): number => Math.imul(id, 0x9e3779b1) >>> 16;
+
+/** The posting number of `term` in the corpus, or -1 when no tool contains it. */
+export function postingOfTerm(corpus: Corpus, term: string): number {
+  // The ids of a corpus hold while the vocabulary is the one it was built under; rankTools builds or
+  // finds the corpus (renewing a full vocabulary first) and then scores, renewing nothing between.
+  if (corpus.epoch !== vocabularyEpoch()) throw new Error('corpus used after the vocabulary was renewed');
+  const id = knownTermId(term);
+  if (id < 0) return -1;
+  const table = corpus.termSlots;
+  const mask = table.length / 2 - 1;
+  for (let slot = hashId(id) & mask; ; slot = (slot + 1) & mask) {
+    const held = table[slot * 2]!;
+    if (held === id) return table[slot * 2 + 1]!;
+    if (held === -1) return -1;
+  }
 }

@@ -1,6 +1,6 @@
 import { analyzeQuery, type QueryTerms } from '../text/tokenize.js';
 import { calibrationIdf, EXACT_RELEVANCE, relevanceFromCoverage } from './calibrate.js';
-import type { Corpus } from './corpus.js';
+import { postingOfTerm, type Corpus } from './corpus.js';
 import { FIELD_COUNT as FIELDS_TOTAL, FIELD_PARAMS, FIELDS, K1 } from './fields.js';
 import { hashNormalized, normalizeName } from './name-key.js';
 
@@ -45,13 +45,13 @@ export function scoreSubQuery(corpus: Corpus, text: string): SubQueryResult {
   let idfMass = 0;
   for (let t = 0; t < allTerms.length; t += 1) {
     const negated = t >= query.terms.length;
-    const posting = corpus.terms.get(allTerms[t]!);
-    const start = posting === undefined ? 0 : corpus.postingStart[posting]!;
-    const end = posting === undefined ? 0 : corpus.postingStart[posting + 1]!;
+    const posting = postingOfTerm(corpus, allTerms[t]!);
+    const start = posting < 0 ? 0 : corpus.postingStart[posting]!;
+    const end = posting < 0 ? 0 : corpus.postingStart[posting + 1]!;
     const docFreq = end - start;
     const calIdf = calibrationIdf(docFreq, n);
     if (!negated) idfMass += calIdf;
-    if (posting === undefined) continue;
+    if (posting < 0) continue;
     const idf = Math.log(1 + (n - docFreq + 0.5) / (docFreq + 0.5));
     const { postingDocs: docs, postingWeights: weights, postingFields: fields } = corpus;
     for (let p = start; p < end; p += 1) {

@@ -51,8 +51,8 @@ export type ToolContent = readonly [string, string, string, string, string, stri
 export function toolContent(tool: ToolInfo, maxDescriptionChars = DEFAULT_MAX_DESCRIPTION_CHARS): ToolContent {
   const description = str(tool.description);
   const tags = Array.isArray(tool.tags) ? tool.tags.filter((t) => typeof t === 'string').join('\u0002') : '';
-  paramNames.length = 0;
-  paramHelps.length = 0;
+  nameCount = 0;
+  helpCount = 0;
   collectParams(tool.inputSchema, 0);
   return [
     str(tool.toolKey),
@@ -61,16 +61,26 @@ export function toolContent(tool: ToolInfo, maxDescriptionChars = DEFAULT_MAX_DE
     str(tool.title),
     description.length > maxDescriptionChars ? description.slice(0, Math.max(0, maxDescriptionChars)) : description,
     tags,
-    paramNames.join(' '),
-    paramHelps.join(' '),
+    joinFirst(paramNames, nameCount),
+    joinFirst(paramHelps, helpCount),
   ];
 }
 
 // The parameter names and help texts collectParams finds, reused from tool to tool. Joined at the
 // end: join makes one flat string, where appending piece by piece made a rope that every later read
-// (the cache's content comparison, the tokenizer) had to flatten first.
+// (the cache's content comparison, the tokenizer) had to flatten first. Filled by index and cut with
+// `length = count`, which keeps the arrays' storage; `length = 0` drops it, and re-growing it for
+// every tool was a fifth of the garbage a cold ranking made.
 const paramNames: string[] = [];
 const paramHelps: string[] = [];
+let nameCount = 0;
+let helpCount = 0;
+
+/** The collected texts, space-separated. */
+function joinFirst(texts: string[], count: number): string {
+  texts.length = count;
+  return texts.join(' ');
+}
 
 /** Collects parameter names and help texts, from nested `properties`/`items` too. */
 function collectParams(schema: unknown, depth: number): void {
@@ -78,7 +88,7 @@ function collectParams(schema: unknown, depth: number): void {
   const { properties, items } = schema as { properties?: unknown; items?: unknown };
   if (typeof properties === 'object' && properties !== null && !Array.isArray(properties)) {
     for (const name in properties) {
-      if (paramNames.length >= MAX_PARAMS) return;
+      if (nameCount >= MAX_PARAMS) return;
       if (!Object.hasOwn(properties, name)) continue;
       const property = (properties as Record<string, unknown>)[name];
       let help = '';
@@ -87,8 +97,8 @@ function collectParams(schema: unknown, depth: number): void {
         help = str(description).slice(0, MAX_PARAM_TEXT);
         if (Array.isArray(values)) help += ` ${values.slice(0, 20).filter((v) => typeof v === 'string').join(' ')}`;
       }
-      paramNames.push(name);
-      if (help) paramHelps.push(help);
+      paramNames[nameCount++] = name;
+      if (help) paramHelps[helpCount++] = help;
       collectParams(property, depth + 1);
     }
   }

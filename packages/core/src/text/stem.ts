@@ -42,6 +42,11 @@ export function termOf(id: number): string {
   return terms[id]!;
 }
 
+/** The id of a term (a stem, as termOf gives it) already in the vocabulary, or -1. */
+export function knownTermId(term: string): number {
+  return idOfTerm.get(term) ?? -1;
+}
+
 /** The id of an already-final term (a CJK bigram, a whole "mp3"), not stemmed or filtered. */
 export function internTerm(term: string): number {
   let id = idOfTerm.get(term);

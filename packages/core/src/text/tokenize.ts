@@ -30,6 +30,11 @@ const queryTokens = new TokenBuffer(64);
 /** The index terms of `text`, in order. */
 export function tokenize(text: string): string[] {
   resetVocabularyIfFull();
+  return termsOf(text);
+}
+
+/** tokenize without renewing a full vocabulary: for a query scored against a corpus just built. */
+function termsOf(text: string): string[] {
   queryTokens.length = 0;
   tokenizeInto(text, queryTokens);
   const terms = new Array<string>(queryTokens.length);
@@ -199,7 +204,7 @@ export function analyzeQuery(query: string): QueryTerms {
         continue;
       }
       // Bare numbers in a request are arguments (ids, dates, amounts), not what a tool does.
-      const produced = tokenize(match[0]).filter((term) => !/^[0-9]+$/.test(term));
+      const produced = termsOf(match[0]).filter((term) => !/^[0-9]+$/.test(term));
       for (const term of produced) {
         if (!surface.has(term)) surface.set(term, match[0]);
         if (seen.has(term)) continue;
