@@ -34,21 +34,21 @@ let poolUsed = 0;
 let idLists: Array<readonly number[]> = [];
 let count = 0;
 
-/** The slot holding `text.slice(start, end)`, or -1. */
-export function findRun(text: string, start: number, end: number, hash: number): number {
+/** The slot holding the run `bytes[start .. end)` (ASCII), or -1. */
+export function findRun(bytes: Uint8Array, start: number, end: number, hash: number): number {
   const length = end - start;
   let slot = hash & mask;
   for (;;) {
     const at = slot * WIDTH;
     const slotLength = slots[at + LENGTH]!;
     if (slotLength === 0) return -1;
-    if (slots[at + HASH] === hash && slotLength === length && samePoolText(text, start, slots[at + OFFSET]!, length)) return slot;
+    if (slots[at + HASH] === hash && slotLength === length && samePoolBytes(bytes, start, slots[at + OFFSET]!, length)) return slot;
     slot = (slot + 1) & mask;
   }
 }
 
-function samePoolText(text: string, start: number, offset: number, length: number): boolean {
-  for (let k = 0; k < length; k += 1) if (text.charCodeAt(start + k) !== pool[offset + k]) return false;
+function samePoolBytes(bytes: Uint8Array, start: number, offset: number, length: number): boolean {
+  for (let k = 0; k < length; k += 1) if (bytes[start + k] !== pool[offset + k]) return false;
   return true;
 }
 
@@ -59,8 +59,8 @@ export function appendRunIds(slot: number, out: TokenBuffer): void {
   else if (id !== NO_TERM) for (const each of idLists[-id - 2]!) out.push(each);
 }
 
-/** Remembers that the ASCII run `text.slice(start, end)` gave the ids `produced` holds from `from` on. */
-export function rememberRun(text: string, start: number, end: number, hash: number, produced: TokenBuffer, from: number): void {
+/** Remembers that the ASCII run `bytes[start .. end)` gave the ids `produced` holds from `from` on. */
+export function rememberRun(bytes: Uint8Array, start: number, end: number, hash: number, produced: TokenBuffer, from: number): void {
   const length = end - start;
   if (length === 0) return;
   if (count >= 1 << (bits - 1)) {
@@ -72,7 +72,7 @@ export function rememberRun(text: string, start: number, end: number, hash: numb
     grown.set(pool.subarray(0, poolUsed));
     pool = grown;
   }
-  for (let k = 0; k < length; k += 1) pool[poolUsed + k] = text.charCodeAt(start + k);
+  pool.set(bytes.subarray(start, end), poolUsed);
   const n = produced.length - from;
   let id = NO_TERM;
   if (n === 1) id = produced.ids[from]!;
