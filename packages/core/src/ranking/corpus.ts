@@ -3,7 +3,8 @@ import { knownTermId, resetVocabularyIfFull, vocabularyEpoch, vocabularySize } f
 import { FIELD_COUNT as FIELDS_TOTAL, FIELD_PARAMS, FIELDS } from './fields.js';
 import { ToolAnalysisCache } from './rank-cache.js';
 import { NO_NAME } from './name-key.js';
-import { analyzeContents, toolContent, type ToolAnalysis, type ToolContent } from './tool-analysis.js';
+import { analyzeContents, type ToolAnalysis } from './tool-analysis.js';
+import { toolContent, type ToolContent } from './tool-content.js';
 import type { RankCache } from './types.js';
 
 // A local copy: read in the innermost loops, where a cross-module binding can cost a call.

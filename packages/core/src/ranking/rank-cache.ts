@@ -1,6 +1,7 @@
 import type { ToolInfo } from '../schemas.js';
 import type { Corpus } from './corpus.js';
-import type { ToolAnalysis, ToolContent } from './tool-analysis.js';
+import type { ToolAnalysis } from './tool-analysis.js';
+import type { ToolContent } from './tool-content.js';
 import type { RankCache } from './types.js';
 
 export interface RankCacheOptions {

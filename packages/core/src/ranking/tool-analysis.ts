@@ -4,6 +4,7 @@ import { TokenBuffer } from '../text/token-buffer.js';
 import { tokenizeInto } from '../text/tokenize.js';
 import { FIELD_INDEX } from './fields.js';
 import { nameHash, sameName } from './name-key.js';
+import { toolContent, type ToolContent } from './tool-content.js';
 
 /**
  * What ranking needs to know about one tool; computed once per distinct tool content and cached.
@@ -30,81 +31,8 @@ export interface ToolAnalysis {
   readonly keyHash: number;
 }
 
-// Bounds on what one tool can cost, whatever a router sends: a hostile schema with thousands of
-// properties or megabytes of description must not make ranking slow.
-const MAX_PARAMS = 64;
-const MAX_PARAM_DEPTH = 3;
-const MAX_PARAM_TEXT = 300;
+// A field longer than this is cut before tokenizing: a hostile megabyte of text must not make ranking slow.
 const MAX_FIELD_CHARS = 4_000;
-export const DEFAULT_MAX_DESCRIPTION_CHARS = 2_000;
-
-const str = (value: unknown): string => (typeof value === 'string' ? value : '');
-
-/**
- * The exact text analysis reads from a tool: toolKey, toolName, serverName, title, description (cut to
- * `maxDescriptionChars`), tags (joined by U+0002), parameter names, parameter help texts. Analysis
- * reads only these, so equal contents mean equal analyses.
- */
-export type ToolContent = readonly [string, string, string, string, string, string, string, string];
-
-/** The content analysis reads from a tool (see ToolContent). */
-export function toolContent(tool: ToolInfo, maxDescriptionChars = DEFAULT_MAX_DESCRIPTION_CHARS): ToolContent {
-  const description = str(tool.description);
-  const tags = Array.isArray(tool.tags) ? tool.tags.filter((t) => typeof t === 'string').join('\u0002') : '';
-  nameCount = 0;
-  helpCount = 0;
-  collectParams(tool.inputSchema, 0);
-  return [
-    str(tool.toolKey),
-    str(tool.toolName),
-    str(tool.serverName),
-    str(tool.title),
-    description.length > maxDescriptionChars ? description.slice(0, Math.max(0, maxDescriptionChars)) : description,
-    tags,
-    joinFirst(paramNames, nameCount),
-    joinFirst(paramHelps, helpCount),
-  ];
-}
-
-// The parameter names and help texts collectParams finds, reused from tool to tool. Joined at the
-// end: join makes one flat string, where appending piece by piece made a rope that every later read
-// (the cache's content comparison, the tokenizer) had to flatten first. Filled by index and cut with
-// `length = count`, which keeps the arrays' storage; `length = 0` drops it, and re-growing it for
-// every tool was a fifth of the garbage a cold ranking made.
-const paramNames: string[] = [];
-const paramHelps: string[] = [];
-let nameCount = 0;
-let helpCount = 0;
-
-/** The collected texts, space-separated. */
-function joinFirst(texts: string[], count: number): string {
-  texts.length = count;
-  return texts.join(' ');
-}
-
-/** Collects parameter names and help texts, from nested `properties`/`items` too. */
-function collectParams(schema: unknown, depth: number): void {
-  if (depth > MAX_PARAM_DEPTH || typeof schema !== 'object' || schema === null) return;
-  const { properties, items } = schema as { properties?: unknown; items?: unknown };
-  if (typeof properties === 'object' && properties !== null && !Array.isArray(properties)) {
-    for (const name in properties) {
-      if (nameCount >= MAX_PARAMS) return;
-      if (!Object.hasOwn(properties, name)) continue;
-      const property = (properties as Record<string, unknown>)[name];
-      let help = '';
-      if (typeof property === 'object' && property !== null) {
-        const { description, enum: values } = property as { description?: unknown; enum?: unknown };
-        help = str(description).slice(0, MAX_PARAM_TEXT);
-        if (Array.isArray(values)) help += ` ${values.slice(0, 20).filter((v) => typeof v === 'string').join(' ')}`;
-      }
-      paramNames[nameCount++] = name;
-      if (help) paramHelps[helpCount++] = help;
-      collectParams(property, depth + 1);
-    }
-  }
-  if (items !== undefined) collectParams(items, depth + 1);
-}
-
 
 // Scratch space for counting, reused across tools so that analysing one allocates only its result:
 // slotOf[termId] is the term's position in the tool being analysed (or -1); fieldCounts[slot] counts
