@@ -46,10 +46,25 @@ const paramHelps: string[] = [];
 let nameCount = 0;
 let helpCount = 0;
 
-/** The collected texts, space-separated. */
+/** The collected texts, space-separated. Most tools have none or one: those need no join. */
 function joinFirst(texts: string[], count: number): string {
+  if (count === 0) return '';
+  if (count === 1) return texts[0]!;
   texts.length = count;
   return texts.join(' ');
+}
+
+/** A parameter's string enum values (of its first 20), each after a space. */
+function enumText(values: unknown[]): string {
+  let text = ' ';
+  let first = true;
+  for (let i = 0; i < values.length && i < 20; i += 1) {
+    const value = values[i];
+    if (typeof value !== 'string') continue;
+    text = first ? text + value : `${text} ${value}`;
+    first = false;
+  }
+  return text;
 }
 
 /** Collects parameter names and help texts, from nested `properties`/`items` too, at most MAX_PARAMS. */
@@ -65,7 +80,7 @@ function collectParams(schema: unknown, depth: number): void {
       if (typeof property === 'object' && property !== null) {
         const { description, enum: values } = property as { description?: unknown; enum?: unknown };
         help = str(description).slice(0, MAX_PARAM_TEXT);
-        if (Array.isArray(values)) help += ` ${values.slice(0, 20).filter((v) => typeof v === 'string').join(' ')}`;
+        if (Array.isArray(values)) help += enumText(values);
       }
       paramNames[nameCount++] = name;
       if (help) paramHelps[helpCount++] = help;
