@@ -1,5 +1,4 @@
-/// <reference path="./wink-porter2-stemmer.d.ts" />
-import porter2 from 'wink-porter2-stemmer';
+import { stem as porter2 } from 'porter2';
 import { clearRunTable } from './run-table.js';
 import { STOP_WORDS } from './stop-words.js';
 
