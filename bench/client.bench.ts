@@ -7,9 +7,11 @@
 // The hanging case uses timeoutMs = 1000 (not the 5000 default) to keep the run short; the
 // budget arithmetic is the same. Run: `npm run bench -- client` (it imports the built packages:
 // `npm run build` first when sources changed; `npm ci` builds them).
+import { execFileSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { createRankCache, DEFAULT_MAX_RESULTS, rankTools, type SearchRequest, type ToolInfo } from '@catalog-search/core';
 import {
   createCatalogSearchClient,
@@ -242,6 +244,41 @@ const catalogs = [loadCatalog('livemcpbench', Infinity), loadCatalog('smithery_c
   // Creating the first client runs the streamed-body feature test, which loads the runtime's fetch.
   console.log(`  (creating that first client took ${fmt(createMs)}, before the search)`);
   console.log(`  ${verdict('cold first search', ms, 100)}`);
+}
+
+// The same in new processes, for a router that calls prepare(tools) at start-up as the client's
+// README advises (prepare pays the engine's first compilation of the ranking code, off the search path).
+{
+  const script = `
+    import { readFileSync } from 'node:fs';
+    import { createServer } from 'node:http';
+    import { createCatalogSearchClient } from '@catalog-search/client';
+    const tools = JSON.parse(readFileSync(0, 'utf8'));
+    const server = createServer();
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address();
+    await new Promise((resolve) => server.close(resolve));
+    const client = createCatalogSearchClient({ baseUrl: 'http://127.0.0.1:' + port, token: 'bench' });
+    const t0 = performance.now();
+    client.prepare(tools);
+    const t1 = performance.now();
+    const outcome = await client.search({ query: ['search the web for recent news'], tools });
+    console.log(JSON.stringify({ prepare: t1 - t0, search: performance.now() - t1, source: outcome.source }));`;
+  const runs = Array.from({ length: 5 }, () => {
+    const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: fileURLToPath(new URL('..', import.meta.url)),
+      input: JSON.stringify(catalogs[0]!.tools),
+      encoding: 'utf8',
+    });
+    return JSON.parse(output) as { prepare: number; search: number; source: string };
+  });
+  if (runs.some((run) => run.source !== 'local')) throw new Error('expected local answers');
+  const search = stats(runs.map((run) => run.search));
+  console.log(
+    `new process, prepare(tools) at start-up (${fmt(stats(runs.map((run) => run.prepare)).median)}), ` +
+      `then the first search, cloud down: median ${fmt(search.median)}, max ${fmt(search.max)} (5 processes)`,
+  );
+  console.log(`  ${verdict('first search after prepare, new process', search.median, 100)}`);
 }
 for (const catalog of catalogs) await benchCatalog(catalog);
 await benchCloudUp(catalogs[0]!);
