@@ -1,4 +1,4 @@
-import { createRankCache, type SearchRequest, type SearchResponse, type ToolInfo } from '@catalog-search/core';
+import { createRankCache, DEFAULT_MAX_DESCRIPTION_CHARS, type SearchRequest, type SearchResponse, type ToolInfo } from '@catalog-search/core';
 import { CircuitBreaker, type CircuitBreakerOptions, type CircuitSnapshot } from './circuit-breaker.js';
 import { callCloud, type FetchLike } from './cloud-call.js';
 import type { Compression } from './compression.js';
@@ -18,8 +18,8 @@ import { assertValidRequest } from './validation.js';
 export const DEFAULT_TIMEOUT_MS = 5_000;
 export const DEFAULT_PATH = '/catalog/search';
 export const DEFAULT_DEADLINE_MARGIN_MS = 250;
-/** The service's default MAX_DESCRIPTION_CHARS: descriptions are cut to this length for ranking. */
-export const DEFAULT_MAX_DESCRIPTION_CHARS = 2_000;
+/** The service's default MAX_DESCRIPTION_CHARS (core's): descriptions are cut to this length for ranking. */
+export { DEFAULT_MAX_DESCRIPTION_CHARS };
 
 export interface CatalogSearchClientOptions {
   /** Service origin (and optional base path), e.g. `https://search.example.com`. */

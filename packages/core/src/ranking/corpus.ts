@@ -1,4 +1,5 @@
 import type { ToolInfo } from '../schemas.js';
+import { grownInt32 } from '../text/token-buffer.js';
 import { knownTermId, resetVocabularyIfFull, vocabularyEpoch, vocabularySize } from '../text/stem.js';
 import { FIELD_COUNT as FIELDS_TOTAL, FIELD_PARAMS, FIELDS } from './fields.js';
 import { ToolAnalysisCache } from './rank-cache.js';
@@ -166,11 +167,7 @@ export function indexAnalyses(analyses: readonly ToolAnalysis[]): Corpus {
         number = termIdOfPosting.length;
         postingOfId[id] = number;
         termIdOfPosting.push(id);
-        if (number >= docFreq.length) {
-          const grown = new Int32Array(docFreq.length * 2);
-          grown.set(docFreq);
-          docFreq = grown;
-        }
+        if (number >= docFreq.length) docFreq = grownInt32(docFreq, number + 1);
       }
       docFreq[number]! += 1;
       pairTerm[pair] = number;

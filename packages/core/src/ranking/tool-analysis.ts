@@ -1,10 +1,9 @@
-import type { ToolInfo } from '../schemas.js';
-import { resetVocabularyIfFull, vocabularyEpoch, vocabularySize } from '../text/stem.js';
-import { TokenBuffer } from '../text/token-buffer.js';
+import { vocabularyEpoch, vocabularySize } from '../text/stem.js';
+import { grownInt32, TokenBuffer } from '../text/token-buffer.js';
 import { tokenizeInto } from '../text/tokenize.js';
 import { FIELD_INDEX } from './fields.js';
 import { nameHash, sameName } from './name-key.js';
-import { toolContent, type ToolContent } from './tool-content.js';
+import type { ToolContent } from './tool-content.js';
 
 /**
  * What ranking needs to know about one tool; computed once per distinct tool content and cached.
@@ -37,7 +36,7 @@ const MAX_FIELD_CHARS = 4_000;
 // Scratch space for counting, reused across tools so that analysing one allocates only its result:
 // slotOf[termId] is the term's position in the tool being analysed (or -1); fieldCounts[slot] counts
 // it in the current field; touched lists the slots the current field has counted; termIds lists the
-// tool's distinct term ids by slot; counted holds the finished fields' (slot, field, count) triples.
+// tool's distinct term ids by slot; counted holds the finished fields' (slot × 8 + field, count) pairs.
 const fieldTokens = new TokenBuffer();
 const termIds = new TokenBuffer(256);
 const touched = new TokenBuffer(256);
@@ -45,9 +44,7 @@ const counted = new TokenBuffer(1024);
 let slotOf = new Int32Array(4096).fill(-1);
 let fieldCounts = new Int32Array(1024);
 function growSlots(id: number): void {
-  const grown = new Int32Array(Math.max(id + 1, vocabularySize(), slotOf.length * 2)).fill(-1);
-  grown.set(slotOf);
-  slotOf = grown;
+  slotOf = grownInt32(slotOf, Math.max(id + 1, vocabularySize()), -1);
 }
 
 /** Counts the tokens of `text` into the current field; new terms get the next slot in `termIds`. */
@@ -64,11 +61,7 @@ function countText(text: string): number {
       at = termIds.length;
       slotOf[id] = at;
       termIds.push(id);
-      if (at >= fieldCounts.length) {
-        const grown = new Int32Array(fieldCounts.length * 2);
-        grown.set(fieldCounts);
-        fieldCounts = grown;
-      }
+      if (at >= fieldCounts.length) fieldCounts = grownInt32(fieldCounts, at + 1);
     }
     if (fieldCounts[at] === 0) touched.push(at);
     fieldCounts[at]! += 1;
@@ -92,7 +85,7 @@ function endField(field: number): void {
 const batchNumbers = new TokenBuffer(1 << 16);
 
 /**
- * Analyses tool contents (see toolContent). Term ids hold until the vocabulary is next reset: a
+ * Analyses tool contents (see tool-content.ts). Term ids hold until the vocabulary is next reset: a
  * caller analysing a list calls `resetVocabularyIfFull()` once before the list, not between its tools.
  */
 export function analyzeContents(contents: readonly ToolContent[]): ToolAnalysis[] {
@@ -103,10 +96,6 @@ export function analyzeContents(contents: readonly ToolContent[]): ToolAnalysis[
   return made;
 }
 
-export function analyzeTool(tool: ToolInfo, maxDescriptionChars?: number): ToolAnalysis {
-  resetVocabularyIfFull();
-  return analyzeContents([toolContent(tool, maxDescriptionChars)])[0]!;
-}
 
 const NO_DATA = new Int32Array(0);
 

@@ -12,6 +12,7 @@ export type ToolContent = readonly [string, string, string, string, string, stri
 const MAX_PARAMS = 64;
 const MAX_PARAM_DEPTH = 3;
 const MAX_PARAM_TEXT = 300;
+/** Descriptions are cut to this length for ranking unless a caller says otherwise (the service's MAX_DESCRIPTION_CHARS default). */
 export const DEFAULT_MAX_DESCRIPTION_CHARS = 2_000;
 
 const str = (value: unknown): string => (typeof value === 'string' ? value : '');

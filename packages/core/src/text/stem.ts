@@ -76,9 +76,3 @@ export function resetVocabularyIfFull(): void {
 export function vocabularyEpoch(): number {
   return epoch;
 }
-
-/** The index term of a word as written: '' for a stop word or a lone letter, else its stem. */
-export function indexTerm(written: string): string {
-  const id = termId(written);
-  return id < 0 ? '' : terms[id]!;
-}
