@@ -9,12 +9,12 @@ export interface RankCacheOptions {
   maxEntries?: number;
 }
 
-// Indexed tool lists kept: a router sends the same list again and again, and a multi-step search
+// Prepared tool lists (corpora) kept: a router sends the same list again and again, and a multi-step search
 // ranks several sub-queries against one list; a few recent lists cover both.
 const MAX_CORPORA = 4;
 
 /**
- * Per-project ranking cache: a bounded LRU of per-tool analyses, plus the few most recent indexed
+ * Per-project ranking cache: a bounded LRU of per-tool analyses, plus the few most recent prepared
  * lists. An analysis is found by the tool's key and used only when the tool's whole content (see
  * ToolContent) equals the content it was made from, string by string: equal content, equal analysis.
  * Looking up by the short toolKey and comparing, rather than by a key string of the whole content,
@@ -76,7 +76,7 @@ export class ToolAnalysisCache implements RankCache {
     this.#lists.set(tools, new SeenList(tools, maxDescriptionChars, contents));
   }
 
-  /** The index of a list whose tools analyse exactly like `analyses`, in the same order. */
+  /** The prepared corpus of a list whose tools analyse exactly like `analyses`, in the same order. */
   findCorpus(analyses: readonly ToolAnalysis[]): Corpus | undefined {
     const at = this.#corpora.findIndex(
       (entry) => entry.analyses.length === analyses.length && entry.analyses.every((a, i) => a === analyses[i]),

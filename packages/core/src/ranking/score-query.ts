@@ -1,6 +1,8 @@
 import { analyzeQuery, type QueryTerms } from '../text/tokenize.js';
 import { calibrationIdf, EXACT_RELEVANCE, relevanceFromCoverage } from './calibrate.js';
-import { postingOfTerm, type Corpus } from './corpus.js';
+import type { Corpus } from './corpus.js';
+import { findTermMatches } from './term-matches.js';
+import { vocabularyEpoch } from '../text/stem.js';
 import { FIELD_COUNT as FIELDS_TOTAL, FIELD_PARAMS, FIELDS, K1 } from './fields.js';
 import { hashNormalized, normalizeName } from './name-key.js';
 
@@ -29,11 +31,13 @@ const FIELD_QUALITY = FIELDS.map((field) => FIELD_PARAMS[field].quality);
 
 /**
  * BM25F for one sub-query: Σ over query terms of idf × w × (k1 + 1) / (k1 + w), where w is the
- * term's field-weighted, length-normalised frequency in the tool (precomputed in the corpus), times a
- * coordination factor for the share of query terms matched. Also gathers the calibration coverage and
- * the hits for explanations.
+ * term's field-weighted, length-normalised frequency in the tool, times a coordination factor for the
+ * share of query terms matched. Also gathers the calibration coverage and the hits for explanations.
  */
 export function scoreSubQuery(corpus: Corpus, text: string): SubQueryResult {
+  // The ids of a corpus hold while the vocabulary is the one it was built under; rankTools builds or
+  // finds the corpus (renewing a full vocabulary first) and then scores, renewing nothing between.
+  if (corpus.epoch !== vocabularyEpoch()) throw new Error('corpus used after the vocabulary was renewed');
   const n = corpus.size;
   const query = analyzeQuery(text);
   const scores = new Float64Array(n);
@@ -41,33 +45,33 @@ export function scoreSubQuery(corpus: Corpus, text: string): SubQueryResult {
   const matchedTerms = new Uint16Array(n);
   const hits = new Map<number, number[]>();
   const allTerms = [...query.terms, ...query.negated];
+  const matches = findTermMatches(corpus, allTerms);
 
   let idfMass = 0;
+  const idfs = new Float64Array(allTerms.length);
+  const calIdfs = new Float64Array(allTerms.length);
   for (let t = 0; t < allTerms.length; t += 1) {
-    const negated = t >= query.terms.length;
-    const posting = postingOfTerm(corpus, allTerms[t]!);
-    const start = posting < 0 ? 0 : corpus.postingStart[posting]!;
-    const end = posting < 0 ? 0 : corpus.postingStart[posting + 1]!;
-    const docFreq = end - start;
-    const calIdf = calibrationIdf(docFreq, n);
-    if (!negated) idfMass += calIdf;
-    if (posting < 0) continue;
-    const idf = Math.log(1 + (n - docFreq + 0.5) / (docFreq + 0.5));
-    const { postingDocs: docs, postingWeights: weights, postingFields: fields } = corpus;
-    for (let p = start; p < end; p += 1) {
-      const doc = docs[p]!;
-      const weight = weights[p]!;
-      const contribution = (idf * weight * (K1 + 1)) / (K1 + weight);
-      let list = hits.get(doc);
-      if (list === undefined) hits.set(doc, (list = []));
-      list.push(t * FIELD_COUNT + fields[p]!);
-      if (negated) {
-        scores[doc]! -= NEGATION_PENALTY * contribution;
-      } else {
-        scores[doc]! += contribution;
-        coverage[doc]! += calIdf * FIELD_QUALITY[fields[p]!]!;
-        matchedTerms[doc]! += 1;
-      }
+    const docFreq = matches.docFreq[t]!;
+    calIdfs[t] = calibrationIdf(docFreq, n);
+    if (t < query.terms.length) idfMass += calIdfs[t]!;
+    idfs[t] = Math.log(1 + (n - docFreq + 0.5) / (docFreq + 0.5));
+  }
+  // Matches come tool by tool, query terms ascending within a tool: each tool's sum adds up term by term.
+  for (let m = 0; m < matches.count; m += 1) {
+    const doc = matches.docs[m]!;
+    const t = matches.terms[m]!;
+    const weight = matches.weights[m]!;
+    const field = matches.fields[m]!;
+    const contribution = (idfs[t]! * weight * (K1 + 1)) / (K1 + weight);
+    let list = hits.get(doc);
+    if (list === undefined) hits.set(doc, (list = []));
+    list.push(t * FIELD_COUNT + field);
+    if (t >= query.terms.length) {
+      scores[doc]! -= NEGATION_PENALTY * contribution;
+    } else {
+      scores[doc]! += contribution;
+      coverage[doc]! += calIdfs[t]! * FIELD_QUALITY[field]!;
+      matchedTerms[doc]! += 1;
     }
   }
 

@@ -54,11 +54,20 @@ let asciiBytes = new Uint8Array(4096);
  */
 export function tokenizeInto(text: string, out: TokenBuffer): void {
   const length = text.length;
-  if (length > asciiBytes.length) asciiBytes = new Uint8Array(Math.max(length, asciiBytes.length * 2));
+  // One byte more than the text: tokenizeAscii ends on a separator written after it.
+  if (length >= asciiBytes.length) asciiBytes = new Uint8Array(Math.max(length + 1, asciiBytes.length * 2));
   const { read, written } = encoder.encodeInto(text, asciiBytes);
   if (read === length && written === length) tokenizeAscii(text, asciiBytes, out);
   else tokenizeAnyScript(text, out);
 }
+
+// Per ASCII byte: 0 for a separator, LOWER for a-z, UPPER_OR_DIGIT for A-Z and 0-9.
+const LOWER = 1;
+const UPPER_OR_DIGIT = 2;
+const BYTE_CLASS = new Uint8Array(256);
+for (let code = 97; code <= 122; code += 1) BYTE_CLASS[code] = LOWER;
+for (let code = 65; code <= 90; code += 1) BYTE_CLASS[code] = UPPER_OR_DIGIT;
+for (let code = 48; code <= 57; code += 1) BYTE_CLASS[code] = UPPER_OR_DIGIT;
 
 /**
  * Most tool text: a hand-rolled scan over the bytes of an all-ASCII text. Every run of letters and
@@ -67,42 +76,29 @@ export function tokenizeInto(text: string, out: TokenBuffer): void {
  */
 function tokenizeAscii(text: string, bytes: Uint8Array, out: TokenBuffer): void {
   const length = text.length;
-  let start = -1;
-  // Capitals and digits after a run's first character: none means a plain word.
-  let humps = 0;
-  let hash = 0;
-  for (let i = 0; i <= length; i += 1) {
-    const code = i < length ? bytes[i]! : 32;
-    if (code >= 97 && code <= 122) {
-      if (start < 0) {
-        start = i;
-        humps = 0;
-        hash = 0x811c9dc5 | 0;
-      }
-      hash = Math.imul(hash ^ code, 16777619);
-      continue;
+  // A separator after the text ends its last run without a bound check in the run loop.
+  bytes[length] = 32;
+  let i = 0;
+  for (;;) {
+    while (i < length && BYTE_CLASS[bytes[i]!] === 0) i += 1;
+    if (i >= length) return;
+    const start = i;
+    let hash = Math.imul((0x811c9dc5 | 0) ^ bytes[i]!, 16777619);
+    // Capitals and digits after a run's first character: none means a plain word.
+    let humps = 0;
+    for (i += 1; ; i += 1) {
+      const kind = BYTE_CLASS[bytes[i]!]!;
+      if (kind === 0) break;
+      if (kind === UPPER_OR_DIGIT) humps += 1;
+      hash = Math.imul(hash ^ bytes[i]!, 16777619);
     }
-    if ((code >= 65 && code <= 90) || (code >= 48 && code <= 57)) {
-      if (start < 0) {
-        start = i;
-        humps = 0;
-        hash = 0x811c9dc5 | 0;
-      } else {
-        humps += 1;
-      }
-      hash = Math.imul(hash ^ code, 16777619);
-      continue;
-    }
-    if (start >= 0) {
-      const slot = findRun(bytes, start, i, hash);
-      if (slot >= 0) appendRunIds(slot, out);
-      else {
-        const from = out.length;
-        if (humps === 0 && !isDigit(bytes[start]!)) addTerm(text.slice(start, i), out);
-        else addAsciiRun(text, start, i, out);
-        rememberRun(bytes, start, i, hash, out, from);
-      }
-      start = -1;
+    const slot = findRun(bytes, start, i, hash);
+    if (slot >= 0) appendRunIds(slot, out);
+    else {
+      const from = out.length;
+      if (humps === 0 && !isDigit(bytes[start]!)) addTerm(text.slice(start, i), out);
+      else addAsciiRun(text, start, i, out);
+      rememberRun(bytes, start, i, hash, out, from);
     }
   }
 }
