@@ -217,6 +217,20 @@ describe('rank cache', () => {
     expect(rankTools({ query: ['tide tables'], tools }, { cache }).map(({ index, score }) => [index, score])).toEqual(fresh);
   });
 
+  it('finds cached tools by content when a new list has them at other positions', () => {
+    const cache = createRankCache();
+    rankTools({ query: ['x'], tools: structuredClone(CATALOG) }, { cache });
+    // New objects in a new order: at each position the last list had another tool (the cache looks
+    // there first), and one of them changed since it was analysed.
+    const shuffled = structuredClone(CATALOG).reverse();
+    const last = shuffled.length - 1;
+    shuffled[last] = { ...shuffled[last]!, description: 'Tide tables for surfers.' };
+    const fresh = rankTools({ query: ['tide tables'], tools: shuffled }).map(({ index, score, relevance }) => [index, score, relevance]);
+    expect(fresh[0]?.[0]).toBe(last);
+    expect(rankTools({ query: ['tide tables'], tools: shuffled }, { cache }).map(({ index, score, relevance }) => [index, score, relevance])).toEqual(fresh);
+    expect(cache.size).toBe(CATALOG.length);
+  });
+
   it('analyses cached tools again when the shared vocabulary was renewed in between', () => {
     const cache = createRankCache();
     const query = ['search files on github'];

@@ -1,10 +1,10 @@
 import type { ToolInfo } from '../schemas.js';
 import { resetVocabularyIfFull, vocabularyEpoch } from '../text/stem.js';
 import { FIELD_COUNT as FIELDS_TOTAL, FIELD_PARAMS, FIELDS } from './fields.js';
-import { ToolAnalysisCache } from './rank-cache.js';
+import { ToolAnalysisCache, type CacheEntry } from './rank-cache.js';
 import { NO_NAME } from './name-key.js';
 import { analyzeContents, type ToolAnalysis } from './tool-analysis.js';
-import { toolContent, type ToolContent } from './tool-content.js';
+import { contentOf, readTool, takeReading, toolContent, type ToolRecord } from './tool-content.js';
 import type { RankCache } from './types.js';
 
 // A local copy: read in the innermost loops, where a cross-module binding can cost a call.
@@ -61,31 +61,40 @@ export function buildCorpus(tools: readonly ToolInfo[], cache?: RankCache, maxDe
   const epoch = vocabularyEpoch();
   if (store === undefined) return corpusOf(analyzeContents(tools.map((tool) => toolContent(tool, maxDescriptionChars))));
   const analyses = new Array<ToolAnalysis>(tools.length);
+  const entries = new Array<CacheEntry>(tools.length);
   const seen = store.seenList(tools, maxDescriptionChars);
-  const contents = new Array<ToolContent>(tools.length);
-  // Tools not analysed yet (or only under an older vocabulary): analysed together, after the lookups.
+  // Tools not analysed yet (or only under an older vocabulary), with their records: analysed
+  // together, after the lookups.
   const missing: number[] = [];
+  const missingRecords: ToolRecord[] = [];
   let allSeen = seen !== undefined;
   for (let i = 0; i < tools.length; i += 1) {
     const tool = tools[i]!;
-    let content = seen?.contentOf(i, tool);
-    if (content === undefined) {
-      content = toolContent(tool, maxDescriptionChars);
+    let entry = seen?.entryOf(i, tool);
+    if (entry !== undefined) {
+      store.touch(entry);
+    } else {
       allSeen = false;
+      readTool(tool, maxDescriptionChars);
+      entry = store.findRead(i);
     }
-    contents[i] = content;
-    const analysis = store.get(content);
-    if (analysis === undefined || analysis.epoch !== epoch) missing.push(i);
-    else analyses[i] = analysis;
+    if (entry !== undefined && entry.analysis.epoch === epoch) {
+      entries[i] = entry;
+      analyses[i] = entry.analysis;
+    } else {
+      missing.push(i);
+      // A tool seen before keeps its cached record: its new reading is compared, never kept.
+      missingRecords.push(entry?.record ?? takeReading());
+    }
   }
   if (missing.length > 0) {
-    const made = analyzeContents(missing.map((i) => contents[i]!));
+    const made = analyzeContents(missingRecords.map((record) => contentOf(record)));
     for (let k = 0; k < missing.length; k += 1) {
       analyses[missing[k]!] = made[k]!;
-      store.set(contents[missing[k]!]!, made[k]!);
+      entries[missing[k]!] = store.set(missingRecords[k]!, made[k]!);
     }
   }
-  if (!allSeen) store.rememberList(tools, maxDescriptionChars, contents);
+  if (!allSeen || missing.length > 0) store.rememberList(tools, maxDescriptionChars, entries);
   const cached = store.findCorpus(analyses);
   if (cached) return cached;
   const corpus = corpusOf(analyses);

@@ -1,7 +1,7 @@
 import type { ToolInfo } from '../schemas.js';
 import type { Corpus } from './corpus.js';
 import type { ToolAnalysis } from './tool-analysis.js';
-import type { ToolContent } from './tool-content.js';
+import { keyRead, sameAsRead, type ToolRecord } from './tool-content.js';
 import type { RankCache } from './types.js';
 
 export interface RankCacheOptions {
@@ -15,16 +15,17 @@ const MAX_CORPORA = 4;
 
 /**
  * Per-project ranking cache: a bounded LRU of per-tool analyses, plus the few most recent prepared
- * lists. An analysis is found by the tool's key and used only when the tool's whole content (see
- * ToolContent) equals the content it was made from, string by string: equal content, equal analysis.
- * Looking up by the short toolKey and comparing, rather than by a key string of the whole content,
- * spares every request building, flattening and hashing a string of all its tools' text. Keep one
- * per project: entries are derived from a project's own tool list and must not serve another project.
+ * lists. An analysis is found by the tool's key and used only when everything analysis reads from the
+ * tool (its record, see ToolRecord) equals what it was made from, string by string: equal record,
+ * equal analysis. Looking up by the short toolKey and comparing, rather than by a key string of the
+ * whole content, spares every request building, flattening and hashing a string of all its tools'
+ * text. Keep one per project: entries are derived from a project's own tool list and must not serve
+ * another project.
  */
 export class ToolAnalysisCache implements RankCache {
   // Recency is a use stamp rather than Map re-insertion: a warm request touches every tool of its list,
   // and delete + set per tool churns the Map. When full, the least recently used tenth goes at once.
-  readonly #entries = new Map<string, { content: ToolContent; analysis: ToolAnalysis; used: number }>();
+  readonly #entries = new Map<string, CacheEntry>();
   readonly #maxEntries: number;
   #clock = 0;
   #corpora: Array<{ analyses: readonly ToolAnalysis[]; corpus: Corpus }> = [];
@@ -35,6 +36,8 @@ export class ToolAnalysisCache implements RankCache {
   // replaced, makes its content be read again; changes made inside `inputSchema` or `tags` in place are
   // not seen here, so pass new objects for changed tools (parsed request bodies always are).
   #lists = new WeakMap<readonly ToolInfo[], SeenList>();
+  // The entries of the list ranked last, by position (see findRead).
+  #recent: readonly CacheEntry[] = [];
 
   constructor(options: RankCacheOptions = {}) {
     const max = options.maxEntries ?? 20_000;
@@ -46,18 +49,32 @@ export class ToolAnalysisCache implements RankCache {
     return this.#entries.size;
   }
 
-  /** The analysis of exactly this content, if held. */
-  get(content: ToolContent): ToolAnalysis | undefined {
-    const entry = this.#entries.get(content[0]);
-    if (entry === undefined || !sameContent(entry.content, content)) return undefined;
-    entry.used = ++this.#clock;
-    return entry.analysis;
+  /**
+   * The entry made from exactly what readTool read last (tool-content.ts), if held. It is looked for
+   * first at `position` in the list ranked last: routers send their list in the same order again and
+   * again, and a guess that is right spares hashing the key and a lookup in a large Map.
+   */
+  findRead(position: number): CacheEntry | undefined {
+    let entry = this.#recent[position];
+    if (entry === undefined || !sameAsRead(entry.record)) {
+      const held = this.#entries.get(keyRead());
+      entry = held !== undefined && held !== entry && sameAsRead(held.record) ? held : undefined;
+    }
+    if (entry !== undefined) entry.used = ++this.#clock;
+    return entry;
   }
 
-  /** Holds `analysis` for `content`, in place of what its tool key held before. */
-  set(content: ToolContent, analysis: ToolAnalysis): void {
-    this.#entries.set(content[0], { content, analysis, used: ++this.#clock });
+  /** Marks an entry as just used. */
+  touch(entry: CacheEntry): void {
+    entry.used = ++this.#clock;
+  }
+
+  /** Holds `analysis` for `record`, in place of what its tool key held before. */
+  set(record: ToolRecord, analysis: ToolAnalysis): CacheEntry {
+    const entry = { record, analysis, used: ++this.#clock };
+    this.#entries.set(record[1] as string, entry);
     if (this.#entries.size > this.#maxEntries) this.#evict();
+    return entry;
   }
 
   #evict(): void {
@@ -72,8 +89,9 @@ export class ToolAnalysisCache implements RankCache {
     return seen?.maxDescriptionChars === maxDescriptionChars ? seen : undefined;
   }
 
-  rememberList(tools: readonly ToolInfo[], maxDescriptionChars: number | undefined, contents: readonly ToolContent[]): void {
-    this.#lists.set(tools, new SeenList(tools, maxDescriptionChars, contents));
+  rememberList(tools: readonly ToolInfo[], maxDescriptionChars: number | undefined, entries: readonly CacheEntry[]): void {
+    this.#lists.set(tools, new SeenList(tools, maxDescriptionChars, entries));
+    this.#recent = entries;
   }
 
   /** The prepared corpus of a list whose tools analyse exactly like `analyses`, in the same order. */
@@ -96,26 +114,29 @@ export class ToolAnalysisCache implements RankCache {
     this.#entries.clear();
     this.#corpora = [];
     this.#lists = new WeakMap();
+    this.#recent = [];
   }
 }
 
-function sameContent(a: ToolContent, b: ToolContent): boolean {
-  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
-  return true;
+export interface CacheEntry {
+  readonly record: ToolRecord;
+  readonly analysis: ToolAnalysis;
+  used: number;
 }
+
 
 // What a tool's content is read from: the object itself and its top-level fields.
 const SNAPSHOT = 8;
 
-/** A tool list's contents, with a snapshot of each tool's top-level fields to check them against. */
+/** A tool list's cache entries, with a snapshot of each tool's top-level fields to check them against. */
 export class SeenList {
   readonly #snapshot: unknown[];
-  readonly #contents: readonly ToolContent[];
+  readonly #entries: readonly CacheEntry[];
 
   constructor(
     tools: readonly ToolInfo[],
     readonly maxDescriptionChars: number | undefined,
-    contents: readonly ToolContent[],
+    entries: readonly CacheEntry[],
   ) {
     const snapshot = new Array<unknown>(tools.length * SNAPSHOT);
     for (let i = 0; i < tools.length; i += 1) {
@@ -131,11 +152,11 @@ export class SeenList {
       snapshot[at + 7] = tool.inputSchema;
     }
     this.#snapshot = snapshot;
-    this.#contents = contents;
+    this.#entries = entries;
   }
 
-  /** The content recorded for the tool at `index`, if it is the same object with the same fields. */
-  contentOf(index: number, tool: ToolInfo): ToolContent | undefined {
+  /** The entry of the tool at `index`, if it is the same object with the same fields. */
+  entryOf(index: number, tool: ToolInfo): CacheEntry | undefined {
     const at = index * SNAPSHOT;
     const s = this.#snapshot;
     if (
@@ -151,7 +172,7 @@ export class SeenList {
     ) {
       return undefined;
     }
-    return this.#contents[index];
+    return this.#entries[index];
   }
 }
 

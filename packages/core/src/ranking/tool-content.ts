@@ -7,45 +7,167 @@ import type { ToolInfo } from '../schemas.js';
  */
 export type ToolContent = readonly [string, string, string, string, string, string, string, string];
 
+/**
+ * Everything a ToolContent is made from, as read from the tool, before any cutting or joining:
+ *   maxDescriptionChars, toolKey, toolName, serverName, title, description (cut),
+ *   the number of string tags, each tag,
+ *   then per parameter: its name, its description (cut), the number of its string enum values (-1:
+ *   no enum), each value.
+ * The counts make the layout unambiguous, and contentOf makes the content from the record alone: equal
+ * records, equal contents. The rank cache compares a tool's record with the cached one, which spares
+ * a tool seen before the joining (and its garbage) that making its content would cost. (Only the rare
+ * long text is cut while reading.)
+ */
+export type ToolRecord = readonly (string | number)[];
+
 // Bounds on what one tool can cost, whatever a router sends: a hostile schema with thousands of
 // properties must not make ranking slow.
 const MAX_PARAMS = 64;
 const MAX_PARAM_DEPTH = 3;
 const MAX_PARAM_TEXT = 300;
+const MAX_ENUM_VALUES = 20;
 /** Descriptions are cut to this length for ranking unless a caller says otherwise (the service's MAX_DESCRIPTION_CHARS default). */
 export const DEFAULT_MAX_DESCRIPTION_CHARS = 2_000;
+// Where the tags start in a record.
+const TAG_COUNT = 6;
 
 const str = (value: unknown): string => (typeof value === 'string' ? value : '');
 
+// The record being read, reused from tool to tool: filled by index and never shortened, so that its
+// storage is kept (`length = 0` would drop it). `readLength` says how much of it is the current tool's.
+const reading: Array<string | number> = [];
+let readLength = 0;
+let paramCount = 0;
+
+/**
+ * Reads `tool` into the reusable reading (see ToolRecord); compare it with sameAsRead, or keep it
+ * with takeReading. Allocates nothing once the reading has grown to the largest tool.
+ */
+export function readTool(tool: ToolInfo, maxDescriptionChars = DEFAULT_MAX_DESCRIPTION_CHARS): void {
+  reading[0] = maxDescriptionChars;
+  reading[1] = str(tool.toolKey);
+  reading[2] = str(tool.toolName);
+  reading[3] = str(tool.serverName);
+  reading[4] = str(tool.title);
+  const description = str(tool.description);
+  reading[5] = description.length > maxDescriptionChars ? description.slice(0, Math.max(0, maxDescriptionChars)) : description;
+  readLength = TAG_COUNT + 1;
+  let tagCount = 0;
+  const tags = tool.tags as unknown;
+  if (Array.isArray(tags)) {
+    for (const tag of tags) {
+      if (typeof tag !== 'string') continue;
+      reading[readLength++] = tag;
+      tagCount += 1;
+    }
+  }
+  reading[TAG_COUNT] = tagCount;
+  paramCount = 0;
+  readParams(tool.inputSchema, 0);
+}
+
+/** Whether `record` is exactly what readTool read last. */
+export function sameAsRead(record: ToolRecord): boolean {
+  if (record.length !== readLength) return false;
+  for (let i = 0; i < readLength; i += 1) if (record[i] !== reading[i]) return false;
+  return true;
+}
+
+/** The toolKey of the tool readTool read last. */
+export function keyRead(): string {
+  return reading[1] as string;
+}
+
+/** A copy of what readTool read last, to keep. */
+export function takeReading(): ToolRecord {
+  return reading.slice(0, readLength);
+}
+
+/** Parameter names, descriptions and enum values, from nested `properties`/`items` too, at most MAX_PARAMS. */
+function readParams(schema: unknown, depth: number): void {
+  if (depth > MAX_PARAM_DEPTH || typeof schema !== 'object' || schema === null) return;
+  const { properties, items } = schema as { properties?: unknown; items?: unknown };
+  if (typeof properties === 'object' && properties !== null && !Array.isArray(properties)) {
+    for (const name in properties) {
+      if (paramCount >= MAX_PARAMS) return;
+      if (!Object.hasOwn(properties, name)) continue;
+      paramCount += 1;
+      const property = (properties as Record<string, unknown>)[name];
+      reading[readLength++] = name;
+      let help = '';
+      let values: unknown;
+      if (typeof property === 'object' && property !== null) {
+        const fields = property as { description?: unknown; enum?: unknown };
+        const description = str(fields.description);
+        help = description.length > MAX_PARAM_TEXT ? description.slice(0, MAX_PARAM_TEXT) : description;
+        values = fields.enum;
+      }
+      reading[readLength++] = help;
+      if (Array.isArray(values)) readEnum(values);
+      else reading[readLength++] = -1;
+      readParams(property, depth + 1);
+    }
+  }
+  if (items !== undefined) readParams(items, depth + 1);
+}
+
+/** The count, then the values, of the string values among an enum's first MAX_ENUM_VALUES. */
+function readEnum(values: unknown[]): void {
+  const countAt = readLength++;
+  let count = 0;
+  for (let i = 0; i < values.length && i < MAX_ENUM_VALUES; i += 1) {
+    const value = values[i];
+    if (typeof value !== 'string') continue;
+    reading[readLength++] = value;
+    count += 1;
+  }
+  reading[countAt] = count;
+}
+
 /** The content analysis reads from a tool (see ToolContent). */
 export function toolContent(tool: ToolInfo, maxDescriptionChars = DEFAULT_MAX_DESCRIPTION_CHARS): ToolContent {
-  const description = str(tool.description);
-  nameCount = 0;
-  helpCount = 0;
-  collectParams(tool.inputSchema, 0);
+  readTool(tool, maxDescriptionChars);
+  return contentOf(reading, readLength);
+}
+
+// The parameter names and help texts of the content being made, reused from tool to tool and joined
+// at the end: join makes one flat string, where appending piece by piece made a rope that every later
+// read (the tokenizer) had to flatten first. Filled by index and cut with `length = count`, which
+// keeps the arrays' storage.
+const paramNames: string[] = [];
+const paramHelps: string[] = [];
+
+/** The content made from a record (its first `length` entries). */
+export function contentOf(record: ToolRecord, length = record.length): ToolContent {
+  const tagCount = record[TAG_COUNT] as number;
+  let at = TAG_COUNT + 1;
+  const tags = tagCount === 0 ? '' : record.slice(at, at + tagCount).join('\u0002');
+  at += tagCount;
+  let nameCount = 0;
+  let helpCount = 0;
+  while (at < length) {
+    paramNames[nameCount++] = record[at++] as string;
+    let help = record[at++] as string;
+    const valueCount = record[at++] as number;
+    // An enum adds its string values, each after a space (one space when it has none).
+    if (valueCount >= 0) {
+      let text = ' ';
+      for (let k = 0; k < valueCount; k += 1) text = k === 0 ? text + (record[at++] as string) : `${text} ${record[at++] as string}`;
+      help += text;
+    }
+    if (help) paramHelps[helpCount++] = help;
+  }
   return [
-    str(tool.toolKey),
-    str(tool.toolName),
-    str(tool.serverName),
-    str(tool.title),
-    description.length > maxDescriptionChars ? description.slice(0, Math.max(0, maxDescriptionChars)) : description,
-    tagText(tool.tags),
+    record[1] as string,
+    record[2] as string,
+    record[3] as string,
+    record[4] as string,
+    record[5] as string,
+    tags,
     joinFirst(paramNames, nameCount),
     joinFirst(paramHelps, helpCount),
   ];
 }
-
-const tagText = (tags: unknown): string => (Array.isArray(tags) ? tags.filter((t) => typeof t === 'string').join('\u0002') : '');
-
-// The parameter names and help texts `collect` finds, reused from tool to tool. Joined at the end:
-// join makes one flat string, where appending piece by piece made a rope that every later read (the
-// cache's content comparison, the tokenizer) had to flatten first. Filled by index and cut with
-// `length = count`, which keeps the arrays' storage; `length = 0` drops it, and re-growing it for
-// every tool was a fifth of the garbage a cold ranking made.
-const paramNames: string[] = [];
-const paramHelps: string[] = [];
-let nameCount = 0;
-let helpCount = 0;
 
 /** The collected texts, space-separated. Most tools have none or one: those need no join. */
 function joinFirst(texts: string[], count: number): string {
@@ -53,40 +175,4 @@ function joinFirst(texts: string[], count: number): string {
   if (count === 1) return texts[0]!;
   texts.length = count;
   return texts.join(' ');
-}
-
-/** A parameter's string enum values (of its first 20), each after a space. */
-function enumText(values: unknown[]): string {
-  let text = ' ';
-  let first = true;
-  for (let i = 0; i < values.length && i < 20; i += 1) {
-    const value = values[i];
-    if (typeof value !== 'string') continue;
-    text = first ? text + value : `${text} ${value}`;
-    first = false;
-  }
-  return text;
-}
-
-/** Collects parameter names and help texts, from nested `properties`/`items` too, at most MAX_PARAMS. */
-function collectParams(schema: unknown, depth: number): void {
-  if (depth > MAX_PARAM_DEPTH || typeof schema !== 'object' || schema === null) return;
-  const { properties, items } = schema as { properties?: unknown; items?: unknown };
-  if (typeof properties === 'object' && properties !== null && !Array.isArray(properties)) {
-    for (const name in properties) {
-      if (nameCount >= MAX_PARAMS) return;
-      if (!Object.hasOwn(properties, name)) continue;
-      const property = (properties as Record<string, unknown>)[name];
-      let help = '';
-      if (typeof property === 'object' && property !== null) {
-        const { description, enum: values } = property as { description?: unknown; enum?: unknown };
-        help = str(description).slice(0, MAX_PARAM_TEXT);
-        if (Array.isArray(values)) help += enumText(values);
-      }
-      paramNames[nameCount++] = name;
-      if (help) paramHelps[helpCount++] = help;
-      collectParams(property, depth + 1);
-    }
-  }
-  if (items !== undefined) collectParams(items, depth + 1);
 }
