@@ -83,32 +83,68 @@ export function takeReading(): ToolRecord {
   return reading.slice(0, readLength);
 }
 
-/** Parameter names, descriptions and enum values, from nested `properties`/`items` too, at most MAX_PARAMS. */
+/** The parameters of a schema: its `properties`, then those of its `items`; nested ones too, at most MAX_PARAMS. */
 function readParams(schema: unknown, depth: number): void {
   if (depth > MAX_PARAM_DEPTH || typeof schema !== 'object' || schema === null) return;
-  const { properties, items } = schema as { properties?: unknown; items?: unknown };
-  if (typeof properties === 'object' && properties !== null && !Array.isArray(properties)) {
-    for (const name in properties) {
-      if (paramCount >= MAX_PARAMS) return;
-      if (!Object.hasOwn(properties, name)) continue;
-      paramCount += 1;
-      const property = (properties as Record<string, unknown>)[name];
-      reading[readLength++] = name;
-      let help = '';
-      let values: unknown;
-      if (typeof property === 'object' && property !== null) {
-        const fields = property as { description?: unknown; enum?: unknown };
-        const description = str(fields.description);
-        help = description.length > MAX_PARAM_TEXT ? description.slice(0, MAX_PARAM_TEXT) : description;
-        values = fields.enum;
-      }
-      reading[readLength++] = help;
-      if (Array.isArray(values)) readEnum(values);
-      else reading[readLength++] = -1;
-      readParams(property, depth + 1);
-    }
-  }
+  findKeys(schema);
+  const items = found.items;
+  readProperties(found.properties, depth);
   if (items !== undefined) readParams(items, depth + 1);
+}
+
+/** Each property's name, description and string enum values, then its own nested parameters. */
+function readProperties(properties: unknown, depth: number): void {
+  if (typeof properties !== 'object' || properties === null || Array.isArray(properties)) return;
+  for (const name in properties) {
+    if (paramCount >= MAX_PARAMS) return;
+    if (!Object.hasOwn(properties, name)) continue;
+    paramCount += 1;
+    reading[readLength++] = name;
+    const property = (properties as Record<string, unknown>)[name];
+    if (typeof property !== 'object' || property === null) {
+      reading[readLength++] = '';
+      reading[readLength++] = -1;
+      continue;
+    }
+    findKeys(property);
+    const { enum: values, properties: nested, items } = found;
+    const description = str(found.description);
+    reading[readLength++] = description.length > MAX_PARAM_TEXT ? description.slice(0, MAX_PARAM_TEXT) : description;
+    if (Array.isArray(values)) readEnum(values);
+    else reading[readLength++] = -1;
+    // What readParams(property, depth + 1) reads, from the keys already found.
+    if (depth + 1 > MAX_PARAM_DEPTH) continue;
+    readProperties(nested, depth + 1);
+    if (items !== undefined) readParams(items, depth + 2);
+  }
+}
+
+// The keys of a schema object readParams reads, from findKeys.
+const found: { description: unknown; enum: unknown; properties: unknown; items: unknown } = {
+  description: undefined,
+  enum: undefined,
+  properties: undefined,
+  items: undefined,
+};
+
+/**
+ * Finds `description`, `enum`, `properties` and `items` in one pass over an object's keys. Schema
+ * objects come in many shapes, and reading a key by name from an object of a shape seen among many
+ * others is a slow lookup, slowest for the keys most objects lack (most parameters have no `enum`,
+ * `properties` or `items`); enumerating keys is not. (Enumeration skips non-enumerable properties,
+ * which parsed JSON never has.)
+ */
+function findKeys(object: object): void {
+  found.description = undefined;
+  found.enum = undefined;
+  found.properties = undefined;
+  found.items = undefined;
+  for (const key in object) {
+    if (key === 'description') found.description = (object as Record<string, unknown>)[key];
+    else if (key === 'enum') found.enum = (object as Record<string, unknown>)[key];
+    else if (key === 'properties') found.properties = (object as Record<string, unknown>)[key];
+    else if (key === 'items') found.items = (object as Record<string, unknown>)[key];
+  }
 }
 
 /** The count, then the values, of the string values among an enum's first MAX_ENUM_VALUES. */
