@@ -106,37 +106,36 @@ export function buildCorpus(tools: readonly ToolInfo[], cache?: RankCache, maxDe
 export function corpusOf(analyses: readonly ToolAnalysis[]): Corpus {
   const count = Math.max(analyses.length, 1);
   const avgLengths = new Array<number>(FIELD_COUNT).fill(0);
-  for (const { data, at } of analyses) {
-    for (let f = 0; f < FIELD_COUNT; f += 1) avgLengths[f]! += data[at + f]! / count;
+  for (const { fieldLengths, lengthsAt } of analyses) {
+    for (let f = 0; f < FIELD_COUNT; f += 1) avgLengths[f]! += fieldLengths[lengthsAt + f]! / count;
   }
   const fieldFactors = new Float64Array(analyses.length * FIELD_COUNT);
   const fieldLengths = new Int32Array(analyses.length * FIELD_COUNT);
-  const toolStarts = new Int32Array(analyses.length + 1);
-  let tokenCount = 0;
-  for (let doc = 0; doc < analyses.length; doc += 1) {
-    tokenCount += analyses[doc]!.tokenCount;
-    toolStarts[doc + 1] = tokenCount;
-  }
-  const tokens = new Int32Array(tokenCount);
+  const { tokens, toolStarts } = tokenStream(analyses);
   const names: string[] = [];
   const nameHashes: number[] = [];
   const nameDocs: number[] = [];
   const serverIds = new Map<string, number>();
   const servers = new Int32Array(analyses.length);
+  let lastServer: string | undefined;
+  let server = -1;
   for (let doc = 0; doc < analyses.length; doc += 1) {
     const analysis = analyses[doc]!;
-    let server = serverIds.get(analysis.server);
-    if (server === undefined) serverIds.set(analysis.server, (server = serverIds.size));
-    servers[doc] = server;
-    const { data, at } = analysis;
-    for (let f = 0; f < FIELD_COUNT; f += 1) {
-      const avg = avgLengths[f]! || 1;
-      fieldFactors[doc * FIELD_COUNT + f] = FIELD_WEIGHTS[f]! / (1 - FIELD_B[f]! + (FIELD_B[f]! * data[at + f]!) / avg);
-      fieldLengths[doc * FIELD_COUNT + f] = data[at + f]!;
+    // Lists keep a server's tools together: most tools have the server of the one before.
+    if (analysis.server !== lastServer) {
+      lastServer = analysis.server;
+      const known = serverIds.get(lastServer);
+      if (known === undefined) serverIds.set(lastServer, (server = serverIds.size));
+      else server = known;
     }
-    const first = at + FIELD_COUNT;
-    const start = toolStarts[doc]!;
-    for (let k = 0; k < analysis.tokenCount; k += 1) tokens[start + k] = data[first + k]!;
+    servers[doc] = server;
+    const { fieldLengths: lengths, lengthsAt } = analysis;
+    for (let f = 0; f < FIELD_COUNT; f += 1) {
+      const length = lengths[lengthsAt + f]!;
+      const avg = avgLengths[f]! || 1;
+      fieldFactors[doc * FIELD_COUNT + f] = FIELD_WEIGHTS[f]! / (1 - FIELD_B[f]! + (FIELD_B[f]! * length) / avg);
+      fieldLengths[doc * FIELD_COUNT + f] = length;
+    }
     if (analysis.nameHash !== NO_NAME) {
       names.push(analysis.toolName);
       nameHashes.push(analysis.nameHash);
@@ -161,4 +160,30 @@ export function corpusOf(analyses: readonly ToolAnalysis[]): Corpus {
     servers,
     serverCount: serverIds.size,
   };
+}
+
+/**
+ * The analyses' tokens as one array, and where each tool's start. The analyses of a new list, made
+ * together, already are one stream in their shared array, which is used as it is; a list mixing
+ * cached and new analyses is copied together.
+ */
+function tokenStream(analyses: readonly ToolAnalysis[]): { tokens: Int32Array; toolStarts: Int32Array } {
+  const toolStarts = new Int32Array(analyses.length + 1);
+  const first = analyses[0];
+  if (first === undefined) return { tokens: new Int32Array(0), toolStarts };
+  let contiguous = true;
+  let total = 0;
+  for (let doc = 0; doc < analyses.length; doc += 1) {
+    const analysis = analyses[doc]!;
+    if (analysis.tokens !== first.tokens || analysis.tokenStart !== first.tokenStart + total) contiguous = false;
+    total += analysis.tokenCount;
+    toolStarts[doc + 1] = total;
+  }
+  if (contiguous) return { tokens: first.tokens.subarray(first.tokenStart, first.tokenStart + total), toolStarts };
+  const tokens = new Int32Array(total);
+  for (let doc = 0; doc < analyses.length; doc += 1) {
+    const { tokens: source, tokenStart, tokenCount } = analyses[doc]!;
+    tokens.set(source.subarray(tokenStart, tokenStart + tokenCount), toolStarts[doc]!);
+  }
+  return { tokens, toolStarts };
 }
