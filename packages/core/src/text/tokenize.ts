@@ -84,23 +84,22 @@ function tokenizeAscii(text: string, bytes: Uint8Array, out: TokenBuffer): void 
     if (i >= length) return;
     const start = i;
     let hash = Math.imul((0x811c9dc5 | 0) ^ bytes[i]!, 16777619);
-    // Capitals and digits after a run's first character: none means a plain word.
-    let humps = 0;
-    for (i += 1; ; i += 1) {
-      const kind = BYTE_CLASS[bytes[i]!]!;
-      if (kind === 0) break;
-      if (kind === UPPER_OR_DIGIT) humps += 1;
-      hash = Math.imul(hash ^ bytes[i]!, 16777619);
-    }
+    for (i += 1; BYTE_CLASS[bytes[i]!] !== 0; i += 1) hash = Math.imul(hash ^ bytes[i]!, 16777619);
     const slot = findRun(bytes, start, i, hash);
     if (slot >= 0) appendRunIds(slot, out);
-    else {
-      const from = out.length;
-      if (humps === 0 && !isDigit(bytes[start]!)) addTerm(text.slice(start, i), out);
-      else addAsciiRun(text, start, i, out);
-      rememberRun(bytes, start, i, hash, out, from);
-    }
+    else learnAsciiRun(text, bytes, start, i, hash, out);
   }
+}
+
+/** A run the memo does not hold yet: split, stemmed and remembered. */
+function learnAsciiRun(text: string, bytes: Uint8Array, start: number, end: number, hash: number, out: TokenBuffer): void {
+  const from = out.length;
+  // A run of lowercase letters only is one word; capitals and digits make a camelCase or mixed run.
+  let plain = !isDigit(bytes[start]!);
+  for (let k = start + 1; plain && k < end; k += 1) plain = BYTE_CLASS[bytes[k]!] === LOWER;
+  if (plain) addTerm(text.slice(start, end), out);
+  else addAsciiRun(text, start, end, out);
+  rememberRun(bytes, start, end, hash, out, from);
 }
 
 /**
