@@ -54,6 +54,30 @@ describe('ranking properties', () => {
     );
   });
 
+  it('ranks a list seen before, then changed, reordered and copied, as if it were new', () => {
+    // A shared word pool makes the versions' texts overlap, so cached analyses are found and reused.
+    const word = fc.constantFrom('search', 'issue', 'file', 'getFileContents', 'create_issue', '搜索', 'read', 'mail');
+    const words = fc.array(word, { minLength: 1, maxLength: 4 }).map((list) => list.join(' '));
+    const small: fc.Arbitrary<ToolInfo> = fc.record({ toolKey: fc.constantFrom('a:x', 'a:y', 'b:x', 'b:z', 'c:w'), toolName: words, serverName: words, description: words });
+    const edit = fc.record({ at: fc.nat(), description: words, reverse: fc.boolean(), drop: fc.boolean() });
+    fc.assert(
+      fc.property(words, fc.array(small, { minLength: 1, maxLength: 8 }), fc.array(edit, { maxLength: 3 }), (query, tools, edits) => {
+        const cache = createRankCache();
+        const view = (list: ReturnType<typeof rankTools>) => list.map((r) => [r.index, r.score, r.relevance, r.explanation]);
+        let current = tools;
+        rankTools({ query: [query], tools: current }, { cache });
+        for (const { at, description, reverse, drop } of edits) {
+          current = structuredClone(current);
+          current[at % current.length] = { ...current[at % current.length]!, description };
+          if (reverse) current.reverse();
+          if (drop && current.length > 1) current.splice(at % current.length, 1);
+          expect(view(rankTools({ query: [query], tools: current }, { cache }))).toEqual(view(rankTools({ query: [query], tools: current })));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('tokenize gives the same terms for a word seen before as for a new one', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 80 }), (input) => {
