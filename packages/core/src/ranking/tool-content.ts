@@ -8,15 +8,15 @@ import type { ToolInfo } from '../schemas.js';
 export type ToolContent = readonly [string, string, string, string, string, string, string, string];
 
 /**
- * Everything a ToolContent is made from, as read from the tool, before any cutting or joining:
- *   maxDescriptionChars, toolKey, toolName, serverName, title, description (cut),
- *   the number of string tags, each tag,
- *   then per parameter: its name, its description (cut), the number of its string enum values (-1:
- *   no enum), each value.
+ * Everything a ToolContent is made from, as read from the tool, before any joining:
+ *   maxDescriptionChars, toolKey, toolName, serverName, title, description (cut to
+ *   maxDescriptionChars), the number of string tags, each tag,
+ *   then per parameter: its name, its description (cut to MAX_PARAM_TEXT), the number of its string
+ *   enum values (-1: no enum), each value.
  * The counts make the layout unambiguous, and contentOf makes the content from the record alone: equal
  * records, equal contents. The rank cache compares a tool's record with the cached one, which spares
- * a tool seen before the joining (and its garbage) that making its content would cost. (Only the rare
- * long text is cut while reading.)
+ * a tool seen before the joining (and its garbage) that making its content would cost. (Cutting
+ * allocates only for the rare text that is longer than its bound.)
  */
 export type ToolRecord = readonly (string | number)[];
 
