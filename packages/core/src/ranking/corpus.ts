@@ -13,7 +13,7 @@ const FIELD_COUNT = FIELDS_TOTAL;
 /**
  * The request's tool list, ready to score queries against: each tool's token stream (its analysis)
  * with, per tool and field, BM25F's length-normalised field weight. Scoring scans the streams for the
- * query's terms (score-query.ts); there is no inverted index to build.
+ * query's terms (term-matches.ts); there is no inverted index to build.
  */
 export interface Corpus {
   readonly size: number;
