@@ -72,7 +72,8 @@ export function rememberRun(bytes: Uint8Array, start: number, end: number, hash:
     grown.set(pool.subarray(0, poolUsed));
     pool = grown;
   }
-  pool.set(bytes.subarray(start, end), poolUsed);
+  // A loop rather than set(subarray): runs are short, and a subarray is an object per new run.
+  for (let k = 0; k < length; k += 1) pool[poolUsed + k] = bytes[start + k]!;
   const n = produced.length - from;
   let id = NO_TERM;
   if (n === 1) id = produced.ids[from]!;

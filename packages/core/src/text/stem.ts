@@ -19,21 +19,28 @@ let epoch = 0;
 export function termId(written: string): number {
   let id = idOfWritten.get(written);
   if (id === undefined) {
-    const word = written.toLowerCase();
-    if (STOP_WORDS.has(word) || (word.length < 2 && !/[0-9]/.test(word))) {
-      id = -1;
-    } else {
-      const term = /^[a-z]+$/.test(word) && word.length > 2 ? porter2(word) : word;
-      id = idOfTerm.get(term);
-      if (id === undefined) {
-        id = terms.length;
-        terms.push(term);
-        idOfTerm.set(term, id);
-      }
-    }
+    id = termIdOfNewWord(written);
     idOfWritten.set(written, id);
   }
   return id;
+}
+
+/**
+ * termId without remembering the written word: for a caller that asks about each written word once
+ * (the tokenizer's run memo does), to whom that memo would be a Map lookup and insert per new word.
+ */
+export function termIdOfNewWord(written: string): number {
+  const word = written.toLowerCase();
+  if (STOP_WORDS.has(word) || (word.length < 2 && !/[0-9]/.test(word))) return -1;
+  return internTerm(word.length > 2 && isLowercaseLetters(word) ? porter2(word) : word);
+}
+
+function isLowercaseLetters(word: string): boolean {
+  for (let i = 0; i < word.length; i += 1) {
+    const code = word.charCodeAt(i);
+    if (code < 97 || code > 122) return false;
+  }
+  return true;
 }
 
 /** The term (stem) of an id from `termId` or `internTerm`. */

@@ -30,6 +30,8 @@ export class TokenBuffer {
 
   /** The ids from `from` on, as a plain array. */
   toArray(from = 0): number[] {
-    return Array.from(this.ids.subarray(from, this.length));
+    const array = new Array<number>(this.length - from);
+    for (let i = from; i < this.length; i += 1) array[i - from] = this.ids[i]!;
+    return array;
   }
 }

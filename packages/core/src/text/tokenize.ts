@@ -1,5 +1,5 @@
 import { appendRunIds, findRun, rememberRun } from './run-table.js';
-import { internTerm, resetVocabularyIfFull, termId, termOf } from './stem.js';
+import { internTerm, resetVocabularyIfFull, termId, termIdOfNewWord, termOf } from './stem.js';
 import { NEGATIONS } from './stop-words.js';
 import { TokenBuffer } from './token-buffer.js';
 
@@ -97,7 +97,7 @@ function learnAsciiRun(text: string, bytes: Uint8Array, start: number, end: numb
   // A run of lowercase letters only is one word; capitals and digits make a camelCase or mixed run.
   let plain = !isDigit(bytes[start]!);
   for (let k = start + 1; plain && k < end; k += 1) plain = BYTE_CLASS[bytes[k]!] === LOWER;
-  if (plain) addTerm(text.slice(start, end), out);
+  if (plain) addNewWord(text.slice(start, end), out);
   else addAsciiRun(text, start, end, out);
   rememberRun(bytes, start, end, hash, out, from);
 }
@@ -145,7 +145,7 @@ function tokenizeAnyScript(text: string, out: TokenBuffer): void {
         if (slot >= 0) appendRunIds(slot, out);
         else {
           const from = out.length;
-          if (humps === 0 && !isDigit(text.charCodeAt(start))) addTerm(text.slice(start, i), out);
+          if (humps === 0 && !isDigit(text.charCodeAt(start))) addNewWord(text.slice(start, i), out);
           else addAsciiRun(text, start, i, out);
           rememberRun(run, 0, i - start, hash, out, from);
         }
@@ -224,6 +224,12 @@ function addWord(raw: string, out: TokenBuffer): void {
     addTerm(part[0], out);
   }
   if (parts > 1 && lettersAndDigits && word.length <= 8) out.push(internTerm(word.toLowerCase()));
+}
+
+/** addTerm for a run the run memo has just missed: its written form is not asked about again. */
+function addNewWord(word: string, out: TokenBuffer): void {
+  const id = termIdOfNewWord(word);
+  if (id >= 0) out.push(id);
 }
 
 function addTerm(word: string, out: TokenBuffer): void {
