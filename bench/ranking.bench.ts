@@ -1,5 +1,5 @@
 // Ranking speed: real MCP tools (the first 1,000 and 3,000 of ../shared/bench/smithery_catalog), one request.
-//   cold  = a fresh rank cache every run (every tool tokenized, the list indexed)
+//   cold  = a fresh rank cache every run (every tool tokenized, the list prepared)
 //   warm  = the same list again with the cache (fresh tool objects, as after the service parses a body)
 //   warm, other sub-query = the same tools array, another sub-query (the LLM stage's per-step calls:
 //   the cache recognises the list and skips reading its tools' contents)
@@ -14,27 +14,18 @@
 // a young-generation collection that falls inside a run copies that list and is part of the figure.
 // Targets (1,000 tools): cold < 15 ms, warm < 3 ms. A last section measures cold when every word of the
 // list is new to the process (see coldWordCases).
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { createRankCache, rankOkapiBm25, rankTools, type ToolInfo } from '../packages/core/src/index.js';
 import { resetVocabularyIfFull } from '../packages/core/src/text/stem.js';
 import { tokenize } from '../packages/core/src/text/tokenize.js';
 import { madeUpWord } from '../packages/core/test/fixtures/words.js';
+import { loadCatalog } from '../eval/datasets.js';
 
-const CATALOG = fileURLToPath(new URL('../../shared/bench/smithery_catalog/catalog.jsonl', import.meta.url));
 const query = ['search the web for recent news about electric cars and save a summary to a file'];
 const otherQuery = ['create a github issue for the failing build'];
 
-const catalog: ToolInfo[] = readFileSync(CATALOG, 'utf8')
-  .split('\n')
-  .filter(Boolean)
-  .slice(0, 3_000)
-  .map((line) => {
-    const raw = JSON.parse(line) as ToolInfo;
-    const tool: ToolInfo = { toolKey: raw.toolKey, toolName: raw.toolName, serverName: raw.serverName, description: raw.description };
-    if (raw.inputSchema) tool.inputSchema = raw.inputSchema;
-    return tool;
-  });
+const bench = loadCatalog('smithery_catalog', 3_000);
+if (bench === undefined) throw new Error('ranking.bench.ts needs ../shared/bench/smithery_catalog beside the repo');
+const catalog: ToolInfo[] = bench.tools;
 
 interface Case {
   label: string;

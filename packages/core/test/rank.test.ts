@@ -240,7 +240,7 @@ describe('rank cache', () => {
     // More distinct words than the vocabulary keeps: the next ranking starts a new one, in which the
     // cached analyses' term ids mean other words.
     tokenize(Array.from({ length: 61_000 }, (_, i) => madeUpWord(i)).join(' '));
-    // Reversed, so that the list is indexed anew rather than found among the cached indexes.
+    // Reversed, so that the list is prepared anew rather than found among the cached corpora.
     const reversed = structuredClone(CATALOG).reverse();
     expect(ranking(reversed, { cache })).toEqual(ranking(reversed));
   });

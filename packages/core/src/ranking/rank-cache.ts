@@ -29,11 +29,11 @@ export class ToolAnalysisCache implements RankCache {
   readonly #maxEntries: number;
   #clock = 0;
   #corpora: Array<{ analyses: readonly ToolAnalysis[]; corpus: Corpus }> = [];
-  // Tool lists ranked before, with each tool's content: ranking the same list again (the LLM stage's
-  // per-sub-query calls pass the same `tools` array) skips reading the contents. One weak entry per
+  // Tool lists ranked before, with each tool's cache entry: ranking the same list again (the LLM
+  // stage's per-sub-query calls pass the same `tools` array) skips reading the tools. One weak entry per
   // list rather than per tool object: registering every tool object of every request in a WeakMap
   // cost about a fifth of a warm request. A tool object replaced, or any of its top-level fields
-  // replaced, makes its content be read again; changes made inside `inputSchema` or `tags` in place are
+  // replaced, makes it be read again; changes made inside `inputSchema` or `tags` in place are
   // not seen here, so pass new objects for changed tools (parsed request bodies always are).
   #lists = new WeakMap<readonly ToolInfo[], SeenList>();
   // The entries of the list ranked last, by position (see findRead).
@@ -123,7 +123,6 @@ export interface CacheEntry {
   readonly analysis: ToolAnalysis;
   used: number;
 }
-
 
 // What a tool's content is read from: the object itself and its top-level fields.
 const SNAPSHOT = 8;

@@ -91,7 +91,10 @@ function tokenizeAscii(text: string, bytes: Uint8Array, out: TokenBuffer): void 
   }
 }
 
-/** A run the memo does not hold yet: split, stemmed and remembered. */
+/**
+ * A run the memo does not hold yet, `text.slice(start, end)` with its ASCII bytes at the same
+ * positions of `bytes`: split, stemmed and remembered.
+ */
 function learnAsciiRun(text: string, bytes: Uint8Array, start: number, end: number, hash: number, out: TokenBuffer): void {
   const from = out.length;
   // A run of lowercase letters only is one word; capitals and digits make a camelCase or mixed run.
@@ -110,7 +113,6 @@ function tokenizeAnyScript(text: string, out: TokenBuffer): void {
   const length = text.length;
   let start = -1;
   let ascii = true;
-  let humps = 0;
   let hash = 0;
   for (let i = 0; i <= length; i += 1) {
     const code = i < length ? text.charCodeAt(i) : 32;
@@ -118,7 +120,6 @@ function tokenizeAnyScript(text: string, out: TokenBuffer): void {
       if (start < 0) {
         start = i;
         ascii = true;
-        humps = 0;
         hash = 0x811c9dc5 | 0;
       }
       hash = Math.imul(hash ^ code, 16777619);
@@ -128,10 +129,7 @@ function tokenizeAnyScript(text: string, out: TokenBuffer): void {
       if (start < 0) {
         start = i;
         ascii = true;
-        humps = 0;
         hash = 0x811c9dc5 | 0;
-      } else {
-        humps += 1;
       }
       hash = Math.imul(hash ^ code, 16777619);
       if (code >= 128) ascii = false;
@@ -143,12 +141,7 @@ function tokenizeAnyScript(text: string, out: TokenBuffer): void {
         const run = runBytes(text, start, i);
         const slot = findRun(run, 0, i - start, hash);
         if (slot >= 0) appendRunIds(slot, out);
-        else {
-          const from = out.length;
-          if (humps === 0 && !isDigit(text.charCodeAt(start))) addNewWord(text.slice(start, i), out);
-          else addAsciiRun(text, start, i, out);
-          rememberRun(run, 0, i - start, hash, out, from);
-        }
+        else learnAsciiRun(text.slice(start, i), run, 0, i - start, hash, out);
       }
       start = -1;
     }
