@@ -72,6 +72,7 @@ export async function callCloud(request: SearchRequest, call: CloudCall): Promis
  * serialised or compressed before the connection is up; otherwise the body is built first.
  */
 async function post(request: SearchRequest, call: CloudCall, token: string, deadline: Deadline): Promise<Response> {
+  let json: string | undefined;
   if (call.streaming.enabled && jsonAtLeast(request, COMPRESSION_THRESHOLD)) {
     const encoding = canGzip(call.compression) ? 'gzip' : undefined;
     const init: RequestInit & { duplex: 'half' } = {
@@ -88,12 +89,14 @@ async function post(request: SearchRequest, call: CloudCall, token: string, dead
       return await call.fetch(call.url, init);
     } catch (error) {
       if (deadline.signal.aborted || networkErrorCode(error) !== undefined) throw error;
-      // Failed without a network cause: this fetch cannot stream bodies (Chromium over HTTP/1.1,
-      // an older or injected fetch), or the cloud redirected. Buffered bodies from now on.
+      // Failed without a network cause: the request cannot be serialised (serialise throws, and
+      // streaming stays on for the next requests), or this fetch cannot stream bodies (Chromium over
+      // HTTP/1.1, an older or injected fetch), or the cloud redirected. Buffered bodies from now on.
+      json = serialise(request);
       call.streaming.enabled = false;
     }
   }
-  const { body, encoding } = await encodeBody(serialise(request), call.compression);
+  const { body, encoding } = await encodeBody(json ?? serialise(request), call.compression);
   return call.fetch(call.url, { method: 'POST', headers: headers(call, token, deadline, encoding), body, signal: deadline.signal });
 }
 

@@ -113,6 +113,22 @@ describe('streamed request bodies', () => {
     }
   });
 
+  it('a request that cannot be serialised does not turn streaming off for the next ones', async () => {
+    server = await startServer((_req, res) => sendJson(res, 200, ok));
+    const { fetch, streamed } = observedFetch();
+    const client = createCatalogSearchClient({ baseUrl: server.baseUrl, token: 't', fetch });
+    const broken = largeRequest();
+    broken.tools[0]!.inputSchema = {
+      type: 'object',
+      toJSON: () => {
+        throw new Error('not JSON');
+      },
+    };
+    expect((await client.search(broken)).source).toBe('local');
+    expect((await client.search(largeRequest())).source).toBe('cloud');
+    expect(streamed).toEqual([true, true]);
+  });
+
   it('a 307 redirect is followed by sending the body again buffered (gzipped)', async () => {
     server = await startServer((req, res) => {
       if (req.url === '/catalog/search') {
