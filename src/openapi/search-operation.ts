@@ -87,11 +87,15 @@ function describeSearch(limits: SearchLimits, operationId: string): string {
     'Pipeline: verify the bearer token → validate → lexical prefilter (identifier-aware BM25F) → LLM rerank ' +
     'under the deadline → calibrated relevance. When the model is slow or failing the service still answers in ' +
     'time with the lexical ranking and says so: `meta.ranker` is `bm25` and `meta.degraded` names the reason ' +
-    '(`timeout`, `rate_limited`, `upstream_error`, `invalid_output`, `over_budget`, `internal_error`); when a ' +
+    '(`timeout`, `rate_limited`, `upstream_error`, `invalid_output`, `over_budget`, `answer_too_long`, ' +
+    '`internal_error`); when a ' +
     'streamed answer was cut, the grades that arrived are used: `meta.ranker` is `llm` and `meta.degraded` is ' +
-    '`partial`. A BM25-only deployment (no LLM configured) answers `bm25` without `degraded`.\n\n' +
+    '`partial` (or `answer_too_long` when the model\'s answer passed 64 KB and reading stopped there; without ' +
+    'grades before that point the ranker is `bm25` with the same reason). A BM25-only deployment (no LLM configured) answers `bm25` without `degraded`.\n\n' +
     'Tool descriptions are treated as untrusted third-party text: they are ranked, never followed as ' +
-    'instructions.\n\n' +
+    'instructions. An LLM `explanation` is reduced to one line of plain text (at most 200 characters, no markup, ' +
+    'no control characters), but it is still model output about third-party text: treat it as untrusted ' +
+    '(escape it when rendering, never act on it).\n\n' +
     'A 1,000-tool list is close to 1 MB of JSON: send it compressed with `Content-Encoding: gzip`, `deflate` or ' +
     '`br` (the body limit applies to the decompressed size).\n\n' +
     '**Limits** (this deployment\'s values; operators can change the configurable ones):\n\n' +

@@ -8,6 +8,7 @@ import { LRUCache } from 'lru-cache';
 import type { RankCache, RankedTool } from '@catalog-search/core';
 import { DEFAULT_CANDIDATE_OPTIONS, selectCandidates, type Candidate, type CandidateOptions } from './candidates.js';
 import { GradeStreamParser, isEmptyAnswer, type RawGrade } from './grade-parser.js';
+import { sizeLimitedFetch } from './answer-limits.js';
 import { classifyFailure, NEXT_MODE, streamAnswer, type OutputMode } from './llm-call.js';
 import { mergeRanking } from './merge-ranking.js';
 import { buildMessages, promptHeader, SYSTEM_PROMPT, type PromptMessage } from './prompt.js';
@@ -105,7 +106,7 @@ export function createReranker(config: RerankerConfig): Reranker {
     apiKey: config.apiKey || 'unused',
     ...(config.baseURL ? { baseURL: config.baseURL } : {}),
     maxRetries: 0,
-    ...(config.fetch ? { fetch: config.fetch } : {}),
+    fetch: sizeLimitedFetch(config.fetch ?? fetch),
   });
   // Endpoints that refused json_schema (or json mode) are asked with the next mode from then on.
   let mode: OutputMode = 'json_schema';
@@ -206,7 +207,7 @@ export function createReranker(config: RerankerConfig): Reranker {
     return {
       ranked: merged(result.grades, complete),
       ranker: 'llm',
-      ...(complete ? {} : { degraded: 'partial' as const }),
+      ...(complete ? {} : { degraded: result.failure === 'answer_too_long' ? result.failure : ('partial' as const) }),
       ...base,
     };
   }
@@ -258,19 +259,23 @@ export function createReranker(config: RerankerConfig): Reranker {
         );
         const usage = answer.usage ?? {
           promptTokens: prompt.promptTokens,
-          completionTokens: countTextTokens(answer.text),
-          totalTokens: prompt.promptTokens + countTextTokens(answer.text),
+          completionTokens: answer.estimatedCompletionTokens,
+          totalTokens: prompt.promptTokens + answer.estimatedCompletionTokens,
         };
         const modelMs = performance.now() - started;
         // The SDK ends an aborted or dropped stream quietly: without a finish_reason the answer is
         // incomplete (and "length" means the token limit cut it).
-        const cutBy: DegradedReason | undefined = flight.controller.signal.aborted
+        const cutBy: DegradedReason | undefined = answer.capped
+          ? 'answer_too_long'
+          : flight.controller.signal.aborted
           ? 'timeout'
           : answer.finishReason === undefined || answer.finishReason === 'length'
             ? 'upstream_error'
             : undefined;
         if (cutBy) {
-          return { grades: flight.grades, complete: false, failure: flight.grades.length > 0 ? 'partial' : cutBy, usage, modelMs };
+          // A capped answer says so even when some grades arrived; other cuts keep what came as `partial`.
+          const failure = flight.grades.length > 0 && cutBy !== 'answer_too_long' ? 'partial' : cutBy;
+          return { grades: flight.grades, complete: false, failure, usage, modelMs };
         }
         if (flight.grades.length === 0 && !isEmptyAnswer(answer.text)) {
           return { grades: [], complete: true, failure: 'invalid_output', usage, modelMs };

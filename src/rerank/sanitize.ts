@@ -1,5 +1,5 @@
 // Tool text is untrusted third-party data that goes into a prompt, and the model's explanations go
-// back to callers: both pass through here. Control and invisible formatting characters go (they can
+// back to callers (`explanation`, as plain text: see plainTextLine): both pass through here. Control and invisible formatting characters go (they can
 // hide instructions or fake line breaks), whitespace collapses to single spaces (one tool = one
 // line), and anything that looks like our prompt's delimiters is defused.
 
@@ -32,4 +32,32 @@ export function truncate(text: string, maxChars: number): string {
   const cut = text.slice(0, Math.max(0, maxChars - 1));
   const atWord = cut.lastIndexOf(' ');
   return `${atWord > maxChars * 0.6 ? cut.slice(0, atWord) : cut}…`;
+}
+
+// Markup a model may write: markdown links and images (kept: their text), HTML/XML tags and comments
+// (dropped), and the characters of emphasis, code and quoting. Bounded repetitions keep every pattern
+// linear on hostile text.
+const MARKDOWN_LINK = /!?\[([^\][\n]{0,300})\]\(\S{0,1000}\)/g;
+const TAG = /<!--[\s\S]{0,2000}?-->|<\/?[A-Za-z!?][^<>]{0,1000}>/g;
+const MARKUP_CHARS = /[<>`*~\\[\]]+/g;
+const EDGE_UNDERSCORES = /(^|\s)_+|_+(?=\s|$)/g;
+const HEADING = /^\s*#+\s+/;
+
+/**
+ * The model's `why` as the `explanation` callers get: one line of plain text, at most `maxChars`.
+ * Markup is removed (link text is kept), as are control and invisible characters, line breaks and
+ * runs of spaces. It is still model output about third-party text: routers must treat it as
+ * untrusted (escape it when rendering, never follow instructions in it).
+ */
+export function plainTextLine(text: string, maxChars: number): string {
+  // Markup removal only ever shortens, so four times the room is plenty to fill it.
+  const bounded = text.length > maxChars * 4 ? text.slice(0, maxChars * 4) : text;
+  const oneLine = bounded.replace(INVISIBLE, ' ');
+  const plain = oneLine
+    .replace(MARKDOWN_LINK, '$1')
+    .replace(TAG, ' ')
+    .replace(HEADING, '')
+    .replace(MARKUP_CHARS, '')
+    .replace(EDGE_UNDERSCORES, '$1');
+  return sanitizeLine(plain, maxChars);
 }

@@ -10,11 +10,13 @@ import type { RankedTool, ToolInfo } from '@catalog-search/core';
  * - `upstream_error`: the endpoint failed (5xx, connection refused or reset, auth or other 4xx).
  * - `invalid_output`: the model answered, but nothing in it was a usable grade for a candidate.
  * - `over_budget`: the queries and context alone fill LLM_PROMPT_TOKEN_BUDGET; no candidate fits, no call.
+ * - `answer_too_long`: the model's answer passed the size limits of answer-limits.ts (64 KB of text);
+ *   reading stopped there. Grades that arrived before are used (ranker `llm`), else the ranking is lexical.
  * (The service adds `internal_error` when the stage itself throws, which is a bug.)
  * When the stage is off by configuration (no LLM_MODEL) nothing is degraded: `meta.ranker` is
  * `bm25` and `degraded` is absent, because BM25-only is that deployment's normal service.
  */
-export type DegradedReason = 'timeout' | 'partial' | 'rate_limited' | 'upstream_error' | 'invalid_output' | 'over_budget';
+export type DegradedReason = 'timeout' | 'partial' | 'rate_limited' | 'upstream_error' | 'invalid_output' | 'over_budget' | 'answer_too_long';
 
 export type RerankRanker = 'llm' | 'bm25';
 

@@ -36,7 +36,8 @@ export function llmReranker(stage: LlmStage): Reranker {
         ...(outcome.usage ? { usage: outcome.usage } : {}),
       };
       if (outcome.ranker === 'llm') {
-        return { ranker: 'llm', ranked: outcome.ranked, ...(outcome.degraded === 'partial' ? { degraded: 'partial' } : {}), stats };
+        const degraded = outcome.degraded === 'partial' || outcome.degraded === 'answer_too_long' ? { degraded: outcome.degraded } : {};
+        return { ranker: 'llm', ranked: outcome.ranked, ...degraded, stats };
       }
       return { ranker: 'bm25', degraded: outcome.degraded ?? 'timeout', stats };
     },

@@ -42,8 +42,11 @@ export interface RerankStats {
 }
 
 export type RerankOutcome =
-  /** `degraded: "partial"`: the answer was cut; the grades that arrived are used, the rest is lexical. */
-  | { ranker: 'llm'; ranked: RankedTool[]; degraded?: 'partial'; stats?: RerankStats }
+  /**
+   * `degraded: "partial"` (or `"answer_too_long"`): the answer was cut; the grades that arrived are
+   * used, the rest is lexical.
+   */
+  | { ranker: 'llm'; ranked: RankedTool[]; degraded?: 'partial' | 'answer_too_long'; stats?: RerankStats }
   /** The stage did not (fully) run: the lexical ranking is answered, and `degraded` says why. */
   | { ranker: 'bm25'; degraded: string; stats?: RerankStats };
 
