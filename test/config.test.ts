@@ -63,6 +63,21 @@ describe('parseConfig', () => {
     });
   });
 
+  it('reads the fair-share limits and the cache memory budget, with their defaults', () => {
+    const defaults = parseConfig({});
+    expect(defaults.fairShare).toEqual({ maxInFlight: 8, workPerMinute: 1_200_000, bytesPerMinute: 300 * 1024 * 1024 });
+    expect(defaults.memory).toEqual({ cacheBytes: 128 * 1024 * 1024, projectShare: 0.25 });
+    const set = parseConfig({
+      MAX_IN_FLIGHT_PER_PROJECT: '2', RATE_LIMIT_WORK_PER_MINUTE: '0', RATE_LIMIT_MB_PER_MINUTE: '10',
+      CACHE_MEMORY_MB: '64', CACHE_PROJECT_SHARE: '0.5',
+    });
+    expect(set.fairShare).toEqual({ maxInFlight: 2, workPerMinute: 0, bytesPerMinute: 10 * 1024 * 1024 });
+    expect(set.memory).toEqual({ cacheBytes: 64 * 1024 * 1024, projectShare: 0.5 });
+    const named = problemsOf({ MAX_IN_FLIGHT_PER_PROJECT: '-1', CACHE_MEMORY_MB: '1', CACHE_PROJECT_SHARE: '2', RATE_LIMIT_MB_PER_MINUTE: 'lots' })
+      .map((problem) => problem.split(':')[0]);
+    expect(named).toEqual(expect.arrayContaining(['MAX_IN_FLIGHT_PER_PROJECT', 'CACHE_MEMORY_MB', 'CACHE_PROJECT_SHARE', 'RATE_LIMIT_MB_PER_MINUTE']));
+  });
+
   it('names every bad variable at once', () => {
     const problems = problemsOf({
       PORT: 'eighty', LOG_LEVEL: 'loud', SEARCH_DEADLINE_MS: '-1', MAX_TOOLS: '0', AUTH_JWT_SECRET: 'short',

@@ -22,6 +22,7 @@ export const SEARCH_PATHS = [
 type SearchLimits = Pick<Config['search'], 'deadlineMs' | 'maxTools' | 'maxQueryChars' | 'maxContextChars'> & {
   bodyLimitBytes: number;
   rateLimitPerMinute: number;
+  fairShare: Config['fairShare'];
 };
 
 export function searchLimits(config: Readonly<Config>): SearchLimits {
@@ -32,6 +33,7 @@ export function searchLimits(config: Readonly<Config>): SearchLimits {
     maxContextChars: config.search.maxContextChars,
     bodyLimitBytes: config.http.bodyLimitBytes,
     rateLimitPerMinute: config.rateLimitPerMinute,
+    fairShare: config.fairShare,
   };
 }
 
@@ -109,9 +111,19 @@ function describeSearch(limits: SearchLimits, operationId: string): string {
     `| \`maxResults\` | 1–${MAX_RESULTS_LIMIT}, default ${DEFAULT_MAX_RESULTS} | 400 |\n` +
     `| request body | ${mib(limits.bodyLimitBytes)} (\`MAX_BODY_BYTES\`) | 413 |\n` +
     `| time budget | ${limits.deadlineMs} ms (\`SEARCH_DEADLINE_MS\`), lowered by \`X-Search-Deadline-Ms\` | — |\n` +
-    `| searches per project per minute | ${limits.rateLimitPerMinute === 0 ? 'unlimited' : limits.rateLimitPerMinute} (\`RATE_LIMIT_PER_MINUTE\`) | 429 |\n`
+    `| searches per project per minute | ${limits.rateLimitPerMinute === 0 ? 'unlimited' : limits.rateLimitPerMinute} (\`RATE_LIMIT_PER_MINUTE\`) | 429 |\n` +
+    `| searches in flight per project | ${unlimited(limits.fairShare.maxInFlight)} (\`MAX_IN_FLIGHT_PER_PROJECT\`) | 429 |\n` +
+    `| search work (tools × sub-queries) per project per minute | ${unlimited(limits.fairShare.workPerMinute)} ` +
+    `(\`RATE_LIMIT_WORK_PER_MINUTE\`) | 429 |\n` +
+    `| request bytes per project per minute | ${limits.fairShare.bytesPerMinute === 0 ? 'unlimited' : mib(limits.fairShare.bytesPerMinute)} ` +
+    `(\`RATE_LIMIT_MB_PER_MINUTE\`) | 429 |\n` +
+    '\nWork and bytes are budgets that refill steadily (a quiet project may use 10 seconds\' worth at once); a search ' +
+    'is admitted while its project has budget left and is charged what it cost, so one large search may put the ' +
+    'project in debt for a while. Every 429 carries `Retry-After`.\n'
   );
 }
+
+const unlimited = (limit: number) => (limit === 0 ? 'unlimited' : limit.toLocaleString('en-US'));
 
 /**
  * Everything the search route declares besides its body: documentation, the request headers and a

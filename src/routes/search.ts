@@ -1,12 +1,13 @@
 import compress from '@fastify/compress';
 import rateLimit from '@fastify/rate-limit';
 import { DEFAULT_MAX_RESULTS, SearchRequestSchema } from '@catalog-search/core';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.js';
 import { ProblemError } from '../errors.js';
 import { SEARCH_PATHS, searchRouteSchema } from '../openapi/search-operation.js';
 import { budgetFromHeader, DEADLINE_HEADER, startDeadline } from '../search/deadline.js';
+import { FairShare } from '../search/fair-share.js';
 import { enforceLimits, rejectDuplicateToolKeys } from '../search/limits.js';
 import { ProjectRankCaches } from '../search/project-caches.js';
 import { searchCatalog } from '../search/search-catalog.js';
@@ -56,6 +57,14 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
 
   app.decorateRequest('searchBudgetMs', 0);
 
+  // Per project: searches in flight, and work (tools × sub-queries) and bytes per minute. Checked
+  // before the body is parsed, like the request rate; a search's work is charged once it is validated.
+  const fairShare = new FairShare(config.fairShare);
+  const admit = async (request: FastifyRequest, reply: FastifyReply) => {
+    fairShare.admit(request.projectId, Number(request.headers['content-length']) || 0);
+    reply.raw.once('close', () => fairShare.finish(request.projectId));
+  };
+
   // One handler on two paths: /v1/catalog/search and the seed path /catalog/search (one operation).
   for (const { url, operationId } of SEARCH_PATHS) {
     app.withTypeProvider<TypeBoxTypeProvider>().post(
@@ -69,11 +78,13 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
             request.searchBudgetMs = budgetFromHeader(request.headers[DEADLINE_HEADER], config.search.deadlineMs);
           },
         ],
+        ...(fairShare.enabled ? { preParsing: admit } : {}),
         preValidation: async (request) => enforceLimits(request.body, config.search),
       },
       async (request, reply) => {
         const body = request.body;
         rejectDuplicateToolKeys(body.tools);
+        if (fairShare.enabled) fairShare.chargeWork(request.projectId, body.tools.length * body.query.length);
         const hangUp = new AbortController();
         reply.raw.once('close', () => {
           if (!reply.raw.writableFinished) hangUp.abort();

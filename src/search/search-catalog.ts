@@ -24,7 +24,7 @@ export interface SearchOutcome {
 export async function searchCatalog(request: SearchRequest, ctx: SearchContext): Promise<SearchOutcome> {
   const maxResults = request.maxResults ?? DEFAULT_MAX_RESULTS;
   const { reranker } = ctx;
-  const candidates = rankLexically(request, {
+  const candidates = await rankLexically(request, {
     limit: reranker ? Math.max(maxResults, reranker.candidateCount) : maxResults,
     cache: ctx.rankCache,
     maxDescriptionChars: ctx.maxDescriptionChars,

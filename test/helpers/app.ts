@@ -34,6 +34,8 @@ export function testConfig(overrides: { auth?: Partial<AuthConfig> } & Partial<O
     http: { bodyLimitBytes: 5 * 1024 * 1024, requestTimeoutMs: 30_000, headersTimeoutMs: 15_000, keepAliveTimeoutMs: 5_000 },
     corsOrigins: [],
     rateLimitPerMinute: 0,
+    fairShare: { maxInFlight: 0, workPerMinute: 0, bytesPerMinute: 0 },
+    memory: { cacheBytes: 128 * 1024 * 1024, projectShare: 0.25 },
     docs: { enabled: true },
     shutdown: { delayMs: 0, timeoutMs: 10_000 },
     ...rest,

@@ -2,6 +2,7 @@ import { buildCorpus } from './corpus.js';
 import { explainMatch } from './explain.js';
 import { fuseSubQueries } from './fuse.js';
 import { scoreSubQuery, type SubQueryResult } from './score-query.js';
+import { vocabularyEpoch } from '../text/stem.js';
 import type { ToolInfo } from '../schemas.js';
 import type { RankedTool, RankInput, RankOptions } from './types.js';
 
@@ -18,11 +19,30 @@ import type { RankedTool, RankInput, RankOptions } from './types.js';
  * in tools for the background rather than for the request.
  */
 export function rankTools(input: RankInput, options: RankOptions = {}): RankedTool[] {
+  const steps = rankToolsInSteps(input, options);
+  let step = steps.next();
+  while (!step.done) step = steps.next();
+  return step.value;
+}
+
+/**
+ * rankTools as a generator that pauses after preparing the list and after each sub-query, so that a
+ * server can let other requests run between the steps of a large ranking (16 sub-queries over 5,000
+ * tools hold a thread for ~250 ms in one piece, ~15 ms per step). If the shared vocabulary was renewed
+ * while it was paused (another ranking filled it), its term ids no longer hold: it starts again and
+ * finishes without pausing.
+ */
+export function* rankToolsInSteps(input: RankInput, options: RankOptions = {}): Generator<void, RankedTool[], void> {
   const { tools } = input;
   const queries = input.query.filter((q) => typeof q === 'string' && q.trim() !== '');
   if (tools.length === 0 || queries.length === 0) return [];
   const corpus = buildCorpus(tools, options.cache, options.maxDescriptionChars);
-  const results = queries.map((q) => scoreSubQuery(corpus, q));
+  const results: SubQueryResult[] = [];
+  for (const query of queries) {
+    yield;
+    if (corpus.epoch !== vocabularyEpoch()) return rankTools(input, options);
+    results.push(scoreSubQuery(corpus, query));
+  }
   const fused = fuseSubQueries(results);
   // Relevance never rises down the list: each tool's is capped at the one above it. The order is by
   // BM25F score, which weighs evidence a little differently from the calibrated coverage; capping
