@@ -7,10 +7,12 @@
 export const MAX_ANSWER_CHARS = 64 * 1024;
 
 /**
- * Most bytes of the whole response body (SSE envelopes included: about 200 bytes per streamed token,
- * so 64 KB of text in one-token deltas is ~3 MB of stream).
+ * Most bytes of the whole response body, SSE envelopes included (about 200 bytes per streamed token).
+ * Each event costs CPU to decode whatever it carries, so this bounds a call's work: 1 MB is ~5,000
+ * deltas, several times a long real answer (grading 150 candidates is ~3,000 tokens), and decoding it
+ * costs tens of milliseconds in total, spread over the stream.
  */
-export const MAX_STREAM_BYTES = 4 * 1024 * 1024;
+export const MAX_STREAM_BYTES = 1024 * 1024;
 
 /**
  * Most bytes of one server-sent event. The SDK collects an event by copying its buffer for every
@@ -30,7 +32,10 @@ export class AnswerTooLongError extends Error {
 /**
  * A fetch for the SDK whose response bodies end with AnswerTooLongError once they pass
  * MAX_STREAM_BYTES, or once one server-sent event (the bytes between blank lines) passes
- * MAX_EVENT_BYTES. Counting is one pass over the bytes as they arrive.
+ * MAX_EVENT_BYTES. Counting is one pass over the bytes as they arrive. The body is also passed on one
+ * event at a time: the SDK copies the rest of its buffer for every event it takes out of it, so a
+ * 64 KB network chunk of 300 small events cost it ~20 MB of copying (a model streaming whitespace
+ * in one-character deltas held the event loop for seconds).
  */
 export function sizeLimitedFetch(inner: typeof fetch): typeof fetch {
   return async (input, init) => {
@@ -50,6 +55,7 @@ export function sizeLimitedFetch(inner: typeof fetch): typeof fetch {
             controller.error(new AnswerTooLongError(`${MAX_STREAM_BYTES} bytes`));
             return;
           }
+          let from = 0;
           for (let at = 0; at < chunk.length; at += 1) {
             const byte = chunk[at]!;
             inEvent += 1;
@@ -58,6 +64,8 @@ export function sizeLimitedFetch(inner: typeof fetch): typeof fetch {
               (byte === 13 && last1 === 13)
             ) {
               inEvent = 0;
+              controller.enqueue(chunk.subarray(from, at + 1));
+              from = at + 1;
             }
             if (inEvent > MAX_EVENT_BYTES) {
               controller.error(new AnswerTooLongError(`${MAX_EVENT_BYTES} bytes in one event`));
@@ -67,7 +75,7 @@ export function sizeLimitedFetch(inner: typeof fetch): typeof fetch {
             last2 = last1;
             last1 = byte;
           }
-          controller.enqueue(chunk);
+          if (from < chunk.length) controller.enqueue(chunk.subarray(from));
         },
       }),
     );
