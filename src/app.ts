@@ -3,6 +3,7 @@ import { TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.js';
+import { MemoryBudget } from './memory/index.js';
 import { registerErrorHandling, sendProblem, toProblemError } from './errors.js';
 import apiVersionPlugin from './plugins/api-version.js';
 import authPlugin from './plugins/auth.js';
@@ -28,6 +29,8 @@ export interface AppDeps {
   reranker?: Reranker;
   /** Where logs go (default stdout); tests capture the audit lines here. */
   logStream?: DestinationStream;
+  /** The cache budget (default: one of config.memory); tests pass their own to look into it. */
+  memory?: MemoryBudget;
 }
 
 /** Builds the service without listening: server.ts listens, tests inject or listen on loopback. */
@@ -79,7 +82,8 @@ export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyI
   });
   registerErrorHandling(app);
 
-  const reranker = deps.reranker ?? (config.llm ? llmRerankerFromConfig(config.llm) : undefined);
+  const memory = deps.memory ?? cacheBudget(config);
+  const reranker = deps.reranker ?? (config.llm ? llmRerankerFromConfig(config.llm, { memory }) : undefined);
   if (config.llm) {
     app.log.info({ model: config.llm.model, endpoint: endpointOrigin(config.llm.baseUrl) }, 'LLM rerank stage on');
   } else if (!deps.reranker) {
@@ -101,8 +105,22 @@ export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyI
   app.register(openapiPlugin, { serveDocs: config.docs.enabled });
   app.register(authPlugin, { auth: config.auth });
   app.register(healthRoutes);
-  app.register(searchRoutes, { config, reranker });
+  app.register(searchRoutes, { config, reranker, memory });
   return app;
+}
+
+/**
+ * Memory the tokenizer's process-wide memos may hold (core's vocabulary: at most 60,000 words and
+ * 2,000,000 characters, ~10 MB; its run memo: 2^17 slots of 16 bytes and 64 characters a run at most,
+ * ~6 MB), set aside from the cache budget since no project owns it.
+ */
+const TOKENIZER_MEMOS_BYTES = 16 * 1024 * 1024;
+
+/** The one budget of every cache (CACHE_MEMORY_MB, CACHE_PROJECT_SHARE). */
+function cacheBudget(config: Readonly<Config>): MemoryBudget {
+  const memory = new MemoryBudget({ maxBytes: config.memory.cacheBytes, projectShare: config.memory.projectShare });
+  memory.reserve('tokenizer-memos', Math.min(TOKENIZER_MEMOS_BYTES, config.memory.cacheBytes / 4));
+  return memory;
 }
 
 /** Scheme, host and port only: a base URL may carry credentials or tokens that must not reach logs. */

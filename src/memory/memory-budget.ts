@@ -38,6 +38,11 @@ export interface CacheOptions<V> {
   ttlMs?: number;
   /** Called when an entry leaves the cache for any reason but being read (eviction, expiry, replacement, clear). */
   onRemove?: (value: V, projectId: string) => void;
+  /**
+   * Most entries of this cache per project, besides the byte budget (the oldest written go first);
+   * for caches with a published count limit. Costs a key list per project: not for hot caches.
+   */
+  maxEntriesPerProject?: number;
 }
 
 /** A named cache whose entries belong to projects and count against the budget. */
@@ -63,6 +68,8 @@ interface Held {
   value: unknown;
   size: number;
   onRemove: ((value: never, projectId: string) => void) | undefined;
+  /** Set again with the same value (a new size): not a removal. */
+  resized?: boolean;
 }
 
 export class MemoryBudget {
@@ -71,6 +78,7 @@ export class MemoryBudget {
   readonly #projects = new Map<string, LRUCache<string, Held>>();
   readonly #byCache = new Map<string, number>();
   #used = 0;
+  #reserved = 0;
 
   constructor(options: MemoryBudgetOptions) {
     if (!(options.maxBytes >= 1) || !(options.projectShare > 0 && options.projectShare <= 1)) {
@@ -80,6 +88,19 @@ export class MemoryBudget {
     this.projectMaxBytes = Math.max(1, Math.floor(options.maxBytes * options.projectShare));
   }
 
+  /**
+   * Sets aside `bytes` of the budget for memory held outside these caches (shared by all projects,
+   * such as the tokenizer's memos): the caches then share what is left.
+   */
+  reserve(name: string, bytes: number): void {
+    if (this.#byCache.has(name)) throw new Error(`MemoryBudget: "${name}" exists already`);
+    if (this.#reserved + bytes >= this.maxBytes) throw new RangeError(`MemoryBudget: reserving ${bytes} bytes for ${name} leaves nothing for caches`);
+    this.#byCache.set(name, bytes);
+    this.#reserved += bytes;
+    this.#used += bytes;
+    if (this.#used > this.maxBytes) this.#trim();
+  }
+
   /** A cache of values accounted against this budget; `name` must be unique per budget. */
   cache<V>(name: string, options: CacheOptions<V>): ProjectCache<V> {
     if (this.#byCache.has(name)) throw new Error(`MemoryBudget: a cache named "${name}" exists already`);
@@ -87,12 +108,33 @@ export class MemoryBudget {
     const prefix = `${name}\u0000`;
     const onRemove = options.onRemove as Held['onRemove'];
     const ttl = options.ttlMs;
+    const maxEntries = options.maxEntriesPerProject;
+    // Keys written per project, oldest first, when the cache has a count limit.
+    const written = maxEntries === undefined ? undefined : new Map<string, Set<string>>();
+    const countWrite = (projectId: string, key: string) => {
+      if (written === undefined || maxEntries === undefined) return;
+      let keys = written.get(projectId);
+      if (keys === undefined) written.set(projectId, (keys = new Set()));
+      keys.delete(key);
+      keys.add(key);
+      while (keys.size > maxEntries) {
+        const oldest = keys.values().next().value!;
+        keys.delete(oldest);
+        this.#projects.get(projectId)?.delete(oldest);
+      }
+      // Keys of entries the budget evicted are pruned here, so the lists stay bounded by the count limit.
+      if (written.size > 2 * this.#projects.size + 16) {
+        for (const projectId of written.keys()) if (!this.#projects.has(projectId)) written.delete(projectId);
+      }
+    };
     return {
       name,
       get: (projectId, key) => this.#projects.get(projectId)?.get(prefix + key)?.value as V | undefined,
       set: (projectId, key, value) => {
         const size = ENTRY_OVERHEAD_BYTES + stringBytes(prefix) + stringBytes(key) + options.sizeOf(value);
-        return this.#set(projectId, prefix + key, { cache: name, value, size, onRemove }, ttl);
+        const held = this.#set(projectId, prefix + key, { cache: name, value, size, onRemove }, ttl);
+        if (held) countWrite(projectId, prefix + key);
+        return held;
       },
       delete: (projectId, key) => {
         const partition = this.#projects.get(projectId);
@@ -127,6 +169,8 @@ export class MemoryBudget {
       partition = this.#partition(projectId);
       this.#projects.set(projectId, partition);
     }
+    const previous = partition.peek(key);
+    if (previous !== undefined && previous.value === held.value) previous.resized = true;
     // lru-cache evicts this project's own oldest entries if the project passes its share.
     partition.set(key, held, { size: held.size, ...(ttl === undefined ? {} : { ttl }) });
     this.#account(held, +1);
@@ -139,7 +183,7 @@ export class MemoryBudget {
       maxSize: this.projectMaxBytes,
       dispose: (held) => {
         this.#account(held, -1);
-        held.onRemove?.(held.value as never, projectId);
+        if (!held.resized) held.onRemove?.(held.value as never, projectId);
       },
     });
   }
@@ -150,7 +194,7 @@ export class MemoryBudget {
   }
 
   /**
-   * Brings the total under TRIM_TO of the budget by trimming the largest projects to one common
+   * Brings the total under TRIM_TO of the budget by trimming the largest projects towards one common
    * level (each loses its least recently used entries), and forgets empty projects.
    */
   #trim(): void {
@@ -158,17 +202,19 @@ export class MemoryBudget {
     const partitions = [...this.#projects.values()].sort((a, b) => b.calculatedSize - a.calculatedSize);
     // The level L such that the projects above it, cut to L, bring the total to the target.
     let level = 0;
-    let rest = this.#used;
+    let rest = this.#used - this.#reserved;
     for (let count = 1; count <= partitions.length; count += 1) {
       rest -= partitions[count - 1]!.calculatedSize;
       const next = partitions[count]?.calculatedSize ?? 0;
-      level = (target - rest) / count;
+      level = (target - this.#reserved - rest) / count;
       if (level >= next) break;
     }
     level = Math.max(0, level);
+    // Largest first, and only until the target is met: where entries are large (a project's whole
+    // rank cache is one), cutting every project above the level would empty them all.
     for (const partition of partitions) {
-      if (partition.calculatedSize <= level) break;
-      while (partition.calculatedSize > level && partition.size > 0) partition.pop();
+      if (partition.calculatedSize <= level || this.#used <= target) break;
+      while (partition.calculatedSize > level && partition.size > 0 && this.#used > target) partition.pop();
     }
     for (const [projectId, partition] of this.#projects) if (partition.size === 0) this.#projects.delete(projectId);
   }

@@ -12,7 +12,8 @@ import { sizeLimitedFetch } from './answer-limits.js';
 import { classifyFailure, NEXT_MODE, streamAnswer, type OutputMode } from './llm-call.js';
 import { mergeRanking } from './merge-ranking.js';
 import { buildMessages, promptHeader, SYSTEM_PROMPT, type PromptMessage } from './prompt.js';
-import { countTextTokens, LinePartsCache, MESSAGE_OVERHEAD_TOKENS } from './token-count.js';
+import { countTextTokens, LinePartsCache, linePartsBytes, MESSAGE_OVERHEAD_TOKENS, type LineParts } from './token-count.js';
+import { MemoryBudget, stringBytes } from '../memory/index.js';
 import type { CandidateGrade, DegradedReason, RerankInput, RerankOutcome, RerankRequestOptions, TokenUsage } from './types.js';
 
 export interface RerankerConfig {
@@ -35,12 +36,19 @@ export interface RerankerConfig {
   minCallMs?: number;
   /** Tuning of candidate selection (see candidates.ts). */
   candidates?: Partial<CandidateOptions>;
+  /**
+   * The service's cache budget: the stage keeps its answers ('llm-answers') and candidate lines
+   * ('candidate-lines') in it. Default: a budget of its own (DEFAULT_STAGE_MEMORY_BYTES).
+   */
+  memory?: MemoryBudget;
   /** For tests and proxies: the fetch the SDK uses. */
   fetch?: typeof fetch;
 }
 
 export const DEFAULT_PROMPT_TOKEN_BUDGET = 7_000;
 export const DEFAULT_CACHE_TTL_MS = 10 * 60_000;
+/** The stage's own cache budget when it is given none (eval, benchmarks, tests). */
+export const DEFAULT_STAGE_MEMORY_BYTES = 64 * 1024 * 1024;
 
 export interface RerankRequest extends RerankInput {
   /**
@@ -91,7 +99,6 @@ interface Flight {
 }
 
 interface ProjectState {
-  answers: LRUCache<string, CachedAnswer> | undefined;
   lineParts: LinePartsCache;
   flights: Map<string, Flight>;
 }
@@ -112,15 +119,22 @@ export function createReranker(config: RerankerConfig): Reranker {
   let mode: OutputMode = 'json_schema';
   let includeUsage = true;
 
+  const memory = config.memory ?? new MemoryBudget({ maxBytes: DEFAULT_STAGE_MEMORY_BYTES, projectShare: 0.25 });
+  const answers =
+    ttl > 0
+      ? memory.cache<CachedAnswer>('llm-answers', {
+          sizeOf: ({ grades }) => grades.reduce((sum, grade) => sum + 48 + stringBytes(grade.id) + stringBytes(grade.why), 32),
+          ttlMs: ttl,
+          maxEntriesPerProject: config.cacheMaxEntries ?? 500,
+        })
+      : undefined;
+  const lineCache = memory.cache<LineParts>('candidate-lines', { sizeOf: linePartsBytes });
+  // Per project: its view of the line cache, and its calls in flight (identical requests share one).
   const projects = new LRUCache<string, ProjectState>({ max: config.maxProjects ?? 1_000 });
   const project = (projectId: string): ProjectState => {
     let state = projects.get(projectId);
     if (!state) {
-      state = {
-        answers: ttl > 0 ? new LRUCache({ max: config.cacheMaxEntries ?? 500, ttl }) : undefined,
-        lineParts: new LinePartsCache(),
-        flights: new Map(),
-      };
+      state = { lineParts: new LinePartsCache(lineCache, projectId), flights: new Map() };
       projects.set(projectId, state);
     }
     return state;
@@ -177,7 +191,7 @@ export function createReranker(config: RerankerConfig): Reranker {
         ...(request.maxResults === undefined ? {} : { limit: request.maxResults }),
       });
 
-    const hit = state.answers?.get(prompt.key);
+    const hit = answers?.get(options.projectId, prompt.key);
     if (prompt.candidates.length === 0) {
       // The queries and context alone fill the prompt budget: no candidate fits, so no call is made.
       return lexicalOutcome('over_budget', sizes);
@@ -192,7 +206,7 @@ export function createReranker(config: RerankerConfig): Reranker {
     let flight = state.flights.get(prompt.key);
     const shared = flight !== undefined;
     if (!flight) {
-      flight = startFlight(state, prompt, byId, options.deadline - reserveMs);
+      flight = startFlight(options.projectId, state, prompt, byId, options.deadline - reserveMs);
     }
     const result = await participate(flight, options.signal, options.deadline - reserveMs);
 
@@ -212,7 +226,13 @@ export function createReranker(config: RerankerConfig): Reranker {
     };
   }
 
-  function startFlight(state: ProjectState, prompt: PromptPlan, byId: Map<string, Candidate>, deadline: number): Flight {
+  function startFlight(
+    projectId: string,
+    state: ProjectState,
+    prompt: PromptPlan,
+    byId: Map<string, Candidate>,
+    deadline: number,
+  ): Flight {
     const controller = new AbortController();
     const flight: Flight = { grades: [], controller, participants: 0, done: Promise.resolve(undefined as never) };
     // Backstop only: the waiting requests stop waiting at `deadline` and abort the call once the last
@@ -225,7 +245,7 @@ export function createReranker(config: RerankerConfig): Reranker {
     state.flights.set(prompt.key, flight);
     flight.done.then(
       (result) => {
-        if (result.complete && !result.failure) state.answers?.set(prompt.key, { grades: result.grades });
+        if (result.complete && !result.failure) answers?.set(projectId, prompt.key, { grades: result.grades });
       },
       () => undefined, // the waiting requests see the rejection
     );

@@ -9,11 +9,23 @@ const INVISIBLE = /[\p{Cc}\p{Cf}\u2028\u2029]+/gu;
 const NEEDS_CLEANING = /[\p{Cc}\p{Cf}\u2028\u2029]|\s\s|^\s|\s$/u;
 const NEEDS_DEFUSING = /[<>|]|```/;
 
+/**
+ * Cleaning only ever shortens text, so a line of `maxChars` is read from the first READ_FACTOR ×
+ * maxChars characters: a 180 KB description costs no more than a short one (cleaning it whole took
+ * ~5 ms, for every tool of every search). Text made mostly of whitespace or invisible characters
+ * may then give a line shorter than it could be.
+ */
+export const READ_FACTOR = 8;
+
+/** The part of `text` a line of `maxChars` is made from (see READ_FACTOR). */
+export function readablePart(text: string, maxChars: number): string {
+  return text.length > maxChars * READ_FACTOR ? text.slice(0, maxChars * READ_FACTOR) : text;
+}
+
 /** One-line text with no control characters, at most `maxChars` characters (cut at a word when possible). */
 export function sanitizeLine(text: string, maxChars: number): string {
-  if (!NEEDS_CLEANING.test(text)) return truncate(text, maxChars);
-  const clean = text.replace(INVISIBLE, ' ').replace(/\s+/g, ' ').trim();
-  return truncate(clean, maxChars);
+  const part = readablePart(text, maxChars);
+  return cleanLine(part, maxChars, part.length < text.length);
 }
 
 /**
@@ -22,9 +34,18 @@ export function sanitizeLine(text: string, maxChars: number): string {
  * lines) and code fences.
  */
 export function sanitizeData(text: string, maxChars: number): string {
-  if (!NEEDS_DEFUSING.test(text)) return sanitizeLine(text, maxChars);
-  const defused = text.replace(/</g, '‹').replace(/>/g, '›').replace(/\|/g, '¦').replace(/`{3,}/g, "'''");
-  return sanitizeLine(defused, maxChars);
+  const part = readablePart(text, maxChars);
+  const defused = NEEDS_DEFUSING.test(part)
+    ? part.replace(/</g, '‹').replace(/>/g, '›').replace(/\|/g, '¦').replace(/`{3,}/g, "'''")
+    : part;
+  return cleanLine(defused, maxChars, part.length < text.length);
+}
+
+/** `text` as one clean line of at most `maxChars`; `cut`: the text went on past `text`. */
+function cleanLine(text: string, maxChars: number, cut: boolean): string {
+  const clean = NEEDS_CLEANING.test(text) ? text.replace(INVISIBLE, ' ').replace(/\s+/g, ' ').trim() : text;
+  if (!cut || clean.length > maxChars) return truncate(clean, maxChars);
+  return `${clean.slice(0, maxChars - 1)}…`;
 }
 
 export function truncate(text: string, maxChars: number): string {

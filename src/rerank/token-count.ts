@@ -4,6 +4,8 @@
 // Counting (≈0.05 ms per tool line) and sanitising are the costly parts of candidate selection, and
 // routers send the same tool list with every request, so line parts and counts are memoised per project.
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { detachString } from '@catalog-search/core';
+import { boundedKey, stringBytes, type ProjectCache } from '../memory/index.js';
 
 /** Tokens a chat message adds beyond its content (role and separators), as OpenAI documents it. */
 export const MESSAGE_OVERHEAD_TOKENS = 4;
@@ -62,28 +64,30 @@ export interface LineParts {
 
 /**
  * Memo of candidate-line parts per tool content (sanitising and counting cost far more than a
- * lookup). Kept per project: nothing about one project's tools is visible to another.
+ * lookup), one project's view of the service's 'candidate-lines' cache (src/memory): nothing about one
+ * project's tools is visible to another, and entries count in bytes against the one cache budget.
+ * Keys are bounded: a key holding a tool's whole text (a 180 KB description) is hashed.
  */
 export class LinePartsCache {
-  // A Map in insertion order is the LRU: a hit is re-inserted at the end, the first key is the oldest.
-  // (Cheaper per lookup than lru-cache for this hot path of a few hundred lookups per request.)
-  readonly #entries = new Map<string, LineParts>();
-  readonly #maxTools: number;
-
-  constructor(maxTools = 20_000) {
-    this.#maxTools = maxTools;
-  }
+  constructor(
+    private readonly cache: ProjectCache<LineParts>,
+    private readonly projectId: string,
+  ) {}
 
   get(key: string, build: () => { head: string; tail: string }): LineParts {
-    let entry = this.#entries.get(key);
-    if (entry !== undefined) {
-      this.#entries.delete(key);
-    } else {
+    const bounded = boundedKey(key);
+    let entry = this.cache.get(this.projectId, bounded);
+    if (entry === undefined) {
+      // Own copies: the parts are cut from the request's tool text, which they would otherwise keep alive.
       const { head, tail } = build();
-      entry = { head, tail, tokens: countTextTokens(`${head} | ${tail}`) };
-      if (this.#entries.size >= this.#maxTools) this.#entries.delete(this.#entries.keys().next().value!);
+      entry = { head: detachString(head), tail: detachString(tail), tokens: countTextTokens(`${head} | ${tail}`) };
+      this.cache.set(this.projectId, bounded, entry);
     }
-    this.#entries.set(key, entry);
     return entry;
   }
+}
+
+/** Bytes a line's parts hold in the cache. */
+export function linePartsBytes(parts: LineParts): number {
+  return stringBytes(parts.head) + stringBytes(parts.tail) + 48;
 }

@@ -4,6 +4,7 @@ import { DEFAULT_MAX_RESULTS, SearchRequestSchema } from '@catalog-search/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.js';
+import type { MemoryBudget } from '../memory/index.js';
 import { ProblemError } from '../errors.js';
 import { SEARCH_PATHS, searchRouteSchema } from '../openapi/search-operation.js';
 import { budgetFromHeader, DEADLINE_HEADER, startDeadline } from '../search/deadline.js';
@@ -18,6 +19,8 @@ export const REQUEST_ENCODINGS = ['gzip', 'deflate', 'br', 'identity'] as const;
 export interface SearchRouteOptions {
   config: Readonly<Config>;
   reranker?: Reranker | undefined;
+  /** The service's one cache budget; the project rank caches are accounted in it. */
+  memory: MemoryBudget;
 }
 
 declare module 'fastify' {
@@ -29,10 +32,11 @@ declare module 'fastify' {
 
 /** POST /catalog/search: authenticate → rate limit per project → limits → validate → search → audit log. */
 export default async function searchRoutes(app: FastifyInstance, options: SearchRouteOptions): Promise<void> {
-  const { config, reranker } = options;
+  const { config, reranker, memory } = options;
   const caches = new ProjectRankCaches({
     projects: config.search.cacheProjects,
     toolsPerProject: config.search.cacheToolsPerProject,
+    memory,
   });
 
   // A 1,000-tool list is ~800 KB of JSON sent with every search: accept it compressed. The body
@@ -89,15 +93,17 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
         reply.raw.once('close', () => {
           if (!reply.raw.writableFinished) hangUp.abort();
         });
+        const rankCache = caches.for(request.projectId);
         const { response, rerank } = await searchCatalog(body, {
           projectId: request.projectId,
           requestId: request.id,
           log: request.log,
-          rankCache: caches.for(request.projectId),
+          rankCache,
           deadline: startDeadline(request.searchBudgetMs, reply.elapsedTime, hangUp.signal),
           maxDescriptionChars: config.search.maxDescriptionChars,
           reranker,
         });
+        caches.measure(request.projectId, rankCache);
         request.log.info(
           {
             // requestId and projectId are bound to request.log already.

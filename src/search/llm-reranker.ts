@@ -45,7 +45,7 @@ export function llmReranker(stage: LlmStage): Reranker {
 }
 
 /** The stage as configured by LLM_* (see README, "LLM rerank"); `fetch` lets tests route the SDK. */
-export function llmRerankerFromConfig(llm: LlmConfig, extra: Pick<RerankerConfig, 'fetch'> = {}): Reranker {
+export function llmRerankerFromConfig(llm: LlmConfig, extra: Pick<RerankerConfig, 'fetch' | 'memory'> = {}): Reranker {
   return llmReranker(
     createReranker({
       baseURL: llm.baseUrl,

@@ -40,7 +40,8 @@ describe('MemoryBudget', () => {
     // The small project is below the common level the big ones were cut to: it lost nothing.
     for (let at = 0; at < 5; at += 1) expect(cache.get('small', `small-${at}`)).toBeDefined();
     const sizes = Array.from({ length: 6 }, (_, project) => budget.projectBytes(`big-${project}`));
-    expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThanOrEqual(3 * (KB + ENTRY_OVERHEAD_BYTES + 40));
+    // Near one common level: apart by at most what one trim removes (5 % of the budget) and an entry.
+    expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThanOrEqual(5 * KB + 2 * (KB + ENTRY_OVERHEAD_BYTES + 40));
   });
 
   it('refuses a value larger than a project share, and replaces without double counting', () => {
@@ -67,6 +68,23 @@ describe('MemoryBudget', () => {
     expect(first.get('a', 'k')).toBeUndefined();
     expect(removed).toEqual(['a:1024']);
     expect(() => textCache(budget, 'first')).toThrow(/exists already/);
+  });
+
+  it('sets memory held outside the caches aside, and resizing an entry is not a removal', () => {
+    const removed: string[] = [];
+    const budget = new MemoryBudget({ maxBytes: 100 * KB, projectShare: 1 });
+    budget.reserve('memos', 60 * KB);
+    const cache = budget.cache<{ bytes: number }>('sized', { sizeOf: (value) => value.bytes, onRemove: (_, projectId) => removed.push(projectId) });
+    const value = { bytes: KB };
+    cache.set('p', 'k', value);
+    value.bytes = 20 * KB;
+    cache.set('p', 'k', value); // the same object, grown
+    expect(removed).toEqual([]);
+    expect(budget.usage().byCache).toMatchObject({ memos: 60 * KB });
+    fill(textCache(budget), 'q', 40, KB);
+    expect(budget.usage().usedBytes).toBeLessThanOrEqual(100 * KB);
+    expect(budget.usage().byCache.memos).toBe(60 * KB);
+    expect(() => budget.reserve('too much', 50 * KB)).toThrow(RangeError);
   });
 
   it('expires entries after their TTL', async () => {

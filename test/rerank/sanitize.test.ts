@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { plainTextLine } from '../../src/rerank/sanitize.js';
+import { plainTextLine, sanitizeData, sanitizeLine } from '../../src/rerank/sanitize.js';
 
 describe('plainTextLine (the explanation callers get)', () => {
   it('removes markdown and HTML, keeping link text and identifiers', () => {
@@ -29,5 +29,20 @@ describe('plainTextLine (the explanation callers get)', () => {
       plainTextLine(text, 200);
       expect(performance.now() - started).toBeLessThan(1_000);
     }
+  });
+});
+
+describe('sanitizeLine and sanitizeData on long text', () => {
+  it('read only the start of a long text, and mark that it went on', () => {
+    const long = `Lists invoices.   ${'x'.repeat(180 * 1024)}`;
+    const started = performance.now();
+    for (let at = 0; at < 100; at += 1) sanitizeData(long, 200);
+    expect(performance.now() - started).toBeLessThan(1_000); // hang detection: 100 × 180 KB
+    expect(sanitizeData(long, 200)).toMatch(/^Lists invoices\. x+…$/);
+    expect(sanitizeData(long, 200).length).toBeLessThanOrEqual(200);
+    // Mostly whitespace: a shorter line, still marked as cut.
+    expect(sanitizeLine(`a${' '.repeat(5_000)}b`, 200)).toBe('a…');
+    expect(sanitizeLine('short | <b>', 200)).toBe('short | <b>');
+    expect(sanitizeData('short | <b>', 200)).toBe('short ¦ ‹b›');
   });
 });

@@ -1,4 +1,5 @@
 import type { ToolInfo } from '../schemas.js';
+import { detachString } from '../text/detach.js';
 
 /**
  * The exact text analysis reads from a tool: toolKey, toolName, serverName, title, description (cut to
@@ -80,7 +81,13 @@ export function keyRead(): string {
 
 /** A copy of what readTool read last, to keep. */
 export function takeReading(): ToolRecord {
-  return reading.slice(0, readLength);
+  const record = reading.slice(0, readLength);
+  // A kept record must not keep the request's texts alive through the cut ones (see detachString).
+  for (let i = 0; i < record.length; i += 1) {
+    const item = record[i];
+    if (typeof item === 'string') record[i] = detachString(item);
+  }
+  return record;
 }
 
 /** The parameters of a schema: its `properties`, then those of its `items`; nested ones too, at most MAX_PARAMS. */

@@ -19,6 +19,11 @@ export interface RankOptions {
 /** Opaque per-tool analysis cache; create with `createRankCache()`. */
 export interface RankCache {
   readonly size: number;
+  /**
+   * Approximate bytes the cache holds (its tools' text, analyses and prepared lists), for a server
+   * that accounts its caches in bytes. An estimate: strings count two bytes a character.
+   */
+  readonly bytes: number;
   clear(): void;
 }
 

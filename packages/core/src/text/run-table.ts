@@ -59,10 +59,17 @@ export function appendRunIds(slot: number, out: TokenBuffer): void {
   else if (id !== NO_TERM) for (const each of idLists[-id - 2]!) out.push(each);
 }
 
+/**
+ * Runs longer than this are not remembered: real words and identifiers are far shorter, and the pool
+ * keeps every remembered run's characters until the table is cleared, so 65,536 hostile runs of
+ * 2,000 letters would have held 130 MB.
+ */
+const MAX_REMEMBERED_RUN = 64;
+
 /** Remembers that the ASCII run `bytes[start .. end)` gave the ids `produced` holds from `from` on. */
 export function rememberRun(bytes: Uint8Array, start: number, end: number, hash: number, produced: TokenBuffer, from: number): void {
   const length = end - start;
-  if (length === 0) return;
+  if (length === 0 || length > MAX_REMEMBERED_RUN) return;
   if (count >= 1 << (bits - 1)) {
     if (bits < MAX_BITS) grow();
     else clearRunTable();
@@ -111,6 +118,7 @@ export function clearRunTable(): void {
   bits = MIN_BITS;
   mask = (1 << bits) - 1;
   slots = new Int32Array((1 << bits) * WIDTH);
+  pool = new Uint8Array(1 << 15);
   idLists = [];
   poolUsed = 0;
   count = 0;

@@ -1,4 +1,5 @@
 import { stem as porter2 } from 'porter2';
+import { detachString } from './detach.js';
 import { clearRunTable } from './run-table.js';
 import { STOP_WORDS } from './stop-words.js';
 
@@ -8,9 +9,14 @@ import { STOP_WORDS } from './stop-words.js';
  * letters have id -1. Tool lists repeat the same few thousand words, so stemming each distinct word
  * once is most of the tokenizer's speed, and ids let analysis count terms in flat arrays instead of a
  * Map per tool. Ids are transient: they hold only within one analysis (see `resetVocabularyIfFull`).
- * The vocabulary holds only words and stems, no tool identity.
+ * The vocabulary holds only words and stems, no tool identity, and its own copies of them (detachString):
+ * it outlives the texts they were cut from.
  */
 const MAX_WORDS = 60_000;
+// And at most this many characters of words and terms together: hostile lists can bring long words.
+// With MAX_WORDS this bounds the vocabulary near 10 MB.
+const MAX_CHARS = 2_000_000;
+let chars = 0;
 const idOfWritten = new Map<string, number>();
 const idOfTerm = new Map<string, number>();
 const terms: string[] = [];
@@ -20,10 +26,12 @@ export function termId(written: string): number {
   let id = idOfWritten.get(written);
   if (id === undefined) {
     id = termIdOfNewWord(written);
-    idOfWritten.set(written, id);
+    idOfWritten.set(detachString(written), id);
+    chars += written.length;
   }
   return id;
 }
+
 
 /**
  * termId without remembering the written word: for a caller that asks about each written word once
@@ -58,8 +66,10 @@ export function internTerm(term: string): number {
   let id = idOfTerm.get(term);
   if (id === undefined) {
     id = terms.length;
-    terms.push(term);
-    idOfTerm.set(term, id);
+    const own = detachString(term);
+    terms.push(own);
+    idOfTerm.set(own, id);
+    chars += term.length;
   }
   return id;
 }
@@ -71,7 +81,8 @@ export function vocabularySize(): number {
 
 /** Drops the vocabulary when it is full; call only between analyses, since it invalidates ids. */
 export function resetVocabularyIfFull(): void {
-  if (idOfWritten.size < MAX_WORDS && terms.length < MAX_WORDS) return;
+  if (idOfWritten.size < MAX_WORDS && terms.length < MAX_WORDS && chars < MAX_CHARS) return;
+  chars = 0;
   idOfWritten.clear();
   idOfTerm.clear();
   terms.length = 0;
