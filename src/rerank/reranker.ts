@@ -5,14 +5,15 @@
 import { createHash } from 'node:crypto';
 import OpenAI from 'openai';
 import { LRUCache } from 'lru-cache';
-import type { RankCache, RankedTool } from '@catalog-search/core';
+import type { DegradedReason, RankedTool } from '@catalog-search/core';
+import type { Reranker, RerankOptions, RerankOutcome, RerankRequest, RerankStats, TokenUsage } from '../search/reranker.js';
 import { DEFAULT_CANDIDATE_OPTIONS, selectCandidates, type Candidate, type CandidateOptions } from './candidates.js';
 import { GradeStreamParser, isEmptyAnswer, type RawGrade } from './grade-parser.js';
 import { classifyFailure, NEXT_MODE, streamAnswer, type OutputMode } from './llm-call.js';
 import { mergeRanking } from './merge-ranking.js';
 import { buildMessages, promptHeader, SYSTEM_PROMPT, type PromptMessage } from './prompt.js';
 import { countTextTokens, LinePartsCache, MESSAGE_OVERHEAD_TOKENS } from './token-count.js';
-import type { CandidateGrade, DegradedReason, RerankInput, RerankOutcome, RerankRequestOptions, TokenUsage } from './types.js';
+import type { CandidateGrade } from './types.js';
 
 export interface RerankerConfig {
   /** OpenAI-compatible endpoint, e.g. `http://localhost:11434/v1`; the SDK's default when absent. */
@@ -41,16 +42,6 @@ export interface RerankerConfig {
 export const DEFAULT_PROMPT_TOKEN_BUDGET = 7_000;
 export const DEFAULT_CACHE_TTL_MS = 10 * 60_000;
 
-export interface RerankRequest extends RerankInput {
-  /**
-   * How many results the caller will show: the ranking is cut there, and the model is asked for at
-   * most this many (10–30). Default: the whole ranking, 20 asked for.
-   */
-  maxResults?: number;
-  /** The project's lexical rank cache, reused for per-sub-query rankings. */
-  rankCache?: RankCache;
-}
-
 export interface PromptPlan {
   candidates: Candidate[];
   messages: PromptMessage[];
@@ -61,9 +52,9 @@ export interface PromptPlan {
   key: string;
 }
 
-export interface Reranker {
+/** The LLM stage: the pipeline's `Reranker`, and a look at the prompt it would send. */
+export interface LlmReranker extends Reranker {
   readonly model: string;
-  rerank(request: RerankRequest, options: RerankRequestOptions): Promise<RerankOutcome>;
   /** The prompt the stage would send, without sending it (eval: candidate recall, prompt size). */
   plan(request: RerankRequest, projectId: string): PromptPlan;
 }
@@ -95,7 +86,7 @@ interface ProjectState {
   flights: Map<string, Flight>;
 }
 
-export function createReranker(config: RerankerConfig): Reranker {
+export function createReranker(config: RerankerConfig): LlmReranker {
   const budget = config.promptTokenBudget ?? DEFAULT_PROMPT_TOKEN_BUDGET;
   const ttl = config.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS;
   const reserveMs = config.reserveMs ?? 50;
@@ -146,18 +137,15 @@ export function createReranker(config: RerankerConfig): Reranker {
     return { candidates: selection.candidates, messages, promptTokens, whole: selection.whole, key };
   }
 
-  async function rerank(request: RerankRequest, options: RerankRequestOptions): Promise<RerankOutcome> {
+  async function rerank(request: RerankRequest, options: RerankOptions): Promise<RerankOutcome> {
     const { tools, lexical } = request;
-    const lexicalOutcome = (degraded: DegradedReason | undefined, extra: Partial<RerankOutcome> = {}): RerankOutcome => ({
-      ranked: request.maxResults === undefined ? lexical : lexical.slice(0, request.maxResults),
+    const { signal, at: deadline } = options.deadline;
+    const noCall = { cached: false, shared: false, candidates: 0, promptTokens: 0, modelMs: 0 };
+    const lexicalOutcome = (degraded: DegradedReason | undefined, stats: Partial<RerankStats> = {}): RerankOutcome => ({
+      ranked: lexical,
       ranker: 'bm25',
       ...(degraded ? { degraded } : {}),
-      cached: false,
-      shared: false,
-      candidates: 0,
-      promptTokens: 0,
-      modelMs: 0,
-      ...extra,
+      stats: { ...noCall, ...stats },
     });
     if (tools.length === 0) return lexicalOutcome(undefined);
 
@@ -173,7 +161,6 @@ export function createReranker(config: RerankerConfig): Reranker {
         grades: toCandidateGrades(grades, byId),
         shown,
         complete,
-        ...(request.maxResults === undefined ? {} : { limit: request.maxResults }),
       });
 
     const hit = state.answers?.get(prompt.key);
@@ -182,32 +169,32 @@ export function createReranker(config: RerankerConfig): Reranker {
       return lexicalOutcome('over_budget', sizes);
     }
     if (hit) {
-      return { ranked: merged(hit.grades, true), ranker: 'llm', cached: true, shared: false, modelMs: 0, ...sizes };
+      return { ranked: merged(hit.grades, true), ranker: 'llm', stats: { ...noCall, cached: true, ...sizes } };
     }
-    if (options.signal.aborted || options.deadline - reserveMs - performance.now() < minCallMs) {
+    if (signal.aborted || options.deadline.remainingMs() - reserveMs < minCallMs) {
       return lexicalOutcome('timeout', sizes);
     }
 
     let flight = state.flights.get(prompt.key);
     const shared = flight !== undefined;
     if (!flight) {
-      flight = startFlight(state, prompt, byId, options.deadline - reserveMs);
+      flight = startFlight(state, prompt, byId, deadline - reserveMs);
     }
-    const result = await participate(flight, options.signal, options.deadline - reserveMs);
+    const result = await participate(flight, signal, deadline - reserveMs);
 
     const usage = shared ? undefined : result.usage;
-    const base = { cached: false, shared, modelMs: result.modelMs, ...(usage ? { usage } : {}), ...sizes };
+    const stats: RerankStats = { cached: false, shared, modelMs: result.modelMs, ...(usage ? { usage } : {}), ...sizes };
     if (result.grades.length === 0) {
       // Nothing usable arrived. A complete, well-formed "no tool helps" answer is still the model's answer.
-      if (!result.failure) return { ranked: merged([], true), ranker: 'llm', ...base };
-      return { ...lexicalOutcome(result.failure), ...base };
+      if (!result.failure) return { ranked: merged([], true), ranker: 'llm', stats };
+      return lexicalOutcome(result.failure, stats);
     }
     const complete = result.complete && !result.failure;
     return {
       ranked: merged(result.grades, complete),
       ranker: 'llm',
       ...(complete ? {} : { degraded: 'partial' as const }),
-      ...base,
+      stats,
     };
   }
 

@@ -9,8 +9,8 @@ import { SEARCH_PATHS, searchRouteSchema } from '../openapi/search-operation.js'
 import { budgetFromHeader, DEADLINE_HEADER, startDeadline } from '../search/deadline.js';
 import { enforceLimits, rejectDuplicateToolKeys } from '../search/limits.js';
 import { ProjectRankCaches } from '../search/project-caches.js';
-import { searchCatalog } from '../search/search-catalog.js';
-import type { Reranker } from '../search/types.js';
+import { searchCatalog } from '../search/pipeline.js';
+import type { Reranker } from '../search/reranker.js';
 
 export const REQUEST_ENCODINGS = ['gzip', 'deflate', 'br', 'identity'] as const;
 
@@ -83,7 +83,7 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
           requestId: request.id,
           log: request.log,
           rankCache: caches.for(request.projectId),
-          deadline: startDeadline(request.searchBudgetMs, reply.elapsedTime, hangUp.signal),
+          deadline: startDeadline(request.searchBudgetMs, { elapsedMs: reply.elapsedTime, cancel: hangUp.signal }),
           maxDescriptionChars: config.search.maxDescriptionChars,
           reranker,
         });
@@ -104,7 +104,7 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
                     promptTokens: rerank.promptTokens,
                     cached: rerank.cached,
                     shared: rerank.shared,
-                    modelMs: rerank.modelMs,
+                    modelMs: Math.round(rerank.modelMs),
                     // Tokens billed for this request (0 when answered from the cache or a shared call).
                     usage: rerank.usage ?? { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
                   },

@@ -48,9 +48,9 @@ describe('mergeRanking', () => {
     expect(next.relevance).toBeGreaterThan(LEFT_OUT_CAP);
   });
 
-  it('never lets relevance rise down the list, and cuts at the limit', () => {
-    const ranked = mergeRanking({ tools, lexical, grades: [], shown: new Set(), complete: false, limit: 3 });
-    expect(ranked).toHaveLength(Math.min(3, lexical.length));
+  it('never lets relevance rise down the list, and keeps every lexical tool', () => {
+    const ranked = mergeRanking({ tools, lexical, grades: [], shown: new Set(), complete: false });
+    expect(ranked).toHaveLength(lexical.length);
     ranked.forEach((entry, at) => at > 0 && expect(entry.relevance).toBeLessThanOrEqual(ranked[at - 1]!.relevance));
   });
 
