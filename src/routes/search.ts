@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.js';
 import { ProblemError } from '../errors.js';
-import { SEARCH_PATHS, searchRouteSchema } from '../openapi/search-operation.js';
+import { SEARCH_PATHS, searchRouteSchema } from '../schemas/search.js';
 import { budgetFromHeader, DEADLINE_HEADER, startDeadline } from '../search/deadline.js';
 import { enforceLimits, rejectDuplicateToolKeys } from '../search/limits.js';
 import { ProjectRankCaches } from '../search/project-caches.js';
