@@ -5,7 +5,7 @@ import { keepRequestTools } from '../src/search/rerank-stage.js';
 import type { Reranker, RerankOptions, RerankRequest } from '../src/search/reranker.js';
 import { startApp, TEST_SECRET, testConfig, type RunningApp } from './helpers/app.js';
 import { claims, signJwt } from './helpers/tokens.js';
-import { sampleTools } from './helpers/tools.js';
+import { sampleTools } from './fixtures/tools.js';
 
 /**
  * The rerank seam of the pipeline, exercised with small in-process rerankers (the real LLM stage is

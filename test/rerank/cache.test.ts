@@ -1,9 +1,9 @@
 // Cost controls: per-project answer cache (LRU + TTL) and single-flight of identical requests.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createReranker, type RerankerConfig } from '../../src/rerank/index.js';
-import { startOpenAITestServer, type OpenAITestServer } from '../support/openai-test-server.js';
-import { everydayTools } from '../support/tool-fixtures.js';
-import { rerankRun } from './helpers.js';
+import { startOpenAITestServer, type OpenAITestServer } from '../helpers/openai-test-server.js';
+import { everydayTools } from '../fixtures/tools.js';
+import { rerankRun } from '../helpers/rerank.js';
 
 let double: OpenAITestServer;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { rankTools, type RankedTool } from '@catalog-search/core';
 import { describe, expect, it } from 'vitest';
 import { GRADE_BANDS, LEFT_OUT_CAP, mergeRanking } from '../../src/rerank/merge-ranking.js';
-import { everydayTools } from '../support/tool-fixtures.js';
+import { everydayTools } from '../fixtures/tools.js';
 
 const tools = everydayTools;
 const lexical: RankedTool[] = rankTools({ query: ['list calendar events and post a slack message'], tools });

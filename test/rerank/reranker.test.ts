@@ -7,9 +7,9 @@ import {
   type ChatRequestBody,
   type OpenAITestServer,
   type PromptCandidate,
-} from '../support/openai-test-server.js';
-import { everydayTools } from '../support/tool-fixtures.js';
-import { keys, rerankRun } from './helpers.js';
+} from '../helpers/openai-test-server.js';
+import { everydayTools } from '../fixtures/tools.js';
+import { keys, rerankRun } from '../helpers/rerank.js';
 
 let double: OpenAITestServer;
 beforeAll(async () => {
