@@ -1,7 +1,7 @@
 import type { LlmConfig } from '../config.js';
 import { createReranker, type LlmReranker, type RerankerConfig } from './reranker.js';
 
-/** The stage as configured by LLM_* (see README, "LLM reranking"); `fetch` lets tests route the SDK. */
+/** The stage as configured by LLM_* (see docs/ranking.md, "LLM reranking"); `fetch` lets tests route the SDK. */
 export function rerankerFromConfig(llm: LlmConfig, extra: Pick<RerankerConfig, 'fetch'> = {}): LlmReranker {
   return createReranker({
     baseURL: llm.baseUrl,
