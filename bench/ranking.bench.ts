@@ -14,7 +14,8 @@
 // a young-generation collection that falls inside a run copies that list and is part of the figure.
 // Targets (1,000 tools): cold < 15 ms, warm < 3 ms. A last section measures cold when every word of the
 // list is new to the process (see coldWordCases).
-import { createRankCache, rankOkapiBm25, rankTools, type ToolInfo } from '../packages/core/src/index.js';
+import { createRankCache, rankTools, type ToolInfo } from '../packages/core/src/index.js';
+import { rankOkapiBm25 } from '../eval/okapi-bm25.js';
 import { resetVocabularyIfFull } from '../packages/core/src/text/stem.js';
 import { tokenize } from '../packages/core/src/text/tokenize.js';
 import { madeUpWord } from '../packages/core/test/fixtures/words.js';

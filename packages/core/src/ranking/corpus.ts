@@ -1,5 +1,6 @@
 import type { ToolInfo } from '../schemas.js';
 import { resetVocabularyIfFull, vocabularyEpoch } from '../text/stem.js';
+import { fieldFactor } from './bm25f.js';
 import { FIELD_COUNT as FIELDS_TOTAL, FIELD_PARAMS, FIELDS } from './fields.js';
 import { ToolAnalysisCache, type CacheEntry } from './rank-cache.js';
 import { NO_NAME } from './name-key.js';
@@ -28,8 +29,8 @@ export interface Corpus {
   readonly toolStarts: Int32Array;
   readonly fieldLengths: Int32Array;
   /**
-   * Per tool and field (`tool * FIELD_COUNT + field`): weight / (1 − b + b × length / average length),
-   * what one occurrence of a term in that field adds to the tool's BM25F pseudo term frequency.
+   * Per tool and field (`tool * FIELD_COUNT + field`): BM25F's fieldFactor (bm25f.ts), what one
+   * occurrence of a term in that field adds to the tool's field-weighted term frequency.
    */
   readonly fieldFactors: Float64Array;
   /**
@@ -133,7 +134,7 @@ export function corpusOf(analyses: readonly ToolAnalysis[]): Corpus {
     for (let f = 0; f < FIELD_COUNT; f += 1) {
       const length = lengths[lengthsAt + f]!;
       const avg = avgLengths[f]! || 1;
-      fieldFactors[doc * FIELD_COUNT + f] = FIELD_WEIGHTS[f]! / (1 - FIELD_B[f]! + (FIELD_B[f]! * length) / avg);
+      fieldFactors[doc * FIELD_COUNT + f] = fieldFactor(FIELD_WEIGHTS[f]!, FIELD_B[f]!, length, avg);
       fieldLengths[doc * FIELD_COUNT + f] = length;
     }
     if (analysis.nameHash !== NO_NAME) {

@@ -9,8 +9,8 @@ const FIELD_QUALITY = FIELDS.map((field) => FIELD_PARAMS[field].quality);
 
 /**
  * Where a query's terms occur in a list: one match per (tool, term) pair that occurs, tool by tool and,
- * within a tool, by term index. `weights` is the term's BM25F pseudo term frequency in the tool
- * (Σ over fields of the field's factor × count), `fields` the best field it occurs in (the highest
+ * within a tool, by term index. `weights` is the term's field-weighted frequency tf' in the tool
+ * (Σ over fields of the field's factor × count, see bm25f.ts), `fields` the best field it occurs in (the highest
  * calibration quality; the first one on a tie). The arrays are reused: valid until the next call.
  */
 export interface TermMatches {

@@ -3,7 +3,7 @@ import type { TokenBuffer } from './token-buffer.js';
 /**
  * Memo of written ASCII runs ("search", "getFileContents", "mp3") -> their term ids, so that the
  * tokenizer splits, lowercases and stems each distinct run once. Tool lists repeat the same few
- * thousand runs, so most lookups hit. It is an open-addressing table keyed by an FNV-1a hash that the
+ * thousand runs, so most lookups hit. It is an open-addressing table keyed by the FNV-1a hash (fnv.ts) that the
  * tokenizer computes while scanning, checked against the text in place: a hit allocates nothing and
  * makes the engine hash nothing. Ids are the vocabulary's (stem.ts), which clears this table whenever it
  * drops its ids. Holds words only, no tool identity.

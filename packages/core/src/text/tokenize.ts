@@ -1,3 +1,4 @@
+import { FNV_OFFSET, fnvStep } from './fnv.js';
 import { appendRunIds, findRun, rememberRun } from './run-table.js';
 import { internTerm, resetVocabularyIfFull, termId, termIdOfNewWord, termOf } from './stem.js';
 import { NEGATIONS } from './stop-words.js';
@@ -83,8 +84,8 @@ function tokenizeAscii(text: string, bytes: Uint8Array, out: TokenBuffer): void 
     while (i < length && BYTE_CLASS[bytes[i]!] === 0) i += 1;
     if (i >= length) return;
     const start = i;
-    let hash = Math.imul((0x811c9dc5 | 0) ^ bytes[i]!, 16777619);
-    for (i += 1; BYTE_CLASS[bytes[i]!] !== 0; i += 1) hash = Math.imul(hash ^ bytes[i]!, 16777619);
+    let hash = fnvStep(FNV_OFFSET, bytes[i]!);
+    for (i += 1; BYTE_CLASS[bytes[i]!] !== 0; i += 1) hash = fnvStep(hash, bytes[i]!);
     const slot = findRun(bytes, start, i, hash);
     if (slot >= 0) appendRunIds(slot, out);
     else learnAsciiRun(text, bytes, start, i, hash, out);
@@ -120,18 +121,18 @@ function tokenizeAnyScript(text: string, out: TokenBuffer): void {
       if (start < 0) {
         start = i;
         ascii = true;
-        hash = 0x811c9dc5 | 0;
+        hash = FNV_OFFSET;
       }
-      hash = Math.imul(hash ^ code, 16777619);
+      hash = fnvStep(hash, code);
       continue;
     }
     if ((code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code >= 128) {
       if (start < 0) {
         start = i;
         ascii = true;
-        hash = 0x811c9dc5 | 0;
+        hash = FNV_OFFSET;
       }
-      hash = Math.imul(hash ^ code, 16777619);
+      hash = fnvStep(hash, code);
       if (code >= 128) ascii = false;
       continue;
     }
