@@ -1,6 +1,6 @@
 export * from './schemas.js';
 export type { RankCache, RankInput, RankOptions, RankedTool } from './ranking/types.js';
 export { rankTools } from './ranking/rank.js';
-export { DEFAULT_MAX_DESCRIPTION_CHARS } from './ranking/tool-content.js';
+export { DEFAULT_MAX_DESCRIPTION_CHARS } from './ranking/tool-reader.js';
 export { createRankCache, type RankCacheOptions } from './ranking/rank-cache.js';
 export { toSearchResult } from './ranking/to-search-result.js';

@@ -2,7 +2,7 @@ import { vocabularyEpoch } from '../text/stem.js';
 import { TokenBuffer } from '../text/token-buffer.js';
 import { tokenizeInto } from '../text/tokenize.js';
 import { nameHash, sameName } from './name-key.js';
-import type { ToolContent } from './tool-content.js';
+import type { ToolContent } from './tool-reader.js';
 
 /**
  * What ranking needs to know about one tool; computed once per distinct tool content and cached: its
@@ -51,7 +51,7 @@ function addText(text: string): number {
 }
 
 /**
- * Analyses tool contents (see tool-content.ts). Term ids hold until the vocabulary is next reset: a
+ * Analyses tool contents (see tool-reader.ts). Term ids hold until the vocabulary is next reset: a
  * caller analysing a list calls `resetVocabularyIfFull()` once before the list, not between its tools.
  */
 export function analyzeContents(contents: readonly ToolContent[]): ToolAnalysis[] {
