@@ -26,6 +26,16 @@ export function relevanceFromCoverage(coverage: number): number {
   return round3(1 - Math.exp(-GAIN * Math.min(coverage, 1)));
 }
 
+/**
+ * Makes relevance never rise down a ranked list: each entry's is capped at the one above it. The
+ * lexical order is by BM25F score, which weighs evidence a little differently from the calibrated
+ * coverage, and the LLM stage's merge orders by grade; capping keeps every relevance an understatement,
+ * never an overstatement, and the top one as it was. The service and the client both use it.
+ */
+export function capRelevanceDownTheList(ranked: readonly { relevance: number }[]): void {
+  for (let i = 1; i < ranked.length; i += 1) ranked[i]!.relevance = Math.min(ranked[i]!.relevance, ranked[i - 1]!.relevance);
+}
+
 function round3(value: number): number {
   return Math.round(value * 1000) / 1000;
 }
