@@ -12,7 +12,7 @@
  */
 
 /** Term-frequency saturation: how quickly more occurrences stop adding. */
-export const K1 = 1.2;
+const K1 = 1.2;
 
 /** Inverse document frequency of a term found in `docFreq` of `listSize` tools (never negative). */
 export function idf(docFreq: number, listSize: number): number {

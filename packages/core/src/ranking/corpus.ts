@@ -1,13 +1,10 @@
 import type { ToolInfo } from '../schemas.js';
 import { resetVocabularyIfFull, vocabularyEpoch } from '../text/stem.js';
 import { fieldFactor } from './bm25f.js';
-import { FIELD_COUNT as FIELDS_TOTAL, FIELD_PARAMS, FIELDS } from './fields.js';
+import { FIELD_COUNT, FIELD_PARAMS, FIELDS } from './fields.js';
 import { NO_NAME } from './name-key.js';
 import { analyzeContents, type ToolAnalysis } from './tool-analysis.js';
 import { ToolReader } from './tool-reader.js';
-
-// A local copy: read in the innermost loops, where a cross-module binding can cost a call.
-const FIELD_COUNT = FIELDS_TOTAL;
 
 /**
  * The request's tool list, ready to score queries against: each tool's token stream (its analysis)

@@ -9,18 +9,7 @@ const NOT_NAME_CHARS = /[^\p{L}\p{N}]+/gu;
 
 /** Normalised identifier: lowercase letters and digits only ("create_pull_request" = "createPullRequest"). */
 export function normalizeName(name: string): string {
-  // A char scan keeps the common ASCII case off the regex engine.
-  const lower = name.toLowerCase();
-  let out = '';
-  let from = 0;
-  for (let i = 0; i < lower.length; i += 1) {
-    const code = lower.charCodeAt(i);
-    if ((code >= 97 && code <= 122) || (code >= 48 && code <= 57)) continue;
-    if (code >= 128) return lower.replace(NOT_NAME_CHARS, '');
-    if (i > from) out += lower.slice(from, i);
-    from = i + 1;
-  }
-  return from === 0 ? lower : out + lower.slice(from);
+  return name.toLowerCase().replace(NOT_NAME_CHARS, '');
 }
 
 /** No name: the hash of a name that normalises to nothing. */

@@ -4,11 +4,8 @@ import type { Corpus } from './corpus.js';
 import { findTermMatches } from './term-matches.js';
 import { vocabularyEpoch } from '../text/stem.js';
 import { idf, termScore } from './bm25f.js';
-import { FIELD_COUNT as FIELDS_TOTAL, FIELD_PARAMS, FIELDS } from './fields.js';
+import { FIELD_COUNT, FIELD_PARAMS, FIELDS } from './fields.js';
 import { hashNormalized, normalizeName } from './name-key.js';
-
-// A local copy: read in the innermost loops, where a cross-module binding can cost a call.
-const FIELD_COUNT = FIELDS_TOTAL;
 
 /** One sub-query scored against the whole list. */
 export interface SubQueryResult {

@@ -1,10 +1,8 @@
 import { knownTermId, vocabularySize } from '../text/stem.js';
 import { grownInt32 } from '../text/token-buffer.js';
 import type { Corpus } from './corpus.js';
-import { FIELD_COUNT as FIELDS_TOTAL, FIELD_PARAMS, FIELDS } from './fields.js';
+import { FIELD_COUNT, FIELD_PARAMS, FIELDS } from './fields.js';
 
-// A local copy: read in the innermost loops, where a cross-module binding can cost a call.
-const FIELD_COUNT = FIELDS_TOTAL;
 const FIELD_QUALITY = FIELDS.map((field) => FIELD_PARAMS[field].quality);
 
 /**
