@@ -1,5 +1,5 @@
 import type { ToolInfo } from '../schemas.js';
-import { resetVocabularyIfFull, vocabularyEpoch } from '../text/stem.js';
+import { vocabulary } from '../text/vocabulary.js';
 import { fieldFactor } from './bm25f.js';
 import { FIELD_COUNT, FIELD_PARAMS, FIELDS } from './fields.js';
 import { NO_NAME } from './name-key.js';
@@ -66,8 +66,8 @@ export interface CorpusCache {
  */
 export function buildCorpus(tools: readonly ToolInfo[], cache: CorpusCache | undefined, maxDescriptionChars?: number): Corpus {
   // Once per list: the term ids of all its analyses must come from one vocabulary.
-  resetVocabularyIfFull();
-  if (cache !== undefined) return cache.corpusOf(cache.analysesOf(tools, maxDescriptionChars, vocabularyEpoch()));
+  vocabulary.resetIfFull();
+  if (cache !== undefined) return cache.corpusOf(cache.analysesOf(tools, maxDescriptionChars, vocabulary.epoch));
   const reader = new ToolReader();
   return corpusOf(analyzeContents(tools.map((tool) => reader.content(tool, maxDescriptionChars))));
 }
@@ -119,7 +119,7 @@ export function corpusOf(analyses: readonly ToolAnalysis[]): Corpus {
   }
   return {
     size: analyses.length,
-    epoch: vocabularyEpoch(),
+    epoch: vocabulary.epoch,
     tokens,
     toolStarts,
     fieldLengths,

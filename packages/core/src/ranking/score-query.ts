@@ -2,7 +2,7 @@ import { analyzeQuery, type QueryTerms } from '../text/tokenize.js';
 import { calibrationIdf, EXACT_RELEVANCE, relevanceFromCoverage } from './calibrate.js';
 import type { Corpus } from './corpus.js';
 import { findTermMatches } from './term-matches.js';
-import { vocabularyEpoch } from '../text/stem.js';
+import { vocabulary } from '../text/vocabulary.js';
 import { idf, termScore } from './bm25f.js';
 import { FIELD_COUNT, FIELD_PARAMS, FIELDS } from './fields.js';
 import { hashNormalized, normalizeName } from './name-key.js';
@@ -34,7 +34,7 @@ const FIELD_QUALITY = FIELDS.map((field) => FIELD_PARAMS[field].quality);
 export function scoreSubQuery(corpus: Corpus, text: string): SubQueryResult {
   // The ids of a corpus hold while the vocabulary is the one it was built under; rankTools builds or
   // finds the corpus (renewing a full vocabulary first) and then scores, renewing nothing between.
-  if (corpus.epoch !== vocabularyEpoch()) throw new Error('corpus used after the vocabulary was renewed');
+  if (corpus.epoch !== vocabulary.epoch) throw new Error('corpus used after the vocabulary was renewed');
   const n = corpus.size;
   const query = analyzeQuery(text);
   const scores = new Float64Array(n);

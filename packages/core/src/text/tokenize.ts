@@ -1,8 +1,7 @@
 import { FNV_OFFSET, fnvStep } from './fnv.js';
-import { appendRunIds, findRun, rememberRun } from './run-table.js';
-import { internTerm, resetVocabularyIfFull, termId, termIdOfNewWord, termOf } from './stem.js';
 import { NEGATIONS } from './stop-words.js';
 import { TokenBuffer } from './token-buffer.js';
+import { vocabulary } from './vocabulary.js';
 
 /**
  * The tokenizer for tool text and queries.
@@ -29,7 +28,7 @@ const queryTokens = new TokenBuffer(64);
 
 /** The index terms of `text`, in order. */
 export function tokenize(text: string): string[] {
-  resetVocabularyIfFull();
+  vocabulary.resetIfFull();
   return termsOf(text);
 }
 
@@ -39,7 +38,7 @@ export function tokenize(text: string): string[] {
  * ASCII text the fast path must give the same (test/tokenize.property.test.ts).
  */
 export function generalPathTerms(text: string): string[] {
-  resetVocabularyIfFull();
+  vocabulary.resetIfFull();
   queryTokens.length = 0;
   for (const match of text.matchAll(LETTERS_AND_DIGITS)) addWord(match[0], queryTokens);
   return termsOfTokens();
@@ -54,7 +53,7 @@ function termsOf(text: string): string[] {
 
 function termsOfTokens(): string[] {
   const terms = new Array<string>(queryTokens.length);
-  for (let i = 0; i < queryTokens.length; i += 1) terms[i] = termOf(queryTokens.ids[i]!);
+  for (let i = 0; i < queryTokens.length; i += 1) terms[i] = vocabulary.termOf(queryTokens.ids[i]!);
   return terms;
 }
 
@@ -65,8 +64,8 @@ const encoder = new TextEncoder();
 let asciiBytes = new Uint8Array(4096);
 
 /**
- * Appends the term ids (see stem.ts) of `text` to `out`. Ids are valid until the next
- * `resetVocabularyIfFull()`, so a caller turns them into terms before calling that again.
+ * Appends the term ids (see vocabulary.ts) of `text` to `out`. Ids are valid until the next
+ * `vocabulary.resetIfFull()`, so a caller turns them into terms before calling that again.
  */
 export function tokenizeInto(text: string, out: TokenBuffer): void {
   const length = text.length;
@@ -92,6 +91,7 @@ for (let code = 48; code <= 57; code += 1) BYTE_CLASS[code] = UPPER_OR_DIGIT;
  */
 function tokenizeAscii(text: string, bytes: Uint8Array, out: TokenBuffer): void {
   const length = text.length;
+  const runs = vocabulary.runs;
   // A separator after the text ends its last run without a bound check in the run loop.
   bytes[length] = 32;
   let i = 0;
@@ -101,8 +101,8 @@ function tokenizeAscii(text: string, bytes: Uint8Array, out: TokenBuffer): void 
     const start = i;
     let hash = fnvStep(FNV_OFFSET, bytes[i]!);
     for (i += 1; BYTE_CLASS[bytes[i]!] !== 0; i += 1) hash = fnvStep(hash, bytes[i]!);
-    const slot = findRun(bytes, start, i, hash);
-    if (slot >= 0) appendRunIds(slot, out);
+    const slot = runs.find(bytes, start, i, hash);
+    if (slot >= 0) runs.appendIds(slot, out);
     else learnAsciiRun(text, bytes, start, i, hash, out);
   }
 }
@@ -118,7 +118,7 @@ function learnAsciiRun(text: string, bytes: Uint8Array, start: number, end: numb
   for (let k = start + 1; plain && k < end; k += 1) plain = BYTE_CLASS[bytes[k]!] === LOWER;
   if (plain) addNewWord(text.slice(start, end), out);
   else addIdentifier(text, start, end, out);
-  rememberRun(bytes, start, end, hash, out, from);
+  vocabulary.runs.remember(bytes, start, end, hash, out, from);
 }
 
 /**
@@ -127,6 +127,7 @@ function learnAsciiRun(text: string, bytes: Uint8Array, start: number, end: numb
  */
 function tokenizeAnyScript(text: string, out: TokenBuffer): void {
   const length = text.length;
+  const runs = vocabulary.runs;
   let start = -1;
   let ascii = true;
   let hash = 0;
@@ -155,8 +156,8 @@ function tokenizeAnyScript(text: string, out: TokenBuffer): void {
       if (!ascii) for (const match of text.slice(start, i).matchAll(WORD_RUN)) addWord(match[0], out);
       else {
         const run = runBytes(text, start, i);
-        const slot = findRun(run, 0, i - start, hash);
-        if (slot >= 0) appendRunIds(slot, out);
+        const slot = runs.find(run, 0, i - start, hash);
+        if (slot >= 0) runs.appendIds(slot, out);
         else learnAsciiRun(text.slice(start, i), run, 0, i - start, hash, out);
       }
       start = -1;
@@ -240,7 +241,7 @@ function addIdentifier(text: string, start: number, end: number, out: TokenBuffe
     parts += 1;
   }
   // Several parts, one of them digits: letters and digits.
-  if (parts > 1 && digits && end - start <= 8) out.push(internTerm(text.slice(start, end).toLowerCase()));
+  if (parts > 1 && digits && end - start <= 8) out.push(vocabulary.internTerm(text.slice(start, end).toLowerCase()));
 }
 
 function addWord(raw: string, out: TokenBuffer): void {
@@ -258,22 +259,22 @@ function addWord(raw: string, out: TokenBuffer): void {
 
 /** addTerm for a run the run memo has just missed: its written form is not asked about again. */
 function addNewWord(word: string, out: TokenBuffer): void {
-  const id = termIdOfNewWord(word);
+  const id = vocabulary.termIdOfNewWord(word);
   if (id >= 0) out.push(id);
 }
 
 function addTerm(word: string, out: TokenBuffer): void {
-  const id = termId(word);
+  const id = vocabulary.termId(word);
   if (id >= 0) out.push(id);
 }
 
 function addCjkBigrams(run: string, out: TokenBuffer): void {
   const chars = Array.from(run);
   if (chars.length === 1) {
-    out.push(internTerm(chars[0]!));
+    out.push(vocabulary.internTerm(chars[0]!));
     return;
   }
-  for (let i = 0; i + 1 < chars.length; i += 1) out.push(internTerm(chars[i]! + chars[i + 1]!));
+  for (let i = 0; i + 1 < chars.length; i += 1) out.push(vocabulary.internTerm(chars[i]! + chars[i + 1]!));
 }
 
 /** A request's terms, with the ones a negation governs set apart ("files without images": images). */
