@@ -19,7 +19,7 @@ export type AuthKey =
       url: string;
       algorithms: readonly JwtAlgorithm[];
       cacheTtlMs: number;
-      /** Least time between JWKS fetches for kids not in the cache (and how long a missing kid is remembered). */
+      /** Least time between JWKS refetches caused by unknown kids, and between retries after a failed fetch. */
       minRefetchMs: number;
     };
 
