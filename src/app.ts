@@ -3,7 +3,7 @@ import { TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.js';
-import { registerErrorHandling, sendProblem, toProblemError } from './errors.js';
+import { answerClientError, registerErrorHandling, sendProblem, toProblemError } from './errors.js';
 import apiVersionPlugin from './plugins/api-version.js';
 import authPlugin from './plugins/auth.js';
 import openapiPlugin from './plugins/openapi.js';
@@ -30,6 +30,8 @@ export interface AppDeps {
   logStream?: DestinationStream;
 }
 
+const CONNECTIONS_CHECKING_INTERVAL_MS = 250;
+
 /** Builds the service without listening: server.ts listens, tests inject or listen on loopback. */
 export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyInstance {
   if (config.auth === undefined) throw new Error('buildApp: config.auth is required (server.ts makes a development key)');
@@ -41,6 +43,13 @@ export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyI
       ...(deps.logStream ? { stream: deps.logStream } : {}),
     },
     bodyLimit: config.http.bodyLimitBytes,
+    http: {
+      headersTimeout: config.http.headersTimeoutMs,
+      // How often Node checks the header and request timeouts (default 30 s, so a 15 s timeout fired
+      // after up to 45 s): a walk over the open connections, cheap at this period.
+      connectionsCheckingInterval: CONNECTIONS_CHECKING_INTERVAL_MS,
+    },
+    clientErrorHandler: answerClientError,
     requestTimeout: config.http.requestTimeoutMs,
     keepAliveTimeout: config.http.keepAliveTimeoutMs,
     // During shutdown, requests already on open connections are still served (with
@@ -59,7 +68,6 @@ export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyI
       sendProblem(reply, toProblemError(error));
     },
   });
-  app.server.headersTimeout = config.http.headersTimeoutMs;
   // Fastify's default ajv settings walk every string for maxLength on big bodies; TypeBox's compiled
   // checks are markedly faster for a 1,000-tool list.
   app.setValidatorCompiler(TypeBoxValidatorCompiler);

@@ -26,6 +26,8 @@ export function signWith(key: SigningKey, extraClaims: Record<string, unknown> =
 export class JwksServer {
   readonly published = new Map<string, SigningKey>();
   fetches = 0;
+  /** When each fetch arrived (Date.now()). */
+  readonly fetchedAt: number[] = [];
   down = false;
   /** Milliseconds each answer is held back (a slow or hung key server). */
   delayMs = 0;
@@ -35,6 +37,7 @@ export class JwksServer {
   constructor() {
     this.server = createServer((_request, response) => {
       this.fetches += 1;
+      this.fetchedAt.push(Date.now());
       const answer = () => {
         if (this.down) return response.writeHead(503, { 'content-type': 'application/json' }).end('{}');
         const keys = [...this.published.values()].map(({ kid, publicKey }) => ({ ...publicKey.export({ format: 'jwk' }), kid, alg: 'ES256', use: 'sig' }));
