@@ -15,8 +15,12 @@ import type { Reranker } from './search/types.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Set by server.ts on SIGTERM (and by close()): /readyz then answers 503. */
-    lifecycle: { shuttingDown: boolean };
+    lifecycle: {
+      /** Set by server.ts on SIGTERM (and by close()): /readyz then answers 503. */
+      shuttingDown: boolean;
+      /** Set once the listener is closed (and by close()): every response then closes its connection. */
+      closingConnections: boolean;
+    };
   }
 }
 
@@ -75,15 +79,17 @@ export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyI
   // The API speaks JSON only: other bodies get 415, not a confusing schema error.
   app.removeContentTypeParser('text/plain');
 
-  app.decorate('lifecycle', { shuttingDown: false });
+  app.decorate('lifecycle', { shuttingDown: false, closingConnections: false });
   app.addHook('preClose', async () => {
     app.lifecycle.shuttingDown = true;
+    app.lifecycle.closingConnections = true;
   });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
-    // While draining, close each connection after its response: an idle keep-alive socket would
-    // otherwise hold the shutdown until the client drops it.
-    if (app.lifecycle.shuttingDown) reply.header('connection', 'close');
+    // Once the listener is closed, each connection closes after its response, which tells the client
+    // not to reuse it (see connection-drain.ts). Not earlier: while the listener is open, a client
+    // told to reconnect may sit in the accept queue when it closes, and be reset.
+    if (app.lifecycle.closingConnections) reply.header('connection', 'close');
   });
   registerErrorHandling(app);
 

@@ -38,6 +38,7 @@ closeWithGrace({ delay: config.shutdown.timeoutMs, logger: false }, async ({ sig
   if (config.shutdown.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, config.shutdown.delayMs));
   app.log.info({ closing: true }, 'closing the listener; waiting for in-flight requests');
   // Half a second of the hard limit is left for app.close() (plugins' onClose hooks).
+  app.lifecycle.closingConnections = true;
   await connections.drain({ quietMs: DRAIN_QUIET_MS, deadlineMs: Math.max(0, config.shutdown.timeoutMs - config.shutdown.delayMs - 500) });
   await app.close();
   app.log.info('shut down');
