@@ -92,9 +92,8 @@ export function createJwksResolver(options: JwksResolverOptions): JwksResolver {
     // A token that cannot pass the claim checks anyway never makes the service fetch keys.
     const payload = (token.payload ?? {}) as { iss?: unknown; exp?: unknown };
     if (issuers.length > 0 && !issuers.includes(payload.iss as string)) throw invalidToken('The token issuer is not accepted.');
-    if (typeof payload.exp !== 'number' || payload.exp * 1000 + clockToleranceMs <= Date.now()) {
-      throw invalidToken('The token has expired.');
-    }
+    if (typeof payload.exp !== 'number') throw invalidToken('The token has no "exp" claim.');
+    if (payload.exp * 1000 + clockToleranceMs <= Date.now()) throw invalidToken('The token has expired.');
 
     if (keySet.jwks() !== undefined && Date.now() - lastRefreshAt >= cacheTtlMs && !keySet.reloading) {
       // The last good set keeps serving meanwhile; a failed refresh is retried by a later request.
