@@ -61,9 +61,6 @@ export const SearchResultSchema = Type.Object(
 );
 export type SearchResult = Static<typeof SearchResultSchema>;
 
-export const RankerSchema = Type.Union([Type.Literal('bm25'), Type.Literal('llm')], { $id: 'Ranker' });
-export type Ranker = Static<typeof RankerSchema>;
-
 /**
  * Why the service's LLM stage did not fully run (`meta.degraded`). A fixed vocabulary, so clients and
  * dashboards can switch on it:
@@ -78,7 +75,7 @@ export type Ranker = Static<typeof RankerSchema>;
  * When the stage is off by configuration (no LLM_MODEL) nothing is degraded: `meta.ranker` is
  * `bm25` and `degraded` is absent, because BM25-only is that deployment's normal service.
  */
-export const DegradedReasonSchema = Type.Union([
+const DegradedReasonSchema = Type.Union([
   Type.Literal('timeout'),
   Type.Literal('partial'),
   Type.Literal('rate_limited'),
