@@ -2,10 +2,10 @@
 // (tools × sub-queries) and bytes per project per minute; over a limit → 429 problem+json with
 // Retry-After, for that project only.
 import { describe, expect, it } from 'vitest';
-import type { Reranker } from '../src/search/types.js';
+import type { Reranker } from '../src/search/reranker.js';
 import { startApp, TEST_SECRET, testConfig } from './helpers/app.js';
 import { claims, signJwt } from './helpers/tokens.js';
-import { sampleTools } from './helpers/tools.js';
+import { sampleTools } from './fixtures/tools.js';
 import { FairShare } from '../src/search/fair-share.js';
 import { ProblemError } from '../src/errors.js';
 
@@ -29,7 +29,7 @@ describe('security: one project cannot take more than its share', () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     // A reranker that holds every search until released: searches stay in flight.
-    const reranker: Reranker = { candidateCount: 10, rerank: async () => (await held, { ranker: 'bm25', degraded: 'timeout' }) };
+    const reranker: Reranker = { rerank: async (request) => (await held, { ranker: 'bm25', ranked: request.lexical, degraded: 'timeout' }) };
     const server = await startApp(limits({ maxInFlight: 2 }), { reranker });
     try {
       const first = [search(server.url, 'busy'), search(server.url, 'busy')];

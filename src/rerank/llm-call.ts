@@ -13,7 +13,8 @@ import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/
 import { AnswerTooLongError, MAX_ANSWER_CHARS } from './answer-limits.js';
 import { GRADES_JSON_SCHEMA, type PromptMessage } from './prompt.js';
 import { countTextTokens } from './token-count.js';
-import type { DegradedReason, TokenUsage } from './types.js';
+import type { DegradedReason } from '@catalog-search/core';
+import type { TokenUsage } from '../search/reranker.js';
 
 /**
  * How we ask for structured output, best first. An endpoint that rejects one (HTTP 400 about

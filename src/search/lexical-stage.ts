@@ -1,4 +1,4 @@
-import { rankToolsInSteps, type RankCache, type RankedTool, type SearchRequest } from '@catalog-search/core';
+import { rankRequestInSteps, type RankCache, type RankedTool, type SearchRequest } from '@catalog-search/core';
 
 /**
  * Rankings of at least this much work (tools × sub-queries) let other requests run between their
@@ -8,15 +8,16 @@ import { rankToolsInSteps, type RankCache, type RankedTool, type SearchRequest }
  */
 export const STEPPED_RANKING_WORK = 10_000;
 
-/** Stage 1: the lexical (BM25F) ranking from packages/core, on this project's cache. */
+/**
+ * The lexical stage: the BM25F ranking from packages/core on this project's cache. `limit` is how
+ * many the later stages need (all matches for a reranker; the answer's size without one, which
+ * lets core skip ordering the rest).
+ */
 export async function rankLexically(
   request: SearchRequest,
   options: { limit: number; cache: RankCache; maxDescriptionChars: number },
 ): Promise<RankedTool[]> {
-  const input = request.context === undefined
-    ? { query: request.query, tools: request.tools }
-    : { query: request.query, tools: request.tools, context: request.context };
-  const steps = rankToolsInSteps(input, options);
+  const steps = rankRequestInSteps(request, options);
   const stepped = request.tools.length * request.query.length >= STEPPED_RANKING_WORK;
   for (;;) {
     const step = steps.next();

@@ -1,4 +1,4 @@
-// The OpenAI-compatible test double in its own process (test/support/openai-test-server-main.ts), so
+// The OpenAI-compatible test double in its own process (test/helpers/openai-test-server-main.ts), so
 // that its CPU work does not count against the service under test.
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -9,7 +9,7 @@ export interface ModelDouble {
 }
 
 export async function startModelDouble(script = 'grade'): Promise<ModelDouble> {
-  const main = new URL('../support/openai-test-server-main.ts', import.meta.url).pathname;
+  const main = new URL('../helpers/openai-test-server-main.ts', import.meta.url).pathname;
   const child = spawn(process.execPath, ['--import', 'tsx', main, `--script=${script}`], { stdio: ['pipe', 'pipe', 'inherit'] });
   const baseURL = await new Promise<string>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`the model double exited with ${code}`)));

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { claims, signJwt } from '../helpers/tokens.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
+// RELIABILITY_SERVER_JS runs the scenarios against another build (e.g. main's, to compare figures).
 const serverJs = process.env.RELIABILITY_SERVER_JS ?? `${root}dist/src/server.js`;
 
 /** Secret for scenarios that use AUTH_JWT_SECRET (HS256). */

@@ -6,9 +6,9 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_ANSWER_CHARS } from '../../src/rerank/answer-limits.js';
 import { createReranker } from '../../src/rerank/index.js';
-import { startOpenAITestServer, type OpenAITestServer, type Script } from '../support/openai-test-server.js';
-import { everydayTools } from '../support/tool-fixtures.js';
-import { rerankRun } from './helpers.js';
+import { startOpenAITestServer, type OpenAITestServer, type Script } from '../helpers/openai-test-server.js';
+import { everydayTools } from '../fixtures/tools.js';
+import { rerankRun } from '../helpers/rerank.js';
 
 let double: OpenAITestServer;
 beforeAll(async () => {
@@ -40,7 +40,7 @@ describe('error: an answer past the limits is cut and reported', () => {
     expect(outcome).toMatchObject({ ranker: 'bm25', degraded: 'answer_too_long' });
     expect(elapsed).toBeLessThan(3_000); // cut by size, not by the deadline
     expect(maxLagMs).toBeLessThan(250);
-    expect(outcome.usage?.completionTokens).toBeGreaterThan(0); // estimated as the deltas came
+    expect(outcome.stats?.usage?.completionTokens).toBeGreaterThan(0); // estimated as the deltas came
   });
 
   it('whitespace forever in one-character deltas: answered by the deadline, the event loop free', async () => {

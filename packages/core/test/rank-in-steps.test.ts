@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRankCache, rankTools, rankToolsInSteps, type ToolInfo } from '../src/index.js';
-import { vocabularyEpoch } from '../src/text/stem.js';
+import { vocabulary } from '../src/text/vocabulary.js';
 
 const tools: ToolInfo[] = Array.from({ length: 200 }, (_, at) => ({
   toolKey: `srv${at % 7}:tool_${at}`,
@@ -34,7 +34,7 @@ describe('rankToolsInSteps', () => {
 
   it('still ranks correctly when other rankings run (and fill the shared vocabulary) while it is paused', () => {
     const cache = createRankCache();
-    const epoch = vocabularyEpoch();
+    const epoch = vocabulary.epoch;
     let other = 0;
     // Each pause ranks a list of ~40,000 new words, which renews the vocabulary (60,000 words).
     const { ranked } = drive(rankToolsInSteps({ query, tools }, { limit: 20, cache }), () => {
@@ -47,7 +47,7 @@ describe('rankToolsInSteps', () => {
       }));
       rankTools({ query: ['anything'], tools: list });
     });
-    expect(vocabularyEpoch()).toBeGreaterThan(epoch);
+    expect(vocabulary.epoch).toBeGreaterThan(epoch);
     expect(plain(ranked)).toEqual(plain(rankTools({ query, tools }, { limit: 20 })));
   });
 });

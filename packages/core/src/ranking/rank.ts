@@ -1,8 +1,9 @@
+import { capRelevanceDownTheList } from './calibrate.js';
 import { buildCorpus } from './corpus.js';
 import { explainMatch } from './explain.js';
 import { fuseSubQueries } from './fuse.js';
 import { scoreSubQuery, type SubQueryResult } from './score-query.js';
-import { vocabularyEpoch } from '../text/stem.js';
+import { vocabulary } from '../text/vocabulary.js';
 import type { ToolInfo } from '../schemas.js';
 import type { RankedTool, RankInput, RankOptions } from './types.js';
 
@@ -40,14 +41,11 @@ export function* rankToolsInSteps(input: RankInput, options: RankOptions = {}): 
   const results: SubQueryResult[] = [];
   for (const query of queries) {
     yield;
-    if (corpus.epoch !== vocabularyEpoch()) return rankTools(input, options);
+    if (corpus.epoch !== vocabulary.epoch) return rankTools(input, options);
     results.push(scoreSubQuery(corpus, query));
   }
   const fused = fuseSubQueries(results);
-  // Relevance never rises down the list: each tool's is capped at the one above it. The order is by
-  // BM25F score, which weighs evidence a little differently from the calibrated coverage; capping
-  // keeps every relevance an understatement, never an overstatement, and the top one exact.
-  for (let i = 1; i < fused.length; i += 1) fused[i]!.relevance = Math.min(fused[i]!.relevance, fused[i - 1]!.relevance);
+  capRelevanceDownTheList(fused);
   const limit = options.limit === undefined || Number.isNaN(options.limit) ? fused.length : Math.max(0, options.limit);
   return fused.slice(0, limit).map(({ index, score, relevance, subQuery }) => {
     const tool = tools[index]!;
