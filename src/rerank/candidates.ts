@@ -76,11 +76,6 @@ interface LineDetail {
   params: number;
 }
 
-export function candidateLine(id: string, tool: ToolInfo, lexicalRelevance: number, detail: LineDetail): string {
-  const { head, tail } = lineParts(tool, detail);
-  return `${id} | ${head} | ${lexicalRelevance.toFixed(2)} | ${tail}`;
-}
-
 /** The parts of a candidate line that depend on the tool only (not on the request): counted once, memoised. */
 function lineParts(tool: ToolInfo, detail: LineDetail): { head: string; tail: string } {
   const name = sanitizeData(tool.toolName, 80);
