@@ -160,7 +160,7 @@ export function parseConfig(env: Env): Readonly<Config> {
     rateLimitPerMinute: read.integer('RATE_LIMIT_PER_MINUTE', 600, 0, 10_000_000),
     fairShare: {
       maxInFlight: read.integer('MAX_IN_FLIGHT_PER_PROJECT', 8, 0, 100_000),
-      workPerMinute: read.integer('RATE_LIMIT_WORK_PER_MINUTE', 1_200_000, 0, 1_000_000_000_000),
+      workPerMinute: read.integer('RATE_LIMIT_WORK_PER_MINUTE', 600_000, 0, 1_000_000_000_000),
       bytesPerMinute: read.integer('RATE_LIMIT_MB_PER_MINUTE', 300, 0, 10_000_000) * MB,
     },
     memory: {

@@ -65,7 +65,7 @@ describe('parseConfig', () => {
 
   it('reads the fair-share limits and the cache memory budget, with their defaults', () => {
     const defaults = parseConfig({});
-    expect(defaults.fairShare).toEqual({ maxInFlight: 8, workPerMinute: 1_200_000, bytesPerMinute: 300 * 1024 * 1024 });
+    expect(defaults.fairShare).toEqual({ maxInFlight: 8, workPerMinute: 600_000, bytesPerMinute: 300 * 1024 * 1024 });
     expect(defaults.memory).toEqual({ cacheBytes: 128 * 1024 * 1024, projectShare: 0.25 });
     const set = parseConfig({
       MAX_IN_FLIGHT_PER_PROJECT: '2', RATE_LIMIT_WORK_PER_MINUTE: '0', RATE_LIMIT_MB_PER_MINUTE: '10',
