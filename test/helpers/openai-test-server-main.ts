@@ -6,8 +6,8 @@ import { startOpenAITestServer, type Script } from './openai-test-server.js';
 
 const SCRIPTS = {
   grade: { behaviour: { kind: 'grade' } },
-  /** The JSON-mode whitespace loop: a newline per delta, about a thousand a second (ten times a fast model), forever. */
-  'endless-whitespace': { behaviour: { kind: 'endless', unit: '\n' }, chunkChars: 1, chunkDelayMs: 1 },
+  /** The JSON-mode whitespace loop: deltas of 16 newlines, about a thousand deltas a second, forever. */
+  'endless-whitespace': { behaviour: { kind: 'endless', unit: '\n' }, chunkChars: 16, chunkDelayMs: 1 },
   /** A 10 MB answer in 16 KB deltas. */
   'huge-answer': { behaviour: { kind: 'content', content: `{"results":[{"id":"t1","grade":3,"why":"${'x'.repeat(10 * 1024 * 1024)}"}]}` }, chunkChars: 16 * 1024 },
 } satisfies Record<string, Script>;

@@ -7,7 +7,7 @@
 // garbage collector's slack.
 import { afterAll, describe, expect, it } from 'vitest';
 import { startModelDouble, type ModelDouble } from './model-double.js';
-import { paced, percentile, round, rssMb, sleep, timedSearch, uniqueTools, watchRss } from './load.js';
+import { paced, percentile, round, rssMb, sleep, timedSearch, uniqueTools, watchRss, type Timed } from './load.js';
 import { hs256Token, report, startService, stopAll } from './service-process.js';
 
 const doubles: ModelDouble[] = [];
@@ -42,6 +42,22 @@ async function baselineRss(url: string, pid: number): Promise<number> {
 const statusCounts = (results: { status: number }[]) =>
   results.reduce<Record<number, number>>((counts, r) => ({ ...counts, [r.status]: (counts[r.status] ?? 0) + 1 }), {});
 
+/** Prints the scenario's figures and checks that every search was answered and RSS stayed within bounds. */
+function expectWithinBudget(scenario: string, results: Timed[], baseline: number, rss: { peakMb: number; lastMb: number }) {
+  const boundMb = baseline + CACHE_MB + WORKING_MB;
+  report(`memory: ${scenario}`, {
+    searches: results.length,
+    statuses: statusCounts(results),
+    p95Ms: round(percentile(results.map((r) => r.ms), 95)),
+    baselineMb: round(baseline),
+    peakMb: round(rss.peakMb),
+    lastMb: round(rss.lastMb),
+    boundMb: round(boundMb),
+  });
+  expect(results.every((r) => r.status === 200)).toBe(true);
+  expect(rss.peakMb).toBeLessThanOrEqual(boundMb);
+}
+
 /** 25 tools whose 180 KB descriptions are new with every search. */
 function hugeDescriptions(at: number) {
   return uniqueTools(25, `flood${at}`, 180 * 1024);
@@ -57,18 +73,7 @@ describe.each([
     const token = hs256Token({ projectId: 'flooding-project' });
     const watch = watchRss(service.child.pid!);
     const results = await paced(200, DURATION_MS, (at) => timedSearch(service.url, token, { query: [`export invoice record ${at}`], tools: hugeDescriptions(at) }));
-    const { peakMb, lastMb } = watch.stop();
-    report(`memory: 180 KB-description flood (${mode})`, {
-      searches: results.length,
-      statuses: statusCounts(results),
-      p95Ms: round(percentile(results.map((r) => r.ms), 95)),
-      baselineMb: round(baseline),
-      peakMb: round(peakMb),
-      lastMb: round(lastMb),
-      boundMb: round(baseline + CACHE_MB + WORKING_MB),
-    });
-    expect(results.every((r) => r.status === 200)).toBe(true);
-    expect(peakMb).toBeLessThanOrEqual(baseline + CACHE_MB + WORKING_MB);
+    expectWithinBudget(`180 KB-description flood (${mode})`, results, baseline, watch.stop());
     await service.stop();
   });
 
@@ -81,18 +86,7 @@ describe.each([
     }));
     const watch = watchRss(service.child.pid!);
     const results = await paced(125, DURATION_MS, (at) => timedSearch(service.url, projects[at % 100]!.token, projects[at % 100]!.body));
-    const { peakMb, lastMb } = watch.stop();
-    report(`memory: 100 projects × 1,000 distinct tools (${mode})`, {
-      searches: results.length,
-      statuses: statusCounts(results),
-      p95Ms: round(percentile(results.map((r) => r.ms), 95)),
-      baselineMb: round(baseline),
-      peakMb: round(peakMb),
-      lastMb: round(lastMb),
-      boundMb: round(baseline + CACHE_MB + WORKING_MB),
-    });
-    expect(results.every((r) => r.status === 200)).toBe(true);
-    expect(peakMb).toBeLessThanOrEqual(baseline + CACHE_MB + WORKING_MB);
+    expectWithinBudget(`100 projects × 1,000 distinct tools (${mode})`, results, baseline, watch.stop());
     await service.stop();
   });
 });
