@@ -1,17 +1,22 @@
 import {
+  adjustRelevance,
   DEFAULT_MAX_RESULTS,
+  needsWholeRanking,
   rankTools,
+  readToolList,
   toSearchResult,
+  type PreparedSearch,
   type RankCache,
-  type SearchRequest,
   type SearchResponse,
   type ToolInfo,
 } from '@catalog-search/core';
 import type { FallbackReason } from './fallback-reason.js';
 
 /**
- * The local answer: core's `rankTools` + `toSearchResult`, the same code as the service's lexical
- * stage, so the router gets the ranking the service would give with `meta.ranker: "bm25"`.
+ * The local answer: core's `rankTools`, `adjustRelevance` and `toSearchResult` on the request that
+ * core's `prepareSearch` made ready (tools read and filtered): the same code as the service's
+ * lexical stage, so the router gets the ranking the service would give with `meta.ranker: "bm25"`,
+ * filters, boosts, `minRelevance` and `meta.skipped` included.
  */
 export interface LocalSearch {
   cache: RankCache;
@@ -20,22 +25,23 @@ export interface LocalSearch {
 }
 
 export function searchLocally(
-  request: SearchRequest,
+  search: PreparedSearch,
   local: LocalSearch,
   requestId: string,
   reason: FallbackReason,
 ): SearchResponse {
-  const input = request.context === undefined
-    ? { query: request.query, tools: request.tools }
-    : { query: request.query, tools: request.tools, context: request.context };
+  const maxResults = search.maxResults ?? DEFAULT_MAX_RESULTS;
+  const input = search.context === undefined
+    ? { query: search.query, tools: search.tools }
+    : { query: search.query, tools: search.tools, context: search.context };
   const ranked = rankTools(input, {
-    limit: request.maxResults ?? DEFAULT_MAX_RESULTS,
+    ...(needsWholeRanking(search) ? {} : { limit: maxResults }),
     cache: local.cache,
     maxDescriptionChars: local.maxDescriptionChars,
   });
   return {
-    results: ranked.map(toSearchResult),
-    meta: { ranker: 'bm25', degraded: `local_fallback:${reason}`, requestId },
+    results: adjustRelevance(ranked, search).slice(0, maxResults).map(toSearchResult),
+    meta: { ranker: 'bm25', degraded: `local_fallback:${reason}`, requestId, ...search.skippedMeta },
   };
 }
 
@@ -46,4 +52,10 @@ export function searchLocally(
  */
 export function prepareLocally(tools: ToolInfo[], local: LocalSearch): void {
   rankTools({ query: ['prepare'], tools }, { limit: 0, cache: local.cache, maxDescriptionChars: local.maxDescriptionChars });
+}
+
+/** The usable tools of a list the router hands to `prepare` (read as a search would read them). */
+export function usableTools(tools: unknown[]): ToolInfo[] {
+  const reading = readToolList({ tools });
+  return reading.ok ? reading.list.tools : [];
 }

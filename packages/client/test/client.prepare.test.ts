@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createCatalogSearchClient, InvalidRequestError } from '@catalog-search/client';
-import type { SearchRequest } from '@catalog-search/core';
+import { createCatalogSearchClient } from '@catalog-search/client';
+import type { ToolListSearchRequest } from '@catalog-search/core';
 import { closedPortUrl, expectedLocalResults, REQUEST, TOOLS } from './loopback.js';
 
 describe('prepare(tools)', () => {
@@ -10,7 +10,7 @@ describe('prepare(tools)', () => {
     expect((await client.search(REQUEST)).results).toEqual(expectedLocalResults(REQUEST));
 
     // The router's list changed after prepare(): a renamed tool and a new one must be ranked as sent.
-    const changed: SearchRequest = {
+    const changed: ToolListSearchRequest = {
       ...REQUEST,
       tools: [
         ...TOOLS.map((tool) => (tool.toolKey === 'github:create_issue' ? { ...tool, description: 'Close a pull request' } : tool)),
@@ -23,10 +23,10 @@ describe('prepare(tools)', () => {
     expect(outcome.results.map((result) => result.toolKey)).toContain('linear:create_issue');
   });
 
-  it('rejects an invalid tool list, naming the field', async () => {
-    const client = createCatalogSearchClient({ baseUrl: await closedPortUrl(), token: 't' });
-    const bad = [{ toolKey: 'a:b', serverName: 'A' }] as unknown as typeof TOOLS;
-    expect(() => client.prepare(bad)).toThrow(InvalidRequestError);
-    expect(() => client.prepare(bad)).toThrow('/tools/0/toolName');
+  it('skips tools that cannot be used, as a search would', async () => {
+    const client = createCatalogSearchClient({ baseUrl: await closedPortUrl(), token: 't', breaker: false });
+    const list = [{ toolKey: 'a:b', serverName: 'A' }, 42, ...TOOLS] as unknown as typeof TOOLS;
+    expect(() => client.prepare(list)).not.toThrow();
+    expect((await client.search(REQUEST)).results).toEqual(expectedLocalResults(REQUEST));
   });
 });
