@@ -1,8 +1,8 @@
-import { rankTools, type RankCache, type RankedTool, type SearchRequest } from '@catalog-search/core';
+import { rankTools, type PreparedSearch, type RankCache, type RankedTool } from '@catalog-search/core';
 
 /** Stage 1: the lexical (BM25F) ranking from packages/core, on this project's cache. */
 export function rankLexically(
-  request: SearchRequest,
+  request: PreparedSearch,
   options: { limit: number; cache: RankCache; maxDescriptionChars: number },
 ): RankedTool[] {
   const input = request.context === undefined

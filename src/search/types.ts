@@ -1,4 +1,4 @@
-import type { RankCache, RankedTool, SearchRequest } from '@catalog-search/core';
+import type { PreparedSearch, RankCache, RankedTool } from '@catalog-search/core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Deadline } from './deadline.js';
 
@@ -15,7 +15,8 @@ export interface SearchContext {
 }
 
 export interface RerankInput {
-  request: SearchRequest;
+  /** The request as core prepared it: usable tools that pass the filter. */
+  request: PreparedSearch;
   /** Lexical candidates, best first (all matching tools when `candidateCount` is Infinity). */
   candidates: RankedTool[];
   /** This project's rank cache, for rankings the reranker makes itself (per sub-query). */

@@ -1,10 +1,10 @@
-import type { SearchRequest, ToolInfo } from '@catalog-search/core';
+import type { ToolListSearchRequest, ToolInfo } from '@catalog-search/core';
 import { readFileSync } from 'node:fs';
 
 /** The bundled sample request (examples/), which the README's curl also sends. */
 export const sampleRequest = JSON.parse(
   readFileSync(new URL('../../examples/search-request.json', import.meta.url), 'utf8'),
-) as SearchRequest;
+) as ToolListSearchRequest;
 
 export const sampleTools: ToolInfo[] = sampleRequest.tools;
 

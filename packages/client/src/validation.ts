@@ -1,9 +1,11 @@
 import {
   prepareSearch,
+  readToolList,
+  SearchEnvelopeSchema,
   SearchMetaSchema,
   SearchResultSchema,
-  ToolListSearchRequestSchema,
   type PreparedSearch,
+  type SearchEnvelope,
   type SearchResponse,
 } from '@catalog-search/core';
 import { Type, type TSchema } from '@sinclair/typebox';
@@ -23,10 +25,16 @@ export function prepareRequest(request: unknown): PreparedSearch {
   if (request === null || typeof request !== 'object' || Array.isArray(request)) {
     throw new InvalidRequestError('', 'must be an object');
   }
-  // The envelope alone: the tools are read by core below, each on its own.
-  const { tools: _tools, servers: _servers, ...envelope } = request as Record<string, unknown>;
-  assertMatches(ToolListSearchRequestSchema, { ...envelope, tools: [] }, '');
-  const prepared = prepareSearch(request as Parameters<typeof prepareSearch>[0]);
+  // The tool list first, as the service reads it before validating the envelope (so a request
+  // with both problems names the same one first on either side).
+  const { tools, servers, ...envelope } = request as Record<string, unknown>;
+  const reading = readToolList({ tools, servers });
+  if (!reading.ok) {
+    const first = reading.problems[0]!;
+    throw new InvalidRequestError(first.field, first.message);
+  }
+  assertMatches(SearchEnvelopeSchema, envelope, '');
+  const prepared = prepareSearch(envelope as SearchEnvelope, reading.list);
   if (!prepared.ok) {
     const first = prepared.problems[0]!;
     throw new InvalidRequestError(first.field, first.message);

@@ -126,6 +126,14 @@ const requestFields = {
   ),
 };
 
+/**
+ * The request without its tool list: what the service's schema validation checks strictly. The tool
+ * list (`tools` or `servers`) is read by core's `readToolList`, one tool at a time, so that one
+ * unusable tool is skipped and reported instead of failing the request.
+ */
+export const SearchEnvelopeSchema = Type.Object(requestFields, { additionalProperties: false });
+export type SearchEnvelope = Static<typeof SearchEnvelopeSchema>;
+
 export const ToolListSearchRequestSchema = Type.Object(
   {
     ...requestFields,

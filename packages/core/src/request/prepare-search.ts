@@ -1,11 +1,12 @@
-import type { SearchBoost, SearchMeta, SearchRequest, ToolInfo } from '../schemas.js';
+import type { SearchBoost, SearchEnvelope, SearchMeta, ToolInfo } from '../schemas.js';
 import { compileToolFilter } from './tool-filter.js';
-import { readToolList, type RequestProblem, type ToolList } from './tool-list.js';
+import type { RequestProblem, ToolList } from './tool-list.js';
 
 /**
  * A request made ready for ranking, the same way in the service and in the client's fallback: the
- * tool list read leniently (either form), the filter applied. The pipeline then ranks `tools` and
- * hands the ranking to `adjustRelevance` with `boost` and `minRelevance`.
+ * envelope (already validated) with the tool list that `readToolList` read, the filter applied. The
+ * pipeline then ranks `tools` and hands the ranking to `adjustRelevance` with `boost` and
+ * `minRelevance`.
  */
 export interface PreparedSearch {
   query: string[];
@@ -23,27 +24,18 @@ export interface PreparedSearch {
 
 export type Preparation = { ok: true; search: PreparedSearch } | { ok: false; problems: RequestProblem[] };
 
-/** `request`'s envelope must already match the schema; its tools are read here. */
-export function prepareSearch(request: SearchRequest | (Omit<SearchRequest, 'tools'> & { tools?: unknown; servers?: unknown })): Preparation {
-  const body = request as { tools?: unknown; servers?: unknown } & SearchRequest;
-  const reading = readToolList(body);
-  if (!reading.ok) return reading;
-  const filter = compileToolFilter(body.filter);
+export function prepareSearch(envelope: SearchEnvelope, list: ToolList): Preparation {
+  const filter = compileToolFilter(envelope.filter);
   if (!filter.ok) return filter;
-  const { list } = reading;
   const search: PreparedSearch = {
-    query: body.query,
+    query: envelope.query,
     tools: filter.keep ? list.tools.filter(filter.keep) : list.tools,
     usableTools: list.tools.length,
-    skippedMeta: skippedMeta(list),
+    skippedMeta: list.skippedCount === 0 ? {} : { skipped: list.skipped, skippedCount: list.skippedCount },
   };
-  if (body.context !== undefined) search.context = body.context;
-  if (body.maxResults !== undefined) search.maxResults = body.maxResults;
-  if (body.boost !== undefined) search.boost = body.boost;
-  if (body.minRelevance !== undefined) search.minRelevance = body.minRelevance;
+  if (envelope.context !== undefined) search.context = envelope.context;
+  if (envelope.maxResults !== undefined) search.maxResults = envelope.maxResults;
+  if (envelope.boost !== undefined) search.boost = envelope.boost;
+  if (envelope.minRelevance !== undefined) search.minRelevance = envelope.minRelevance;
   return { ok: true, search };
-}
-
-function skippedMeta(list: ToolList): Pick<SearchMeta, 'skipped' | 'skippedCount'> {
-  return list.skippedCount === 0 ? {} : { skipped: list.skipped, skippedCount: list.skippedCount };
 }
