@@ -1,5 +1,5 @@
 import { MAX_NAME_CHARS, MAX_SKIPPED_LISTED, type SkippedTool, type ToolInfo } from '../schemas.js';
-import { hasPoisonKey, MAX_NESTING_DEPTH, nestsDeeperThan, withoutPoisonKeys } from './nesting-depth.js';
+import { inspectNesting, MAX_NESTING_DEPTH, withoutPoisonKeys } from './nesting-depth.js';
 import { exceedsCodePoints } from './text-length.js';
 
 /**
@@ -151,9 +151,10 @@ function cleanTool(raw: unknown, grouped: { serverId: string; serverName: string
   if (title !== undefined && !exceedsCodePoints(title, MAX_NAME_CHARS)) tool.title = title;
   for (const field of ['inputSchema', 'annotations'] as const) {
     const value = raw[field];
-    if (!isRecord(value) || Object.keys(value).length === 0) continue;
-    if (nestsDeeperThan(value, MAX_NESTING_DEPTH)) return { problem: `${field}: nests deeper than ${MAX_NESTING_DEPTH} levels`, toolKey };
-    tool[field] = hasPoisonKey(value) ? withoutPoisonKeys(value) : value;
+    if (!isRecord(value) || isEmpty(value)) continue;
+    const nesting = inspectNesting(value, MAX_NESTING_DEPTH);
+    if (nesting === 'too_deep') return { problem: `${field}: nests deeper than ${MAX_NESTING_DEPTH} levels`, toolKey };
+    tool[field] = nesting === 'poisoned' ? withoutPoisonKeys(value) : value;
   }
   if (Array.isArray(raw.tags)) {
     const tags = raw.tags.filter((tag): tag is string => typeof tag === 'string' && tag !== '');
@@ -173,5 +174,10 @@ function fail(field: string, message: string): ToolListReading {
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function isEmpty(value: object): boolean {
+  for (const key in value) if (Object.hasOwn(value, key)) return false;
+  return !Object.hasOwn(value, '__proto__');
+}
 
 const nonEmptyString = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
