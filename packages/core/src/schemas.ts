@@ -176,9 +176,6 @@ export const SearchResultSchema = Type.Object(
 );
 export type SearchResult = Static<typeof SearchResultSchema>;
 
-export const RankerSchema = Type.Union([Type.Literal('bm25'), Type.Literal('llm')], { $id: 'Ranker' });
-export type Ranker = Static<typeof RankerSchema>;
-
 export const SkippedToolSchema = Type.Object(
   {
     index: Type.Integer({ minimum: 0, description: 'Position in `tools` (for `servers`: in the tools of all servers, in order).' }),

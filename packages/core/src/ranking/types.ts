@@ -1,4 +1,5 @@
-import type { SearchResult, ToolInfo } from '../schemas.js';
+import type { ToolInfo } from '../schemas.js';
+import type { CorpusCache } from './corpus.js';
 
 /** What ranking needs from a request: the sub-queries and the (cleaned) tool list. */
 export interface RankInput {
@@ -20,8 +21,11 @@ export interface RankOptions {
   cache?: RankCache;
 }
 
-/** Opaque per-tool analysis cache; create with `createRankCache()`. */
-export interface RankCache {
+/**
+ * Per-project cache of tool analyses and prepared lists; create with `createRankCache()`. Callers use
+ * `size` and `clear()`; the CorpusCache methods are ranking's own.
+ */
+export interface RankCache extends CorpusCache {
   readonly size: number;
   clear(): void;
 }
@@ -37,5 +41,3 @@ export interface RankedTool {
   /** Short account of what matched, for an LLM or a person reading results. */
   explanation: string;
 }
-
-export type { SearchResult };
