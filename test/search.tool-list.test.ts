@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, TEST_SECRET, testConfig, type RunningApp } from './helpers/app.js';
 import { claims, signJwt } from './helpers/tokens.js';
-import { sampleTools } from './helpers/tools.js';
+import { sampleTools } from './fixtures/tools.js';
 
 // The request a real router sends: tool lists as third-party servers return them. One unusable
 // tool never fails the search; it is skipped and named in meta.skipped.

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCatalogSearchClient, toServers, type SearchRequest } from '@catalog-search/client';
 import { startApp, TEST_SECRET, testConfig, type RunningApp } from '../helpers/app.js';
 import { claims, signJwt } from '../helpers/tokens.js';
-import { sampleTools } from '../helpers/tools.js';
+import { sampleTools } from '../fixtures/tools.js';
 import { closedPortUrl } from '../../packages/client/test/loopback.js';
 
 // Filters, boosts and minRelevance run through core in both places: the service (BM25 mode) and

@@ -8,10 +8,10 @@ import {
   EXAMPLE_FILTERED_SEARCH_REQUEST,
   EXAMPLE_GROUPED_SEARCH_REQUEST,
   EXAMPLE_SEARCH_REQUEST,
-} from '../../src/openapi/search-example.js';
+} from '../../src/schemas/search-examples.js';
 import { startApp, TEST_SECRET, testConfig, type RunningApp } from '../helpers/app.js';
 import { claims, signJwt } from '../helpers/tokens.js';
-import { manyTools } from '../helpers/tools.js';
+import { manyTools } from '../fixtures/tools.js';
 import { contractViolations, matchesComponent } from './spec-validator.js';
 
 /**

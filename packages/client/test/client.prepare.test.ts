@@ -2,10 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { createCatalogSearchClient } from '@catalog-search/client';
 import type { ToolListSearchRequest } from '@catalog-search/core';
 import { closedPortUrl, expectedLocalResults, REQUEST, TOOLS } from './loopback.js';
+import { testClient } from './test-client.js';
 
 describe('prepare(tools)', () => {
   it('does not change what the local fallback returns, also after the list changes', async () => {
-    const client = createCatalogSearchClient({ baseUrl: await closedPortUrl(), token: 't', breaker: false });
+    const client = testClient(await closedPortUrl(), { breaker: false });
     client.prepare(TOOLS);
     expect((await client.search(REQUEST)).results).toEqual(expectedLocalResults(REQUEST));
 
