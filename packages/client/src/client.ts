@@ -1,4 +1,4 @@
-import { createRankCache, DEFAULT_MAX_DESCRIPTION_CHARS, type PreparedSearch, type SearchRequest, type SearchResponse, type ToolInfo } from '@catalog-search/core';
+import { createRankCache, DEFAULT_MAX_DESCRIPTION_CHARS, type McpServerTools, type PreparedSearch, type SearchRequest, type SearchResponse, type ToolInfo } from '@catalog-search/core';
 import { CircuitBreaker, type CircuitBreakerOptions, type CircuitSnapshot } from './circuit-breaker.js';
 import { callCloud, type FetchLike } from './cloud-call.js';
 import type { Compression } from './compression.js';
@@ -91,7 +91,7 @@ export interface CatalogSearchClient {
    * the router's tool list changes (at start, on `tools/list_changed`), at a moment when blocking
    * for a while is fine: it is synchronous and costs about one cold local search. Optional.
    */
-  prepare(tools: ToolInfo[]): void;
+  prepare(tools: ToolInfo[] | McpServerTools[]): void;
   /** The breaker's state, for health pages and logs (`closed` when the breaker is disabled). */
   circuit(): CircuitSnapshot;
 }

@@ -52,8 +52,16 @@ export function prepareLocally(tools: ToolInfo[], local: LocalSearch): void {
   rankTools({ query: ['prepare'], tools }, { limit: 0, cache: local.cache, maxDescriptionChars: local.maxDescriptionChars });
 }
 
-/** The usable tools of a list the router hands to `prepare` (read as a search would read them). */
-export function usableTools(tools: unknown[]): ToolInfo[] {
-  const reading = readToolList({ tools });
+/**
+ * The usable tools of a list the router hands to `prepare`, read as a search would read them: a
+ * `tools` list, or the grouped form (`toServers()`'s output) when every entry is a server.
+ */
+export function usableTools(list: readonly unknown[]): ToolInfo[] {
+  const grouped = list.length > 0 && list.every(isServerEntry);
+  const reading = readToolList(grouped ? { servers: list } : { tools: list });
   return reading.ok ? reading.list.tools : [];
 }
+
+const isServerEntry = (entry: unknown): boolean =>
+  typeof entry === 'object' && entry !== null && typeof (entry as { serverId?: unknown }).serverId === 'string' &&
+  Array.isArray((entry as { tools?: unknown }).tools);

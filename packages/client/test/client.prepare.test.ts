@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createCatalogSearchClient } from '@catalog-search/client';
+import { createCatalogSearchClient, toServers } from '@catalog-search/client';
 import type { ToolListSearchRequest } from '@catalog-search/core';
 import { closedPortUrl, expectedLocalResults, REQUEST, TOOLS } from './loopback.js';
 import { testClient } from './test-client.js';
@@ -29,5 +29,16 @@ describe('prepare(tools)', () => {
     const list = [{ toolKey: 'a:b', serverName: 'A' }, 42, ...TOOLS] as unknown as typeof TOOLS;
     expect(() => client.prepare(list)).not.toThrow();
     expect((await client.search(REQUEST)).results).toEqual(expectedLocalResults(REQUEST));
+  });
+
+  it('takes the grouped form too, and the fallback on it answers as without prepare', async () => {
+    const servers = toServers([{ serverId: 'fs', serverName: 'Files', listed: { tools: [{ name: 'read_file', description: 'Read a file', inputSchema: { type: 'object' } }] } }]);
+    const prepared = createCatalogSearchClient({ baseUrl: await closedPortUrl(), token: 't', breaker: false });
+    const plain = createCatalogSearchClient({ baseUrl: await closedPortUrl(), token: 't', breaker: false });
+    prepared.prepare(servers);
+    const request = { query: ['read a file'], servers };
+    const outcome = await prepared.search(request);
+    expect(outcome.results.map((result) => result.toolKey)).toEqual(['fs:read_file']);
+    expect(outcome.results).toEqual((await plain.search(request)).results);
   });
 });
