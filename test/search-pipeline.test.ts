@@ -1,4 +1,4 @@
-import { rankTools, type RankedTool, type SearchRequest } from '@catalog-search/core';
+import { rankTools, type RankedTool, type ToolListSearchRequest } from '@catalog-search/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryBudget } from '../src/memory/index.js';
 import { ProjectRankCaches } from '../src/search/project-caches.js';
@@ -15,7 +15,7 @@ import { sampleTools } from './fixtures/tools.js';
  */
 const token = () => signJwt(claims({ iss: 'https://router.example', aud: 'catalog-search' }), { alg: 'HS256', key: TEST_SECRET });
 
-async function searchWith(reranker: Reranker, headers: Record<string, string> = {}, request: Partial<SearchRequest> = {}) {
+async function searchWith(reranker: Reranker, headers: Record<string, string> = {}, request: Partial<ToolListSearchRequest> = {}) {
   const server = await startApp(testConfig({ search: { ...testConfig().search, deadlineMs: 2000 } }), { reranker });
   try {
     const started = Date.now();

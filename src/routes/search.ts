@@ -1,15 +1,15 @@
 import compress from '@fastify/compress';
 import rateLimit from '@fastify/rate-limit';
-import { DEFAULT_MAX_RESULTS, SearchRequestSchema } from '@catalog-search/core';
+import { DEFAULT_MAX_RESULTS, prepareSearch, readToolList, SearchEnvelopeSchema, type ToolList } from '@catalog-search/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.js';
+import { ProblemError, type FieldError } from '../errors.js';
 import type { MemoryBudget } from '../memory/index.js';
-import { ProblemError } from '../errors.js';
 import { SEARCH_PATHS, searchRouteSchema } from '../schemas/search.js';
 import { budgetFromHeader, DEADLINE_HEADER, startDeadline } from '../search/deadline.js';
 import { FairShare } from '../search/fair-share.js';
-import { enforceLimits, rejectDuplicateToolKeys } from '../search/limits.js';
+import { enforceLimits } from '../search/limits.js';
 import { ProjectRankCaches } from '../search/project-caches.js';
 import { searchCatalog } from '../search/pipeline.js';
 import type { Reranker } from '../search/reranker.js';
@@ -27,6 +27,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The search's time budget in ms (config, lowered by X-Search-Deadline-Ms). */
     searchBudgetMs: number;
+    /** The request's tool list (`tools` or `servers`), read by core before the envelope is validated. */
+    toolList: ToolList | undefined;
   }
 }
 
@@ -60,6 +62,7 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
   }
 
   app.decorateRequest('searchBudgetMs', 0);
+  app.decorateRequest('toolList', undefined);
 
   // Per project: searches in flight, and work (tools × sub-queries) and bytes per minute. Checked
   // before the body is parsed, like the request rate; a search's work is charged once it is validated.
@@ -74,7 +77,9 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
     app.withTypeProvider<TypeBoxTypeProvider>().post(
       url,
       {
-        schema: { ...searchRouteSchema(operationId, config), body: SearchRequestSchema },
+        // The schema validates the envelope strictly; the tool list was taken out of the body by
+        // readTools and is read one tool at a time (the spec documents the whole request).
+        schema: { ...searchRouteSchema(operationId, config), body: SearchEnvelopeSchema },
         decompress: {},
         onRequest: [
           app.authenticate,
@@ -83,18 +88,23 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
           },
         ],
         ...(fairShare.enabled ? { preParsing: admit } : {}),
-        preValidation: async (request) => enforceLimits(request.body, config.search),
+        preValidation: async (request) => {
+          enforceLimits(request.body, config.search);
+          request.toolList = readTools(request.body);
+        },
       },
       async (request, reply) => {
         const body = request.body;
-        rejectDuplicateToolKeys(body.tools);
-        if (fairShare.enabled) fairShare.chargeWork(request.projectId, body.tools.length * body.query.length);
+        const prepared = prepareSearch(body, request.toolList!);
+        if (!prepared.ok) throw invalidRequest(prepared.problems);
+        const search = prepared.search;
+        if (fairShare.enabled) fairShare.chargeWork(request.projectId, search.tools.length * search.query.length);
         const hangUp = new AbortController();
         reply.raw.once('close', () => {
           if (!reply.raw.writableFinished) hangUp.abort();
         });
         const rankCache = caches.for(request.projectId);
-        const { response, rerank } = await searchCatalog(body, {
+        const { response, rerank } = await searchCatalog(search, {
           projectId: request.projectId,
           requestId: request.id,
           log: request.log,
@@ -108,7 +118,9 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
           {
             // requestId and projectId are bound to request.log already.
             audit: 'search',
-            tools: body.tools.length,
+            tools: search.tools.length,
+            usableTools: search.usableTools,
+            skippedTools: response.meta.skippedCount ?? 0,
             queries: body.query.length,
             maxResults: body.maxResults ?? DEFAULT_MAX_RESULTS,
             ranker: response.meta.ranker,
@@ -135,4 +147,24 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
       },
     );
   }
+}
+
+/**
+ * Takes the tool list (`tools` or `servers`) out of the body and reads it with core: each tool on
+ * its own, unusable ones skipped and reported. Only a malformed list itself (both forms, a server
+ * without an id, ...) is a 400. Runs before validation, so the schema sees the envelope alone.
+ */
+function readTools(body: unknown): ToolList | undefined {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  const fields = body as Record<string, unknown>;
+  const reading = readToolList({ tools: fields.tools, servers: fields.servers });
+  if (!reading.ok) throw invalidRequest(reading.problems);
+  delete fields.tools;
+  delete fields.servers;
+  return reading.list;
+}
+
+function invalidRequest(problems: readonly FieldError[]): ProblemError {
+  const first = problems[0]!;
+  return new ProblemError('INVALID_REQUEST', `body ${first.field}: ${first.message}`, { errors: [...problems] });
 }

@@ -1,4 +1,4 @@
-import { rankRequestInSteps, type RankCache, type RankedTool, type SearchRequest } from '@catalog-search/core';
+import { rankRequestInSteps, type PreparedSearch, type RankCache, type RankedTool } from '@catalog-search/core';
 
 /**
  * Rankings of at least this much work (tools × sub-queries) let other requests run between their
@@ -14,7 +14,7 @@ export const STEPPED_RANKING_WORK = 10_000;
  * lets core skip ordering the rest).
  */
 export async function rankLexically(
-  request: SearchRequest,
+  request: PreparedSearch,
   options: { limit: number; cache: RankCache; maxDescriptionChars: number },
 ): Promise<RankedTool[]> {
   const steps = rankRequestInSteps(request, options);
