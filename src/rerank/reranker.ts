@@ -36,6 +36,26 @@ export interface RerankerConfig {
   candidates?: Partial<CandidateOptions>;
   /** For tests and proxies: the fetch the SDK uses. */
   fetch?: typeof fetch;
+  /**
+   * A second answer cache shared by all replicas (Redis), read after a miss in this process and
+   * written with every complete answer. Its reads must resolve quickly, failures as `undefined`.
+   */
+  sharedAnswers?: SharedAnswerCache;
+  /** Called once per failed model call, with its cause (for logs). */
+  onUpstreamFailure?: (failure: UpstreamFailure) => void;
+}
+
+export interface SharedAnswerCache {
+  get(projectId: string, key: string): Promise<RawGrade[] | undefined>;
+  set(projectId: string, key: string, grades: RawGrade[], ttlMs: number): void;
+}
+
+/** Why a model call failed, as far as the SDK tells: HTTP status, error code, or the network cause. */
+export interface UpstreamFailure {
+  reason: DegradedReason;
+  status?: number;
+  code?: string;
+  message: string;
 }
 
 export const DEFAULT_PROMPT_TOKEN_BUDGET = 7_000;
@@ -184,6 +204,14 @@ export function createReranker(config: RerankerConfig): Reranker {
     if (hit) {
       return { ranked: merged(hit.grades, true), ranker: 'llm', cached: true, shared: false, modelMs: 0, ...sizes };
     }
+    // Another replica may have answered it: one bounded Redis read, unless the call is already in flight here.
+    if (state.answers && config.sharedAnswers && !state.flights.has(prompt.key)) {
+      const sharedHit = await config.sharedAnswers.get(options.projectId, prompt.key);
+      if (sharedHit) {
+        state.answers.set(prompt.key, { grades: sharedHit });
+        return { ranked: merged(sharedHit, true), ranker: 'llm', cached: true, shared: false, modelMs: 0, ...sizes };
+      }
+    }
     if (options.signal.aborted || options.deadline - reserveMs - performance.now() < minCallMs) {
       return lexicalOutcome('timeout', sizes);
     }
@@ -191,7 +219,7 @@ export function createReranker(config: RerankerConfig): Reranker {
     let flight = state.flights.get(prompt.key);
     const shared = flight !== undefined;
     if (!flight) {
-      flight = startFlight(state, prompt, byId, options.deadline - reserveMs);
+      flight = startFlight(state, prompt, byId, options);
     }
     const result = await participate(flight, options.signal, options.deadline - reserveMs);
 
@@ -211,27 +239,37 @@ export function createReranker(config: RerankerConfig): Reranker {
     };
   }
 
-  function startFlight(state: ProjectState, prompt: PromptPlan, byId: Map<string, Candidate>, deadline: number): Flight {
+  function startFlight(state: ProjectState, prompt: PromptPlan, byId: Map<string, Candidate>, options: RerankRequestOptions): Flight {
+    const deadline = options.deadline - reserveMs;
     const controller = new AbortController();
     const flight: Flight = { grades: [], controller, participants: 0, done: Promise.resolve(undefined as never) };
     // Backstop only: the waiting requests stop waiting at `deadline` and abort the call once the last
     // has gone; this fires at the request's own deadline in case none is left to do it.
     const timer = setTimeout(() => controller.abort(), Math.max(0, deadline + reserveMs - performance.now()));
-    flight.done = callModel(flight, prompt, byId, deadline).finally(() => {
+    flight.done = callModel(flight, prompt, byId, deadline, options.headers).finally(() => {
       clearTimeout(timer);
       state.flights.delete(prompt.key);
     });
     state.flights.set(prompt.key, flight);
     flight.done.then(
       (result) => {
-        if (result.complete && !result.failure) state.answers?.set(prompt.key, { grades: result.grades });
+        if (result.complete && !result.failure && state.answers) {
+          state.answers.set(prompt.key, { grades: result.grades });
+          config.sharedAnswers?.set(options.projectId, prompt.key, result.grades, ttl);
+        }
       },
       () => undefined, // the waiting requests see the rejection
     );
     return flight;
   }
 
-  async function callModel(flight: Flight, prompt: PromptPlan, byId: Map<string, Candidate>, deadline: number): Promise<FlightResult> {
+  async function callModel(
+    flight: Flight,
+    prompt: PromptPlan,
+    byId: Map<string, Candidate>,
+    deadline: number,
+    headers: Record<string, string> | undefined,
+  ): Promise<FlightResult> {
     const started = performance.now();
     const seen = new Set<string>();
     const accept = (grade: RawGrade) => {
@@ -253,6 +291,7 @@ export function createReranker(config: RerankerConfig): Reranker {
             includeUsage: attemptUsage,
             signal: flight.controller.signal,
             timeoutMs: deadline + reserveMs - performance.now(), // backstop, as above
+            ...(headers ? { headers } : {}),
           },
           (delta) => parser.push(delta).forEach(accept),
         );
@@ -269,6 +308,9 @@ export function createReranker(config: RerankerConfig): Reranker {
           : answer.finishReason === undefined || answer.finishReason === 'length'
             ? 'upstream_error'
             : undefined;
+        if (cutBy === 'upstream_error') {
+          config.onUpstreamFailure?.({ reason: cutBy, message: `the answer stream ended without a finish (finish_reason ${answer.finishReason ?? 'absent'})` });
+        }
         if (cutBy) {
           return { grades: flight.grades, complete: false, failure: flight.grades.length > 0 ? 'partial' : cutBy, usage, modelMs };
         }
@@ -290,6 +332,7 @@ export function createReranker(config: RerankerConfig): Reranker {
         const modelMs = performance.now() - started;
         const reason: DegradedReason =
           failure === 'format_rejected' || failure === 'stream_options_rejected' ? 'upstream_error' : failure;
+        if (!flight.controller.signal.aborted) config.onUpstreamFailure?.(describeFailure(reason, error));
         return { grades: flight.grades, complete: false, failure: flight.grades.length > 0 ? 'partial' : reason, modelMs };
       }
     }
@@ -323,6 +366,19 @@ export function createReranker(config: RerankerConfig): Reranker {
   }
 
   return { model: config.model, rerank, plan };
+}
+
+/** The status, code and network cause of a failed call (openai's errors keep the fetch error as `cause`). */
+function describeFailure(reason: DegradedReason, error: unknown): UpstreamFailure {
+  const failure: UpstreamFailure = { reason, message: error instanceof Error ? error.message : String(error) };
+  const status = (error as { status?: unknown }).status;
+  if (typeof status === 'number') failure.status = status;
+  // The innermost code: ENOTFOUND (DNS), ECONNREFUSED (connect), ETIMEDOUT, UND_ERR_SOCKET…, or the API's error code.
+  for (let at: unknown = error; at !== null && typeof at === 'object'; at = (at as { cause?: unknown }).cause) {
+    const code = (at as { code?: unknown }).code;
+    if (typeof code === 'string') failure.code = code;
+  }
+  return failure;
 }
 
 function toCandidateGrades(grades: RawGrade[], byId: Map<string, Candidate>): CandidateGrade[] {

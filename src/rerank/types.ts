@@ -47,6 +47,8 @@ export interface RerankRequestOptions {
   signal: AbortSignal;
   /** Absolute deadline in `performance.now()` milliseconds. */
   deadline: number;
+  /** Headers for the model call: the request's W3C trace context (`traceparent`, `tracestate`). */
+  headers?: Record<string, string>;
 }
 
 export interface RerankOutcome {

@@ -5,18 +5,28 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.js';
 import { ProblemError } from '../errors.js';
+import type { Metrics } from '../metrics/metrics.js';
 import { SEARCH_PATHS, searchRouteSchema } from '../openapi/search-operation.js';
 import { budgetFromHeader, DEADLINE_HEADER, startDeadline } from '../search/deadline.js';
-import { enforceLimits, rejectDuplicateToolKeys } from '../search/limits.js';
+import { enforceLimits } from '../search/limits.js';
 import { ProjectRankCaches } from '../search/project-caches.js';
-import { searchCatalog } from '../search/search-catalog.js';
+import { searchCatalog, type SearchOutcome } from '../search/search-catalog.js';
 import type { Reranker } from '../search/types.js';
+import { fallbackRateLimitStore } from '../shared/rate-limit-store.js';
+import { projectTag, type SharedStore } from '../shared/shared-store.js';
+import { requestTools } from '../tool-sets/request-tools.js';
+import type { ToolSetStore } from '../tool-sets/tool-set-store.js';
+import { traceContextOf } from '../trace-context.js';
 
 export const REQUEST_ENCODINGS = ['gzip', 'deflate', 'br', 'identity'] as const;
 
 export interface SearchRouteOptions {
   config: Readonly<Config>;
   reranker?: Reranker | undefined;
+  toolSets: ToolSetStore;
+  /** Redis, when REDIS_URL is set: the rate-limit buckets are shared by all replicas. */
+  shared?: SharedStore | undefined;
+  metrics: Metrics;
 }
 
 declare module 'fastify' {
@@ -28,7 +38,7 @@ declare module 'fastify' {
 
 /** POST /catalog/search: authenticate → rate limit per project → limits → validate → search → audit log. */
 export default async function searchRoutes(app: FastifyInstance, options: SearchRouteOptions): Promise<void> {
-  const { config, reranker } = options;
+  const { config, reranker, toolSets, shared, metrics } = options;
   const caches = new ProjectRankCaches({
     projects: config.search.cacheProjects,
     toolsPerProject: config.search.cacheToolsPerProject,
@@ -45,7 +55,9 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
       // After authentication, so buckets are per project; before the body is parsed, so a throttled
       // caller costs almost nothing.
       hook: 'preParsing',
-      keyGenerator: (request) => request.projectId,
+      keyGenerator: (request) => projectTag(request.projectId),
+      ...(shared ? { store: fallbackRateLimitStore(shared) } : {}),
+      onExceeded: () => metrics.rateLimited.inc(),
       errorResponseBuilder: (_request, context) =>
         new ProblemError(
           'RATE_LIMITED',
@@ -72,8 +84,8 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
         preValidation: async (request) => enforceLimits(request.body, config.search),
       },
       async (request, reply) => {
-        const body = request.body;
-        rejectDuplicateToolKeys(body.tools);
+        const { request: body, toolSet, saved } = await requestTools(request.body, request.projectId, toolSets);
+        const trace = traceContextOf(request.headers.traceparent, request.headers.tracestate);
         const hangUp = new AbortController();
         reply.raw.once('close', () => {
           if (!reply.raw.writableFinished) hangUp.abort();
@@ -86,12 +98,19 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
           deadline: startDeadline(request.searchBudgetMs, reply.elapsedTime, hangUp.signal),
           maxDescriptionChars: config.search.maxDescriptionChars,
           reranker,
+          trace,
         });
+        // The other replicas can use the id only once the list is stored (bounded by REDIS_TIMEOUT_MS).
+        if (saved) await saved;
+        if (toolSet !== undefined) response.meta.toolSet = toolSet;
+        countSearch(metrics, body.tools.length, response.meta, rerank);
         request.log.info(
           {
             // requestId and projectId are bound to request.log already.
             audit: 'search',
+            ...(trace ? { traceId: trace.traceId, spanId: trace.spanId } : {}),
             tools: body.tools.length,
+            ...(request.body.toolSet !== undefined ? { byReference: true } : {}),
             queries: body.query.length,
             maxResults: body.maxResults ?? DEFAULT_MAX_RESULTS,
             ranker: response.meta.ranker,
@@ -117,5 +136,20 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
         return response;
       },
     );
+  }
+}
+
+function countSearch(metrics: Metrics, tools: number, meta: { ranker: string; degraded?: string }, rerank: SearchOutcome['rerank']): void {
+  metrics.searches.inc({ ranker: meta.ranker, degraded: meta.degraded ?? 'none' });
+  metrics.toolsPerRequest.observe(tools);
+  if (!rerank) return;
+  metrics.cacheRequests.inc({ cache: 'llm', result: rerank.cached ? 'hit' : 'miss' });
+  // A call made for this request (not a cached answer, not another request's call).
+  if (!rerank.cached && !rerank.shared && rerank.modelMs > 0) {
+    metrics.llmCallDuration.observe({ outcome: meta.degraded ?? 'ok' }, rerank.modelMs / 1000);
+  }
+  if (rerank.usage) {
+    metrics.llmTokens.inc({ kind: 'prompt' }, rerank.usage.promptTokens);
+    metrics.llmTokens.inc({ kind: 'completion' }, rerank.usage.completionTokens);
   }
 }

@@ -25,6 +25,7 @@ export function llmReranker(stage: LlmStage): Reranker {
           projectId: input.projectId,
           signal: input.signal,
           deadline: performance.now() + (input.deadlineAt - Date.now()),
+          ...(input.traceHeaders ? { headers: input.traceHeaders } : {}),
         },
       );
       const stats = {
@@ -44,7 +45,10 @@ export function llmReranker(stage: LlmStage): Reranker {
 }
 
 /** The stage as configured by LLM_* (see README, "LLM rerank"); `fetch` lets tests route the SDK. */
-export function llmRerankerFromConfig(llm: LlmConfig, extra: Pick<RerankerConfig, 'fetch'> = {}): Reranker {
+export function llmRerankerFromConfig(
+  llm: LlmConfig,
+  extra: Pick<RerankerConfig, 'fetch' | 'sharedAnswers' | 'onUpstreamFailure'> = {},
+): Reranker {
   return llmReranker(
     createReranker({
       baseURL: llm.baseUrl,

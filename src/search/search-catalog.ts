@@ -44,6 +44,7 @@ export async function searchCatalog(request: SearchRequest, ctx: SearchContext):
     log: ctx.log,
     signal: ctx.deadline.signal,
     deadlineAt: ctx.deadline.at,
+    ...(ctx.trace ? { traceHeaders: ctx.trace.headers } : {}),
   });
   const stats = outcome.stats ? { rerank: outcome.stats } : {};
   if (outcome.ranker === 'llm') {

@@ -1,5 +1,6 @@
 import type { RankCache, RankedTool, SearchRequest } from '@catalog-search/core';
 import type { FastifyBaseLogger } from 'fastify';
+import type { TraceContext } from '../trace-context.js';
 import type { Deadline } from './deadline.js';
 
 /** Everything a search needs besides the request body; built per request by the route. */
@@ -12,6 +13,8 @@ export interface SearchContext {
   deadline: Deadline;
   maxDescriptionChars: number;
   reranker?: Reranker | undefined;
+  /** The caller's W3C trace context, carried on to outbound calls. */
+  trace?: TraceContext | undefined;
 }
 
 export interface RerankInput {
@@ -27,6 +30,8 @@ export interface RerankInput {
   /** Aborts at the search deadline; pass it to every outbound call. */
   signal: AbortSignal;
   deadlineAt: number;
+  /** Trace headers (`traceparent`, `tracestate`) for outbound calls, when the caller sent a trace. */
+  traceHeaders?: Record<string, string>;
 }
 
 /** What the rerank call cost and saw, for the audit log. */

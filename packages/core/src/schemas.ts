@@ -5,6 +5,8 @@ import { Type, type Static } from '@sinclair/typebox';
 export const MAX_QUERY_ITEMS = 16;
 export const MAX_RESULTS_LIMIT = 100;
 export const DEFAULT_MAX_RESULTS = 20;
+/** A tool-set id (see tool-sets/tool-set-id.ts): base64url SHA-256. */
+export const TOOL_SET_ID_PATTERN = '^[A-Za-z0-9_-]{43}$';
 
 export const ToolInfoSchema = Type.Object(
   {
@@ -38,14 +40,27 @@ export const SearchRequestSchema = Type.Object(
       description: 'One or more sub-queries (the steps of a multi-step task).',
     }),
     context: Type.Optional(Type.String({ description: 'Task background for the reranker.' })),
-    tools: Type.Array(ToolInfoSchema, { description: 'The router\'s whole Available Tool List.' }),
+    tools: Type.Optional(
+      Type.Array(ToolInfoSchema, { description: 'The router\'s whole Available Tool List. Exactly one of `tools` or `toolSet`.' }),
+    ),
+    toolSet: Type.Optional(
+      Type.String({
+        pattern: TOOL_SET_ID_PATTERN,
+        description:
+          'Instead of `tools`: the id of a list this project sent before (`meta.toolSet` of that answer). ' +
+          'Answered with 409 `TOOL_SET_UNKNOWN` when the service no longer has it: then send the list again.',
+      }),
+    ),
     maxResults: Type.Optional(
       Type.Integer({ minimum: 1, maximum: MAX_RESULTS_LIMIT, default: DEFAULT_MAX_RESULTS }),
     ),
   },
   { $id: 'SearchRequest', additionalProperties: false },
 );
-export type SearchRequest = Static<typeof SearchRequestSchema>;
+/** A request body as sent: with its tool list, or with a reference to one (`toolSet`). */
+export type SearchRequestBody = Static<typeof SearchRequestSchema>;
+/** A search with its tool list in hand: what the client takes and the service's pipeline ranks. */
+export type SearchRequest = Omit<SearchRequestBody, 'tools' | 'toolSet'> & { tools: ToolInfo[] };
 
 export const SearchResultSchema = Type.Object(
   {
@@ -69,6 +84,12 @@ export const SearchMetaSchema = Type.Object(
     ranker: Type.Union([Type.Literal('bm25'), Type.Literal('llm')]),
     degraded: Type.Optional(Type.String({ description: 'Why the LLM stage did not fully run, when it did not.' })),
     requestId: Type.String(),
+    toolSet: Type.Optional(
+      Type.String({
+        pattern: TOOL_SET_ID_PATTERN,
+        description: 'The id of the tool list searched: send it as `toolSet` instead of the same list next time.',
+      }),
+    ),
   },
   // New meta fields may be added within v1; clients must ignore what they do not know.
   { $id: 'SearchMeta', additionalProperties: true },

@@ -1,0 +1,74 @@
+// A real Redis for tests: Debian's redis-server (installed by .ci/run), started on a free loopback
+// port with no persistence, in its own process that the test stops (and may restart on the same
+// port, to test an outage).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer, connect } from 'node:net';
+
+const REDIS_SERVER = process.env.REDIS_SERVER_BIN ?? '/usr/bin/redis-server';
+
+export interface TestRedis {
+  readonly port: number;
+  readonly url: string;
+  /** Kills the server (SIGKILL: an outage, not a shutdown) and waits for it to be gone. */
+  kill(): Promise<void>;
+  /** Starts it again on the same port, empty. */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startTestRedis(): Promise<TestRedis> {
+  if (!existsSync(REDIS_SERVER)) {
+    throw new Error(`${REDIS_SERVER} not found: install Debian's redis-server (apt-get install -y redis-server), as .ci/run does`);
+  }
+  const port = await freePort();
+  let child: ChildProcess | undefined;
+  const start = async () => {
+    child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'no'], {
+      stdio: 'ignore',
+    });
+    await waitForPong(port);
+  };
+  const kill = async (signal: NodeJS.Signals) => {
+    const running = child;
+    child = undefined;
+    if (!running || running.exitCode !== null) return;
+    await new Promise<void>((resolve) => {
+      running.once('exit', () => resolve());
+      running.kill(signal);
+    });
+  };
+  await start();
+  return { port, url: `redis://127.0.0.1:${port}`, start, kill: () => kill('SIGKILL'), stop: () => kill('SIGTERM') };
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+async function waitForPong(port: number): Promise<void> {
+  const until = Date.now() + 10_000;
+  while (Date.now() < until) {
+    const pong = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.setTimeout(500, () => socket.destroy());
+      socket.once('error', () => resolve(false));
+      socket.once('close', () => resolve(false));
+      socket.once('connect', () => socket.write('PING\r\n'));
+      socket.once('data', (data) => {
+        resolve(data.toString().startsWith('+PONG'));
+        socket.destroy();
+      });
+    });
+    if (pong) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`redis-server did not answer on port ${port}`);
+}
