@@ -1,10 +1,12 @@
 // The process entry point: the only module that reads process.env and listens.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import type { Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.js';
 import { ConfigError, parseConfig, withDevelopmentKey, type Config } from './config.js';
+import { listenForMetrics } from './metrics/metrics-server.js';
 
 const DEV_PROJECT_ID = 'dev-project';
 const DEV_TOKEN_LIFETIME = '24h';
@@ -25,6 +27,8 @@ if (devMode) {
 }
 
 const app = buildApp(config);
+// Set when METRICS_PORT serves metrics apart from the API.
+let metricsServer: Server | undefined;
 
 closeWithGrace({ delay: config.shutdown.timeoutMs, logger: false }, async ({ signal, err }) => {
   if (err) app.log.error({ err }, 'shutting down after an uncaught error');
@@ -34,11 +38,17 @@ closeWithGrace({ delay: config.shutdown.timeoutMs, logger: false }, async ({ sig
   if (config.shutdown.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, config.shutdown.delayMs));
   app.log.info({ closing: true }, 'closing the listener; waiting for in-flight requests');
   await app.close();
+  metricsServer?.close();
   app.log.info('shut down');
 });
 
 try {
   await app.listen({ host: config.host, port: config.port });
+  const { metrics } = config;
+  if (metrics.enabled && metrics.port !== undefined) {
+    metricsServer = await listenForMetrics(app.metrics.registry, { host: metrics.host, port: metrics.port, path: metrics.path });
+    app.log.info({ metrics: `http://${metrics.host}:${metrics.port}${metrics.path}` }, 'metrics served on their own port');
+  }
 } catch (error) {
   app.log.fatal({ err: error }, 'could not start listening');
   process.exit(1);

@@ -1,4 +1,4 @@
-import type { SearchRequest, SearchResponse } from '@catalog-search/core';
+import type { SearchRequest, SearchRequestBody, SearchResponse } from '@catalog-search/core';
 import { canGzip, COMPRESSION_THRESHOLD, encodeBody, type Compression } from './compression.js';
 import { raceSignal, startDeadline, type Deadline } from './deadline.js';
 import {
@@ -30,6 +30,8 @@ export interface CloudCall {
   compression: Compression;
   /** Whether to try streamed bodies; the client's own flag, turned off when its fetch refuses one. */
   streaming: { enabled: boolean };
+  /** Send this tool-set id instead of the request's tools (the service said it holds that list). */
+  toolSet?: string | undefined;
 }
 
 /**
@@ -73,7 +75,11 @@ export async function callCloud(request: SearchRequest, call: CloudCall): Promis
  */
 async function post(request: SearchRequest, call: CloudCall, token: string, deadline: Deadline): Promise<Response> {
   let json: string | undefined;
-  if (call.streaming.enabled && jsonAtLeast(request, COMPRESSION_THRESHOLD)) {
+  if (call.toolSet !== undefined) {
+    // A reference: about 100 bytes plus the queries, sent as it is.
+    const { tools: _tools, ...rest } = request;
+    json = serialise({ ...rest, toolSet: call.toolSet });
+  } else if (call.streaming.enabled && jsonAtLeast(request, COMPRESSION_THRESHOLD)) {
     const encoding = canGzip(call.compression) ? 'gzip' : undefined;
     const init: RequestInit & { duplex: 'half' } = {
       method: 'POST',
@@ -114,7 +120,7 @@ function headers(call: CloudCall, token: string, deadline: Deadline, encoding: s
   return headers;
 }
 
-function serialise(request: SearchRequest): string {
+function serialise(request: SearchRequestBody): string {
   try {
     return JSON.stringify(request);
   } catch (error) {
