@@ -34,6 +34,17 @@ describe('toolSet references', () => {
     expect(byReference.body.meta.toolSet).toBe(full.body.meta.toolSet);
   });
 
+  it("computes the client's id (core, Web Crypto) for lists with non-ASCII text, nested schemas and annotations", async () => {
+    const tools = manyTools(30).map((tool, index) => ({
+      ...tool,
+      description: `Ünïcödé ✓ 日本語 ${index} \u2028 "quoted"`,
+      annotations: { readOnlyHint: index % 2 === 0 },
+      tags: ['b', 'a'],
+    }));
+    const { body } = await search({ query: ['x'], tools });
+    expect(body.meta.toolSet).toBe(await toolSetId(tools));
+  });
+
   it('gives the same id whatever the key order of a tool and whatever unknown fields it carries', async () => {
     const reordered = sampleTools.map((tool) => ({ extra: 'ignored', ...Object.fromEntries(Object.entries(tool).reverse()) }));
     const { body } = await search({ ...sampleRequest, tools: reordered });

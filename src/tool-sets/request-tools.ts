@@ -39,6 +39,6 @@ export async function requestTools(body: SearchRequestBody, projectId: string, s
   }
   rejectDuplicateToolKeys(tools);
   if (!store.enabled) return { request: { ...rest, tools } };
-  const { id, saved } = await store.register(projectId, tools);
+  const { id, saved } = store.register(projectId, tools);
   return { request: { ...rest, tools }, toolSet: id, saved };
 }

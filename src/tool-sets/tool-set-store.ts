@@ -1,4 +1,5 @@
-import { canonicalToolSet, toolSetIdOf, type ToolInfo } from '@catalog-search/core';
+import { createHash } from 'node:crypto';
+import { canonicalToolSet, type ToolInfo } from '@catalog-search/core';
 import { LRUCache } from 'lru-cache';
 import type { SharedStore } from '../shared/shared-store.js';
 
@@ -57,9 +58,11 @@ export class ToolSetStore {
    * Keeps a list sent in full and returns its id. `saved` settles when the shared copy is written
    * (or given up): await it before answering, so that the id handed out can be used on any replica.
    */
-  async register(projectId: string, tools: ToolInfo[]): Promise<{ id: string; saved: Promise<unknown> }> {
+  register(projectId: string, tools: ToolInfo[]): { id: string; saved: Promise<unknown> } {
     const canonical = canonicalToolSet(tools);
-    const id = await toolSetIdOf(canonical);
+    // core's toolSetIdOf (SHA-256, base64url) through node:crypto: 0.8 ms on 788 KB against 2.9 ms
+    // for Web Crypto, which core uses to run in browsers too. Tests check that both agree.
+    const id = createHash('sha256').update(canonical).digest('base64url');
     const key = localKey(projectId, id);
     const known = this.#local?.has(key) ?? false;
     this.#local?.set(key, tools, { size: Math.max(1, canonical.length * ESTIMATED_BYTES_PER_CHAR) });
