@@ -156,7 +156,9 @@ export function createCatalogSearchClient(options: CatalogSearchClientOptions): 
       const warmUp = setTimeout(() => prepareQuietly(request, local), callTimeoutMs / 2);
       const started = Date.now();
       try {
-        const toolSet = await references.idOf(request.tools);
+        const failing = (breaker?.snapshot().consecutiveFailures ?? 0) > 0;
+        // While the cloud is failing, its call most likely fails too: no id work before it (the list is sent).
+        const toolSet = references.any && !failing ? await references.idOf(request.tools) : undefined;
         const call = (reference: string | undefined, budgetMs: number) =>
           callCloud(request, {
             fetch: fetchImpl,
@@ -169,7 +171,7 @@ export function createCatalogSearchClient(options: CatalogSearchClientOptions): 
             userAgent: options.userAgent,
             signal,
             // While the cloud is failing, the next call most likely fails too: spare it the gzip work.
-            compression: (breaker?.snapshot().consecutiveFailures ?? 0) > 0 ? 'none' : compression,
+            compression: failing ? 'none' : compression,
             streaming,
             toolSet: reference,
           });
@@ -186,7 +188,7 @@ export function createCatalogSearchClient(options: CatalogSearchClientOptions): 
         } else {
           response = await call(undefined, callTimeoutMs);
         }
-        references.learn(toolSet, response.meta.toolSet);
+        references.learn(response.meta.toolSet);
         breaker?.success();
         lastFailure = undefined;
         return { results: response.results, meta: response.meta, source: 'cloud' };

@@ -5,10 +5,12 @@ import { APIError } from './errors.js';
 const MAX_REMEMBERED = 16;
 
 /**
- * The client's side of tool-set references (docs/api.md): a list the service said it holds
- * (`meta.toolSet` equal to the id computed here) is sent as `toolSet: "<id>"` from then on, about
- * 100 bytes instead of the whole list. The id is computed from the list of each search, never
- * remembered per array, so a changed list (even one changed in place) is sent in full.
+ * The client's side of tool-set references (docs/api.md): the ids the service answered in
+ * `meta.toolSet` are lists it holds; a search whose list has one of those ids (computed here from
+ * the list of each search, never remembered per array, so a list changed even in place is sent in
+ * full) sends `toolSet: "<id>"` instead of the list, about 150 bytes. The id is computed only when
+ * some id is held: until the service has answered once, a search costs no serialisation before its
+ * connection is up (see streamed-body.ts).
  */
 export class ToolSetReferences {
   // Insertion order is recency order: the oldest id is dropped first.
@@ -23,15 +25,23 @@ export class ToolSetReferences {
     }
   }
 
+  /** Whether any list is known to be held (else there is nothing to refer to). */
+  get any(): boolean {
+    return this.#held.size > 0;
+  }
+
   holds(id: string | undefined): id is string {
     return id !== undefined && this.#held.has(id);
   }
 
-  /** After a full-list answer: remember the id if the service computed the same one and keeps it. */
-  learn(id: string | undefined, answered: string | undefined): void {
-    if (id === undefined || answered !== id) return;
-    this.#held.delete(id);
-    this.#held.add(id);
+  /**
+   * After an answer: the service holds the list it answered the id of. That id is the service's
+   * hash of exactly what was sent, so a later list with the same id (computed here) is that list.
+   */
+  learn(answered: string | undefined): void {
+    if (answered === undefined) return;
+    this.#held.delete(answered);
+    this.#held.add(answered);
     if (this.#held.size > MAX_REMEMBERED) this.#held.delete(this.#held.values().next().value!);
   }
 
