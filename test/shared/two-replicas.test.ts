@@ -109,6 +109,11 @@ describe('two replicas on one Redis', () => {
     await searchBoth();
     await redis.kill();
     for (let round = 0; round < 5; round += 1) await searchBoth();
+    // Rate limits still hold meanwhile, per replica.
+    const alone: number[] = [];
+    for (let n = 0; n <= RATE_LIMIT; n += 1) alone.push((await search(replicas[a]!, 'outage-limited', probe(n))).status);
+    expect(alone.filter((status) => status === 200)).toHaveLength(RATE_LIMIT);
+    expect(alone.at(-1)).toBe(429);
     await redis.start();
 
     // Both reconnect by themselves: a set registered through one is found through the other again.
@@ -131,6 +136,10 @@ describe('two replicas on one Redis', () => {
         .filter((line) => line.startsWith('catalog_search_redis_fallbacks_total{'))
         .reduce((sum, line) => sum + Number(line.split(' ').pop()), 0);
       expect(fallbacks).toBeGreaterThan(0);
+      // Logged, but throttled: far fewer warnings than fallbacks.
+      const warnings = replica.logs.filter((line) => line.level === 40 && String(line.msg).startsWith('Redis'));
+      expect(warnings.length).toBeGreaterThan(0);
+      expect(warnings.length).toBeLessThan(fallbacks);
     }
   }, 30_000);
 });
