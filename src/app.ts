@@ -88,6 +88,7 @@ export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyI
   });
   registerErrorHandling(app);
 
+  // Assigned below; the tool-set gauge reads it at scrape time.
   let toolSets: ToolSetStore | undefined;
   const metrics = createMetrics({ defaultMetrics: config.metrics.enabled, toolSetBytes: () => toolSets?.localBytes ?? 0 });
   app.decorate('metrics', metrics);

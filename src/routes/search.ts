@@ -5,12 +5,12 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.js';
 import { ProblemError } from '../errors.js';
-import type { Metrics } from '../metrics/metrics.js';
+import { recordSearch, type Metrics } from '../metrics/metrics.js';
 import { SEARCH_PATHS, searchRouteSchema } from '../openapi/search-operation.js';
 import { budgetFromHeader, DEADLINE_HEADER, startDeadline } from '../search/deadline.js';
 import { enforceLimits } from '../search/limits.js';
 import { ProjectRankCaches } from '../search/project-caches.js';
-import { searchCatalog, type SearchOutcome } from '../search/search-catalog.js';
+import { searchCatalog } from '../search/search-catalog.js';
 import type { Reranker } from '../search/types.js';
 import { fallbackRateLimitStore } from '../shared/rate-limit-store.js';
 import { projectTag, type SharedStore } from '../shared/shared-store.js';
@@ -103,7 +103,7 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
         // The other replicas can use the id only once the list is stored (bounded by REDIS_TIMEOUT_MS).
         if (saved) await saved;
         if (toolSet !== undefined) response.meta.toolSet = toolSet;
-        countSearch(metrics, body.tools.length, response.meta, rerank);
+        recordSearch(metrics, body.tools.length, response.meta, rerank);
         request.log.info(
           {
             // requestId and projectId are bound to request.log already.
@@ -136,20 +136,5 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
         return response;
       },
     );
-  }
-}
-
-function countSearch(metrics: Metrics, tools: number, meta: { ranker: string; degraded?: string }, rerank: SearchOutcome['rerank']): void {
-  metrics.searches.inc({ ranker: meta.ranker, degraded: meta.degraded ?? 'none' });
-  metrics.toolsPerRequest.observe(tools);
-  if (!rerank) return;
-  metrics.cacheRequests.inc({ cache: 'llm', result: rerank.cached ? 'hit' : 'miss' });
-  // A call made for this request (not a cached answer, not another request's call).
-  if (!rerank.cached && !rerank.shared && rerank.modelMs > 0) {
-    metrics.llmCallDuration.observe({ outcome: meta.degraded ?? 'ok' }, rerank.modelMs / 1000);
-  }
-  if (rerank.usage) {
-    metrics.llmTokens.inc({ kind: 'prompt' }, rerank.usage.promptTokens);
-    metrics.llmTokens.inc({ kind: 'completion' }, rerank.usage.completionTokens);
   }
 }

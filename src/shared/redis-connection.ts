@@ -7,7 +7,8 @@ import type { RedisConfig } from '../config.js';
  * - no offline queue: while disconnected a command fails at once instead of waiting for a reconnect;
  * - `commandTimeout`: a slow Redis costs at most REDIS_TIMEOUT_MS per command;
  * - no per-request retries; the connection itself retries forever, at most every 2 s.
- * Callers treat every failure as "not shared this time" (shared-store.ts).
+ * Callers treat every failure as "not shared this time" (shared-store.ts), so readiness does not
+ * depend on Redis either.
  */
 export function connectRedis(config: RedisConfig): Redis {
   return new Redis(config.url, {
@@ -16,7 +17,5 @@ export function connectRedis(config: RedisConfig): Redis {
     maxRetriesPerRequest: 0,
     connectTimeout: Math.max(1000, config.commandTimeoutMs * 10),
     retryStrategy: (attempt) => Math.min(100 * attempt, 2000),
-    // Readiness of the API does not depend on Redis: the service works without it.
-    lazyConnect: false,
   });
 }
