@@ -95,6 +95,22 @@ describe('two replicas on one Redis', () => {
     expect(other.body.code).toBe('TOOL_SET_UNKNOWN');
   });
 
+  it('does not wait for a Redis that stops answering: searches finish long before it is back', async () => {
+    const full = await search(replicas[a]!, 'slow-project', sampleRequest);
+    await redis.sleep(3);
+    const started = Date.now();
+    const outcomes = await Promise.all([
+      search(replicas[a]!, 'slow-project', { ...sampleRequest, query: ['slow redis, full list'] }),
+      search(replicas[a]!, 'slow-project', { query: ['slow redis, by reference'], toolSet: full.body.meta.toolSet }),
+      search(replicas[b]!, 'slow-project-2', { ...sampleRequest, query: ['schedule a meeting while redis sleeps'] }),
+    ]);
+    const elapsed = Date.now() - started;
+    expect(outcomes.map((outcome) => outcome.status)).toEqual([200, 200, 200]);
+    // Hang detection only: each Redis use is cut at REDIS_TIMEOUT_MS (200 ms), far below the 3 s sleep.
+    expect(elapsed).toBeLessThan(2500);
+    await new Promise((resolve) => setTimeout(resolve, 3000 - elapsed + 200));
+  }, 20_000);
+
   it('loses no search while Redis is down, and both replicas share again when it is back', async () => {
     const probe = (at: number) => ({ ...sampleRequest, query: [`find calendar events ${at}`] });
     const failures: number[] = [];

@@ -14,6 +14,8 @@ export interface TestRedis {
   kill(): Promise<void>;
   /** Starts it again on the same port, empty. */
   start(): Promise<void>;
+  /** Makes the server stop answering for `seconds` (DEBUG SLEEP): a slow Redis. */
+  sleep(seconds: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -24,7 +26,8 @@ export async function startTestRedis(): Promise<TestRedis> {
   const port = await freePort();
   let child: ChildProcess | undefined;
   const start = async () => {
-    child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'no'], {
+    // DEBUG SLEEP (a Redis that stops answering for a while) from loopback only.
+    child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'no', '--enable-debug-command', 'local'], {
       stdio: 'ignore',
     });
     await waitForPong(port);
@@ -39,7 +42,14 @@ export async function startTestRedis(): Promise<TestRedis> {
     });
   };
   await start();
-  return { port, url: `redis://127.0.0.1:${port}`, start, kill: () => kill('SIGKILL'), stop: () => kill('SIGTERM') };
+  const sleep = (seconds: number) =>
+    new Promise<void>((resolve, reject) => {
+      // Sent on its own connection; resolves once the command is written (the server is then busy).
+      const socket = connect(port, '127.0.0.1', () => socket.write(`DEBUG SLEEP ${seconds}\r\n`, () => resolve()));
+      socket.once('error', reject);
+      socket.once('data', () => socket.destroy());
+    });
+  return { port, url: `redis://127.0.0.1:${port}`, start, sleep, kill: () => kill('SIGKILL'), stop: () => kill('SIGTERM') };
 }
 
 async function freePort(): Promise<number> {
