@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.js';
 import { ConfigError, parseConfig, withDevelopmentKey, type Config } from './config.js';
+import { trackConnections } from './connection-drain.js';
 import { listenForMetrics } from './metrics/metrics-server.js';
 
 const DEV_PROJECT_ID = 'dev-project';
@@ -27,6 +28,9 @@ if (devMode) {
 }
 
 const app = buildApp(config);
+const connections = trackConnections(app.server);
+/** A keep-alive connection with no request for this long is closed on shutdown (see connection-drain.ts). */
+const DRAIN_QUIET_MS = 1000;
 // Set when METRICS_PORT serves metrics apart from the API.
 let metricsServer: Server | undefined;
 
@@ -37,6 +41,9 @@ closeWithGrace({ delay: config.shutdown.timeoutMs, logger: false }, async ({ sig
   app.lifecycle.shuttingDown = true;
   if (config.shutdown.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, config.shutdown.delayMs));
   app.log.info({ closing: true }, 'closing the listener; waiting for in-flight requests');
+  // Half a second of the hard limit is left for app.close() (plugins' onClose hooks).
+  app.lifecycle.closingConnections = true;
+  await connections.drain({ quietMs: DRAIN_QUIET_MS, deadlineMs: Math.max(0, config.shutdown.timeoutMs - config.shutdown.delayMs - 500) });
   await app.close();
   metricsServer?.close();
   app.log.info('shut down');

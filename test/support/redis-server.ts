@@ -3,7 +3,8 @@
 // port, to test an outage).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer, connect } from 'node:net';
+import { connect } from 'node:net';
+import { freePort } from '../reliability/service-process.js';
 
 const REDIS_SERVER = process.env.REDIS_SERVER_BIN ?? '/usr/bin/redis-server';
 
@@ -50,17 +51,6 @@ export async function startTestRedis(): Promise<TestRedis> {
       socket.once('data', () => socket.destroy());
     });
   return { port, url: `redis://127.0.0.1:${port}`, start, sleep, kill: () => kill('SIGKILL'), stop: () => kill('SIGTERM') };
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 async function waitForPong(port: number): Promise<void> {
