@@ -45,7 +45,9 @@ closeWithGrace({ delay: config.shutdown.timeoutMs, logger: false }, async ({ sig
   app.lifecycle.closingConnections = true;
   await connections.drain({ quietMs: DRAIN_QUIET_MS, deadlineMs: Math.max(0, config.shutdown.timeoutMs - config.shutdown.delayMs - 500) });
   await app.close();
+  // A scraper's keep-alive connection must not hold the exit.
   metricsServer?.close();
+  metricsServer?.closeAllConnections();
   app.log.info('shut down');
 });
 
