@@ -14,7 +14,7 @@
 // better than one it chose). When the model saw a tool and, in a complete answer, left it out,
 // it judged it irrelevant (grade 0): that relevance is capped at 0.05. Last, relevance is made
 // non-increasing down the list so that order and relevance never disagree.
-import type { RankedTool, ToolInfo } from '@catalog-search/core';
+import { capRelevanceDownTheList, type RankedTool, type ToolInfo } from '@catalog-search/core';
 import { sanitizeLine } from './sanitize.js';
 import type { CandidateGrade } from './types.js';
 
@@ -86,9 +86,6 @@ export function mergeRanking({ tools, lexical, grades, shown, complete, limit = 
   }
   result.length = Math.min(result.length, limit);
 
-  for (let at = 1; at < result.length; at += 1) {
-    const previous = result[at - 1]!.relevance;
-    if (result[at]!.relevance > previous) result[at]!.relevance = previous;
-  }
+  capRelevanceDownTheList(result);
   return result;
 }

@@ -76,9 +76,6 @@ export const SearchResultSchema = Type.Object(
 );
 export type SearchResult = Static<typeof SearchResultSchema>;
 
-export const RankerSchema = Type.Union([Type.Literal('bm25'), Type.Literal('llm')], { $id: 'Ranker' });
-export type Ranker = Static<typeof RankerSchema>;
-
 export const SearchMetaSchema = Type.Object(
   {
     ranker: Type.Union([Type.Literal('bm25'), Type.Literal('llm')]),
