@@ -13,7 +13,7 @@ import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import type { ToolInfo } from '@catalog-search/core';
 import { loadCatalog } from '../eval/datasets.js';
-import { manyTools } from '../test/helpers/tools.js';
+import { manyTools } from '../test/fixtures/tools.js';
 
 const SEARCHES = Number(process.env.BENCH_SEARCHES ?? 200);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);

@@ -6,14 +6,15 @@
 // - `llmRanker()` (`npm run eval -- --llm`) runs the stage itself against LLM_BASE_URL / LLM_MODEL,
 //   so anyone with a model can measure what it adds over the lexical stage.
 import { createRankCache, rankTools, type RankCache, type ToolInfo } from '../packages/core/src/index.js';
-import { createReranker, DEFAULT_PROMPT_TOKEN_BUDGET, type Reranker } from '../src/rerank/index.js';
+import { createReranker, DEFAULT_PROMPT_TOKEN_BUDGET, type LlmReranker } from '../src/rerank/index.js';
+import { startDeadline } from '../src/search/deadline.js';
 import type { Dataset, EvalQuery } from './datasets.js';
 import type { RankerOutput, RankerVariant } from './rankers.js';
 
 const recall = (keys: Set<string>, relevant: string[]) =>
   relevant.length === 0 ? 0 : relevant.filter((key) => keys.has(key)).length / relevant.length;
 
-function promptColumns(stage: Reranker, query: EvalQuery, tools: ToolInfo[], cache: RankCache, project: string) {
+function promptColumns(stage: LlmReranker, query: EvalQuery, tools: ToolInfo[], cache: RankCache, project: string) {
   const lexical = rankTools({ query: query.query, tools }, { cache });
   // The stage gets no rank cache: it ranks sub-queries with the built core, this harness with core's source.
   const plan = stage.plan({ query: query.query, tools, lexical }, project);
@@ -80,7 +81,7 @@ export function llmRanker(options: LlmEvalOptions): RankerVariant {
       const { lexical, extras } = promptColumns(stage, query, tools, cache, project);
       const outcome = await stage.rerank(
         { query: query.query, tools, lexical },
-        { projectId: project, signal: AbortSignal.timeout(options.deadlineMs), deadline: performance.now() + options.deadlineMs },
+        { projectId: project, deadline: startDeadline(options.deadlineMs) },
       );
       return {
         ranked: outcome.ranked.map((ranked) => ranked.tool.toolKey),
@@ -88,8 +89,8 @@ export function llmRanker(options: LlmEvalOptions): RankerVariant {
           ...extras,
           // Share of queries the model fully answered, and what it cost.
           'llm ok': outcome.ranker === 'llm' && !outcome.degraded ? 1 : 0,
-          'llm tok': outcome.usage?.totalTokens ?? 0,
-          'model ms': outcome.modelMs,
+          'llm tok': outcome.stats?.usage?.totalTokens ?? 0,
+          'model ms': outcome.stats?.modelMs ?? 0,
         },
       };
     },

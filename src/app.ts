@@ -13,8 +13,8 @@ import openapiPlugin from './plugins/openapi.js';
 import { requestIdFor } from './request-id.js';
 import healthRoutes from './routes/health.js';
 import searchRoutes from './routes/search.js';
-import { llmRerankerFromConfig } from './search/llm-reranker.js';
-import type { Reranker } from './search/types.js';
+import { rerankerFromConfig } from './rerank/index.js';
+import type { Reranker } from './search/reranker.js';
 import { connectRedis } from './shared/redis-connection.js';
 import { sharedAnswerCache } from './shared/shared-answers.js';
 import { SharedStore } from './shared/shared-store.js';
@@ -128,7 +128,7 @@ export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyI
 
   const llmWarnings = new ThrottledWarnings(app.log);
   const reranker = deps.reranker ?? (config.llm
-    ? llmRerankerFromConfig(config.llm, {
+    ? rerankerFromConfig(config.llm, {
         ...(shared ? { sharedAnswers: sharedAnswerCache(shared) } : {}),
         // One line per cause every 10 s at most: an outage must be seen, not flood the logs.
         onUpstreamFailure: (failure) =>

@@ -5,8 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { listenForMetrics } from '../src/metrics/metrics-server.js';
 import { startApp, TEST_SECRET, testConfig, type RunningApp } from './helpers/app.js';
 import { claims, signJwt } from './helpers/tokens.js';
-import { sampleRequest } from './helpers/tools.js';
-import { startOpenAITestServer, type OpenAITestServer } from './support/openai-test-server.js';
+import { sampleRequest } from './fixtures/tools.js';
+import { startOpenAITestServer, type OpenAITestServer } from './helpers/openai-test-server.js';
 
 const PROJECT = 'project-metrics-7f3a';
 const token = () => signJwt(claims({ iss: 'https://router.example', aud: 'catalog-search', projectId: PROJECT }), { alg: 'HS256', key: TEST_SECRET });

@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { RerankStats } from '../search/types.js';
+import type { RerankStats } from '../search/reranker.js';
 
 /**
  * The service's Prometheus metrics (prom-client), one registry per app so that tests building

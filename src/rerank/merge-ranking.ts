@@ -43,11 +43,9 @@ export interface MergeInput {
   shown: ReadonlySet<number>;
   /** The model's answer was complete (not cut by the deadline or a broken stream). */
   complete: boolean;
-  /** Return at most this many (default all): the lexical tools past it are never materialised. */
-  limit?: number;
 }
 
-export function mergeRanking({ tools, lexical, grades, shown, complete, limit = Infinity }: MergeInput): RankedTool[] {
+export function mergeRanking({ tools, lexical, grades, shown, complete }: MergeInput): RankedTool[] {
   const lexicalByIndex = new Map<number, RankedTool>();
   for (const ranked of lexical) lexicalByIndex.set(ranked.index, ranked);
 
@@ -73,7 +71,6 @@ export function mergeRanking({ tools, lexical, grades, shown, complete, limit = 
   const lowestGrade = byGrade.length > 0 ? Math.min(...byGrade.map((entry) => entry.grade)) : 1;
   const cap = GRADE_BANDS[lowestGrade]!.low;
   for (const ranked of lexical) {
-    if (result.length >= limit) break;
     if (chosen.has(ranked.index)) continue;
     const leftOut = complete && shown.has(ranked.index);
     result.push({
@@ -84,7 +81,6 @@ export function mergeRanking({ tools, lexical, grades, shown, complete, limit = 
       explanation: leftOut ? `${ranked.explanation}; not chosen by the LLM` : ranked.explanation,
     });
   }
-  result.length = Math.min(result.length, limit);
 
   capRelevanceDownTheList(result);
   return result;

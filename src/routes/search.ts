@@ -6,12 +6,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.js';
 import { ProblemError } from '../errors.js';
 import { recordSearch, type Metrics } from '../metrics/metrics.js';
-import { SEARCH_PATHS, searchRouteSchema } from '../openapi/search-operation.js';
+import { SEARCH_PATHS, searchRouteSchema } from '../schemas/search.js';
 import { budgetFromHeader, DEADLINE_HEADER, startDeadline } from '../search/deadline.js';
 import { enforceLimits } from '../search/limits.js';
 import { ProjectRankCaches } from '../search/project-caches.js';
-import { searchCatalog } from '../search/search-catalog.js';
-import type { Reranker } from '../search/types.js';
+import { searchCatalog } from '../search/pipeline.js';
+import type { Reranker } from '../search/reranker.js';
 import { fallbackRateLimitStore } from '../shared/rate-limit-store.js';
 import { projectTag, type SharedStore } from '../shared/shared-store.js';
 import { requestTools } from '../tool-sets/request-tools.js';
@@ -95,7 +95,7 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
           requestId: request.id,
           log: request.log,
           rankCache: caches.for(request.projectId),
-          deadline: startDeadline(request.searchBudgetMs, reply.elapsedTime, hangUp.signal),
+          deadline: startDeadline(request.searchBudgetMs, { elapsedMs: reply.elapsedTime, cancel: hangUp.signal }),
           maxDescriptionChars: config.search.maxDescriptionChars,
           reranker,
           trace,
@@ -123,7 +123,7 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
                     promptTokens: rerank.promptTokens,
                     cached: rerank.cached,
                     shared: rerank.shared,
-                    modelMs: rerank.modelMs,
+                    modelMs: Math.round(rerank.modelMs),
                     // Tokens billed for this request (0 when answered from the cache or a shared call).
                     usage: rerank.usage ?? { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
                   },

@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { LogCapture, testConfig, TEST_SECRET } from '../helpers/app.js';
 import { claims, signJwt } from '../helpers/tokens.js';
-import { manyTools } from '../helpers/tools.js';
+import { manyTools } from '../fixtures/tools.js';
 
 const token = signJwt(claims({ iss: 'https://router.example', aud: 'catalog-search', projectId: 'project-a' }), { alg: 'HS256', key: TEST_SECRET });
 

@@ -5,10 +5,10 @@ import { promisify } from 'node:util';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolSetId } from '@catalog-search/core';
-import { EXAMPLE_SEARCH_BY_REFERENCE, EXAMPLE_SEARCH_REQUEST, EXAMPLE_TOOL_SET } from '../../src/openapi/search-example.js';
+import { EXAMPLE_SEARCH_BY_REFERENCE, EXAMPLE_SEARCH_REQUEST, EXAMPLE_TOOL_SET } from '../../src/schemas/search-examples.js';
 import { startApp, TEST_SECRET, testConfig, type RunningApp } from '../helpers/app.js';
 import { claims, signJwt } from '../helpers/tokens.js';
-import { manyTools } from '../helpers/tools.js';
+import { manyTools } from '../fixtures/tools.js';
 import { contractViolations } from './spec-validator.js';
 
 /**

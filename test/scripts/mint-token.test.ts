@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startApp, TEST_SECRET, testConfig } from '../helpers/app.js';
-import { sampleRequest } from '../helpers/tools.js';
+import { sampleRequest } from '../fixtures/tools.js';
 
 const script = fileURLToPath(new URL('../../scripts/mint-token.mjs', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'mint-token-'));

@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SearchResponse } from '@catalog-search/core';
 import { TEST_SECRET } from '../helpers/app.js';
 import { claims, signJwt } from '../helpers/tokens.js';
-import { sampleRequest } from '../helpers/tools.js';
-import { startOpenAITestServer, type OpenAITestServer } from '../support/openai-test-server.js';
-import { startTestRedis, type TestRedis } from '../support/redis-server.js';
-import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
+import { sampleRequest } from '../fixtures/tools.js';
+import { startOpenAITestServer, type OpenAITestServer } from '../helpers/openai-test-server.js';
+import { startTestRedis, type TestRedis } from '../helpers/redis-server.js';
+import { startServiceProcess, type ServiceProcess } from '../helpers/service-process.js';
 
 const RATE_LIMIT = 12;
 const token = (projectId: string) => signJwt(claims({ projectId }), { alg: 'HS256', key: TEST_SECRET });

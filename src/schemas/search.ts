@@ -17,7 +17,7 @@ import {
   EXAMPLE_SEARCH_REQUEST,
   EXAMPLE_SEARCH_RESPONSE,
   EXAMPLE_TOOL_SET,
-} from './search-example.js';
+} from './search-examples.js';
 
 /** The versioned path is the one to integrate against; the seed path serves the same operation. */
 export const SEARCH_PATHS = [
