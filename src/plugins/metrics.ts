@@ -2,7 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import type { Metrics } from '../metrics/metrics.js';
 
-export interface MetricsPluginOptions {
+interface MetricsPluginOptions {
   metrics: Metrics;
   /** Serve `GET <path>` on the API port (when METRICS_PORT is unset). */
   path: string | undefined;

@@ -4,7 +4,7 @@ import { LRUCache } from 'lru-cache';
 import type { SharedStore } from '../shared/shared-store.js';
 
 /** Where a referenced list was found, for metrics. */
-export type ToolSetLookup = 'local' | 'shared' | 'miss';
+type ToolSetLookup = 'local' | 'shared' | 'miss';
 
 export interface ToolSetStoreOptions {
   /** How long a list is kept after it was last sent in full (locally and in Redis). */
