@@ -8,6 +8,7 @@ import { sampleRequest } from '../fixtures/tools.js';
 import { startOpenAITestServer, type OpenAITestServer } from '../helpers/openai-test-server.js';
 import { startTestRedis, type TestRedis } from '../helpers/redis-server.js';
 import { startServiceProcess, type ServiceProcess } from '../helpers/service-process.js';
+import { freePort } from '../reliability/service-process.js';
 
 const RATE_LIMIT = 12;
 const token = (projectId: string) => signJwt(claims({ projectId }), { alg: 'HS256', key: TEST_SECRET });
@@ -15,6 +16,7 @@ const token = (projectId: string) => signJwt(claims({ projectId }), { alg: 'HS25
 let redis: TestRedis;
 let model: OpenAITestServer;
 let replicas: ServiceProcess[];
+let metricsUrls: string[];
 
 beforeAll(async () => {
   [redis, model] = await Promise.all([startTestRedis(), startOpenAITestServer()]);
@@ -27,7 +29,10 @@ beforeAll(async () => {
     RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
     SEARCH_DEADLINE_MS: '5000',
   };
-  replicas = await Promise.all([startServiceProcess(env), startServiceProcess(env)]);
+  // The second serves its metrics on their own port (METRICS_PORT), as the Kubernetes base does.
+  const metricsPort = await freePort();
+  replicas = await Promise.all([startServiceProcess(env), startServiceProcess({ ...env, METRICS_PORT: String(metricsPort), METRICS_HOST: '127.0.0.1' })]);
+  metricsUrls = [`${replicas[0]!.url}/metrics`, `http://127.0.0.1:${metricsPort}/metrics`];
 }, 60_000);
 
 afterAll(async () => {
@@ -145,8 +150,9 @@ describe('two replicas on one Redis', () => {
     expect(failures).toEqual([]);
     expect(shared).toBe(true);
 
-    for (const replica of replicas) {
-      const text = await (await fetch(`${replica.url}/metrics`)).text();
+    expect((await fetch(`${replicas[1]!.url}/metrics`)).status).toBe(404); // not on the API port
+    for (const [at, replica] of replicas.entries()) {
+      const text = await (await fetch(metricsUrls[at]!)).text();
       const fallbacks = text
         .split('\n')
         .filter((line) => line.startsWith('catalog_search_redis_fallbacks_total{'))
