@@ -35,12 +35,12 @@ const ESTIMATED_BYTES_PER_CHAR = 2;
  * `maxSize` in estimated bytes.)
  */
 export class ToolSetStore {
-  readonly #local: LRUCache<string, ToolInfo[]> | undefined;
+  readonly #local: LRUCache<string, HeldList> | undefined;
 
   constructor(private readonly options: ToolSetStoreOptions) {
     this.#local =
       options.cacheBytes > 0
-        ? new LRUCache<string, ToolInfo[]>({ maxSize: options.cacheBytes, ttl: options.ttlMs })
+        ? new LRUCache<string, HeldList>({ maxSize: options.cacheBytes, ttl: options.ttlMs })
         : undefined;
   }
 
@@ -64,13 +64,18 @@ export class ToolSetStore {
     // for Web Crypto, which core uses to run in browsers too. Tests check that both agree.
     const id = createHash('sha256').update(canonical).digest('base64url');
     const key = localKey(projectId, id);
-    const known = this.#local?.has(key) ?? false;
-    this.#local?.set(key, tools, { size: Math.max(1, canonical.length * ESTIMATED_BYTES_PER_CHAR) });
+    const sharedAt = this.#local?.get(key)?.sharedAt ?? 0;
+    const held: HeldList = { tools, sharedAt };
+    this.#local?.set(key, held, { size: Math.max(1, canonical.length * ESTIMATED_BYTES_PER_CHAR) });
     const { shared } = this.options;
-    // Held already: written to Redis when it was first kept here, with the same TTL.
-    const saved = known || !shared
-      ? Promise.resolve()
-      : shared.set('tool-set-write', shared.key('tool-set', projectId, id), canonical, this.options.ttlMs, this.options.maxSharedBytes);
+    // Written from here within the last half TTL: Redis still has it for a while; else write (and so
+    // renew its TTL, as a list sent in full again should be).
+    if (!shared || Date.now() - sharedAt < this.options.ttlMs / 2) return { id, saved: Promise.resolve() };
+    const saved = shared
+      .set('tool-set-write', shared.key('tool-set', projectId, id), canonical, this.options.ttlMs, this.options.maxSharedBytes)
+      .then((written) => {
+        if (written) held.sharedAt = Date.now();
+      });
     return { id, saved };
   }
 
@@ -80,7 +85,7 @@ export class ToolSetStore {
     const held = this.#local?.get(key);
     if (held) {
       this.options.onLookup?.('local');
-      return held;
+      return held.tools;
     }
     const { shared } = this.options;
     const json = shared ? await shared.get('tool-set-read', shared.key('tool-set', projectId, id)) : undefined;
@@ -89,10 +94,17 @@ export class ToolSetStore {
       this.options.onLookup?.('miss');
       return undefined;
     }
-    this.#local?.set(key, tools, { size: Math.max(1, json!.length * ESTIMATED_BYTES_PER_CHAR) });
+    // sharedAt 0: this replica has not written it, so the next full send of it renews the Redis copy.
+    this.#local?.set(key, { tools, sharedAt: 0 }, { size: Math.max(1, json!.length * ESTIMATED_BYTES_PER_CHAR) });
     this.options.onLookup?.('shared');
     return tools;
   }
+}
+
+interface HeldList {
+  tools: ToolInfo[];
+  /** When this replica last wrote the list to Redis (`Date.now()`; 0: never). */
+  sharedAt: number;
 }
 
 function localKey(projectId: string, id: string): string {
