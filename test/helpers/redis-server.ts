@@ -4,6 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
 import { freePort } from '../reliability/service-process.js';
 
 const REDIS_SERVER = process.env.REDIS_SERVER_BIN ?? '/usr/bin/redis-server';
@@ -20,18 +21,29 @@ export interface TestRedis {
   stop(): Promise<void>;
 }
 
-export async function startTestRedis(): Promise<TestRedis> {
+export interface TestRedisOptions {
+  /** Require this password (AUTH), as a managed Redis does. */
+  password?: string;
+  /** Serve TLS only, with this PEM certificate and key (the URL is then rediss://localhost). */
+  tls?: { certFile: string; keyFile: string };
+}
+
+export async function startTestRedis(options: TestRedisOptions = {}): Promise<TestRedis> {
   if (!existsSync(REDIS_SERVER)) {
     throw new Error(`${REDIS_SERVER} not found: install Debian's redis-server (apt-get install -y redis-server), as .ci/run does`);
   }
   const port = await freePort();
   let child: ChildProcess | undefined;
   const start = async () => {
+    const listen = options.tls
+      ? ['--port', '0', '--tls-port', String(port), '--tls-cert-file', options.tls.certFile, '--tls-key-file', options.tls.keyFile, '--tls-auth-clients', 'no']
+      : ['--port', String(port)];
+    const auth = options.password === undefined ? [] : ['--requirepass', options.password];
     // DEBUG SLEEP (a Redis that stops answering for a while) from loopback only.
-    child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'no', '--enable-debug-command', 'local'], {
+    child = spawn(REDIS_SERVER, [...listen, ...auth, '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'no', '--enable-debug-command', 'local'], {
       stdio: 'ignore',
     });
-    await waitForPong(port);
+    await waitForPong(port, options.tls !== undefined);
   };
   const kill = async (signal: NodeJS.Signals) => {
     const running = child;
@@ -50,20 +62,23 @@ export async function startTestRedis(): Promise<TestRedis> {
       socket.once('error', reject);
       socket.once('data', () => socket.destroy());
     });
-  return { port, url: `redis://127.0.0.1:${port}`, start, sleep, kill: () => kill('SIGKILL'), stop: () => kill('SIGTERM') };
+  const url = options.tls ? `rediss://localhost:${port}` : `redis://127.0.0.1:${port}`;
+  return { port, url, start, sleep, kill: () => kill('SIGKILL'), stop: () => kill('SIGTERM') };
 }
 
-async function waitForPong(port: number): Promise<void> {
+/** Up once it answers PING at all (+PONG, or -NOAUTH when it wants a password). */
+async function waitForPong(port: number, tls: boolean): Promise<void> {
   const until = Date.now() + 10_000;
   while (Date.now() < until) {
     const pong = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, '127.0.0.1');
+      const socket = tls
+        ? tlsConnect({ port, host: '127.0.0.1', rejectUnauthorized: false }, () => socket.write('PING\r\n'))
+        : connect(port, '127.0.0.1', () => socket.write('PING\r\n'));
       socket.setTimeout(500, () => socket.destroy());
       socket.once('error', () => resolve(false));
       socket.once('close', () => resolve(false));
-      socket.once('connect', () => socket.write('PING\r\n'));
       socket.once('data', (data) => {
-        resolve(data.toString().startsWith('+PONG'));
+        resolve(/^(\+PONG|-NOAUTH)/.test(data.toString()));
         socket.destroy();
       });
     });
