@@ -53,6 +53,22 @@ describe('toolSet references', () => {
     expect(await toolSetId([...sampleTools].reverse())).not.toBe(body.meta.toolSet);
   });
 
+  it('gives a grouped (servers) list the id of the same tools sent flat, and searches it by reference', async () => {
+    const servers = [
+      { serverId: 'gcal', serverName: 'Google Calendar', tools: [{ name: 'create_event', description: 'Create a calendar event.', inputSchema: { type: 'object' } }] },
+      { serverId: 'slack', serverName: 'Slack', tools: [{ name: 'post_message', description: 'Post a message to a channel.', inputSchema: { type: 'object' } }] },
+    ];
+    const flat = servers.flatMap((server) =>
+      server.tools.map((tool) => ({ toolKey: `${server.serverId}:${tool.name}`, toolName: tool.name, serverName: server.serverName, description: tool.description, inputSchema: tool.inputSchema })),
+    );
+    const grouped = await search({ query: ['post a message'], servers }, 'project-grouped');
+    const sentFlat = await search({ query: ['post a message'], tools: flat }, 'project-grouped');
+    expect(grouped.body.meta.toolSet).toBe(sentFlat.body.meta.toolSet);
+    const byReference = await search({ query: ['post a message'], toolSet: grouped.body.meta.toolSet }, 'project-grouped');
+    expect(byReference.status).toBe(200);
+    expect(byReference.body.results.map((result) => result.toolKey)).toEqual(grouped.body.results.map((result) => result.toolKey));
+  });
+
   it('answers an unknown id with 409 problem+json TOOL_SET_UNKNOWN naming the field', async () => {
     const { status, type, body } = await search({ query: ['x'], toolSet: 'A'.repeat(43) });
     expect(status).toBe(409);
@@ -63,7 +79,7 @@ describe('toolSet references', () => {
   it('refuses both tools and toolSet, neither, and a malformed id, naming the field', async () => {
     const both = await search({ ...sampleRequest, toolSet: 'A'.repeat(43) });
     expect(both.status).toBe(400);
-    expect(both.body.errors).toEqual([{ field: '/toolSet', message: 'must not be sent together with tools' }]);
+    expect(both.body.errors).toEqual([{ field: '/toolSet', message: 'must not be sent together with tools or servers' }]);
     const neither = await search({ query: ['x'] });
     expect(neither.status).toBe(400);
     expect((neither.body.errors as { field: string }[])[0]!.field).toBe('/tools');

@@ -1,10 +1,10 @@
 import compress from '@fastify/compress';
 import rateLimit from '@fastify/rate-limit';
-import { DEFAULT_MAX_RESULTS, SearchRequestSchema } from '@catalog-search/core';
+import { DEFAULT_MAX_RESULTS, prepareSearch, readToolList, SearchEnvelopeSchema, type ToolList } from '@catalog-search/core';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.js';
-import { ProblemError } from '../errors.js';
+import { ProblemError, type FieldError } from '../errors.js';
 import { recordSearch, type Metrics } from '../metrics/metrics.js';
 import { SEARCH_PATHS, searchRouteSchema } from '../schemas/search.js';
 import { budgetFromHeader, DEADLINE_HEADER, startDeadline } from '../search/deadline.js';
@@ -14,7 +14,7 @@ import { searchCatalog } from '../search/pipeline.js';
 import type { Reranker } from '../search/reranker.js';
 import { fallbackRateLimitStore } from '../shared/rate-limit-store.js';
 import { projectTag, type SharedStore } from '../shared/shared-store.js';
-import { requestTools } from '../tool-sets/request-tools.js';
+import { referencedList, registeredList, type RequestToolList } from '../tool-sets/request-tools.js';
 import type { ToolSetStore } from '../tool-sets/tool-set-store.js';
 import { traceContextOf } from '../trace-context.js';
 
@@ -33,6 +33,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The search's time budget in ms (config, lowered by X-Search-Deadline-Ms). */
     searchBudgetMs: number;
+    /** The request's tool list (`tools`, `servers` or a `toolSet` reference), read before the envelope is validated. */
+    toolList: RequestToolList | undefined;
   }
 }
 
@@ -67,13 +69,16 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
   }
 
   app.decorateRequest('searchBudgetMs', 0);
+  app.decorateRequest('toolList', undefined);
 
   // One handler on two paths: /v1/catalog/search and the seed path /catalog/search (one operation).
   for (const { url, operationId } of SEARCH_PATHS) {
     app.withTypeProvider<TypeBoxTypeProvider>().post(
       url,
       {
-        schema: { ...searchRouteSchema(operationId, config), body: SearchRequestSchema },
+        // The schema validates the envelope strictly; the tool list was taken out of the body by
+        // readTools and is read one tool at a time (the spec documents the whole request).
+        schema: { ...searchRouteSchema(operationId, config), body: SearchEnvelopeSchema },
         decompress: {},
         onRequest: [
           app.authenticate,
@@ -81,16 +86,25 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
             request.searchBudgetMs = budgetFromHeader(request.headers[DEADLINE_HEADER], config.search.deadlineMs);
           },
         ],
-        preValidation: async (request) => enforceLimits(request.body, config.search),
+        preValidation: async (request) => {
+          enforceLimits(request.body, config.search);
+          request.toolList =
+            (await referencedList(request.body, request.projectId, toolSets)) ??
+            registeredOrUndefined(readTools(request.body), request.projectId, toolSets);
+        },
       },
       async (request, reply) => {
-        const { request: body, toolSet, saved } = await requestTools(request.body, request.projectId, toolSets);
+        const body = request.body;
+        const { list, toolSet, saved, byReference } = request.toolList!;
+        const prepared = prepareSearch(body, list);
+        if (!prepared.ok) throw invalidRequest(prepared.problems);
+        const search = prepared.search;
         const trace = traceContextOf(request.headers.traceparent, request.headers.tracestate);
         const hangUp = new AbortController();
         reply.raw.once('close', () => {
           if (!reply.raw.writableFinished) hangUp.abort();
         });
-        const { response, rerank } = await searchCatalog(body, {
+        const { response, rerank } = await searchCatalog(search, {
           projectId: request.projectId,
           requestId: request.id,
           log: request.log,
@@ -103,14 +117,16 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
         // The other replicas can use the id only once the list is stored (bounded by REDIS_TIMEOUT_MS).
         if (saved) await saved;
         if (toolSet !== undefined) response.meta.toolSet = toolSet;
-        recordSearch(metrics, body.tools.length, response.meta, rerank);
+        recordSearch(metrics, search.tools.length, response.meta, rerank);
         request.log.info(
           {
             // requestId and projectId are bound to request.log already.
             audit: 'search',
             ...(trace ? { traceId: trace.traceId, spanId: trace.spanId } : {}),
-            tools: body.tools.length,
-            ...(request.body.toolSet !== undefined ? { byReference: true } : {}),
+            tools: search.tools.length,
+            ...(byReference ? { byReference: true } : {}),
+            usableTools: search.usableTools,
+            skippedTools: response.meta.skippedCount ?? 0,
             queries: body.query.length,
             maxResults: body.maxResults ?? DEFAULT_MAX_RESULTS,
             ranker: response.meta.ranker,
@@ -137,4 +153,28 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
       },
     );
   }
+}
+
+/**
+ * Takes the tool list (`tools` or `servers`) out of the body and reads it with core: each tool on
+ * its own, unusable ones skipped and reported. Only a malformed list itself (both forms, a server
+ * without an id, ...) is a 400. Runs before validation, so the schema sees the envelope alone.
+ */
+function readTools(body: unknown): ToolList | undefined {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  const fields = body as Record<string, unknown>;
+  const reading = readToolList({ tools: fields.tools, servers: fields.servers });
+  if (!reading.ok) throw invalidRequest(reading.problems);
+  delete fields.tools;
+  delete fields.servers;
+  return reading.list;
+}
+
+function registeredOrUndefined(list: ToolList | undefined, projectId: string, store: ToolSetStore): RequestToolList | undefined {
+  return list === undefined ? undefined : registeredList(list, projectId, store);
+}
+
+function invalidRequest(problems: readonly FieldError[]): ProblemError {
+  const first = problems[0]!;
+  return new ProblemError('INVALID_REQUEST', `body ${first.field}: ${first.message}`, { errors: [...problems] });
 }

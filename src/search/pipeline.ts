@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_RESULTS, type RankCache, type SearchMeta, type SearchRequest, type SearchResponse } from '@catalog-search/core';
+import { DEFAULT_MAX_RESULTS, needsWholeRanking, type PreparedSearch, type RankCache, type SearchMeta, type SearchResponse } from '@catalog-search/core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { TraceContext } from '../trace-context.js';
 import type { Deadline } from './deadline.js';
@@ -32,12 +32,13 @@ export interface SearchOutcome {
  * Without a reranker the lexical ranking is the answer (`meta.ranker: "bm25"`, no `degraded`:
  * BM25-only is that deployment's normal service, not a degradation).
  */
-export async function searchCatalog(request: SearchRequest, ctx: SearchContext): Promise<SearchOutcome> {
+export async function searchCatalog(request: PreparedSearch, ctx: SearchContext): Promise<SearchOutcome> {
   const maxResults = request.maxResults ?? DEFAULT_MAX_RESULTS;
   const { reranker, requestId } = ctx;
 
   const lexical = rankLexically(request, {
-    limit: reranker ? Number.POSITIVE_INFINITY : maxResults,
+    // A reranker, or a tag boost (which can lift any matching tool into the answer), needs every match.
+    limit: reranker || needsWholeRanking(request) ? Number.POSITIVE_INFINITY : maxResults,
     cache: ctx.rankCache,
     maxDescriptionChars: ctx.maxDescriptionChars,
   });
@@ -45,7 +46,7 @@ export async function searchCatalog(request: SearchRequest, ctx: SearchContext):
   // Recall stages that add to the lexical candidates go here, before the rerank.
 
   if (!reranker || request.tools.length === 0) {
-    return { response: respond(lexical, maxResults, { ranker: 'bm25', requestId }) };
+    return { response: respond(lexical, request, { ranker: 'bm25', requestId }) };
   }
   const outcome = await rerankWithinDeadline(
     reranker,
@@ -62,5 +63,5 @@ export async function searchCatalog(request: SearchRequest, ctx: SearchContext):
   );
 
   const meta: SearchMeta = { ranker: outcome.ranker, requestId, ...(outcome.degraded ? { degraded: outcome.degraded } : {}) };
-  return { response: respond(outcome.ranked, maxResults, meta), ...(outcome.stats ? { rerank: outcome.stats } : {}) };
+  return { response: respond(outcome.ranked, request, meta), ...(outcome.stats ? { rerank: outcome.stats } : {}) };
 }

@@ -1,4 +1,4 @@
-import type { SearchRequest, SearchRequestBody, SearchResponse } from '@catalog-search/core';
+import type { PreparedSearch, ReferenceSearchRequest, SearchRequest, SearchResponse } from '@catalog-search/core';
 import { canGzip, COMPRESSION_THRESHOLD, encodeBody, type Compression } from './compression.js';
 import { raceSignal, startDeadline, type Deadline } from './deadline.js';
 import {
@@ -24,13 +24,15 @@ export interface CloudCall {
   /** Subtracted from the remaining budget in `X-Search-Deadline-Ms`, for the answer's trip back. */
   deadlineMarginMs: number;
   requestId: string;
+  /** The request as core prepared it: the answer may name only its tools. */
+  prepared: PreparedSearch;
   projectId: string | undefined;
   userAgent: string | undefined;
   signal: AbortSignal | undefined;
   compression: Compression;
   /** Whether to try streamed bodies; the client's own flag, turned off when its fetch refuses one. */
   streaming: { enabled: boolean };
-  /** Send this tool-set id instead of the request's tools (the service said it holds that list). */
+  /** Send this tool-set id instead of the request's tool list (the service said it holds that list). */
   toolSet?: string | undefined;
 }
 
@@ -61,7 +63,7 @@ export async function callCloud(request: SearchRequest, call: CloudCall): Promis
     } catch (error) {
       throw new InvalidResponseError('response body is not JSON', response.status, requestId, { cause: error });
     }
-    const problem = responseProblem(parsed, request);
+    const problem = responseProblem(parsed, call.prepared);
     if (problem !== undefined) throw new InvalidResponseError(problem, response.status, requestId);
     return parsed as SearchResponse;
   } finally {
@@ -76,8 +78,8 @@ export async function callCloud(request: SearchRequest, call: CloudCall): Promis
 async function post(request: SearchRequest, call: CloudCall, token: string, deadline: Deadline): Promise<Response> {
   let json: string | undefined;
   if (call.toolSet !== undefined) {
-    // A reference: about 100 bytes plus the queries, sent as it is.
-    const { tools: _tools, ...rest } = request;
+    // A reference: about 150 bytes with the queries, sent as it is.
+    const { tools: _tools, servers: _servers, ...rest } = request as SearchRequest & { tools?: unknown; servers?: unknown };
     json = serialise({ ...rest, toolSet: call.toolSet });
   } else if (call.streaming.enabled && jsonAtLeast(request, COMPRESSION_THRESHOLD)) {
     const encoding = canGzip(call.compression) ? 'gzip' : undefined;
@@ -120,7 +122,7 @@ function headers(call: CloudCall, token: string, deadline: Deadline, encoding: s
   return headers;
 }
 
-function serialise(request: SearchRequestBody): string {
+function serialise(request: SearchRequest | ReferenceSearchRequest): string {
   try {
     return JSON.stringify(request);
   } catch (error) {
