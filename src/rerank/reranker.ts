@@ -10,7 +10,7 @@ import { MemoryBudget } from '../memory/index.js';
 import { AnswerCache, cachedAnswerBytes, type CachedAnswer } from './answer-cache.js';
 import { sizeLimitedFetch } from './answer-limits.js';
 import { DEFAULT_CANDIDATE_OPTIONS, type Candidate, type CandidateOptions } from './candidates.js';
-import { callForGrades } from './grade-call.js';
+import { callForGrades, type UpstreamFailure } from './grade-call.js';
 import type { RawGrade } from './grade-parser.js';
 import { mergeRanking } from './merge-ranking.js';
 import { OutputModeMemory } from './output-mode.js';
@@ -47,6 +47,18 @@ export interface RerankerConfig {
   memory?: MemoryBudget;
   /** For tests and proxies: the fetch the SDK uses. */
   fetch?: typeof fetch;
+  /**
+   * A second answer cache shared by all replicas (Redis), read after a miss in this process and
+   * written with every complete answer. Its reads must resolve quickly, failures as `undefined`.
+   */
+  sharedAnswers?: SharedAnswerCache;
+  /** Called once per failed model call, with its cause (for logs). */
+  onUpstreamFailure?: (failure: UpstreamFailure) => void;
+}
+
+export interface SharedAnswerCache {
+  get(projectId: string, key: string): Promise<RawGrade[] | undefined>;
+  set(projectId: string, key: string, grades: RawGrade[], ttlMs: number): void;
 }
 
 export const DEFAULT_PROMPT_TOKEN_BUDGET = 7_000;
@@ -70,6 +82,7 @@ interface ProjectState {
 
 export function createReranker(config: RerankerConfig): LlmReranker {
   const reserveMs = config.reserveMs ?? 50;
+  const cacheTtlMs = config.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS;
   const minCallMs = config.minCallMs ?? 100;
   const client = new OpenAI({
     apiKey: config.apiKey || 'unused',
@@ -86,10 +99,13 @@ export function createReranker(config: RerankerConfig): LlmReranker {
   });
 
   const memory = config.memory ?? new MemoryBudget({ maxBytes: DEFAULT_STAGE_MEMORY_BYTES, projectShare: 0.25 });
-  const ttlMs = config.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS;
   const answerCache =
-    ttlMs > 0
-      ? memory.cache<CachedAnswer>('llm-answers', { sizeOf: cachedAnswerBytes, ttlMs, maxEntriesPerProject: config.cacheMaxEntries ?? 500 })
+    cacheTtlMs > 0
+      ? memory.cache<CachedAnswer>('llm-answers', {
+          sizeOf: cachedAnswerBytes,
+          ttlMs: cacheTtlMs,
+          maxEntriesPerProject: config.cacheMaxEntries ?? 500,
+        })
       : undefined;
   const lineCache = memory.cache<LineParts>('candidate-lines', { sizeOf: linePartsBytes });
   const projects = new LRUCache<string, ProjectState>({ max: config.maxProjects ?? 1_000 });
@@ -132,6 +148,14 @@ export function createReranker(config: RerankerConfig): LlmReranker {
     }
     const hit = state.answers.get(prompt.key);
     if (hit) return { ranked: merged(hit, true), ranker: 'llm', stats: { ...noCall, cached: true, ...sizes } };
+    // Another replica may have answered it: one bounded Redis read, unless the call is already in flight here.
+    if (config.sharedAnswers && cacheTtlMs > 0 && !state.flights.get(prompt.key)) {
+      const sharedHit = await config.sharedAnswers.get(options.projectId, prompt.key);
+      if (sharedHit) {
+        state.answers.set(prompt.key, sharedHit);
+        return { ranked: merged(sharedHit, true), ranker: 'llm', stats: { ...noCall, cached: true, ...sizes } };
+      }
+    }
     if (deadline.signal.aborted || deadline.remainingMs() - reserveMs < minCallMs) {
       return lexicalOutcome('timeout', sizes);
     }
@@ -139,11 +163,24 @@ export function createReranker(config: RerankerConfig): LlmReranker {
     let flight = state.flights.get(prompt.key);
     const shared = flight !== undefined;
     if (!flight) {
-      const call = { client, model: config.model, modes, prompt, candidateIds: new Set(byId.keys()), backstopAt: deadline.at };
+      const call = {
+        client,
+        model: config.model,
+        modes,
+        prompt,
+        candidateIds: new Set(byId.keys()),
+        backstopAt: deadline.at,
+        ...(options.headers ? { headers: options.headers } : {}),
+        ...(config.onUpstreamFailure ? { onFailure: config.onUpstreamFailure } : {}),
+      };
       flight = state.flights.start(prompt.key, (started) => callForGrades(call, started), deadline.at);
       flight.done.then(
         // Only complete answers are kept: a cut or failed one would be repeated for as long as it lived.
-        (result) => result.complete && !result.failure && state.answers.set(prompt.key, result.grades),
+        (result) => {
+          if (!result.complete || result.failure) return;
+          state.answers.set(prompt.key, result.grades);
+          if (cacheTtlMs > 0) config.sharedAnswers?.set(options.projectId, prompt.key, result.grades, cacheTtlMs);
+        },
         () => undefined, // the waiting requests see the rejection
       );
     }

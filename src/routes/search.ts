@@ -6,6 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.js';
 import { ProblemError, type FieldError } from '../errors.js';
 import type { MemoryBudget } from '../memory/index.js';
+import { recordSearch, type Metrics } from '../metrics/metrics.js';
 import { SEARCH_PATHS, searchRouteSchema } from '../schemas/search.js';
 import { budgetFromHeader, DEADLINE_HEADER, startDeadline } from '../search/deadline.js';
 import { FairShare } from '../search/fair-share.js';
@@ -13,6 +14,11 @@ import { enforceLimits } from '../search/limits.js';
 import { ProjectRankCaches } from '../search/project-caches.js';
 import { searchCatalog } from '../search/pipeline.js';
 import type { Reranker } from '../search/reranker.js';
+import { fallbackRateLimitStore } from '../shared/rate-limit-store.js';
+import { projectTag, type SharedStore } from '../shared/shared-store.js';
+import { referencedList, registeredList, type RequestToolList } from '../tool-sets/request-tools.js';
+import type { ToolSetStore } from '../tool-sets/tool-set-store.js';
+import { traceContextOf } from '../trace-context.js';
 
 export const REQUEST_ENCODINGS = ['gzip', 'deflate', 'br', 'identity'] as const;
 
@@ -21,20 +27,24 @@ export interface SearchRouteOptions {
   reranker?: Reranker | undefined;
   /** The service's one cache budget; the project rank caches are accounted in it. */
   memory: MemoryBudget;
+  toolSets: ToolSetStore;
+  /** Redis, when REDIS_URL is set: the rate-limit buckets are shared by all replicas. */
+  shared?: SharedStore | undefined;
+  metrics: Metrics;
 }
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The search's time budget in ms (config, lowered by X-Search-Deadline-Ms). */
     searchBudgetMs: number;
-    /** The request's tool list (`tools` or `servers`), read by core before the envelope is validated. */
-    toolList: ToolList | undefined;
+    /** The request's tool list (`tools`, `servers` or a `toolSet` reference), read before the envelope is validated. */
+    toolList: RequestToolList | undefined;
   }
 }
 
 /** POST /catalog/search: authenticate → rate limit per project → limits → validate → search → audit log. */
 export default async function searchRoutes(app: FastifyInstance, options: SearchRouteOptions): Promise<void> {
-  const { config, reranker, memory } = options;
+  const { config, reranker, toolSets, shared, metrics, memory } = options;
   const caches = new ProjectRankCaches({
     projects: config.search.cacheProjects,
     toolsPerProject: config.search.cacheToolsPerProject,
@@ -52,7 +62,9 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
       // After authentication, so buckets are per project; before the body is parsed, so a throttled
       // caller costs almost nothing.
       hook: 'preParsing',
-      keyGenerator: (request) => request.projectId,
+      keyGenerator: (request) => projectTag(request.projectId),
+      ...(shared ? { store: fallbackRateLimitStore(shared) } : {}),
+      onExceeded: () => metrics.rateLimited.inc(),
       errorResponseBuilder: (_request, context) =>
         new ProblemError(
           'RATE_LIMITED',
@@ -90,15 +102,19 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
         ...(fairShare.enabled ? { preParsing: admit } : {}),
         preValidation: async (request) => {
           enforceLimits(request.body, config.search);
-          request.toolList = readTools(request.body);
+          request.toolList =
+            (await referencedList(request.body, request.projectId, toolSets)) ??
+            registeredOrUndefined(readTools(request.body), request.projectId, toolSets);
         },
       },
       async (request, reply) => {
         const body = request.body;
-        const prepared = prepareSearch(body, request.toolList!);
+        const { list, toolSet, saved, byReference } = request.toolList!;
+        const prepared = prepareSearch(body, list);
         if (!prepared.ok) throw invalidRequest(prepared.problems);
         const search = prepared.search;
         if (fairShare.enabled) fairShare.chargeWork(request.projectId, search.tools.length * search.query.length);
+        const trace = traceContextOf(request.headers.traceparent, request.headers.tracestate);
         const hangUp = new AbortController();
         reply.raw.once('close', () => {
           if (!reply.raw.writableFinished) hangUp.abort();
@@ -112,13 +128,20 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
           deadline: startDeadline(request.searchBudgetMs, { elapsedMs: reply.elapsedTime, cancel: hangUp.signal }),
           maxDescriptionChars: config.search.maxDescriptionChars,
           reranker,
+          trace,
         });
         caches.measure(request.projectId, rankCache);
+        // The other replicas can use the id only once the list is stored (bounded by REDIS_TIMEOUT_MS).
+        if (saved) await saved;
+        if (toolSet !== undefined) response.meta.toolSet = toolSet;
+        recordSearch(metrics, search.tools.length, response.meta, rerank);
         request.log.info(
           {
             // requestId and projectId are bound to request.log already.
             audit: 'search',
+            ...(trace ? { traceId: trace.traceId, spanId: trace.spanId } : {}),
             tools: search.tools.length,
+            ...(byReference ? { byReference: true } : {}),
             usableTools: search.usableTools,
             skippedTools: response.meta.skippedCount ?? 0,
             queries: body.query.length,
@@ -162,6 +185,10 @@ function readTools(body: unknown): ToolList | undefined {
   delete fields.tools;
   delete fields.servers;
   return reading.list;
+}
+
+function registeredOrUndefined(list: ToolList | undefined, projectId: string, store: ToolSetStore): RequestToolList | undefined {
+  return list === undefined ? undefined : registeredList(list, projectId, store);
 }
 
 function invalidRequest(problems: readonly FieldError[]): ProblemError {
