@@ -125,7 +125,9 @@ export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyI
     app.log.info({ redis: redisOrigin(config.redis!.url) }, 'shared state in Redis (REDIS_URL)');
     app.addHook('onClose', async () => shared.redis.disconnect());
   }
+  const memory = deps.memory ?? cacheBudget(config);
   toolSets = new ToolSetStore({
+    memory,
     ttlMs: config.toolSets.ttlMs,
     cacheBytes: config.toolSets.cacheBytes,
     maxSharedBytes: config.http.bodyLimitBytes,
@@ -134,7 +136,6 @@ export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyI
   });
 
   const llmWarnings = new ThrottledWarnings(app.log);
-  const memory = deps.memory ?? cacheBudget(config);
   const reranker = deps.reranker ?? (config.llm
     ? rerankerFromConfig(config.llm, {
         memory,
