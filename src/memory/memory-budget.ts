@@ -43,6 +43,11 @@ export interface CacheOptions<V> {
    * for caches with a published count limit. Costs a key list per project: not for hot caches.
    */
   maxEntriesPerProject?: number;
+  /**
+   * Most bytes of this cache for all projects together, besides the budget (the least recently used
+   * go first); for caches with a published byte limit. Costs a key list: not for hot caches.
+   */
+  maxBytes?: number;
 }
 
 /** A named cache whose entries belong to projects and count against the budget. */
@@ -127,13 +132,39 @@ export class MemoryBudget {
         for (const projectId of written.keys()) if (!this.#projects.has(projectId)) written.delete(projectId);
       }
     };
+    // Entries in order of use, oldest first, when the cache has a byte limit of its own.
+    const maxBytes = options.maxBytes;
+    const used = maxBytes === undefined ? undefined : new Map<string, { projectId: string; key: string }>();
+    const touch = (projectId: string, key: string) => {
+      if (used === undefined) return;
+      const at = `${projectId}\u0000${key}`;
+      used.delete(at);
+      used.set(at, { projectId, key });
+    };
+    const keepWithinBytes = () => {
+      if (used === undefined || maxBytes === undefined) return;
+      for (const [at, { projectId, key }] of used) {
+        if ((this.#byCache.get(name) ?? 0) <= maxBytes) return;
+        used.delete(at);
+        this.#projects.get(projectId)?.delete(key);
+      }
+    };
     return {
       name,
-      get: (projectId, key) => this.#projects.get(projectId)?.get(prefix + key)?.value as V | undefined,
+      get: (projectId, key) => {
+        const value = this.#projects.get(projectId)?.get(prefix + key)?.value as V | undefined;
+        if (value !== undefined) touch(projectId, prefix + key);
+        return value;
+      },
       set: (projectId, key, value) => {
         const size = ENTRY_OVERHEAD_BYTES + stringBytes(prefix) + stringBytes(key) + options.sizeOf(value);
+        if (maxBytes !== undefined && size > maxBytes) return false;
         const held = this.#set(projectId, prefix + key, { cache: name, value, size, onRemove }, ttl);
-        if (held) countWrite(projectId, prefix + key);
+        if (held) {
+          countWrite(projectId, prefix + key);
+          touch(projectId, prefix + key);
+          keepWithinBytes();
+        }
         return held;
       },
       delete: (projectId, key) => {

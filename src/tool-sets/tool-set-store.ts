@@ -35,8 +35,8 @@ const ESTIMATED_BYTES_PER_CHAR = 2;
  * be referred to on any other; a replica that finds it only in Redis parses it once and keeps it.
  * In process, lists are entries of the service's cache budget ('tool-sets', CACHE_MEMORY_MB): one
  * project holds at most its share, and when the budget is full the largest projects give way first.
- * `cacheBytes` (TOOL_SET_CACHE_BYTES) bounds the lists of all projects together besides: a list that
- * would pass it is not kept in process (0 keeps none).
+ * `cacheBytes` (TOOL_SET_CACHE_BYTES) bounds the lists of all projects together besides, least recently
+ * used out first (0 keeps none).
  */
 export class ToolSetStore {
   readonly #local: ProjectCache<HeldList> | undefined;
@@ -46,7 +46,7 @@ export class ToolSetStore {
     this.#memory = options.memory;
     this.#local =
       options.cacheBytes > 0
-        ? options.memory.cache<HeldList>('tool-sets', { sizeOf: (held) => held.bytes, ttlMs: options.ttlMs })
+        ? options.memory.cache<HeldList>('tool-sets', { sizeOf: (held) => held.bytes, ttlMs: options.ttlMs, maxBytes: options.cacheBytes })
         : undefined;
   }
 
@@ -60,10 +60,8 @@ export class ToolSetStore {
     return this.#memory.usage().byCache['tool-sets'] ?? 0;
   }
 
-  /** Keeps a list in process, unless it would take the store past `cacheBytes`. */
   #keep(projectId: string, id: string, held: HeldList): void {
-    if (this.#local === undefined || this.localBytes + held.bytes > this.options.cacheBytes) return;
-    this.#local.set(projectId, id, held);
+    this.#local?.set(projectId, id, held);
   }
 
   /**

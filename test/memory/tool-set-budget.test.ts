@@ -15,10 +15,11 @@ describe('the tool-set store in the cache budget', () => {
     expect(memory.usage().usedBytes).toBeLessThanOrEqual(4 * 1024 * 1024);
   });
 
-  it('keeps none in process past TOOL_SET_CACHE_BYTES', async () => {
+  it('keeps no list larger than TOOL_SET_CACHE_BYTES in process', async () => {
     const memory = new MemoryBudget({ maxBytes: 64 * 1024 * 1024, projectShare: 1 });
     const store = new ToolSetStore({ ttlMs: 60_000, cacheBytes: 1_000, maxSharedBytes: 0, memory });
     const { id } = store.register('p', manyTools(100));
     expect(await store.resolve('p', id)).toBeUndefined();
+    expect(store.localBytes).toBe(0);
   });
 });
