@@ -12,6 +12,7 @@ import healthRoutes from './routes/health.js';
 import searchRoutes from './routes/search.js';
 import { llmRerankerFromConfig } from './search/llm-reranker.js';
 import type { Reranker } from './search/types.js';
+import { originOf, semanticStageFromConfig } from './semantic/stage-from-config.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -81,9 +82,17 @@ export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyI
 
   const reranker = deps.reranker ?? (config.llm ? llmRerankerFromConfig(config.llm) : undefined);
   if (config.llm) {
-    app.log.info({ model: config.llm.model, endpoint: endpointOrigin(config.llm.baseUrl) }, 'LLM rerank stage on');
+    app.log.info({ model: config.llm.model, endpoint: originOf(config.llm.baseUrl) }, 'LLM rerank stage on');
   } else if (!deps.reranker) {
     app.log.info('BM25-only: LLM_MODEL is not set, searches are ranked lexically (meta.ranker "bm25")');
+  }
+
+  const semantic = config.embeddings ? semanticStageFromConfig(config.embeddings, app.log) : undefined;
+  if (semantic) {
+    app.addHook('onReady', semantic.ready);
+    app.addHook('onClose', () => semantic.stage.close());
+  } else {
+    app.log.info('semantic stage off (EMBEDDINGS=off): searches rank by words only (meta.semantic "off")');
   }
 
   if (config.corsOrigins.length > 0) {
@@ -101,15 +110,6 @@ export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyI
   app.register(openapiPlugin, { serveDocs: config.docs.enabled });
   app.register(authPlugin, { auth: config.auth });
   app.register(healthRoutes);
-  app.register(searchRoutes, { config, reranker });
+  app.register(searchRoutes, { config, reranker, semantic: semantic?.stage });
   return app;
-}
-
-/** Scheme, host and port only: a base URL may carry credentials or tokens that must not reach logs. */
-function endpointOrigin(baseUrl: string): string {
-  try {
-    return new URL(baseUrl).origin;
-  } catch {
-    return '(invalid URL)';
-  }
 }

@@ -43,7 +43,7 @@ describe('POST /catalog/search over loopback HTTP (happy path)', () => {
       // inputSchema is not echoed back: results carry what a router shows, not the whole tool.
       expect(result).not.toHaveProperty('inputSchema');
     }
-    expect(body.meta).toEqual({ ranker: 'bm25', requestId: response.headers.get('x-request-id') });
+    expect(body.meta).toEqual({ ranker: 'bm25', semantic: 'off', requestId: response.headers.get('x-request-id') });
   });
 
   it('returns at most maxResults (default 20) and finds a tool by its identifier', async () => {

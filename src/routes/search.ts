@@ -11,12 +11,14 @@ import { enforceLimits, rejectDuplicateToolKeys } from '../search/limits.js';
 import { ProjectRankCaches } from '../search/project-caches.js';
 import { searchCatalog } from '../search/search-catalog.js';
 import type { Reranker } from '../search/types.js';
+import type { SemanticStage } from '../semantic/semantic-stage.js';
 
 export const REQUEST_ENCODINGS = ['gzip', 'deflate', 'br', 'identity'] as const;
 
 export interface SearchRouteOptions {
   config: Readonly<Config>;
   reranker?: Reranker | undefined;
+  semantic?: SemanticStage | undefined;
 }
 
 declare module 'fastify' {
@@ -28,7 +30,7 @@ declare module 'fastify' {
 
 /** POST /catalog/search: authenticate → rate limit per project → limits → validate → search → audit log. */
 export default async function searchRoutes(app: FastifyInstance, options: SearchRouteOptions): Promise<void> {
-  const { config, reranker } = options;
+  const { config, reranker, semantic } = options;
   const caches = new ProjectRankCaches({
     projects: config.search.cacheProjects,
     toolsPerProject: config.search.cacheToolsPerProject,
@@ -86,6 +88,7 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
           deadline: startDeadline(request.searchBudgetMs, reply.elapsedTime, hangUp.signal),
           maxDescriptionChars: config.search.maxDescriptionChars,
           reranker,
+          semantic,
         });
         request.log.info(
           {
@@ -96,6 +99,7 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
             maxResults: body.maxResults ?? DEFAULT_MAX_RESULTS,
             ranker: response.meta.ranker,
             degraded: response.meta.degraded,
+            semantic: response.meta.semantic,
             results: response.results.length,
             ...(rerank
               ? {

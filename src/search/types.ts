@@ -1,5 +1,6 @@
 import type { RankCache, RankedTool, SearchRequest } from '@catalog-search/core';
 import type { FastifyBaseLogger } from 'fastify';
+import type { SemanticStage } from '../semantic/semantic-stage.js';
 import type { Deadline } from './deadline.js';
 
 /** Everything a search needs besides the request body; built per request by the route. */
@@ -12,6 +13,8 @@ export interface SearchContext {
   deadline: Deadline;
   maxDescriptionChars: number;
   reranker?: Reranker | undefined;
+  /** The embedding stage (src/semantic); undefined when EMBEDDINGS=off. */
+  semantic?: SemanticStage | undefined;
 }
 
 export interface RerankInput {

@@ -1,7 +1,11 @@
 // The embedded encoder behind the Embedder interface, off the main thread: a piscina pool whose
 // worker (local-encoder-worker.ts) loads the model once and keeps it (no idle timeout). One thread by
-// default: on a 2-core host the other core serves requests; a batch of 16 tool texts takes ~0.25 s
-// there, a short query ~13 ms (docs/performance.md).
+// default: on a 2-core host the other core serves requests. Tool texts go in batches of 4 (~0.1 s),
+// so a search's query vector (~13 ms) never waits long behind a list's background embedding
+// (docs/performance.md).
+//
+// A deadline does not abort a task the worker has started: piscina would terminate the worker, and
+// the next task would pay the model's load again (~0.5 s). The caller stops waiting instead.
 import { Piscina } from 'piscina';
 import { EmbeddingError, type Embedder } from './embedder.js';
 import { LOCAL_DIMENSIONS, LOCAL_MODEL } from './local-encoder.js';
@@ -26,9 +30,9 @@ export function createEmbeddedSource(options: EmbeddedSourceOptions = {}): Embed
     if (texts.length === 0) return [];
     let packed: Float32Array;
     try {
-      packed = await pool.run([...texts], signal ? { signal } : {});
+      packed = await untilAborted(pool.run([...texts]), signal);
     } catch (error) {
-      if (signal?.aborted) throw new EmbeddingError('timeout', 'embedding was aborted at the deadline', { cause: error });
+      if (error instanceof EmbeddingError) throw error;
       throw new EmbeddingError('upstream_error', `the embedded encoder failed: ${String(error)}`, { cause: error });
     }
     return Array.from({ length: texts.length }, (_, i) => packed.subarray(i * LOCAL_DIMENSIONS, (i + 1) * LOCAL_DIMENSIONS));
@@ -36,7 +40,7 @@ export function createEmbeddedSource(options: EmbeddedSourceOptions = {}): Embed
   return {
     source: 'embedded',
     model: LOCAL_MODEL,
-    batchSize: 16,
+    batchSize: 4,
     embed,
     /** Loads the model in the worker now (instead of on the first search); resolves with the ms it took. */
     async warmUp() {
@@ -46,4 +50,15 @@ export function createEmbeddedSource(options: EmbeddedSourceOptions = {}): Embed
     },
     close: () => pool.destroy(),
   };
+}
+
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return work;
+  const timeout = () => new EmbeddingError('timeout', 'the search stopped waiting for the embedded encoder');
+  if (signal.aborted) return Promise.reject(timeout());
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(timeout());
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }

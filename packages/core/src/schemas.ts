@@ -68,6 +68,14 @@ export const SearchMetaSchema = Type.Object(
   {
     ranker: Type.Union([Type.Literal('bm25'), Type.Literal('llm')]),
     degraded: Type.Optional(Type.String({ description: 'Why the LLM stage did not fully run, when it did not.' })),
+    semantic: Type.Optional(
+      Type.String({
+        description:
+          'How the semantic (embedding) stage ran: `hybrid` (lexical and semantic rankings fused), `partial` (some tools of a new ' +
+          'list are still being embedded and rank lexically this time), `pending` (none yet), `off`, or why it could not run ' +
+          '(`timeout`, `rate_limited`, `upstream_error`, `invalid_response`).',
+      }),
+    ),
     requestId: Type.String(),
   },
   // New meta fields may be added within v1; clients must ignore what they do not know.
