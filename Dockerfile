@@ -54,5 +54,7 @@ EXPOSE 8080
 # node, not curl (the slim image has none); the ref'd timer bounds a probe that hangs.
 HEALTHCHECK --interval=10s --timeout=5s --start-period=15s --retries=3 \
   CMD ["node", "-e", "setTimeout(() => process.exit(1), 4000); fetch(`http://127.0.0.1:${process.env.PORT || 8080}/healthz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-# node itself is PID 1 (no npm, no shell): it gets SIGTERM directly and the server drains and exits 0.
+# No npm, no shell: node gets SIGTERM directly and the server drains and exits 0. Run it under an init
+# (`docker run --init`, compose's `init: true`, the Deployment's shareProcessNamespace): as PID 1, node
+# cannot die of its own abort(), and a heap overflow would leave it hanging instead of exiting 134.
 CMD ["node", "dist/src/server.js"]

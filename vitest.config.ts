@@ -13,7 +13,7 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
-    exclude: ['test/container/**', '**/node_modules/**'],
+    exclude: ['test/container/**', 'test/reliability/**', '**/node_modules/**'],
     testTimeout: 20_000,
     hookTimeout: 60_000,
   },

@@ -3,7 +3,7 @@ import { TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.js';
-import { registerErrorHandling, sendProblem, toProblemError } from './errors.js';
+import { answerClientError, registerErrorHandling, sendProblem, toProblemError } from './errors.js';
 import apiVersionPlugin from './plugins/api-version.js';
 import authPlugin from './plugins/auth.js';
 import openapiPlugin from './plugins/openapi.js';
@@ -16,8 +16,12 @@ import { originOf, semanticStageFromConfig } from './semantic/stage-from-config.
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Set by server.ts on SIGTERM (and by close()): /readyz then answers 503. */
-    lifecycle: { shuttingDown: boolean };
+    lifecycle: {
+      /** Set by server.ts on SIGTERM (and by close()): /readyz then answers 503. */
+      shuttingDown: boolean;
+      /** Set once the listener is closed (and by close()): every response then closes its connection. */
+      closingConnections: boolean;
+    };
   }
 }
 
@@ -31,6 +35,8 @@ export interface AppDeps {
   logStream?: DestinationStream;
 }
 
+const CONNECTIONS_CHECKING_INTERVAL_MS = 250;
+
 /** Builds the service without listening: server.ts listens, tests inject or listen on loopback. */
 export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyInstance {
   if (config.auth === undefined) throw new Error('buildApp: config.auth is required (server.ts makes a development key)');
@@ -42,6 +48,13 @@ export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyI
       ...(deps.logStream ? { stream: deps.logStream } : {}),
     },
     bodyLimit: config.http.bodyLimitBytes,
+    http: {
+      headersTimeout: config.http.headersTimeoutMs,
+      // How often Node checks the header and request timeouts (default 30 s, so a 15 s timeout fired
+      // after up to 45 s): a walk over the open connections, cheap at this period.
+      connectionsCheckingInterval: CONNECTIONS_CHECKING_INTERVAL_MS,
+    },
+    clientErrorHandler: answerClientError,
     requestTimeout: config.http.requestTimeoutMs,
     keepAliveTimeout: config.http.keepAliveTimeoutMs,
     // During shutdown, requests already on open connections are still served (with
@@ -60,7 +73,6 @@ export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyI
       sendProblem(reply, toProblemError(error));
     },
   });
-  app.server.headersTimeout = config.http.headersTimeoutMs;
   // Fastify's default ajv settings walk every string for maxLength on big bodies; TypeBox's compiled
   // checks are markedly faster for a 1,000-tool list.
   app.setValidatorCompiler(TypeBoxValidatorCompiler);
@@ -68,15 +80,17 @@ export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyI
   // The API speaks JSON only: other bodies get 415, not a confusing schema error.
   app.removeContentTypeParser('text/plain');
 
-  app.decorate('lifecycle', { shuttingDown: false });
+  app.decorate('lifecycle', { shuttingDown: false, closingConnections: false });
   app.addHook('preClose', async () => {
     app.lifecycle.shuttingDown = true;
+    app.lifecycle.closingConnections = true;
   });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
-    // While draining, close each connection after its response: an idle keep-alive socket would
-    // otherwise hold the shutdown until the client drops it.
-    if (app.lifecycle.shuttingDown) reply.header('connection', 'close');
+    // Once the listener is closed, each connection closes after its response, which tells the client
+    // not to reuse it (see connection-drain.ts). Not earlier: while the listener is open, a client
+    // told to reconnect may sit in the accept queue when it closes, and be reset.
+    if (app.lifecycle.closingConnections) reply.header('connection', 'close');
   });
   registerErrorHandling(app);
 

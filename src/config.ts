@@ -19,7 +19,7 @@ export type AuthKey =
       url: string;
       algorithms: readonly JwtAlgorithm[];
       cacheTtlMs: number;
-      /** Least time between JWKS fetches for kids not in the cache (and how long a missing kid is remembered). */
+      /** Least time between JWKS refetches caused by unknown kids, and between retries after a failed fetch. */
       minRefetchMs: number;
     };
 
@@ -163,6 +163,10 @@ export function parseConfig(env: Env): Readonly<Config> {
     },
   };
 
+  if (config.http.headersTimeoutMs > config.http.requestTimeoutMs) {
+    // Node refuses such a server: the headers are part of the request.
+    problems.push(`HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS (${config.http.requestTimeoutMs})`);
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return deepFreeze(config);
 }

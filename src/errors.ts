@@ -1,3 +1,6 @@
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
@@ -13,10 +16,12 @@ export const ERROR_CODES = {
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
+  REQUEST_TIMEOUT: 408,
   PAYLOAD_TOO_LARGE: 413,
   TOO_MANY_TOOLS: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
+  HEADERS_TOO_LARGE: 431,
   INTERNAL: 500,
   AUTH_UNAVAILABLE: 503,
   SHUTTING_DOWN: 503,
@@ -29,10 +34,12 @@ const TITLES: Record<ErrorCode, string> = {
   FORBIDDEN: 'Forbidden',
   NOT_FOUND: 'Not found',
   METHOD_NOT_ALLOWED: 'Method not allowed',
+  REQUEST_TIMEOUT: 'Request timeout',
   PAYLOAD_TOO_LARGE: 'Payload too large',
   TOO_MANY_TOOLS: 'Too many tools',
   UNSUPPORTED_MEDIA_TYPE: 'Unsupported media type',
   RATE_LIMITED: 'Too many requests',
+  HEADERS_TOO_LARGE: 'Request header fields too large',
   INTERNAL: 'Internal server error',
   AUTH_UNAVAILABLE: 'Token verification unavailable',
   SHUTTING_DOWN: 'Shutting down',
@@ -172,4 +179,34 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     return sendProblem(reply, new ProblemError('NOT_FOUND', `No route for ${request.method} ${path}.`));
   });
+}
+
+/**
+ * Errors Node's HTTP parser raises before there is a request (Fastify's `clientErrorHandler`): headers
+ * over the size limit, a request not received within HEADERS_TIMEOUT_MS / REQUEST_TIMEOUT_MS, bytes
+ * that are not HTTP. Answered as problem+json on the raw socket (Fastify's default is a bare JSON
+ * body), then the connection is closed.
+ */
+export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  let problem: ProblemError;
+  if (error.code === 'HPE_HEADER_OVERFLOW') {
+    problem = new ProblemError('HEADERS_TOO_LARGE', 'The request headers are larger than the service accepts (16 KB in all).');
+  } else if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    problem = new ProblemError('REQUEST_TIMEOUT', 'The request was not received in time; send headers and body without pauses.');
+  } else {
+    problem = new ProblemError('INVALID_REQUEST', 'The request is not valid HTTP/1.1.');
+  }
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const body = JSON.stringify(problemBody(problem, randomUUID()));
+  socket.end(
+    `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status]}\r\n` +
+      'Content-Type: application/problem+json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      'Connection: close\r\n\r\n' +
+      body,
+  );
 }

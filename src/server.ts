@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.js';
 import { ConfigError, parseConfig, withDevelopmentKey, type Config } from './config.js';
+import { trackConnections } from './connection-drain.js';
 
 const DEV_PROJECT_ID = 'dev-project';
 const DEV_TOKEN_LIFETIME = '24h';
@@ -25,6 +26,9 @@ if (devMode) {
 }
 
 const app = buildApp(config);
+const connections = trackConnections(app.server);
+/** A keep-alive connection with no request for this long is closed on shutdown (see connection-drain.ts). */
+const DRAIN_QUIET_MS = 1000;
 
 closeWithGrace({ delay: config.shutdown.timeoutMs, logger: false }, async ({ signal, err }) => {
   if (err) app.log.error({ err }, 'shutting down after an uncaught error');
@@ -33,6 +37,9 @@ closeWithGrace({ delay: config.shutdown.timeoutMs, logger: false }, async ({ sig
   app.lifecycle.shuttingDown = true;
   if (config.shutdown.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, config.shutdown.delayMs));
   app.log.info({ closing: true }, 'closing the listener; waiting for in-flight requests');
+  // Half a second of the hard limit is left for app.close() (plugins' onClose hooks).
+  app.lifecycle.closingConnections = true;
+  await connections.drain({ quietMs: DRAIN_QUIET_MS, deadlineMs: Math.max(0, config.shutdown.timeoutMs - config.shutdown.delayMs - 500) });
   await app.close();
   app.log.info('shut down');
 });

@@ -130,6 +130,13 @@ describe('parseConfig', () => {
     expect(problemsOf({ AUTH_JWT_PUBLIC_KEY: pemOf(generateKeyPairSync('x25519')) })[0]).toMatch(/^AUTH_JWT_PUBLIC_KEY: unsupported key type/);
   });
 
+  it('refuses a header timeout longer than the request timeout (Node would refuse to create the server)', () => {
+    expect(problemsOf({ HEADERS_TIMEOUT_MS: '20000', REQUEST_TIMEOUT_MS: '10000' })).toEqual([
+      'HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS (10000)',
+    ]);
+    expect(parseConfig({ HEADERS_TIMEOUT_MS: '10000', REQUEST_TIMEOUT_MS: '10000' }).http.headersTimeoutMs).toBe(10_000);
+  });
+
   it('checks the JWKS URL', () => {
     expect(parseConfig({ AUTH_JWKS_URL: 'https://idp.example/.well-known/jwks.json' }).auth!.key.kind).toBe('jwks');
     expect(problemsOf({ AUTH_JWKS_URL: 'ftp://idp.example/jwks' })[0]).toMatch(/^AUTH_JWKS_URL/);

@@ -1,64 +1,117 @@
-import { generateKeyPairSync } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createJwksResolver } from '../src/auth/jwks-resolver.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createJwksResolver, type DecodedToken, type JwksResolverOptions } from '../src/auth/jwks-resolver.js';
 import { ASYMMETRIC_ALGORITHMS } from '../src/config.js';
 import { ProblemError } from '../src/errors.js';
+import { JwksServer, newSigningKey, signWith, type SigningKey } from './support/jwks-server.js';
 
-/** The JWKS fetch throttle, on a real loopback JWKS server and a controlled clock. */
+/** The JWKS key source on a real loopback JWKS server: whole sets, throttled refetches, stale-while-refresh. */
+const decode = (jwt: string): DecodedToken => {
+  const [header, payload] = jwt.split('.').slice(0, 2).map((part) => JSON.parse(Buffer.from(part, 'base64url').toString()) as unknown);
+  return { header: header as DecodedToken['header'], payload };
+};
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 describe('createJwksResolver', () => {
-  const { publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  let fetches = 0;
-  let server: Server;
-  let url = '';
-
-  beforeAll(async () => {
-    server = createServer((_request, response) => {
-      fetches += 1;
-      const keys = [{ ...publicKey.export({ format: 'jwk' }), kid: 'key-1', alg: 'ES256' }];
-      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys }));
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/keys?tenant=a`;
+  let jwks: JwksServer;
+  let first: SigningKey;
+  beforeEach(async () => {
+    jwks = await new JwksServer().start();
+    first = jwks.publish(newSigningKey('key-1'));
   });
-  afterAll(() => new Promise((resolve) => server.close(resolve)));
+  afterEach(() => jwks.close());
 
-  const codeOf = (promise: Promise<unknown>) =>
-    promise.then(
-      () => 'ok',
-      (error: unknown) => (error instanceof ProblemError ? error.code : String(error)),
-    );
+  const resolverFor = (options: Partial<JwksResolverOptions> = {}) => {
+    const resolve = createJwksResolver({ url: jwks.url, algorithms: ASYMMETRIC_ALGORITHMS, cacheTtlMs: 60_000, minRefetchMs: 200, ...options });
+    return (key: SigningKey | string, claims: Record<string, unknown> = {}) => {
+      const token = typeof key === 'string' ? signWith({ ...newSigningKey(key) }, claims) : signWith(key, claims);
+      return resolve(decode(token)).then(
+        (pem) => (pem.includes('BEGIN PUBLIC KEY') ? 'ok' : pem),
+        (error: unknown) => (error instanceof ProblemError ? error.code : String(error)),
+      );
+    };
+  };
 
-  it('spaces fetches for uncached kids', async () => {
-    let now = 0;
-    const resolve = createJwksResolver({ url, algorithms: ASYMMETRIC_ALGORITHMS, cacheTtlMs: 60_000, unknownKidIntervalMs: 1000, now: () => now });
-
-    expect(await resolve({ alg: 'ES256', kid: 'key-1' })).toContain('BEGIN PUBLIC KEY');
-    expect(fetches).toBe(1);
-    now = 100;
-    expect(await codeOf(resolve({ alg: 'ES256', kid: 'key-1' }))).toBe('ok'); // cached: no throttle, no fetch
-    expect(await codeOf(resolve({ alg: 'ES256', kid: 'random-1' }))).toBe('UNAUTHORIZED');
-    expect(await codeOf(resolve({ alg: 'ES256', kid: 'random-2' }))).toBe('UNAUTHORIZED');
-    expect(fetches).toBe(1);
-
-    now = 1200;
-    expect(await codeOf(resolve({ alg: 'ES256', kid: 'missing' }))).toBe('UNAUTHORIZED');
-    expect(fetches).toBe(2);
-    now = 1700; // within the interval of that fetch: refused without a fetch
-    expect(await codeOf(resolve({ alg: 'ES256', kid: 'missing' }))).toBe('UNAUTHORIZED');
-    expect(fetches).toBe(2);
-    now = 2300; // past it: looked up again (a rotated key would be found now)
-    expect(await codeOf(resolve({ alg: 'ES256', kid: 'missing' }))).toBe('UNAUTHORIZED');
-    expect(fetches).toBe(3);
+  it('learns the whole set from any refetch, so a refetch caused by a random kid teaches the new key too', async () => {
+    const resolve = resolverFor();
+    expect(await resolve(first)).toBe('ok');
+    expect(jwks.fetches).toBe(1);
+    const second = jwks.publish(newSigningKey('key-2'));
+    await sleep(250);
+    expect(await resolve('random-kid')).toBe('UNAUTHORIZED'); // refetched: not there
+    expect(jwks.fetches).toBe(2);
+    expect(await resolve(second)).toBe('ok'); // learnt by that refetch, no fetch of its own
+    expect(jwks.fetches).toBe(2);
   });
 
-  it('refuses tokens without a kid or with a symmetric alg before any fetch', async () => {
-    const before = fetches;
-    const resolve = createJwksResolver({ url, algorithms: ASYMMETRIC_ALGORITHMS, cacheTtlMs: 60_000 });
-    expect(await codeOf(resolve({ alg: 'ES256' }))).toBe('UNAUTHORIZED');
-    expect(await codeOf(resolve({ alg: 'HS256', kid: 'key-1' }))).toBe('UNAUTHORIZED');
-    expect(await codeOf(resolve({ alg: 'none', kid: 'key-1' }))).toBe('UNAUTHORIZED');
-    expect(fetches).toBe(before);
+  it('refetches for unknown kids at most once per minRefetchMs, then finds a newly published key', async () => {
+    const resolve = resolverFor();
+    expect(await resolve(first)).toBe('ok');
+    await sleep(250);
+    for (let i = 0; i < 20; i += 1) expect(await resolve(`random-${i}`)).toBe('UNAUTHORIZED');
+    expect(jwks.fetches).toBe(2); // one refetch for twenty unknown kids
+    const second = jwks.publish(newSigningKey('key-2'));
+    expect(await resolve(second)).toBe('UNAUTHORIZED'); // within the cooldown
+    await sleep(250);
+    expect(await resolve(second)).toBe('ok');
+    expect(jwks.fetches).toBe(3);
+  });
+
+  it('stops accepting a key as soon as a refetch no longer lists it', async () => {
+    const resolve = resolverFor({ cacheTtlMs: 200 });
+    const second = jwks.publish(newSigningKey('key-2'));
+    expect(await resolve(first)).toBe('ok');
+    jwks.remove(first);
+    await sleep(250);
+    expect(await resolve(second)).toBe('ok'); // past the TTL: starts the refresh in the background
+    await expect.poll(() => resolve(first), { timeout: 2000, interval: 50 }).toBe('UNAUTHORIZED');
+    expect(await resolve(second)).toBe('ok');
+  });
+
+  it('keeps serving the last good set while a refresh hangs, and retries a refresh that timed out', async () => {
+    const resolve = resolverFor({ cacheTtlMs: 200, fetchTimeoutMs: 500 });
+    expect(await resolve(first)).toBe('ok');
+    await sleep(250);
+    jwks.delayMs = 1500;
+    const started = Date.now();
+    for (let i = 0; i < 5; i += 1) expect(await resolve(first)).toBe('ok');
+    expect(Date.now() - started, 'known keys do not wait for the refresh').toBeLessThan(400);
+    await sleep(800); // the hung fetch is abandoned at 500 ms
+    jwks.delayMs = 0;
+    const second = jwks.publish(newSigningKey('key-2'));
+    await expect.poll(() => resolve(second), { timeout: 3000, interval: 100 }).toBe('ok');
+  });
+
+  it('answers 503 with Retry-After only when the token key cannot be known: known keys verify through an outage', async () => {
+    jwks.down = true;
+    const resolve = resolverFor();
+    const token = decode(signWith(first));
+    const error = await createJwksResolver({ url: jwks.url, algorithms: ASYMMETRIC_ALGORITHMS, cacheTtlMs: 60_000, minRefetchMs: 200 })(token).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProblemError);
+    expect((error as ProblemError).code).toBe('AUTH_UNAVAILABLE');
+    expect((error as ProblemError).extra.headers?.['retry-after']).toBe('5');
+
+    jwks.down = false;
+    expect(await resolve(first)).toBe('ok');
+    jwks.down = true;
+    await sleep(250);
+    expect(await resolve('rotated-kid')).toBe('AUTH_UNAVAILABLE'); // might be a real new key: not a 401
+    expect(await resolve(first)).toBe('ok');
+    const fetchesBefore = jwks.fetches;
+    for (let i = 0; i < 10; i += 1) await resolve(`random-${i}`);
+    expect(jwks.fetches - fetchesBefore, 'a failing key server is retried at most once per minRefetchMs').toBeLessThanOrEqual(1);
+  });
+
+  it('refuses tokens without a kid, with a symmetric or no alg, expired or from another issuer, before any fetch', async () => {
+    const resolve = createJwksResolver({ url: jwks.url, algorithms: ASYMMETRIC_ALGORITHMS, cacheTtlMs: 60_000, minRefetchMs: 0, issuers: ['https://router.example'] });
+    const good = decode(signWith(first, { iss: 'https://router.example' }));
+    const code = (token: DecodedToken) => resolve(token).then(() => 'ok', (error: ProblemError) => error.code);
+    expect(await code({ ...good, header: { alg: 'ES256' } })).toBe('UNAUTHORIZED');
+    expect(await code({ ...good, header: { alg: 'HS256', kid: 'key-1' } })).toBe('UNAUTHORIZED');
+    expect(await code({ ...good, header: { alg: 'none', kid: 'key-1' } })).toBe('UNAUTHORIZED');
+    expect(await code({ ...good, payload: { iss: 'https://evil.example', exp: Date.now() / 1000 + 60 } })).toBe('UNAUTHORIZED');
+    expect(await code({ ...good, payload: { iss: 'https://router.example', exp: Date.now() / 1000 - 60 } })).toBe('UNAUTHORIZED');
+    expect(jwks.fetches).toBe(0);
+    expect(await code(good)).toBe('ok');
+    expect(jwks.fetches).toBe(1);
   });
 });

@@ -1,5 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -143,7 +144,12 @@ describe('npm start (src/server.ts)', () => {
     expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(503);
     // Past the delay the listener is closed: new connections are refused...
     await waitFor(() => (started.stdout().includes('"closing"') ? true : undefined), 'close to begin', 5000);
-    await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
+    // (fetch would reuse the keep-alive connection of the /readyz call, which is still answered.)
+    const connecting = new Promise((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => resolve(socket.destroy()));
+      socket.on('error', reject);
+    });
+    await expect(connecting).rejects.toThrow(/ECONNREFUSED/);
     // ...while the search that was in flight still completes.
     expect(started.exitCode()).toBeNull();
     req!.end(body.subarray(body.length / 2));

@@ -1,7 +1,7 @@
 import fastifyJwt, { type FastifyJWTOptions } from '@fastify/jwt';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { createJwksResolver, type TokenHeader } from '../auth/jwks-resolver.js';
+import { createJwksResolver, type DecodedToken } from '../auth/jwks-resolver.js';
 import { projectFromClaims } from '../auth/project.js';
 import type { AuthConfig } from '../config.js';
 import { ProblemError } from '../errors.js';
@@ -40,9 +40,11 @@ async function authPlugin(app: FastifyInstance, options: AuthPluginOptions): Pro
       url: key.url,
       algorithms: key.algorithms,
       cacheTtlMs: key.cacheTtlMs,
-      unknownKidIntervalMs: key.minRefetchMs,
+      minRefetchMs: key.minRefetchMs,
+      issuers: auth.issuers,
+      clockToleranceMs: auth.clockToleranceMs,
     });
-    secret = (_request: FastifyRequest, token: unknown) => resolveKey(((token as { header?: TokenHeader }).header ?? {}));
+    secret = (_request: FastifyRequest, token: unknown) => resolveKey(token as DecodedToken);
   }
 
   await app.register(fastifyJwt, {

@@ -6,40 +6,26 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { docker, fetchWithin, freePort, run, sampleSearch, signHs256, waitForOk } from './helpers.js';
+import { composeRunner, docker, fetchWithin, freePort, sampleSearch, signHs256, waitForOk } from './helpers.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const project = `catalog-search-test-${process.pid}`;
 const secret = randomBytes(32).toString('base64url');
 const envDir = mkdtempSync(join(tmpdir(), 'catalog-search-compose-'));
-let compose: { command: string; args: string[] };
-let env: NodeJS.ProcessEnv;
+let runCompose: Awaited<ReturnType<typeof composeRunner>> | undefined;
 let baseUrl: string;
 
-async function composeCommand(): Promise<{ command: string; args: string[] }> {
-  const v2 = await run('docker', ['compose', 'version'], { timeoutMs: 15_000 }).catch(() => undefined);
-  return v2?.code === 0 ? { command: 'docker', args: ['compose'] } : { command: 'docker-compose', args: [] };
-}
-
-function runCompose(args: string[], timeoutMs = 120_000) {
-  return run(compose.command, [...compose.args, '--project-name', project, '--file', 'docker-compose.yml', ...args], {
-    env,
-    cwd: repoRoot,
-    timeoutMs,
-  });
-}
-
 beforeAll(async () => {
-  compose = await composeCommand();
   const envFile = join(envDir, 'test.env');
   writeFileSync(envFile, `AUTH_JWT_SECRET=${secret}\nLOG_LEVEL=warn\n# a comment, as in .env.example\nSEARCH_DEADLINE_MS=3000\n`);
   const port = await freePort();
-  env = {
+  const env = {
     ...process.env,
     CATALOG_SEARCH_IMAGE: inject('image'),
     CATALOG_SEARCH_ENV_FILE: envFile,
     CATALOG_SEARCH_PORT: String(port),
   };
+  runCompose = await composeRunner(project, env, repoRoot);
   const up = await runCompose(['up', '--detach', '--no-build']);
   expect(up.code, up.stderr).toBe(0);
   baseUrl = `http://127.0.0.1:${port}`;
@@ -47,7 +33,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (compose) await runCompose(['down', '--volumes', '--timeout', '10']);
+  if (runCompose) await runCompose(['down', '--volumes', '--timeout', '10']);
   rmSync(envDir, { recursive: true, force: true });
 });
 
@@ -72,7 +58,7 @@ describe('docker compose up', () => {
   });
 
   it('runs the service locked down, and the image health check reports it healthy', async () => {
-    const ps = await runCompose(['ps', '--quiet', 'catalog-search'], 30_000);
+    const ps = await runCompose!(['ps', '--quiet', 'catalog-search'], 30_000);
     const id = ps.stdout.trim();
     expect(id).toMatch(/^[0-9a-f]{12,}$/);
     const hostConfig = JSON.parse(await docker(['inspect', '--format', '{{json .HostConfig}}', id]));

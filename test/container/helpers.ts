@@ -28,6 +28,21 @@ export const sampleSearch = {
   ],
 };
 
+/**
+ * A search as large as the default limits allow (5,000 tools, about 4.5 MB): legitimate, and a few of
+ * them at once exhaust a heap capped small with NODE_OPTIONS=--max-old-space-size (how the container
+ * tests provoke a heap overflow without any test-only code in the image).
+ */
+export function maximalSearch(): string {
+  const tools = Array.from({ length: 5000 }, (_, i) => ({
+    toolKey: `server${i % 50}:tool_${i}`,
+    toolName: `tool_${i}`,
+    serverName: `server${i % 50}`,
+    description: Array.from({ length: 95 }, (_, j) => `word${(i * 7 + j) % 5000}`).join(' '),
+  }));
+  return JSON.stringify({ query: ['find the tool that reads files'], tools });
+}
+
 /** fetch with a hard timeout: right after a port is published, Docker's proxy can accept and then hang. */
 export async function fetchWithin(url: string, init: RequestInit = {}, timeoutMs = 5000): Promise<Response> {
   const controller = new AbortController();
@@ -81,6 +96,14 @@ export async function docker(args: string[], timeoutMs = 60_000): Promise<string
   const result = await run('docker', args, { timeoutMs });
   if (result.code !== 0) throw new Error(`docker ${args.join(' ')} exited ${result.code}: ${result.stderr}`);
   return result.stdout.trim();
+}
+
+/** Compose v2 (`docker compose`) when present, else v1 (`docker-compose`), bound to one project and env. */
+export async function composeRunner(project: string, env: NodeJS.ProcessEnv, cwd: string) {
+  const v2 = await run('docker', ['compose', 'version'], { timeoutMs: 15_000 }).catch(() => undefined);
+  const [command, prefix] = v2?.code === 0 ? ['docker', ['compose']] : ['docker-compose', []];
+  return (args: string[], timeoutMs = 120_000) =>
+    run(command as string, [...(prefix as string[]), '--project-name', project, '--file', 'docker-compose.yml', ...args], { env, cwd, timeoutMs });
 }
 
 /** A loopback port that is free right now. */

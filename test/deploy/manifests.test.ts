@@ -143,6 +143,14 @@ describe('deploy/base manifests', () => {
     expect(podSpec.volumes.find((volume: any) => volume.name === tmp?.name)?.emptyDir).toBeDefined();
   });
 
+  it('node is not PID 1 (so a heap overflow ends the container), and its heap follows the memory limit', () => {
+    expect(podSpec.shareProcessNamespace).toBe(true);
+    // Node sizes its heap from the cgroup limit (about half; test/container/fatal-exit.test.ts): no flag overrides it.
+    const configMap = [...manifests.values()].find((manifest) => manifest.kind === 'ConfigMap') as { data?: Record<string, string> } | undefined;
+    expect(Object.keys(configMap?.data ?? {})).not.toContain('NODE_OPTIONS');
+    expect((container.env ?? []).map((variable: { name: string }) => variable.name)).not.toContain('NODE_OPTIONS');
+  });
+
   it('agrees with the Dockerfile on the user and the port', () => {
     const dockerfile = readFileSync(new URL('../../Dockerfile', import.meta.url), 'utf8');
     const user = /^USER\s+(\d+):(\d+)\s*$/m.exec(dockerfile);
