@@ -138,7 +138,19 @@ const rankers: RankerVariant[] = [
 const results = await evaluate(rankers);
 semantic?.index.vectors.save();
 const average = summarize(results, rankers);
-const calibration = values['no-calibration'] ? undefined : calibrationReport();
+const calibration = values['no-calibration']
+  ? undefined
+  : [
+      ...(await calibrationReport()),
+      ...(semantic
+        ? await calibrationReport(async (queries, catalog) => {
+            await semantic.fused.prepare!(catalog);
+            const tops: number[] = [];
+            for (const query of queries) tops.push((await semantic.fused.rankedTools(query, catalog.tools))[0]?.relevance ?? 0);
+            return tops;
+          }, 'fused ')
+        : []),
+    ];
 if (calibration) printCalibration(calibration);
 console.log(`\neval took ${((performance.now() - started) / 1000).toFixed(1)} s`);
 if (values.json) {
