@@ -1,5 +1,5 @@
 // The LLM stage's promises, measured through the real service over loopback HTTP with the
-// OpenAI-compatible double (test/support/openai-test-server.ts):
+// OpenAI-compatible double (test/helpers/openai-test-server.ts):
 //   1. the double hangs, 50 concurrent searches: response time against the deadline;
 //   2. the double answers 500 after 100 ms: time from the error to our answer;
 //   3. 1,000 tools, the double answering at once: what the stage adds beyond the model's own time,
@@ -14,9 +14,10 @@ import type { ToolInfo } from '@catalog-search/core';
 import { buildApp } from '../src/app.js';
 import { parseConfig } from '../src/config.js';
 import { createReranker } from '../src/rerank/index.js';
+import { startDeadline } from '../src/search/deadline.js';
 import { rankTools } from '@catalog-search/core';
-import { startOpenAITestServer } from '../test/support/openai-test-server.js';
-import { syntheticTools } from '../test/support/tool-fixtures.js';
+import { startOpenAITestServer } from '../test/helpers/openai-test-server.js';
+import { syntheticTools } from '../test/fixtures/tools.js';
 
 const SECRET = 'bench-secret-that-is-at-least-32-bytes-long!!';
 const DEADLINE_MS = 1000;
@@ -140,7 +141,7 @@ double.setScript({ behaviour: { kind: 'error', status: 500 }, delayMs: 100 });
 
 // 3. Overhead at 1,000 tools: double answering at once vs BM25-only, alternating, same requests. The
 // double runs in its own process here, as a real model would be elsewhere.
-const child = spawn(process.execPath, ['--import', 'tsx', new URL('../test/support/openai-test-server-main.ts', import.meta.url).pathname], {
+const child = spawn(process.execPath, ['--import', 'tsx', new URL('../test/helpers/openai-test-server-main.ts', import.meta.url).pathname], {
   stdio: ['pipe', 'pipe', 'inherit'],
 });
 const remoteBaseURL = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once('line', resolve));
@@ -190,9 +191,9 @@ const remote = await startService(remoteBaseURL);
       const started = performance.now();
       const outcome = await stage.rerank(
         { query: q, tools, lexical, maxResults: 10 },
-        { projectId: 'bench', signal: AbortSignal.timeout(5000), deadline: performance.now() + 5000 },
+        { projectId: 'bench', deadline: startDeadline(5000) },
       );
-      if (round > 0) own.push(performance.now() - started - outcome.modelMs);
+      if (round > 0) own.push(performance.now() - started - (outcome.stats?.modelMs ?? 0));
     }
   }
   console.log(`  stage alone, in process, beyond the model call: ${summary(own)}`);

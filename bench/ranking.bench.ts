@@ -14,8 +14,9 @@
 // a young-generation collection that falls inside a run copies that list and is part of the figure.
 // Targets (1,000 tools): cold < 15 ms, warm < 3 ms. A last section measures cold when every word of the
 // list is new to the process (see coldWordCases).
-import { createRankCache, rankOkapiBm25, rankTools, type ToolInfo } from '../packages/core/src/index.js';
-import { resetVocabularyIfFull } from '../packages/core/src/text/stem.js';
+import { createRankCache, rankTools, type ToolInfo } from '../packages/core/src/index.js';
+import { rankOkapiBm25 } from '../eval/okapi-bm25.js';
+import { vocabulary } from '../packages/core/src/text/vocabulary.js';
 import { tokenize } from '../packages/core/src/text/tokenize.js';
 import { madeUpWord } from '../packages/core/test/fixtures/words.js';
 import { loadCatalog } from '../eval/datasets.js';
@@ -112,7 +113,7 @@ function coldWordCases(tools: ToolInfo[]): Case[] {
   const filler = Array.from({ length: 61_000 }, (_, i) => madeUpWord(i)).join(' ');
   const forgetWords = (): void => {
     tokenize(filler);
-    resetVocabularyIfFull();
+    vocabulary.resetIfFull();
   };
   return [
     { label: 'plain BM25 baseline (rankOkapiBm25)', setup: clone, run: (list: ToolInfo[]) => rankOkapiBm25({ query, tools: list }) },

@@ -11,8 +11,7 @@ import { createRankCache } from '@catalog-search/core';
 import pino from 'pino';
 import { loadCatalog } from '../eval/datasets.js';
 import { startDeadline } from '../src/search/deadline.js';
-import { searchCatalog } from '../src/search/search-catalog.js';
-import type { SearchContext } from '../src/search/types.js';
+import { searchCatalog, type SearchContext } from '../src/search/pipeline.js';
 import { createEmbeddedSource } from '../src/semantic/embedded-source.js';
 import { SemanticStage } from '../src/semantic/semantic-stage.js';
 import { toolText } from '../src/semantic/tool-text.js';
@@ -49,7 +48,7 @@ const context = (semantic: SemanticStage | undefined): SearchContext => ({
   requestId: 'bench',
   log,
   rankCache,
-  deadline: startDeadline(60_000, 0),
+  deadline: startDeadline(60_000),
   maxDescriptionChars: 2000,
   semantic,
 });

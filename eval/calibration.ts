@@ -3,7 +3,7 @@
 // requests. A calibrated ranker keeps (b) and (c) low while (a) stays high; score / maxScore would
 // show 1.0 everywhere.
 import { createRankCache, rankTools } from '../packages/core/src/index.js';
-import { hash53 } from '../packages/core/src/text/hash.js';
+import { hash53 } from './sample-hash.js';
 import { loadDatasets, sampleQueries, type Dataset } from './datasets.js';
 
 const SAMPLE = 100;

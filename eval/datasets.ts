@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ToolInfo } from '../packages/core/src/index.js';
-import { hash53 } from '../packages/core/src/text/hash.js';
+import { hash53 } from './sample-hash.js';
 
 export const BENCH_DIR = fileURLToPath(new URL('../../shared/bench/', import.meta.url));
 

@@ -6,7 +6,8 @@
 // - `llmRanker()` (`npm run eval -- --llm`) runs the stage itself against LLM_BASE_URL / LLM_MODEL,
 //   so anyone with a model can measure what it adds over the lexical stage.
 import { createRankCache, rankTools, type RankCache, type RankedTool, type ToolInfo } from '../packages/core/src/index.js';
-import { createReranker, DEFAULT_PROMPT_TOKEN_BUDGET, type Reranker } from '../src/rerank/index.js';
+import { createReranker, DEFAULT_PROMPT_TOKEN_BUDGET, type LlmReranker } from '../src/rerank/index.js';
+import { startDeadline } from '../src/search/deadline.js';
 import type { Dataset, EvalQuery } from './datasets.js';
 import type { RankerOutput, RankerVariant } from './rankers.js';
 
@@ -18,7 +19,7 @@ export type CandidateRanking = (query: string[], tools: ToolInfo[], cache: RankC
 
 const lexicalRanking: CandidateRanking = (query, tools, cache) => rankTools({ query, tools }, { cache });
 
-async function promptColumns(stage: Reranker, query: EvalQuery, tools: ToolInfo[], cache: RankCache, project: string, ranking = lexicalRanking) {
+async function promptColumns(stage: LlmReranker, query: EvalQuery, tools: ToolInfo[], cache: RankCache, project: string, ranking = lexicalRanking) {
   const lexical = await ranking(query.query, tools, cache);
   // The stage gets no rank cache: it ranks sub-queries with the built core, this harness with core's source.
   const plan = stage.plan({ query: query.query, tools, lexical }, project);
@@ -85,7 +86,7 @@ export function llmRanker(options: LlmEvalOptions): RankerVariant {
       const { lexical, extras } = await promptColumns(stage, query, tools, cache, project);
       const outcome = await stage.rerank(
         { query: query.query, tools, lexical },
-        { projectId: project, signal: AbortSignal.timeout(options.deadlineMs), deadline: performance.now() + options.deadlineMs },
+        { projectId: project, deadline: startDeadline(options.deadlineMs) },
       );
       return {
         ranked: outcome.ranked.map((ranked) => ranked.tool.toolKey),
@@ -93,8 +94,8 @@ export function llmRanker(options: LlmEvalOptions): RankerVariant {
           ...extras,
           // Share of queries the model fully answered, and what it cost.
           'llm ok': outcome.ranker === 'llm' && !outcome.degraded ? 1 : 0,
-          'llm tok': outcome.usage?.totalTokens ?? 0,
-          'model ms': outcome.modelMs,
+          'llm tok': outcome.stats?.usage?.totalTokens ?? 0,
+          'model ms': outcome.stats?.modelMs ?? 0,
         },
       };
     },

@@ -1,7 +1,8 @@
 // The rankers under evaluation. To add one (e.g. the LLM rerank stage), append a RankerVariant: it gets
 // the request and the dataset's tool list and returns tool keys best first, plus optional extra numeric
 // columns (e.g. candidate recall, prompt tokens) that run.ts averages and prints after the metrics.
-import { createRankCache, rankOkapiBm25, rankTools, type RankCache, type ToolInfo } from '../packages/core/src/index.js';
+import { createRankCache, rankTools, type RankCache, type ToolInfo } from '../packages/core/src/index.js';
+import { rankOkapiBm25 } from './okapi-bm25.js';
 import type { ItemToken } from 'wink-nlp';
 import type { Dataset, EvalQuery } from './datasets.js';
 

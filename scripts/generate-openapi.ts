@@ -2,7 +2,7 @@
 // file differs from what the code produces (test/openapi/drift.test.ts).
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { generateOpenApiYaml } from '../src/openapi/generate.js';
+import { generateOpenApiYaml } from './openapi-document.js';
 
 const target = fileURLToPath(new URL('../openapi.yaml', import.meta.url));
 await writeFile(target, await generateOpenApiYaml());

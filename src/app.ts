@@ -10,8 +10,8 @@ import openapiPlugin from './plugins/openapi.js';
 import { requestIdFor } from './request-id.js';
 import healthRoutes from './routes/health.js';
 import searchRoutes from './routes/search.js';
-import { llmRerankerFromConfig } from './search/llm-reranker.js';
-import type { Reranker } from './search/types.js';
+import { rerankerFromConfig } from './rerank/index.js';
+import type { Reranker } from './search/reranker.js';
 import { originOf, semanticStageFromConfig } from './semantic/stage-from-config.js';
 
 declare module 'fastify' {
@@ -94,7 +94,7 @@ export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyI
   });
   registerErrorHandling(app);
 
-  const reranker = deps.reranker ?? (config.llm ? llmRerankerFromConfig(config.llm) : undefined);
+  const reranker = deps.reranker ?? (config.llm ? rerankerFromConfig(config.llm) : undefined);
   if (config.llm) {
     app.log.info({ model: config.llm.model, endpoint: originOf(config.llm.baseUrl) }, 'LLM rerank stage on');
   } else if (!deps.reranker) {

@@ -2,10 +2,10 @@ import type { RankedTool, SearchRequest } from '@catalog-search/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProjectRankCaches } from '../src/search/project-caches.js';
 import { keepRequestTools } from '../src/search/rerank-stage.js';
-import type { Reranker, RerankInput } from '../src/search/types.js';
+import type { Reranker, RerankOptions, RerankRequest } from '../src/search/reranker.js';
 import { startApp, TEST_SECRET, testConfig, type RunningApp } from './helpers/app.js';
 import { claims, signJwt } from './helpers/tokens.js';
-import { sampleTools } from './helpers/tools.js';
+import { sampleTools } from './fixtures/tools.js';
 
 /**
  * The rerank seam of the pipeline, exercised with small in-process rerankers (the real LLM stage is
@@ -31,12 +31,12 @@ async function searchWith(reranker: Reranker, headers: Record<string, string> = 
 
 describe('search pipeline with a reranker', () => {
   it('uses the reranked order when it arrives in time, and hands over the lexical candidates and the deadline', async () => {
-    let seen: RerankInput | undefined;
+    let seen: { request: RerankRequest; options: RerankOptions } | undefined;
     const reranker: Reranker = {
-      candidateCount: 10,
-      async rerank(input) {
-        seen = input;
-        return { ranker: 'llm', ranked: [...input.candidates].reverse().map((tool) => ({ ...tool, relevance: 0.5, explanation: 'reranked' })) };
+      async rerank(request, options) {
+        seen = { request, options };
+        const ranked = [...request.lexical].reverse().map((entry) => ({ tool: entry.tool, index: entry.index, score: entry.score, relevance: 0.5, explanation: 'reranked' }));
+        return { ranker: 'llm', ranked };
       },
     };
     const { status, body } = await searchWith(reranker);
@@ -45,20 +45,19 @@ describe('search pipeline with a reranker', () => {
     expect(body.meta.degraded).toBeUndefined();
     expect(body.results).toHaveLength(3);
     expect(body.results[0].explanation).toBe('reranked');
-    expect(seen!.candidates.length).toBeGreaterThan(3);
-    expect(seen!.candidates.length).toBeLessThanOrEqual(10);
-    expect(seen!.signal.aborted).toBe(false);
-    expect(seen!.deadlineAt).toBeGreaterThan(Date.now() - 1000);
-    expect(body.results[0].toolKey).toBe(seen!.candidates.at(-1)!.tool.toolKey);
+    expect(seen!.request.lexical.length).toBeGreaterThan(3); // every match, not just the 3 answered
+    expect(seen!.request.maxResults).toBe(3);
+    expect(seen!.options.deadline.signal.aborted).toBe(false);
+    expect(seen!.options.deadline.at).toBeGreaterThan(performance.now());
+    expect(body.results[0].toolKey).toBe(seen!.request.lexical.at(-1)!.tool.toolKey);
   });
 
   it('answers with the lexical ranking before the deadline when the reranker is late', async () => {
     let aborted = false;
     const reranker: Reranker = {
-      candidateCount: 10,
-      rerank: (input) =>
+      rerank: (_request, { deadline }) =>
         new Promise((resolve) => {
-          input.signal.addEventListener('abort', () => {
+          deadline.signal.addEventListener('abort', () => {
             aborted = true;
           });
           setTimeout(() => resolve({ ranker: 'llm', ranked: [] }), 2000);
@@ -74,7 +73,6 @@ describe('search pipeline with a reranker', () => {
 
   it('answers with the lexical ranking when the reranker fails', async () => {
     const reranker: Reranker = {
-      candidateCount: 10,
       rerank: async () => {
         throw new Error('model exploded');
       },
@@ -88,13 +86,12 @@ describe('search pipeline with a reranker', () => {
   it('aborts the rerank signal when the caller hangs up, long before the deadline', async () => {
     let abortedAfterMs: number | undefined;
     const reranker: Reranker = {
-      candidateCount: 10,
-      rerank: (input) =>
+      rerank: (request, { deadline }) =>
         new Promise((resolve) => {
           const started = Date.now();
-          input.signal.addEventListener('abort', () => {
+          deadline.signal.addEventListener('abort', () => {
             abortedAfterMs = Date.now() - started;
-            resolve({ ranker: 'bm25', degraded: 'cancelled' });
+            resolve({ ranker: 'bm25', ranked: request.lexical, degraded: 'timeout' });
           });
         }),
     };

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SearchResponse } from '@catalog-search/core';
 import { startApp, TEST_SECRET, testConfig, type RunningApp } from './helpers/app.js';
 import { claims, signJwt } from './helpers/tokens.js';
-import { manyTools, sampleRequest, sampleTools } from './helpers/tools.js';
+import { manyTools, sampleRequest, sampleTools } from './fixtures/tools.js';
 
 const token = (extra: Record<string, unknown> = {}) =>
   signJwt(claims({ iss: 'https://router.example', aud: 'catalog-search', ...extra }), { alg: 'HS256', key: TEST_SECRET });

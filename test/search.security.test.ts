@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { algorithmsForKey, ASYMMETRIC_ALGORITHMS, type AuthConfig } from '../src/config.js';
 import { startApp, TEST_SECRET, testConfig, type RunningApp } from './helpers/app.js';
 import { claims, nowSec, signJwt, type TestAlg } from './helpers/tokens.js';
-import { sampleTools } from './helpers/tools.js';
+import { sampleTools } from './fixtures/tools.js';
 
 const ISS = 'https://router.example';
 const AUD = 'catalog-search';

@@ -1,6 +1,6 @@
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import { canonicalHeaderName, SchemaComponents } from './schema-refs.js';
-import { REQUEST_BODY_EXAMPLES } from './search-operation.js';
+import { REQUEST_BODY_EXAMPLES } from '../schemas/search.js';
 
 /**
  * @fastify/swagger's `transform` (per route) and `transformObject` (whole document) hooks: they

@@ -1,5 +1,5 @@
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
-import { API_VERSION, API_VERSION_HEADER } from '../plugins/api-version.js';
+import { API_VERSION, API_VERSION_HEADER } from '../schemas/api-version.js';
 
 /** The parts of openapi.yaml that no route declares: info, compatibility rules, security scheme, tags. */
 

@@ -1,5 +1,5 @@
 export { createReranker, DEFAULT_CACHE_TTL_MS, DEFAULT_PROMPT_TOKEN_BUDGET } from './reranker.js';
-export type { PromptPlan, Reranker, RerankerConfig, RerankRequest } from './reranker.js';
-export type { DegradedReason, RerankOutcome, RerankRequestOptions, TokenUsage } from './types.js';
+export type { LlmReranker, RerankerConfig } from './reranker.js';
+export { rerankerFromConfig } from './from-config.js';
 export { GRADE_BANDS } from './merge-ranking.js';
 export { countTextTokens } from './token-count.js';

@@ -11,7 +11,8 @@ import OpenAI, {
 } from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { GRADES_JSON_SCHEMA, type PromptMessage } from './prompt.js';
-import type { DegradedReason, TokenUsage } from './types.js';
+import type { DegradedReason } from '@catalog-search/core';
+import type { TokenUsage } from '../search/reranker.js';
 
 /**
  * How we ask for structured output, best first. An endpoint that rejects one (HTTP 400 about

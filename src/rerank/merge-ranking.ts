@@ -14,7 +14,7 @@
 // better than one it chose). When the model saw a tool and, in a complete answer, left it out,
 // it judged it irrelevant (grade 0): that relevance is capped at 0.05. Last, relevance is made
 // non-increasing down the list so that order and relevance never disagree.
-import type { RankedTool, ToolInfo } from '@catalog-search/core';
+import { capRelevanceDownTheList, type RankedTool, type ToolInfo } from '@catalog-search/core';
 import { sanitizeLine } from './sanitize.js';
 import type { CandidateGrade } from './types.js';
 
@@ -43,11 +43,9 @@ export interface MergeInput {
   shown: ReadonlySet<number>;
   /** The model's answer was complete (not cut by the deadline or a broken stream). */
   complete: boolean;
-  /** Return at most this many (default all): the lexical tools past it are never materialised. */
-  limit?: number;
 }
 
-export function mergeRanking({ tools, lexical, grades, shown, complete, limit = Infinity }: MergeInput): RankedTool[] {
+export function mergeRanking({ tools, lexical, grades, shown, complete }: MergeInput): RankedTool[] {
   const lexicalByIndex = new Map<number, RankedTool>();
   for (const ranked of lexical) lexicalByIndex.set(ranked.index, ranked);
 
@@ -73,7 +71,6 @@ export function mergeRanking({ tools, lexical, grades, shown, complete, limit = 
   const lowestGrade = byGrade.length > 0 ? Math.min(...byGrade.map((entry) => entry.grade)) : 1;
   const cap = GRADE_BANDS[lowestGrade]!.low;
   for (const ranked of lexical) {
-    if (result.length >= limit) break;
     if (chosen.has(ranked.index)) continue;
     const leftOut = complete && shown.has(ranked.index);
     result.push({
@@ -84,11 +81,7 @@ export function mergeRanking({ tools, lexical, grades, shown, complete, limit = 
       explanation: leftOut ? `${ranked.explanation}; not chosen by the LLM` : ranked.explanation,
     });
   }
-  result.length = Math.min(result.length, limit);
 
-  for (let at = 1; at < result.length; at += 1) {
-    const previous = result[at - 1]!.relevance;
-    if (result[at]!.relevance > previous) result[at]!.relevance = previous;
-  }
+  capRelevanceDownTheList(result);
   return result;
 }

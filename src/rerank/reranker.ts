@@ -1,18 +1,22 @@
-// The LLM rerank stage, independent of any web framework: given the request's tools and their
+// The LLM rerank stage's orchestration, independent of any web framework: given the request's tools and their
 // lexical ranking, a project and a deadline, it returns the final ranking and says how it got it
 // (`ranker`, `degraded`, token usage, cache). It never throws for model trouble and never waits past
 // the deadline: whatever the model does, the caller gets an answer `reserveMs` before it.
-import { createHash } from 'node:crypto';
-import OpenAI from 'openai';
+import type { DegradedReason, RankedTool } from '@catalog-search/core';
 import { LRUCache } from 'lru-cache';
-import type { RankCache, RankedTool } from '@catalog-search/core';
-import { DEFAULT_CANDIDATE_OPTIONS, selectCandidates, type Candidate, type CandidateOptions } from './candidates.js';
-import { GradeStreamParser, isEmptyAnswer, type RawGrade } from './grade-parser.js';
-import { classifyFailure, NEXT_MODE, streamAnswer, type OutputMode } from './llm-call.js';
+import OpenAI from 'openai';
+import type { Reranker, RerankOptions, RerankOutcome, RerankRequest, RerankStats } from '../search/reranker.js';
+import { AnswerCache } from './answer-cache.js';
+import { DEFAULT_CANDIDATE_OPTIONS, type Candidate, type CandidateOptions } from './candidates.js';
+import { callForGrades } from './grade-call.js';
+import type { RawGrade } from './grade-parser.js';
 import { mergeRanking } from './merge-ranking.js';
-import { buildMessages, promptHeader, SYSTEM_PROMPT, type PromptMessage } from './prompt.js';
-import { countTextTokens, LinePartsCache, MESSAGE_OVERHEAD_TOKENS } from './token-count.js';
-import type { CandidateGrade, DegradedReason, RerankInput, RerankOutcome, RerankRequestOptions, TokenUsage } from './types.js';
+import { OutputModeMemory } from './output-mode.js';
+import { createPromptPlanner, type PromptPlan } from './prompt-plan.js';
+import { participate, SingleFlights } from './single-flight.js';
+import { LinePartsCache } from './token-count.js';
+import type { CandidateGrade } from './types.js';
+
 
 export interface RerankerConfig {
   /** OpenAI-compatible endpoint, e.g. `http://localhost:11434/v1`; the SDK's default when absent. */
@@ -41,288 +45,106 @@ export interface RerankerConfig {
 export const DEFAULT_PROMPT_TOKEN_BUDGET = 7_000;
 export const DEFAULT_CACHE_TTL_MS = 10 * 60_000;
 
-export interface RerankRequest extends RerankInput {
-  /**
-   * How many results the caller will show: the ranking is cut there, and the model is asked for at
-   * most this many (10–30). Default: the whole ranking, 20 asked for.
-   */
-  maxResults?: number;
-  /** The project's lexical rank cache, reused for per-sub-query rankings. */
-  rankCache?: RankCache;
-}
-
-export interface PromptPlan {
-  candidates: Candidate[];
-  messages: PromptMessage[];
-  /** Prompt size in o200k tokens, counted on the final messages. */
-  promptTokens: number;
-  /** Every tool of the request is a candidate. */
-  whole: boolean;
-  key: string;
-}
-
-export interface Reranker {
+/** The LLM stage: the pipeline's `Reranker`, and a look at the prompt it would send. */
+export interface LlmReranker extends Reranker {
   readonly model: string;
-  rerank(request: RerankRequest, options: RerankRequestOptions): Promise<RerankOutcome>;
   /** The prompt the stage would send, without sending it (eval: candidate recall, prompt size). */
   plan(request: RerankRequest, projectId: string): PromptPlan;
 }
 
-interface CachedAnswer {
-  grades: RawGrade[];
-}
-
-interface FlightResult {
-  grades: RawGrade[];
-  complete: boolean;
-  failure?: DegradedReason;
-  usage?: TokenUsage;
-  modelMs: number;
-}
-
-/** One model call that identical concurrent requests share. */
-interface Flight {
-  /** Valid grades received so far, in the model's order. */
-  grades: RawGrade[];
-  controller: AbortController;
-  participants: number;
-  done: Promise<FlightResult>;
-}
-
+/** What the stage keeps per project (the tenant boundary): answers, candidate lines, calls in flight. */
 interface ProjectState {
-  answers: LRUCache<string, CachedAnswer> | undefined;
+  answers: AnswerCache;
   lineParts: LinePartsCache;
-  flights: Map<string, Flight>;
+  flights: SingleFlights;
 }
 
-export function createReranker(config: RerankerConfig): Reranker {
-  const budget = config.promptTokenBudget ?? DEFAULT_PROMPT_TOKEN_BUDGET;
-  const ttl = config.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS;
+export function createReranker(config: RerankerConfig): LlmReranker {
   const reserveMs = config.reserveMs ?? 50;
   const minCallMs = config.minCallMs ?? 100;
-  const candidateOptions: CandidateOptions = { ...DEFAULT_CANDIDATE_OPTIONS, ...config.candidates };
   const client = new OpenAI({
     apiKey: config.apiKey || 'unused',
     ...(config.baseURL ? { baseURL: config.baseURL } : {}),
     maxRetries: 0,
     ...(config.fetch ? { fetch: config.fetch } : {}),
   });
-  // Endpoints that refused json_schema (or json mode) are asked with the next mode from then on.
-  let mode: OutputMode = 'json_schema';
-  let includeUsage = true;
+  const modes = new OutputModeMemory();
+  const planPrompt = createPromptPlanner({
+    model: config.model,
+    promptTokenBudget: config.promptTokenBudget ?? DEFAULT_PROMPT_TOKEN_BUDGET,
+    candidates: { ...DEFAULT_CANDIDATE_OPTIONS, ...config.candidates },
+  });
 
   const projects = new LRUCache<string, ProjectState>({ max: config.maxProjects ?? 1_000 });
   const project = (projectId: string): ProjectState => {
     let state = projects.get(projectId);
     if (!state) {
-      state = {
-        answers: ttl > 0 ? new LRUCache({ max: config.cacheMaxEntries ?? 500, ttl }) : undefined,
-        lineParts: new LinePartsCache(),
-        flights: new Map(),
-      };
+      const answers = new AnswerCache({ ttlMs: config.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS, maxEntries: config.cacheMaxEntries ?? 500 });
+      state = { answers, lineParts: new LinePartsCache(), flights: new SingleFlights() };
       projects.set(projectId, state);
     }
     return state;
   };
 
-  const systemTokens = countTextTokens(SYSTEM_PROMPT) + 2 * MESSAGE_OVERHEAD_TOKENS + 3;
-
-  function plan(request: RerankRequest, projectId: string): PromptPlan {
-    const state = project(projectId);
-    const maxResults = Math.min(30, Math.max(10, request.maxResults ?? 20));
-    const parts = { query: request.query, ...(request.context ? { context: request.context } : {}), maxResults };
-    // Room for the fixed text around the candidate lines (section tags, closing instruction).
-    const frame = 40;
-    const available = budget - systemTokens - countTextTokens(promptHeader(parts)) - frame;
-    const selection = selectCandidates(request, Math.max(0, available), state.lineParts, candidateOptions, request.rankCache);
-    const messages = buildMessages(parts, selection.candidates);
-    const promptTokens =
-      messages.reduce((sum, message) => sum + MESSAGE_OVERHEAD_TOKENS + countTextTokensFast(message, selection), 0) + 3;
-    const key = createHash('sha256')
-      .update(config.model)
-      .update('\0')
-      .update(JSON.stringify(messages))
-      .digest('base64url');
-    return { candidates: selection.candidates, messages, promptTokens, whole: selection.whole, key };
-  }
-
-  async function rerank(request: RerankRequest, options: RerankRequestOptions): Promise<RerankOutcome> {
+  async function rerank(request: RerankRequest, options: RerankOptions): Promise<RerankOutcome> {
     const { tools, lexical } = request;
-    const lexicalOutcome = (degraded: DegradedReason | undefined, extra: Partial<RerankOutcome> = {}): RerankOutcome => ({
-      ranked: request.maxResults === undefined ? lexical : lexical.slice(0, request.maxResults),
+    const { deadline } = options;
+    const noCall = { cached: false, shared: false, candidates: 0, promptTokens: 0, modelMs: 0 };
+    const lexicalOutcome = (degraded: DegradedReason | undefined, stats: Partial<RerankStats> = {}): RerankOutcome => ({
+      ranked: lexical,
       ranker: 'bm25',
       ...(degraded ? { degraded } : {}),
-      cached: false,
-      shared: false,
-      candidates: 0,
-      promptTokens: 0,
-      modelMs: 0,
-      ...extra,
+      stats: { ...noCall, ...stats },
     });
     if (tools.length === 0) return lexicalOutcome(undefined);
 
     const state = project(options.projectId);
-    const prompt = plan(request, options.projectId);
+    const prompt = planPrompt(request, state.lineParts);
     const byId = new Map(prompt.candidates.map((candidate) => [candidate.id, candidate]));
     const shown = new Set(prompt.candidates.map((candidate) => candidate.toolIndex));
     const sizes = { candidates: prompt.candidates.length, promptTokens: prompt.promptTokens };
     const merged = (grades: RawGrade[], complete: boolean): RankedTool[] =>
-      mergeRanking({
-        tools,
-        lexical,
-        grades: toCandidateGrades(grades, byId),
-        shown,
-        complete,
-        ...(request.maxResults === undefined ? {} : { limit: request.maxResults }),
-      });
+      mergeRanking({ tools, lexical, grades: toCandidateGrades(grades, byId), shown, complete });
 
-    const hit = state.answers?.get(prompt.key);
     if (prompt.candidates.length === 0) {
       // The queries and context alone fill the prompt budget: no candidate fits, so no call is made.
       return lexicalOutcome('over_budget', sizes);
     }
-    if (hit) {
-      return { ranked: merged(hit.grades, true), ranker: 'llm', cached: true, shared: false, modelMs: 0, ...sizes };
-    }
-    if (options.signal.aborted || options.deadline - reserveMs - performance.now() < minCallMs) {
+    const hit = state.answers.get(prompt.key);
+    if (hit) return { ranked: merged(hit, true), ranker: 'llm', stats: { ...noCall, cached: true, ...sizes } };
+    if (deadline.signal.aborted || deadline.remainingMs() - reserveMs < minCallMs) {
       return lexicalOutcome('timeout', sizes);
     }
 
     let flight = state.flights.get(prompt.key);
     const shared = flight !== undefined;
     if (!flight) {
-      flight = startFlight(state, prompt, byId, options.deadline - reserveMs);
+      const call = { client, model: config.model, modes, prompt, candidateIds: new Set(byId.keys()), backstopAt: deadline.at };
+      flight = state.flights.start(prompt.key, (started) => callForGrades(call, started), deadline.at);
+      flight.done.then(
+        // Only complete answers are kept: a cut or failed one would be repeated for as long as it lived.
+        (result) => result.complete && !result.failure && state.answers.set(prompt.key, result.grades),
+        () => undefined, // the waiting requests see the rejection
+      );
     }
-    const result = await participate(flight, options.signal, options.deadline - reserveMs);
+    const result = await participate(flight, deadline.signal, deadline.at - reserveMs);
 
     const usage = shared ? undefined : result.usage;
-    const base = { cached: false, shared, modelMs: result.modelMs, ...(usage ? { usage } : {}), ...sizes };
+    const stats: RerankStats = { cached: false, shared, modelMs: result.modelMs, ...(usage ? { usage } : {}), ...sizes };
     if (result.grades.length === 0) {
       // Nothing usable arrived. A complete, well-formed "no tool helps" answer is still the model's answer.
-      if (!result.failure) return { ranked: merged([], true), ranker: 'llm', ...base };
-      return { ...lexicalOutcome(result.failure), ...base };
+      if (!result.failure) return { ranked: merged([], true), ranker: 'llm', stats };
+      return lexicalOutcome(result.failure, stats);
     }
     const complete = result.complete && !result.failure;
-    return {
-      ranked: merged(result.grades, complete),
-      ranker: 'llm',
-      ...(complete ? {} : { degraded: 'partial' as const }),
-      ...base,
-    };
+    return { ranked: merged(result.grades, complete), ranker: 'llm', ...(complete ? {} : { degraded: 'partial' as const }), stats };
   }
 
-  function startFlight(state: ProjectState, prompt: PromptPlan, byId: Map<string, Candidate>, deadline: number): Flight {
-    const controller = new AbortController();
-    const flight: Flight = { grades: [], controller, participants: 0, done: Promise.resolve(undefined as never) };
-    // Backstop only: the waiting requests stop waiting at `deadline` and abort the call once the last
-    // has gone; this fires at the request's own deadline in case none is left to do it.
-    const timer = setTimeout(() => controller.abort(), Math.max(0, deadline + reserveMs - performance.now()));
-    flight.done = callModel(flight, prompt, byId, deadline).finally(() => {
-      clearTimeout(timer);
-      state.flights.delete(prompt.key);
-    });
-    state.flights.set(prompt.key, flight);
-    flight.done.then(
-      (result) => {
-        if (result.complete && !result.failure) state.answers?.set(prompt.key, { grades: result.grades });
-      },
-      () => undefined, // the waiting requests see the rejection
-    );
-    return flight;
-  }
-
-  async function callModel(flight: Flight, prompt: PromptPlan, byId: Map<string, Candidate>, deadline: number): Promise<FlightResult> {
-    const started = performance.now();
-    const seen = new Set<string>();
-    const accept = (grade: RawGrade) => {
-      if (!byId.has(grade.id) || seen.has(grade.id)) return; // not a candidate, or said twice
-      seen.add(grade.id);
-      flight.grades.push(grade);
-    };
-    for (;;) {
-      const attemptMode = mode;
-      const attemptUsage = includeUsage;
-      const parser = new GradeStreamParser();
-      try {
-        const answer = await streamAnswer(
-          client,
-          {
-            model: config.model,
-            messages: prompt.messages,
-            mode: attemptMode,
-            includeUsage: attemptUsage,
-            signal: flight.controller.signal,
-            timeoutMs: deadline + reserveMs - performance.now(), // backstop, as above
-          },
-          (delta) => parser.push(delta).forEach(accept),
-        );
-        const usage = answer.usage ?? {
-          promptTokens: prompt.promptTokens,
-          completionTokens: countTextTokens(answer.text),
-          totalTokens: prompt.promptTokens + countTextTokens(answer.text),
-        };
-        const modelMs = performance.now() - started;
-        // The SDK ends an aborted or dropped stream quietly: without a finish_reason the answer is
-        // incomplete (and "length" means the token limit cut it).
-        const cutBy: DegradedReason | undefined = flight.controller.signal.aborted
-          ? 'timeout'
-          : answer.finishReason === undefined || answer.finishReason === 'length'
-            ? 'upstream_error'
-            : undefined;
-        if (cutBy) {
-          return { grades: flight.grades, complete: false, failure: flight.grades.length > 0 ? 'partial' : cutBy, usage, modelMs };
-        }
-        if (flight.grades.length === 0 && !isEmptyAnswer(answer.text)) {
-          return { grades: [], complete: true, failure: 'invalid_output', usage, modelMs };
-        }
-        return { grades: flight.grades, complete: true, usage, modelMs };
-      } catch (error) {
-        const failure = classifyFailure(error, flight.controller.signal.aborted, { mode: attemptMode, includeUsage: attemptUsage });
-        const next = NEXT_MODE[attemptMode];
-        if (failure === 'stream_options_rejected' && flight.grades.length === 0) {
-          includeUsage = false;
-          continue;
-        }
-        if (failure === 'format_rejected' && next && flight.grades.length === 0) {
-          if (mode === attemptMode) mode = next;
-          continue;
-        }
-        const modelMs = performance.now() - started;
-        const reason: DegradedReason =
-          failure === 'format_rejected' || failure === 'stream_options_rejected' ? 'upstream_error' : failure;
-        return { grades: flight.grades, complete: false, failure: flight.grades.length > 0 ? 'partial' : reason, modelMs };
-      }
-    }
-  }
-
-  /** Waits for the shared call, but never past this request's own deadline or abort. */
-  async function participate(flight: Flight, signal: AbortSignal, deadline: number): Promise<FlightResult> {
-    flight.participants += 1;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let onAbort: (() => void) | undefined;
-    const cut = new Promise<'cut'>((resolve) => {
-      timer = setTimeout(() => resolve('cut'), Math.max(0, deadline - performance.now()));
-      onAbort = () => resolve('cut');
-      signal.addEventListener('abort', onAbort, { once: true });
-    });
-    const started = performance.now();
-    try {
-      const winner = await Promise.race([flight.done, cut]);
-      if (winner !== 'cut') return winner;
-      const grades = [...flight.grades];
-      return { grades, complete: false, failure: grades.length > 0 ? 'partial' : 'timeout', modelMs: performance.now() - started };
-    } finally {
-      clearTimeout(timer);
-      if (onAbort) signal.removeEventListener('abort', onAbort);
-      flight.participants -= 1;
-      // Nobody is waiting any more (all deadlines passed or callers gone): stop paying for tokens.
-      // Deferred: tearing down the connection costs time that belongs to no one's answer, so the
-      // answers (promise continuations) go out first.
-      if (flight.participants === 0) setImmediate(() => flight.participants === 0 && flight.controller.abort());
-    }
-  }
-
-  return { model: config.model, rerank, plan };
+  return {
+    model: config.model,
+    rerank,
+    plan: (request, projectId) => planPrompt(request, project(projectId).lineParts),
+  };
 }
 
 function toCandidateGrades(grades: RawGrade[], byId: Map<string, Candidate>): CandidateGrade[] {
@@ -332,26 +154,4 @@ function toCandidateGrades(grades: RawGrade[], byId: Map<string, Candidate>): Ca
     if (candidate) result.push({ toolIndex: candidate.toolIndex, grade: grade.grade, why: grade.why });
   }
   return result;
-}
-
-/** Token count of a message: candidate lines are already counted (memoised), the rest is counted here. */
-const systemPromptTokens = new Map<string, number>();
-
-function countTextTokensFast(message: PromptMessage, selection: { candidates: Candidate[] }): number {
-  if (message.role === 'system') {
-    // One system prompt per maxResults value: count each once.
-    let tokens = systemPromptTokens.get(message.content);
-    if (tokens === undefined) {
-      tokens = countTextTokens(message.content);
-      if (systemPromptTokens.size < 64) systemPromptTokens.set(message.content, tokens);
-    }
-    return tokens;
-  }
-  let rest = message.content;
-  let lineTokens = 0;
-  for (const candidate of selection.candidates) lineTokens += candidate.tokens;
-  const start = rest.indexOf('<tool_data>\n');
-  const end = rest.lastIndexOf('\n</tool_data>');
-  if (start >= 0 && end > start) rest = rest.slice(0, start + 12) + rest.slice(end);
-  return countTextTokens(rest) + lineTokens;
 }

@@ -1,15 +1,12 @@
-import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { ProblemError, sendProblem } from '../errors.js';
-import { livenessRouteSchema, readinessRouteSchema } from '../openapi/health-operations.js';
-
-const StatusSchema = Type.Object({ status: Type.String() }, { $id: 'HealthStatus', additionalProperties: false });
+import { livenessRouteSchema, readinessRouteSchema } from '../schemas/health.js';
 
 /** Liveness (the process serves HTTP) and readiness (it should get traffic: not while shutting down). */
 export default async function healthRoutes(app: FastifyInstance): Promise<void> {
-  app.get('/healthz', { schema: livenessRouteSchema(StatusSchema) }, async () => ({ status: 'ok' }));
+  app.get('/healthz', { schema: livenessRouteSchema() }, async () => ({ status: 'ok' }));
 
-  app.get('/readyz', { schema: readinessRouteSchema(StatusSchema) }, async (_request, reply) => {
+  app.get('/readyz', { schema: readinessRouteSchema() }, async (_request, reply) => {
     if (app.lifecycle.shuttingDown) {
       return sendProblem(reply, new ProblemError('SHUTTING_DOWN', 'The service is shutting down.'));
     }

@@ -5,12 +5,12 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.js';
 import { ProblemError } from '../errors.js';
-import { SEARCH_PATHS, searchRouteSchema } from '../openapi/search-operation.js';
+import { SEARCH_PATHS, searchRouteSchema } from '../schemas/search.js';
 import { budgetFromHeader, DEADLINE_HEADER, startDeadline } from '../search/deadline.js';
 import { enforceLimits, rejectDuplicateToolKeys } from '../search/limits.js';
 import { ProjectRankCaches } from '../search/project-caches.js';
-import { searchCatalog } from '../search/search-catalog.js';
-import type { Reranker } from '../search/types.js';
+import { searchCatalog } from '../search/pipeline.js';
+import type { Reranker } from '../search/reranker.js';
 import type { SemanticStage } from '../semantic/semantic-stage.js';
 
 export const REQUEST_ENCODINGS = ['gzip', 'deflate', 'br', 'identity'] as const;
@@ -85,7 +85,7 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
           requestId: request.id,
           log: request.log,
           rankCache: caches.for(request.projectId),
-          deadline: startDeadline(request.searchBudgetMs, reply.elapsedTime, hangUp.signal),
+          deadline: startDeadline(request.searchBudgetMs, { elapsedMs: reply.elapsedTime, cancel: hangUp.signal }),
           maxDescriptionChars: config.search.maxDescriptionChars,
           reranker,
           semantic,
@@ -108,7 +108,7 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
                     promptTokens: rerank.promptTokens,
                     cached: rerank.cached,
                     shared: rerank.shared,
-                    modelMs: rerank.modelMs,
+                    modelMs: Math.round(rerank.modelMs),
                     // Tokens billed for this request (0 when answered from the cache or a shared call).
                     usage: rerank.usage ?? { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
                   },

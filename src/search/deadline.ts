@@ -17,30 +17,30 @@ export function budgetFromHeader(header: string | string[] | undefined, configur
   return Math.min(Number(value), configuredMs);
 }
 
+/**
+ * The one deadline of a search, handed to every stage. Monotonic (`performance.now()`), so a wall
+ * clock step cannot stretch or cut it.
+ */
 export interface Deadline {
-  /** Absolute time (Date.now() scale) by which the answer must be sent. */
-  at: number;
-  /** Aborts when the deadline passes. */
-  signal: AbortSignal;
+  /** When the answer must be sent, in `performance.now()` milliseconds. */
+  readonly at: number;
+  /** Aborts when the deadline passes (or the caller gave up): pass it to every outbound call. */
+  readonly signal: AbortSignal;
   remainingMs(): number;
 }
 
 /**
- * Starts the clock for the rest of a search. `cancel` (e.g. the caller hung up) aborts the signal
- * early too, so outbound calls stop when nobody waits for the answer.
+ * Starts the clock for the rest of a search: `budgetMs` less the `elapsedMs` already spent on the
+ * request. `cancel` (e.g. the caller hung up) aborts the signal early too, so outbound calls stop
+ * when nobody waits for the answer.
  */
-export function startDeadline(
-  budgetMs: number,
-  elapsedMs: number,
-  cancel?: AbortSignal,
-  now: () => number = Date.now,
-): Deadline {
-  const remaining = Math.max(0, Math.floor(budgetMs - elapsedMs));
-  const at = now() + remaining;
+export function startDeadline(budgetMs: number, options: { elapsedMs?: number; cancel?: AbortSignal } = {}): Deadline {
+  const remaining = Math.max(0, Math.floor(budgetMs - (options.elapsedMs ?? 0)));
+  const at = performance.now() + remaining;
   const timeout = AbortSignal.timeout(remaining);
   return {
     at,
-    signal: cancel ? AbortSignal.any([timeout, cancel]) : timeout,
-    remainingMs: () => Math.max(0, at - now()),
+    signal: options.cancel ? AbortSignal.any([timeout, options.cancel]) : timeout,
+    remainingMs: () => Math.max(0, at - performance.now()),
   };
 }

@@ -1,12 +1,13 @@
-import { rankTools, type RankCache, type RankedTool, type SearchRequest } from '@catalog-search/core';
+import { rankRequest, type RankCache, type RankedTool, type SearchRequest } from '@catalog-search/core';
 
-/** Stage 1: the lexical (BM25F) ranking from packages/core, on this project's cache. */
+/**
+ * The lexical stage: the BM25F ranking from packages/core on this project's cache. `limit` is how
+ * many the later stages need (all matches for a reranker; the answer's size without one, which
+ * lets core skip ordering the rest).
+ */
 export function rankLexically(
   request: SearchRequest,
   options: { limit: number; cache: RankCache; maxDescriptionChars: number },
 ): RankedTool[] {
-  const input = request.context === undefined
-    ? { query: request.query, tools: request.tools }
-    : { query: request.query, tools: request.tools, context: request.context };
-  return rankTools(input, options);
+  return rankRequest(request, options);
 }

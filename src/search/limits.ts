@@ -1,3 +1,4 @@
+import { findDuplicateToolKey } from '@catalog-search/core';
 import { ProblemError, type FieldError } from '../errors.js';
 
 /** Names are identifiers, not prose (MCP caps tool names at 128): longer ones are refused. */
@@ -54,15 +55,10 @@ export function enforceLimits(body: unknown, limits: RequestLimits): void {
 
 /** toolKey identifies a tool in results, so two tools with one key would make results ambiguous. */
 export function rejectDuplicateToolKeys(tools: readonly { toolKey: string }[]): void {
-  const seen = new Set<string>();
-  for (let index = 0; index < tools.length; index += 1) {
-    const key = tools[index]!.toolKey;
-    if (seen.has(key)) {
-      const field = `/tools/${index}/toolKey`;
-      throw new ProblemError('INVALID_REQUEST', `body ${field}: duplicate toolKey "${key.slice(0, 200)}"`, {
-        errors: [{ field, message: 'must be unique within tools' }],
-      });
-    }
-    seen.add(key);
-  }
+  const duplicate = findDuplicateToolKey(tools);
+  if (duplicate === undefined) return;
+  const field = `/tools/${duplicate.index}/toolKey`;
+  throw new ProblemError('INVALID_REQUEST', `body ${field}: duplicate toolKey "${duplicate.toolKey.slice(0, 200)}"`, {
+    errors: [{ field, message: 'must be unique within tools' }],
+  });
 }

@@ -1,29 +1,39 @@
 import type { RankedTool, ToolInfo } from '@catalog-search/core';
-import type { Reranker, RerankInput, RerankOutcome } from './types.js';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Reranker, RerankOptions, RerankOutcome, RerankRequest } from './reranker.js';
 
 /**
- * Stage 2 under the deadline: the reranker's answer if it comes in time, else the reason it did
- * not. A failing or late reranker degrades the answer; it never fails the request. The LLM stage
- * answers by itself shortly before the deadline; this race is the backstop for any reranker
- * (`timeout`), and a reranker that throws is a bug (`internal_error`, logged).
+ * The rerank stage under the deadline: the reranker's answer if it comes in time, else the lexical
+ * ranking and the reason. A failing or late reranker degrades the answer; it never fails the
+ * request. The LLM stage answers by itself shortly before the deadline; this race is the backstop
+ * for any reranker (`timeout`), and a reranker that throws is a bug (`internal_error`, logged).
+ * Whatever the reranker returns, only tools of this request are kept (keepRequestTools).
  */
-export async function rerankWithinDeadline(reranker: Reranker, input: RerankInput): Promise<RerankOutcome> {
-  if (input.signal.aborted) return { ranker: 'bm25', degraded: 'timeout' };
+export async function rerankWithinDeadline(
+  reranker: Reranker,
+  request: RerankRequest,
+  options: RerankOptions,
+  log: FastifyBaseLogger,
+): Promise<RerankOutcome> {
+  const { signal } = options.deadline;
+  const lexical = (degraded: 'timeout' | 'internal_error'): RerankOutcome => ({ ranker: 'bm25', ranked: request.lexical, degraded });
+  if (signal.aborted) return lexical('timeout');
   let onAbort: (() => void) | undefined;
-  const deadline = new Promise<RerankOutcome>((resolve) => {
-    onAbort = () => resolve({ ranker: 'bm25', degraded: 'timeout' });
-    input.signal.addEventListener('abort', onAbort, { once: true });
+  const late = new Promise<RerankOutcome>((resolve) => {
+    onAbort = () => resolve(lexical('timeout'));
+    signal.addEventListener('abort', onAbort, { once: true });
   });
   try {
-    return await Promise.race([
-      reranker.rerank(input).catch((error: unknown): RerankOutcome => {
-        input.log.warn({ err: error }, 'rerank failed; answering with the lexical ranking');
-        return { ranker: 'bm25', degraded: 'internal_error' };
+    const outcome = await Promise.race([
+      reranker.rerank(request, options).catch((error: unknown): RerankOutcome => {
+        log.warn({ err: error }, 'rerank failed; answering with the lexical ranking');
+        return lexical('internal_error');
       }),
-      deadline,
+      late,
     ]);
+    return outcome.ranked === request.lexical ? outcome : { ...outcome, ranked: keepRequestTools(outcome.ranked, request.tools) };
   } finally {
-    if (onAbort) input.signal.removeEventListener('abort', onAbort);
+    if (onAbort) signal.removeEventListener('abort', onAbort);
   }
 }
 

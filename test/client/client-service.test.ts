@@ -14,7 +14,7 @@ import {
 import type { SearchRequest, ToolInfo } from '@catalog-search/core';
 import { startApp, testConfig, TEST_SECRET, type RunningApp } from '../helpers/app.js';
 import { claims, signJwt } from '../helpers/tokens.js';
-import { manyTools } from '../helpers/tools.js';
+import { manyTools } from '../fixtures/tools.js';
 import { closedPortUrl } from '../../packages/client/test/loopback.js';
 import { BENCH_DIR, loadCatalog as loadBenchCatalog } from '../../eval/datasets.js';
 

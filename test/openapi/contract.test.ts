@@ -4,10 +4,10 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXAMPLE_SEARCH_REQUEST } from '../../src/openapi/search-example.js';
+import { EXAMPLE_SEARCH_REQUEST } from '../../src/schemas/search-examples.js';
 import { startApp, TEST_SECRET, testConfig, type RunningApp } from '../helpers/app.js';
 import { claims, signJwt } from '../helpers/tokens.js';
-import { manyTools } from '../helpers/tools.js';
+import { manyTools } from '../fixtures/tools.js';
 import { contractViolations } from './spec-validator.js';
 
 /**

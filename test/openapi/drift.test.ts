@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { generateOpenApiYaml } from '../../src/openapi/generate.js';
+import { generateOpenApiYaml } from '../../scripts/openapi-document.js';
 
 const committedPath = new URL('../../openapi.yaml', import.meta.url);
 

@@ -3,7 +3,7 @@
 // key server that hangs at refresh time must cause no 503 for tokens whose key is known.
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { JwksServer, newSigningKey, signWith } from '../support/jwks-server.js';
+import { JwksServer, newSigningKey, signWith } from '../helpers/jwks-server.js';
 import { report, search, startService, stopAll } from './service-process.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,9 +1,9 @@
 // Cost controls: per-project answer cache (LRU + TTL) and single-flight of identical requests.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createReranker, type RerankerConfig } from '../../src/rerank/index.js';
-import { startOpenAITestServer, type OpenAITestServer } from '../support/openai-test-server.js';
-import { everydayTools } from '../support/tool-fixtures.js';
-import { rerankRun } from './helpers.js';
+import { startOpenAITestServer, type OpenAITestServer } from '../helpers/openai-test-server.js';
+import { everydayTools } from '../fixtures/tools.js';
+import { rerankRun } from '../helpers/rerank.js';
 
 let double: OpenAITestServer;
 beforeAll(async () => {
@@ -26,9 +26,9 @@ describe('answer cache', () => {
     const first = await rerankRun(stage, calendar);
     const second = await rerankRun(stage, calendar);
     expect(double.requests).toHaveLength(1);
-    expect(first.outcome).toMatchObject({ ranker: 'llm', cached: false });
-    expect(second.outcome).toMatchObject({ ranker: 'llm', cached: true });
-    expect(second.outcome.usage).toBeUndefined(); // nothing was spent on it
+    expect(first.outcome).toMatchObject({ ranker: 'llm', stats: { cached: false } });
+    expect(second.outcome).toMatchObject({ ranker: 'llm', stats: { cached: true } });
+    expect(second.outcome.stats?.usage).toBeUndefined(); // nothing was spent on it
     expect(second.outcome.ranked.map((entry) => [entry.tool.toolKey, entry.relevance])).toEqual(
       first.outcome.ranked.map((entry) => [entry.tool.toolKey, entry.relevance]),
     );
@@ -39,7 +39,7 @@ describe('answer cache', () => {
     await rerankRun(stage, { ...calendar, projectId: 'project-a' });
     const other = await rerankRun(stage, { ...calendar, projectId: 'project-b' });
     expect(double.requests).toHaveLength(2);
-    expect(other.outcome.cached).toBe(false);
+    expect(other.outcome.stats?.cached).toBe(false);
   });
 
   it('misses when the queries, context, tools or model differ', async () => {
@@ -57,7 +57,7 @@ describe('answer cache', () => {
     await rerankRun(stage, calendar);
     await sleep(80);
     const later = await rerankRun(stage, calendar);
-    expect(later.outcome.cached).toBe(false);
+    expect(later.outcome.stats?.cached).toBe(false);
     expect(double.requests).toHaveLength(2);
   });
 
@@ -67,7 +67,7 @@ describe('answer cache', () => {
     await rerankRun(stage, calendar);
     double.setScript({ behaviour: { kind: 'grade' } });
     const retry = await rerankRun(stage, calendar);
-    expect(retry.outcome).toMatchObject({ ranker: 'llm', cached: false });
+    expect(retry.outcome).toMatchObject({ ranker: 'llm', stats: { cached: false } });
     expect(double.requests).toHaveLength(2);
   });
 });
@@ -79,8 +79,8 @@ describe('single flight', () => {
     const runs = await Promise.all([rerankRun(stage, calendar), rerankRun(stage, calendar), rerankRun(stage, calendar)]);
     expect(double.requests).toHaveLength(1);
     expect(runs.map((run) => run.outcome.ranker)).toEqual(['llm', 'llm', 'llm']);
-    expect(runs.map((run) => run.outcome.shared)).toEqual([false, true, true]);
-    expect(runs.filter((run) => run.outcome.usage)).toHaveLength(1); // the tokens are counted once
+    expect(runs.map((run) => run.outcome.stats?.shared)).toEqual([false, true, true]);
+    expect(runs.filter((run) => run.outcome.stats?.usage)).toHaveLength(1); // the tokens are counted once
   });
 
   it('a joined request still keeps its own, earlier deadline', async () => {
@@ -89,9 +89,9 @@ describe('single flight', () => {
     const leader = rerankRun(stage, { ...calendar, deadlineMs: 2_000 });
     await sleep(20);
     const hurried = await rerankRun(stage, { ...calendar, deadlineMs: 250 });
-    expect(hurried.outcome).toMatchObject({ ranker: 'bm25', degraded: 'timeout', shared: true });
+    expect(hurried.outcome).toMatchObject({ ranker: 'bm25', degraded: 'timeout', stats: { shared: true } });
     expect(hurried.elapsed).toBeLessThan(250 + 100);
-    expect((await leader).outcome).toMatchObject({ ranker: 'llm', shared: false });
+    expect((await leader).outcome).toMatchObject({ ranker: 'llm', stats: { shared: false } });
     expect(double.requests).toHaveLength(1);
   });
 

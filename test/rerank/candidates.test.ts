@@ -5,7 +5,7 @@ import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { createReranker } from '../../src/rerank/index.js';
 import type { PromptMessage } from '../../src/rerank/prompt.js';
-import { everydayTools, syntheticTools } from '../support/tool-fixtures.js';
+import { everydayTools, syntheticTools } from '../fixtures/tools.js';
 
 /** The prompt's size counted from scratch on the final messages (what the endpoint receives). */
 const trueTokens = (messages: PromptMessage[]) => messages.reduce((sum, message) => sum + countTokens(message.content) + 4, 0) + 3;

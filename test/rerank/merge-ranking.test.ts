@@ -1,7 +1,7 @@
 import { rankTools, type RankedTool } from '@catalog-search/core';
 import { describe, expect, it } from 'vitest';
 import { GRADE_BANDS, LEFT_OUT_CAP, mergeRanking } from '../../src/rerank/merge-ranking.js';
-import { everydayTools } from '../support/tool-fixtures.js';
+import { everydayTools } from '../fixtures/tools.js';
 
 const tools = everydayTools;
 const lexical: RankedTool[] = rankTools({ query: ['list calendar events and post a slack message'], tools });
@@ -48,9 +48,9 @@ describe('mergeRanking', () => {
     expect(next.relevance).toBeGreaterThan(LEFT_OUT_CAP);
   });
 
-  it('never lets relevance rise down the list, and cuts at the limit', () => {
-    const ranked = mergeRanking({ tools, lexical, grades: [], shown: new Set(), complete: false, limit: 3 });
-    expect(ranked).toHaveLength(Math.min(3, lexical.length));
+  it('never lets relevance rise down the list, and keeps every lexical tool', () => {
+    const ranked = mergeRanking({ tools, lexical, grades: [], shown: new Set(), complete: false });
+    expect(ranked).toHaveLength(lexical.length);
     ranked.forEach((entry, at) => at > 0 && expect(entry.relevance).toBeLessThanOrEqual(ranked[at - 1]!.relevance));
   });
 

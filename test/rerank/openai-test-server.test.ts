@@ -1,7 +1,7 @@
 // The double itself speaks the wire protocol the real SDK expects, in both response styles.
 import OpenAI, { InternalServerError, RateLimitError } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startOpenAITestServer, type OpenAITestServer } from '../support/openai-test-server.js';
+import { startOpenAITestServer, type OpenAITestServer } from '../helpers/openai-test-server.js';
 
 let double: OpenAITestServer;
 let client: OpenAI;

@@ -7,9 +7,9 @@ import {
   type ChatRequestBody,
   type OpenAITestServer,
   type PromptCandidate,
-} from '../support/openai-test-server.js';
-import { everydayTools } from '../support/tool-fixtures.js';
-import { keys, rerankRun } from './helpers.js';
+} from '../helpers/openai-test-server.js';
+import { everydayTools } from '../fixtures/tools.js';
+import { keys, rerankRun } from '../helpers/rerank.js';
 
 let double: OpenAITestServer;
 beforeAll(async () => {
@@ -48,8 +48,8 @@ describe('happy: the model answers well', () => {
     expect(first!.relevance).toBeGreaterThanOrEqual(GRADE_BANDS[3]!.low);
     expect(second!.relevance).toBeLessThanOrEqual(GRADE_BANDS[1]!.high);
     expect(first!.explanation).toContain('calendar_list_events fits');
-    expect(outcome.usage?.totalTokens).toBeGreaterThan(0);
-    expect(outcome.candidates).toBe(everydayTools.length); // a small list goes in whole
+    expect(outcome.stats?.usage?.totalTokens).toBeGreaterThan(0);
+    expect(outcome.stats?.candidates).toBe(everydayTools.length); // a small list goes in whole
   });
 
   it('asks for a JSON-schema answer over a stream, without retries, with queries, context and data section', async () => {
@@ -127,7 +127,7 @@ describe('error: faults end in a valid lexical answer with the reason', () => {
     double.setScript({ behaviour: { kind: 'content', content: '{"results": [{"id": "t1", "grade": ' } });
     const { outcome } = await rerankRun(reranker(), plateTomorrow);
     expect(outcome).toMatchObject({ ranker: 'bm25', degraded: 'invalid_output' });
-    expect(outcome.usage?.totalTokens).toBeGreaterThan(0);
+    expect(outcome.stats?.usage?.totalTokens).toBeGreaterThan(0);
   });
 
   it('grades outside the scale count as no grade', async () => {
@@ -168,7 +168,7 @@ describe('budget', () => {
       context: 'background '.repeat(400),
       tools: everydayTools,
     });
-    expect(outcome).toMatchObject({ ranker: 'bm25', degraded: 'over_budget', candidates: 0 });
+    expect(outcome).toMatchObject({ ranker: 'bm25', degraded: 'over_budget', stats: { candidates: 0 } });
     expect(double.requests).toHaveLength(0);
   });
 });
@@ -199,7 +199,7 @@ describe('tolerant output handling', () => {
     const stage = reranker();
     const first = await rerankRun(stage, plateTomorrow);
     expect(first.outcome.ranker).toBe('llm');
-    expect(first.outcome.usage?.totalTokens).toBeGreaterThan(0); // estimated from our own counts
+    expect(first.outcome.stats?.usage?.totalTokens).toBeGreaterThan(0); // estimated from our own counts
     expect(double.requests.map((request) => request.body.stream_options !== undefined)).toEqual([true, false]);
     double.requests.length = 0;
     await rerankRun(stage, { ...plateTomorrow, query: ['what is due tomorrow'] });

@@ -4,8 +4,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config.js';
 import { startApp, TEST_SECRET, testConfig, type RunningApp } from '../helpers/app.js';
 import { claims, signJwt } from '../helpers/tokens.js';
-import { startOpenAITestServer, type OpenAITestServer } from '../support/openai-test-server.js';
-import { everydayTools } from '../support/tool-fixtures.js';
+import { startOpenAITestServer, type OpenAITestServer } from '../helpers/openai-test-server.js';
+import { everydayTools } from '../fixtures/tools.js';
 
 const DEADLINE_MS = 400;
 let double: OpenAITestServer;

@@ -6,7 +6,7 @@ import { dot } from '../../src/semantic/embedder.js';
 import { createEmbeddedSource } from '../../src/semantic/embedded-source.js';
 import { startApp, TEST_SECRET, testConfig, type RunningApp } from '../helpers/app.js';
 import { claims, signJwt } from '../helpers/tokens.js';
-import { sampleTools } from '../helpers/tools.js';
+import { sampleTools } from '../fixtures/tools.js';
 
 describe('embedded encoder (worker thread)', () => {
   const source = createEmbeddedSource();

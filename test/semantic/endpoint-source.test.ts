@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { EmbeddingError } from '../../src/semantic/embedder.js';
 import { createEndpointSource } from '../../src/semantic/endpoint-source.js';
-import { EMBEDDING_TEST_DIMENSIONS, startOpenAITestServer, type OpenAITestServer } from '../support/openai-test-server.js';
+import { EMBEDDING_TEST_DIMENSIONS, startOpenAITestServer, type OpenAITestServer } from '../helpers/openai-test-server.js';
 
 let server: OpenAITestServer;
 beforeAll(async () => {

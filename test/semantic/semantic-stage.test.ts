@@ -4,7 +4,7 @@ import type { ToolInfo } from '@catalog-search/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEndpointSource } from '../../src/semantic/endpoint-source.js';
 import { SemanticStage, type SemanticStageOptions } from '../../src/semantic/semantic-stage.js';
-import { startOpenAITestServer, type OpenAITestServer } from '../support/openai-test-server.js';
+import { startOpenAITestServer, type OpenAITestServer } from '../helpers/openai-test-server.js';
 
 let server: OpenAITestServer;
 beforeAll(async () => {

@@ -1,5 +1,5 @@
 import {
-  DEFAULT_MAX_RESULTS,
+  rankRequest,
   rankTools,
   toSearchResult,
   type RankCache,
@@ -10,7 +10,7 @@ import {
 import type { FallbackReason } from './fallback-reason.js';
 
 /**
- * The local answer: core's `rankTools` + `toSearchResult`, the same code as the service's lexical
+ * The local answer: core's `rankRequest` + `toSearchResult`, the same calls as the service's lexical
  * stage, so the router gets the ranking the service would give with `meta.ranker: "bm25"`.
  */
 export interface LocalSearch {
@@ -25,14 +25,7 @@ export function searchLocally(
   requestId: string,
   reason: FallbackReason,
 ): SearchResponse {
-  const input = request.context === undefined
-    ? { query: request.query, tools: request.tools }
-    : { query: request.query, tools: request.tools, context: request.context };
-  const ranked = rankTools(input, {
-    limit: request.maxResults ?? DEFAULT_MAX_RESULTS,
-    cache: local.cache,
-    maxDescriptionChars: local.maxDescriptionChars,
-  });
+  const ranked = rankRequest(request, { cache: local.cache, maxDescriptionChars: local.maxDescriptionChars });
   return {
     results: ranked.map(toSearchResult),
     meta: { ranker: 'bm25', degraded: `local_fallback:${reason}`, requestId },

@@ -1,4 +1,5 @@
 import {
+  findDuplicateToolKey,
   SearchMetaSchema,
   SearchRequestSchema,
   SearchResultSchema,
@@ -18,19 +19,17 @@ import { InvalidRequestError } from './errors.js';
 export function assertValidRequest(request: unknown): asserts request is SearchRequest {
   const tools = (request as { tools?: unknown } | null)?.tools;
   if (!Array.isArray(tools)) return assertMatches(SearchRequestSchema, request, '');
-  // The request without its tools, then each tool, in one pass that also checks that toolKey is
-  // unique within the list (by contract; the service answers 400 otherwise).
+  // The request without its tools, then each tool, then that toolKey is unique within the list (by
+  // contract; the service answers 400 otherwise).
   assertMatches(SearchRequestSchema, { ...(request as object), tools: [] }, '');
-  const seen = new Map<string, number>();
   for (let index = 0; index < tools.length; index += 1) {
     const tool: unknown = tools[index];
     if (!isPlainlyValidTool(tool)) assertMatches(ToolInfoSchema, tool, `/tools/${index}`);
-    const key = (tool as ToolInfo).toolKey;
-    const earlier = seen.get(key);
-    if (earlier !== undefined) {
-      throw new InvalidRequestError(`/tools/${index}/toolKey`, `duplicates /tools/${earlier}/toolKey (${JSON.stringify(key)})`);
-    }
-    seen.set(key, index);
+  }
+  const duplicate = findDuplicateToolKey(tools as ToolInfo[]);
+  if (duplicate !== undefined) {
+    const { index, earlier, toolKey } = duplicate;
+    throw new InvalidRequestError(`/tools/${index}/toolKey`, `duplicates /tools/${earlier}/toolKey (${JSON.stringify(toolKey)})`);
   }
 }
 

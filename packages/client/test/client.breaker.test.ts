@@ -9,6 +9,7 @@ import {
   type FallbackEvent,
 } from '@catalog-search/client';
 import { cloudAnswer, expectedLocalResults, REQUEST, sendJson, startServer, type LoopbackServer } from './loopback.js';
+import { testClient } from './test-client.js';
 
 let server: LoopbackServer | undefined;
 afterEach(async () => {
@@ -26,9 +27,7 @@ async function setup(options: Partial<CatalogSearchClientOptions> = {}) {
   });
   const clock = { now: 1_000_000 };
   const events: FallbackEvent[] = [];
-  const client = createCatalogSearchClient({
-    baseUrl: server.baseUrl,
-    token: 't',
+  const client = testClient(server.baseUrl, {
     timeoutMs: 5000,
     breaker: { now: () => clock.now },
     onFallback: (event) => events.push(event),

@@ -27,6 +27,7 @@ import {
   type Handler,
   type LoopbackServer,
 } from './loopback.js';
+import { testClient } from './test-client.js';
 
 let server: LoopbackServer | undefined;
 afterEach(async () => {
@@ -36,7 +37,7 @@ afterEach(async () => {
 
 async function strictClient(handler: Handler, timeoutMs = 5000) {
   server = await startServer(handler);
-  return createCatalogSearchClient({ baseUrl: server.baseUrl, token: 't', timeoutMs, fallback: false });
+  return testClient(server.baseUrl, { timeoutMs, fallback: false });
 }
 
 describe('fallback: false rejects with typed errors', () => {
@@ -78,7 +79,7 @@ describe('fallback: false rejects with typed errors', () => {
   });
 
   it('a refused connection → APIConnectionError', async () => {
-    const client = createCatalogSearchClient({ baseUrl: await closedPortUrl(), token: 't', fallback: false });
+    const client = testClient(await closedPortUrl(), { fallback: false });
     const error = await client.search(REQUEST).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(APIConnectionError);
     expect(error).not.toBeInstanceOf(APIConnectionTimeoutError);
@@ -102,7 +103,7 @@ describe('requests that are never sent', () => {
   ])('%s → InvalidRequestError naming the field, even with fallback on', async (_name, request, path) => {
     server = await startServer((_req, res) => sendJson(res, 200, cloudAnswer()));
     const events: FallbackEvent[] = [];
-    const client = createCatalogSearchClient({ baseUrl: server.baseUrl, token: 't', onFallback: (e) => events.push(e) });
+    const client = testClient(server.baseUrl, { onFallback: (e) => events.push(e) });
     const error = await client.search(request as SearchRequest).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(InvalidRequestError);
     expect((error as InvalidRequestError).path).toBe(path);
@@ -114,7 +115,7 @@ describe('requests that are never sent', () => {
 describe('validation of tool objects seen before', () => {
   it('re-checks a tool whose field was replaced after it passed once', async () => {
     server = await startServer((_req, res) => sendJson(res, 200, cloudAnswer()));
-    const client = createCatalogSearchClient({ baseUrl: server.baseUrl, token: 't' });
+    const client = testClient(server.baseUrl);
     const tools = REQUEST.tools.map((tool) => ({ ...tool }));
     await client.search({ ...REQUEST, tools });
     (tools[2] as { toolName: unknown }).toolName = 42;
@@ -128,14 +129,14 @@ describe('validation of tool objects seen before', () => {
 describe('per-search options', () => {
   it('an invalid per-search timeoutMs throws instead of falling back', async () => {
     server = await startServer((_req, res) => sendJson(res, 200, cloudAnswer()));
-    const client = createCatalogSearchClient({ baseUrl: server.baseUrl, token: 't' });
+    const client = testClient(server.baseUrl);
     await expect(client.search(REQUEST, { timeoutMs: -1 })).rejects.toThrow(/timeoutMs/);
     expect(server.seen).toHaveLength(0);
   });
 
   it('a per-search timeoutMs overrides the client budget', async () => {
     server = await startServer(() => {});
-    const client = createCatalogSearchClient({ baseUrl: server.baseUrl, token: 't', timeoutMs: 60_000, fallback: false });
+    const client = testClient(server.baseUrl, { timeoutMs: 60_000, fallback: false });
     const error = await client.search(REQUEST, { timeoutMs: 200 }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(APIConnectionTimeoutError);
     expect((error as APIConnectionTimeoutError).timeoutMs).toBe(200);
@@ -146,9 +147,7 @@ describe('caller abort', () => {
   it('rejects with APIUserAbortError while the cloud hangs: no fallback, no breaker count', async () => {
     server = await startServer(() => {});
     const events: FallbackEvent[] = [];
-    const client = createCatalogSearchClient({
-      baseUrl: server.baseUrl,
-      token: 't',
+    const client = testClient(server.baseUrl, {
       timeoutMs: 5000,
       onFallback: (event) => events.push(event),
     });
@@ -164,7 +163,7 @@ describe('caller abort', () => {
 
   it('rejects at once when the signal is already aborted, without a request', async () => {
     server = await startServer((_req, res) => sendJson(res, 200, cloudAnswer()));
-    const client = createCatalogSearchClient({ baseUrl: server.baseUrl, token: 't' });
+    const client = testClient(server.baseUrl);
     const error = await client.search(REQUEST, { signal: AbortSignal.abort() }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(APIUserAbortError);
     expect(server.seen).toHaveLength(0);
@@ -172,7 +171,7 @@ describe('caller abort', () => {
 
   it('leaves no listener on a long-lived caller signal', async () => {
     server = await startServer((_req, res) => sendJson(res, 200, cloudAnswer()));
-    const client = createCatalogSearchClient({ baseUrl: server.baseUrl, token: 't' });
+    const client = testClient(server.baseUrl);
     const session = new AbortController();
     for (let i = 0; i < 5; i += 1) await client.search(REQUEST, { signal: session.signal });
     expect(getEventListeners(session.signal, 'abort')).toHaveLength(0);

@@ -27,6 +27,7 @@ import {
   type Handler,
   type LoopbackServer,
 } from './loopback.js';
+import { testClient } from './test-client.js';
 
 // Every failure mode ends the same way for the router: ranked tools from core's BM25, with
 // source "local" and the reason named. Breaker disabled here; client.breaker.test.ts covers it.
@@ -91,9 +92,7 @@ describe('fallback when the cloud is unusable', () => {
 
   it('answers locally with "network" when the connection is refused', async () => {
     const events: FallbackEvent[] = [];
-    const client = createCatalogSearchClient({
-      baseUrl: await closedPortUrl(),
-      token: 't',
+    const client = testClient(await closedPortUrl(), {
       breaker: false,
       onFallback: (event) => events.push(event),
     });
@@ -196,7 +195,7 @@ describe('fallback when the cloud is unusable', () => {
 
   it('honours maxResults and the default of 20 in the local answer', async () => {
     server = await startServer((_req, res) => sendJson(res, 503, {}));
-    const client = createCatalogSearchClient({ baseUrl: server.baseUrl, token: 't', breaker: false });
+    const client = testClient(server.baseUrl, { breaker: false });
     const many = Array.from({ length: 30 }, (_, i) => ({
       toolKey: `s:create_thing_${i}`,
       toolName: `create_thing_${i}`,

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { COMPRESSION_THRESHOLD, createCatalogSearchClient, DEFAULT_DEADLINE_MARGIN_MS } from '@catalog-search/client';
 import { cloudAnswer, REQUEST, sendJson, startServer, type LoopbackServer } from './loopback.js';
+import { testClient } from './test-client.js';
 
 let server: LoopbackServer | undefined;
 afterEach(async () => {
@@ -42,7 +43,7 @@ describe('cloud answers', () => {
 
   it('generates a fresh request id per search when none is given', async () => {
     server = await startServer((_req, res) => sendJson(res, 200, cloudAnswer()));
-    const client = createCatalogSearchClient({ baseUrl: server.baseUrl, token: 't' });
+    const client = testClient(server.baseUrl);
     await client.search(REQUEST);
     await client.search(REQUEST);
     const [first, second] = server.seen.map((seen) => seen.headers['x-request-id']);
@@ -75,7 +76,7 @@ describe('cloud answers', () => {
       warnings: [],
     };
     server = await startServer((_req, res) => sendJson(res, 200, extended));
-    const client = createCatalogSearchClient({ baseUrl: server.baseUrl, token: 't' });
+    const client = testClient(server.baseUrl);
     const outcome = await client.search(REQUEST);
     expect(outcome.source).toBe('cloud');
     expect(outcome.results[0]?.toolKey).toBe('jira:create_ticket');
@@ -85,7 +86,7 @@ describe('cloud answers', () => {
     server = await startServer((_req, res) => {
       setTimeout(() => sendJson(res, 200, cloudAnswer()), 1100);
     });
-    const client = createCatalogSearchClient({ baseUrl: server.baseUrl, token: 't', timeoutMs: 2000 });
+    const client = testClient(server.baseUrl, { timeoutMs: 2000 });
     const outcome = await client.search(REQUEST);
     expect(outcome.source).toBe('cloud');
     expect(outcome.results).toEqual(cloudAnswer().results);
@@ -105,7 +106,7 @@ describe('cloud answers', () => {
     it('gzips a body of 32 KiB or more, and it arrives intact', async () => {
       expect(JSON.stringify(big).length).toBeGreaterThan(COMPRESSION_THRESHOLD);
       server = await startServer((_req, res) => sendJson(res, 200, { results: [], meta: { ranker: 'bm25', requestId: 'r' } }));
-      const client = createCatalogSearchClient({ baseUrl: server.baseUrl, token: 't' });
+      const client = testClient(server.baseUrl);
       expect((await client.search(big)).source).toBe('cloud');
       expect(server.seen[0]?.headers['content-encoding']).toBe('gzip');
       expect(server.seen[0]?.bytes).toBeLessThan(JSON.stringify(big).length / 3);
@@ -117,7 +118,7 @@ describe('cloud answers', () => {
       server = await startServer((_req, res) =>
         fail ? sendJson(res, 500, {}) : sendJson(res, 200, { results: [], meta: { ranker: 'bm25', requestId: 'r' } }),
       );
-      const client = createCatalogSearchClient({ baseUrl: server.baseUrl, token: 't' });
+      const client = testClient(server.baseUrl);
       await client.search(big);
       await client.search(big);
       fail = false;
@@ -128,8 +129,8 @@ describe('cloud answers', () => {
 
     it('sends small bodies, and any body with compression "none", as plain JSON', async () => {
       server = await startServer((_req, res) => sendJson(res, 200, { results: [], meta: { ranker: 'bm25', requestId: 'r' } }));
-      await createCatalogSearchClient({ baseUrl: server.baseUrl, token: 't' }).search(REQUEST);
-      await createCatalogSearchClient({ baseUrl: server.baseUrl, token: 't', compression: 'none' }).search(big);
+      await testClient(server.baseUrl).search(REQUEST);
+      await testClient(server.baseUrl, { compression: 'none' }).search(big);
       expect(server.seen.map((seen) => seen.headers['content-encoding'])).toEqual([undefined, undefined]);
       expect(server.seen[1]?.body).toEqual(big);
     });
@@ -137,9 +138,7 @@ describe('cloud answers', () => {
 
   it('uses an injected fetch', async () => {
     const calls: string[] = [];
-    const client = createCatalogSearchClient({
-      baseUrl: 'https://search.invalid',
-      token: 't',
+    const client = testClient('https://search.invalid', {
       fetch: async (url) => {
         calls.push(url);
         return new Response(JSON.stringify(cloudAnswer()), { status: 200 });

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { createCatalogSearchClient, InvalidRequestError } from '@catalog-search/client';
+import { InvalidRequestError } from '@catalog-search/client';
 import type { SearchRequest } from '@catalog-search/core';
 import { closedPortUrl, expectedLocalResults, REQUEST, TOOLS } from './loopback.js';
+import { testClient } from './test-client.js';
 
 describe('prepare(tools)', () => {
   it('does not change what the local fallback returns, also after the list changes', async () => {
-    const client = createCatalogSearchClient({ baseUrl: await closedPortUrl(), token: 't', breaker: false });
+    const client = testClient(await closedPortUrl(), { breaker: false });
     client.prepare(TOOLS);
     expect((await client.search(REQUEST)).results).toEqual(expectedLocalResults(REQUEST));
 
@@ -24,7 +25,7 @@ describe('prepare(tools)', () => {
   });
 
   it('rejects an invalid tool list, naming the field', async () => {
-    const client = createCatalogSearchClient({ baseUrl: await closedPortUrl(), token: 't' });
+    const client = testClient(await closedPortUrl());
     const bad = [{ toolKey: 'a:b', serverName: 'A' }] as unknown as typeof TOOLS;
     expect(() => client.prepare(bad)).toThrow(InvalidRequestError);
     expect(() => client.prepare(bad)).toThrow('/tools/0/toolName');

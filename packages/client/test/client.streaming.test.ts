@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { APIConnectionError, createCatalogSearchClient, type FallbackEvent, type FetchLike } from '@catalog-search/client';
+import { APIConnectionError, type FallbackEvent, type FetchLike } from '@catalog-search/client';
 import { supportsStreamedBodies } from '../src/streamed-body.js';
 import { closedPortUrl, largeRequest, REQUEST, sendJson, startServer, type LoopbackServer } from './loopback.js';
+import { testClient } from './test-client.js';
 
 // Large bodies are streamed where fetch allows it, so that nothing is serialised or gzipped before
 // the connection is up; a fetch that refuses streamed bodies gets buffered ones.
@@ -67,7 +68,7 @@ describe('streamed request bodies', () => {
     const { request, counter } = countingRequest();
     const { fetch, streamed } = observedFetch();
     const events: FallbackEvent[] = [];
-    const client = createCatalogSearchClient({ baseUrl: await closedPortUrl(), token: 't', fetch, onFallback: (e) => events.push(e) });
+    const client = testClient(await closedPortUrl(), { fetch, onFallback: (e) => events.push(e) });
     const outcome = await client.search(request);
     expect(outcome).toMatchObject({ source: 'local', fallbackReason: 'network' });
     expect(events[0]!.error).toBeInstanceOf(APIConnectionError);
@@ -80,7 +81,7 @@ describe('streamed request bodies', () => {
     const { request, counter } = countingRequest();
     server = await startServer((_req, res) => sendJson(res, 200, ok));
     const { fetch, streamed } = observedFetch();
-    const outcome = await createCatalogSearchClient({ baseUrl: server.baseUrl, token: 't', fetch }).search(request);
+    const outcome = await testClient(server.baseUrl, { fetch }).search(request);
     expect(outcome.source).toBe('cloud');
     expect(streamed).toEqual([true]);
     expect(counter.serialised).toBe(1);
@@ -93,7 +94,7 @@ describe('streamed request bodies', () => {
   it('sends small bodies buffered, with a Content-Length', async () => {
     server = await startServer((_req, res) => sendJson(res, 200, ok));
     const { fetch, streamed } = observedFetch();
-    await createCatalogSearchClient({ baseUrl: server.baseUrl, token: 't', fetch }).search(REQUEST);
+    await testClient(server.baseUrl, { fetch }).search(REQUEST);
     expect(streamed).toEqual([false]);
     expect(Number(server.seen[0]?.headers['content-length'])).toBe(server.seen[0]?.bytes);
   });
@@ -101,7 +102,7 @@ describe('streamed request bodies', () => {
   it('falls back to a buffered body when fetch rejects a streamed one, and keeps sending buffered', async () => {
     server = await startServer((_req, res) => sendJson(res, 200, ok));
     const { fetch, streamed } = observedFetch(true);
-    const client = createCatalogSearchClient({ baseUrl: server.baseUrl, token: 't', fetch });
+    const client = testClient(server.baseUrl, { fetch });
     expect((await client.search(largeRequest())).source).toBe('cloud');
     expect((await client.search(largeRequest())).source).toBe('cloud');
     expect(streamed).toEqual([true, false, false]);
@@ -116,7 +117,7 @@ describe('streamed request bodies', () => {
   it('a request that cannot be serialised does not turn streaming off for the next ones', async () => {
     server = await startServer((_req, res) => sendJson(res, 200, ok));
     const { fetch, streamed } = observedFetch();
-    const client = createCatalogSearchClient({ baseUrl: server.baseUrl, token: 't', fetch });
+    const client = testClient(server.baseUrl, { fetch });
     const broken = largeRequest();
     broken.tools[0]!.inputSchema = {
       type: 'object',
@@ -137,7 +138,7 @@ describe('streamed request bodies', () => {
       } else sendJson(res, 200, ok);
     });
     const { fetch, streamed } = observedFetch();
-    const outcome = await createCatalogSearchClient({ baseUrl: server.baseUrl, token: 't', fetch }).search(largeRequest());
+    const outcome = await testClient(server.baseUrl, { fetch }).search(largeRequest());
     expect(outcome.source).toBe('cloud');
     expect(streamed).toEqual([true, false]);
     expect(server.seen.map((seen) => seen.url)).toEqual(['/catalog/search', '/catalog/search', '/moved/catalog/search']);
@@ -150,7 +151,7 @@ describe('streamed request bodies', () => {
       // read the whole body, never answer
     });
     const { fetch, streamed } = observedFetch();
-    const client = createCatalogSearchClient({ baseUrl: server.baseUrl, token: 't', fetch, timeoutMs: 300 });
+    const client = testClient(server.baseUrl, { fetch, timeoutMs: 300 });
     expect(await client.search(largeRequest())).toMatchObject({ source: 'local', fallbackReason: 'timeout' });
     // A retry would start after the abort settles the streamed attempt: give it the chance.
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -161,7 +162,7 @@ describe('streamed request bodies', () => {
   it('a connection reset while streaming falls back as "network", without a buffered retry', async () => {
     server = await startServer((req) => req.socket.destroy());
     const { fetch, streamed } = observedFetch();
-    const outcome = await createCatalogSearchClient({ baseUrl: server.baseUrl, token: 't', fetch }).search(largeRequest());
+    const outcome = await testClient(server.baseUrl, { fetch }).search(largeRequest());
     expect(outcome).toMatchObject({ source: 'local', fallbackReason: 'network' });
     expect(streamed).toEqual([true]);
   });

@@ -61,13 +61,41 @@ export const SearchResultSchema = Type.Object(
 );
 export type SearchResult = Static<typeof SearchResultSchema>;
 
-export const RankerSchema = Type.Union([Type.Literal('bm25'), Type.Literal('llm')], { $id: 'Ranker' });
-export type Ranker = Static<typeof RankerSchema>;
+/**
+ * Why the service's LLM stage did not fully run (`meta.degraded`). A fixed vocabulary, so clients and
+ * dashboards can switch on it:
+ * - `timeout`: the deadline came before the model's first grade (or left too little time to call it).
+ * - `partial`: the deadline or a broken stream cut the answer; the grades that arrived are used
+ *   (ranker stays `llm`), the rest of the tools keep their lexical order.
+ * - `rate_limited`: the endpoint answered 429.
+ * - `upstream_error`: the endpoint failed (5xx, connection refused or reset, auth or other 4xx).
+ * - `invalid_output`: the model answered, but nothing in it was a usable grade for a candidate.
+ * - `over_budget`: the queries and context alone fill LLM_PROMPT_TOKEN_BUDGET; no candidate fits, no call.
+ * - `internal_error`: the rerank stage itself threw (a bug; logged).
+ * When the stage is off by configuration (no LLM_MODEL) nothing is degraded: `meta.ranker` is
+ * `bm25` and `degraded` is absent, because BM25-only is that deployment's normal service.
+ */
+const DegradedReasonSchema = Type.Union([
+  Type.Literal('timeout'),
+  Type.Literal('partial'),
+  Type.Literal('rate_limited'),
+  Type.Literal('upstream_error'),
+  Type.Literal('invalid_output'),
+  Type.Literal('over_budget'),
+  Type.Literal('internal_error'),
+]);
+export type DegradedReason = Static<typeof DegradedReasonSchema>;
 
 export const SearchMetaSchema = Type.Object(
   {
     ranker: Type.Union([Type.Literal('bm25'), Type.Literal('llm')]),
-    degraded: Type.Optional(Type.String({ description: 'Why the LLM stage did not fully run, when it did not.' })),
+    // Typed as the service's reasons or the client's `local_fallback:<reason>`, but validated as any
+    // string, as since v1 began: new reasons may be added within v1 (clients handle unknown ones).
+    degraded: Type.Optional(
+      Type.Unsafe<DegradedReason | `local_fallback:${string}`>(
+        Type.String({ description: 'Why the LLM stage did not fully run, when it did not.' }),
+      ),
+    ),
     semantic: Type.Optional(
       Type.String({
         description:

@@ -1,3 +1,5 @@
+import { idf } from './bm25f.js';
+
 /**
  * Calibrated relevance: a saturating function of how much of the request a tool covers, measured in
  * absolute terms so that it means the same in every request, whatever the other tools are.
@@ -6,18 +8,17 @@
  *               ÷ Σ over all query terms of idf'(term)
  *   relevance = 1 − exp(−GAIN × coverage)        (an exact tool-name hit is at least EXACT_RELEVANCE)
  *
- * idf' is BM25's idf with the list size floored at REFERENCE_LIST_SIZE, so that in a tiny list a
+ * idf' is BM25's idf (bm25f.ts) with the list size floored at REFERENCE_LIST_SIZE, so that in a tiny list a
  * common word still weighs little, and a query word no tool contains weighs the most: a request that
  * the list cannot serve matches little of its idf mass and gets low relevance, never 1.0 by default.
  * Quality is per field (FIELD_PARAMS): a hit in the tool name says more than a hit in a parameter's help.
  */
-export const REFERENCE_LIST_SIZE = 200;
-export const GAIN = 2.2;
+const REFERENCE_LIST_SIZE = 200;
+const GAIN = 2.2;
 export const EXACT_RELEVANCE = 0.97;
 
 export function calibrationIdf(docFreq: number, listSize: number): number {
-  const n = Math.max(listSize, REFERENCE_LIST_SIZE);
-  return Math.log(1 + (n - docFreq + 0.5) / (docFreq + 0.5));
+  return idf(docFreq, Math.max(listSize, REFERENCE_LIST_SIZE));
 }
 
 export function relevanceFromCoverage(coverage: number): number {
@@ -25,6 +26,16 @@ export function relevanceFromCoverage(coverage: number): number {
   return round3(1 - Math.exp(-GAIN * Math.min(coverage, 1)));
 }
 
-export function round3(value: number): number {
+/**
+ * Makes relevance never rise down a ranked list: each entry's is capped at the one above it. The
+ * lexical order is by BM25F score, which weighs evidence a little differently from the calibrated
+ * coverage, and the LLM stage's merge orders by grade; capping keeps every relevance an understatement,
+ * never an overstatement, and the top one as it was. The service and the client both use it.
+ */
+export function capRelevanceDownTheList(ranked: readonly { relevance: number }[]): void {
+  for (let i = 1; i < ranked.length; i += 1) ranked[i]!.relevance = Math.min(ranked[i]!.relevance, ranked[i - 1]!.relevance);
+}
+
+function round3(value: number): number {
   return Math.round(value * 1000) / 1000;
 }

@@ -1,14 +1,10 @@
 import type { ToolInfo } from '../schemas.js';
-import { resetVocabularyIfFull, vocabularyEpoch } from '../text/stem.js';
-import { FIELD_COUNT as FIELDS_TOTAL, FIELD_PARAMS, FIELDS } from './fields.js';
-import { ToolAnalysisCache, type CacheEntry } from './rank-cache.js';
+import { vocabulary } from '../text/vocabulary.js';
+import { fieldFactor } from './bm25f.js';
+import { FIELD_COUNT, FIELD_PARAMS, FIELDS } from './fields.js';
 import { NO_NAME } from './name-key.js';
 import { analyzeContents, type ToolAnalysis } from './tool-analysis.js';
-import { contentOf, readTool, takeReading, toolContent, type ToolRecord } from './tool-content.js';
-import type { RankCache } from './types.js';
-
-// A local copy: read in the innermost loops, where a cross-module binding can cost a call.
-const FIELD_COUNT = FIELDS_TOTAL;
+import { ToolReader } from './tool-reader.js';
 
 /**
  * The request's tool list, ready to score queries against: each tool's token stream (its analysis)
@@ -28,8 +24,8 @@ export interface Corpus {
   readonly toolStarts: Int32Array;
   readonly fieldLengths: Int32Array;
   /**
-   * Per tool and field (`tool * FIELD_COUNT + field`): weight / (1 − b + b × length / average length),
-   * what one occurrence of a term in that field adds to the tool's BM25F pseudo term frequency.
+   * Per tool and field (`tool * FIELD_COUNT + field`): BM25F's fieldFactor (bm25f.ts), what one
+   * occurrence of a term in that field adds to the tool's field-weighted term frequency.
    */
   readonly fieldFactors: Float64Array;
   /**
@@ -50,56 +46,30 @@ const FIELD_WEIGHTS = FIELDS.map((field) => FIELD_PARAMS[field].weight);
 const FIELD_B = FIELDS.map((field) => FIELD_PARAMS[field].b);
 
 /**
- * Analyses every tool (through the cache when one is given: by content, so a repeated tool is not
+ * What buildCorpus needs from a cache; rank-cache.ts has the one implementation (the public RankCache).
+ * Keep one per project: what it holds is derived from a project's own tool lists.
+ */
+export interface CorpusCache {
+  /**
+   * Each tool's analysis under vocabulary `epoch`: the cached one when the tool reads exactly as the
+   * tool it was made from (see ToolRecord), else one made now (and kept).
+   */
+  analysesOf(tools: readonly ToolInfo[], maxDescriptionChars: number | undefined, epoch: number): ToolAnalysis[];
+  /** The corpus prepared from exactly these analyses (the same objects, in order), made now if not held. */
+  corpusOf(analyses: readonly ToolAnalysis[]): Corpus;
+}
+
+/**
+ * Analyses every tool (through the cache when one is given, so that a tool seen before is not
  * re-tokenized) and prepares the list for scoring (also cached: a repeated list, e.g. the same
  * router's next request or the next sub-query, is not prepared again).
  */
-export function buildCorpus(tools: readonly ToolInfo[], cache?: RankCache, maxDescriptionChars?: number): Corpus {
-  const store = cache instanceof ToolAnalysisCache ? cache : undefined;
+export function buildCorpus(tools: readonly ToolInfo[], cache: CorpusCache | undefined, maxDescriptionChars?: number): Corpus {
   // Once per list: the term ids of all its analyses must come from one vocabulary.
-  resetVocabularyIfFull();
-  const epoch = vocabularyEpoch();
-  if (store === undefined) return corpusOf(analyzeContents(tools.map((tool) => toolContent(tool, maxDescriptionChars))));
-  const analyses = new Array<ToolAnalysis>(tools.length);
-  const entries = new Array<CacheEntry>(tools.length);
-  const seen = store.seenList(tools, maxDescriptionChars);
-  // Tools not analysed yet (or only under an older vocabulary), with their records: analysed
-  // together, after the lookups.
-  const missing: number[] = [];
-  const missingRecords: ToolRecord[] = [];
-  let allSeen = seen !== undefined;
-  for (let i = 0; i < tools.length; i += 1) {
-    const tool = tools[i]!;
-    let entry = seen?.entryOf(i, tool);
-    if (entry !== undefined) {
-      store.touch(entry);
-    } else {
-      allSeen = false;
-      readTool(tool, maxDescriptionChars);
-      entry = store.findRead(i);
-    }
-    if (entry !== undefined && entry.analysis.epoch === epoch) {
-      entries[i] = entry;
-      analyses[i] = entry.analysis;
-    } else {
-      missing.push(i);
-      // A tool seen before keeps its cached record: its new reading is compared, never kept.
-      missingRecords.push(entry?.record ?? takeReading());
-    }
-  }
-  if (missing.length > 0) {
-    const made = analyzeContents(missingRecords.map((record) => contentOf(record)));
-    for (let k = 0; k < missing.length; k += 1) {
-      analyses[missing[k]!] = made[k]!;
-      entries[missing[k]!] = store.set(missingRecords[k]!, made[k]!);
-    }
-  }
-  if (!allSeen || missing.length > 0) store.rememberList(tools, maxDescriptionChars, entries);
-  const cached = store.findCorpus(analyses);
-  if (cached) return cached;
-  const corpus = corpusOf(analyses);
-  store.addCorpus(analyses, corpus);
-  return corpus;
+  vocabulary.resetIfFull();
+  if (cache !== undefined) return cache.corpusOf(cache.analysesOf(tools, maxDescriptionChars, vocabulary.epoch));
+  const reader = new ToolReader();
+  return corpusOf(analyzeContents(tools.map((tool) => reader.content(tool, maxDescriptionChars))));
 }
 
 /** Prepares analyses made under the current vocabulary epoch for scoring (see buildCorpus). */
@@ -133,7 +103,7 @@ export function corpusOf(analyses: readonly ToolAnalysis[]): Corpus {
     for (let f = 0; f < FIELD_COUNT; f += 1) {
       const length = lengths[lengthsAt + f]!;
       const avg = avgLengths[f]! || 1;
-      fieldFactors[doc * FIELD_COUNT + f] = FIELD_WEIGHTS[f]! / (1 - FIELD_B[f]! + (FIELD_B[f]! * length) / avg);
+      fieldFactors[doc * FIELD_COUNT + f] = fieldFactor(FIELD_WEIGHTS[f]!, FIELD_B[f]!, length, avg);
       fieldLengths[doc * FIELD_COUNT + f] = length;
     }
     if (analysis.nameHash !== NO_NAME) {
@@ -149,7 +119,7 @@ export function corpusOf(analyses: readonly ToolAnalysis[]): Corpus {
   }
   return {
     size: analyses.length,
-    epoch: vocabularyEpoch(),
+    epoch: vocabulary.epoch,
     tokens,
     toolStarts,
     fieldLengths,

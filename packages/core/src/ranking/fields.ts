@@ -8,10 +8,6 @@ export const FIELDS = ['name', 'title', 'server', 'description', 'params', 'para
 export type Field = (typeof FIELDS)[number];
 export const FIELD_COUNT = FIELDS.length;
 
-export const FIELD_INDEX: Readonly<Record<Field, number>> = Object.fromEntries(
-  FIELDS.map((field, index) => [field, index]),
-) as Record<Field, number>;
-
 export interface FieldParams {
   weight: number;
   b: number;
@@ -27,6 +23,3 @@ export const FIELD_PARAMS: Readonly<Record<Field, FieldParams>> = {
   paramText: { weight: 0.4, b: 0.75, quality: 0.45 },
   tags: { weight: 1.5, b: 0.3, quality: 0.85 },
 };
-
-/** BM25 term-frequency saturation. */
-export const K1 = 1.2;

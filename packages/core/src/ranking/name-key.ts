@@ -1,3 +1,5 @@
+import { FNV_OFFSET, fnvStep } from '../text/fnv.js';
+
 /**
  * Tool names as the exact-name short-circuit compares them: lowercase letters and digits only, so
  * that "create_pull_request", "createPullRequest" and "Create-Pull-Request" are one name.
@@ -7,18 +9,7 @@ const NOT_NAME_CHARS = /[^\p{L}\p{N}]+/gu;
 
 /** Normalised identifier: lowercase letters and digits only ("create_pull_request" = "createPullRequest"). */
 export function normalizeName(name: string): string {
-  // A char scan keeps the common ASCII case off the regex engine.
-  const lower = name.toLowerCase();
-  let out = '';
-  let from = 0;
-  for (let i = 0; i < lower.length; i += 1) {
-    const code = lower.charCodeAt(i);
-    if ((code >= 97 && code <= 122) || (code >= 48 && code <= 57)) continue;
-    if (code >= 128) return lower.replace(NOT_NAME_CHARS, '');
-    if (i > from) out += lower.slice(from, i);
-    from = i + 1;
-  }
-  return from === 0 ? lower : out + lower.slice(from);
+  return name.toLowerCase().replace(NOT_NAME_CHARS, '');
 }
 
 /** No name: the hash of a name that normalises to nothing. */
@@ -30,14 +21,14 @@ export const NO_NAME = 0;
  * cold ranking made. Equal names have equal hashes; a caller confirms a hash match with normalizeName.
  */
 export function nameHash(name: string): number {
-  let hash = 0x811c9dc5 | 0;
+  let hash = FNV_OFFSET;
   let kept = 0;
   for (let i = 0; i < name.length; i += 1) {
     let code = name.charCodeAt(i);
     if (code >= 128) return hashNormalized(normalizeName(name));
     if (code >= 65 && code <= 90) code += 32;
     if ((code >= 97 && code <= 122) || (code >= 48 && code <= 57)) {
-      hash = Math.imul(hash ^ code, 16777619);
+      hash = fnvStep(hash, code);
       kept += 1;
     }
   }
@@ -47,8 +38,8 @@ export function nameHash(name: string): number {
 /** nameHash of a name that is already normalised. */
 export function hashNormalized(normalized: string): number {
   if (normalized === '') return NO_NAME;
-  let hash = 0x811c9dc5 | 0;
-  for (let i = 0; i < normalized.length; i += 1) hash = Math.imul(hash ^ normalized.charCodeAt(i), 16777619);
+  let hash = FNV_OFFSET;
+  for (let i = 0; i < normalized.length; i += 1) hash = fnvStep(hash, normalized.charCodeAt(i));
   return finish(hash);
 }
 

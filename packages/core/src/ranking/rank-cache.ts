@@ -1,7 +1,7 @@
 import type { ToolInfo } from '../schemas.js';
-import type { Corpus } from './corpus.js';
-import type { ToolAnalysis } from './tool-analysis.js';
-import { keyRead, sameAsRead, type ToolRecord } from './tool-content.js';
+import { corpusOf, type Corpus } from './corpus.js';
+import { analyzeContents, type ToolAnalysis } from './tool-analysis.js';
+import { recordKey, ToolReader, type ToolRecord } from './tool-reader.js';
 import type { RankCache } from './types.js';
 
 export interface RankCacheOptions {
@@ -22,7 +22,7 @@ const MAX_CORPORA = 4;
  * text. Keep one per project: entries are derived from a project's own tool list and must not serve
  * another project.
  */
-export class ToolAnalysisCache implements RankCache {
+class ToolAnalysisCache implements RankCache {
   // Recency is a use stamp rather than Map re-insertion: a warm request touches every tool of its list,
   // and delete + set per tool churns the Map. When full, the least recently used tenth goes at once.
   readonly #entries = new Map<string, CacheEntry>();
@@ -36,8 +36,10 @@ export class ToolAnalysisCache implements RankCache {
   // replaced, makes it be read again; changes made inside `inputSchema` or `tags` in place are
   // not seen here, so pass new objects for changed tools (parsed request bodies always are).
   #lists = new WeakMap<readonly ToolInfo[], SeenList>();
-  // The entries of the list ranked last, by position (see findRead).
+  // The entries of the list ranked last, by position (see #findRead).
   #recent: readonly CacheEntry[] = [];
+  // Reads each tool of a list to look it up (see ToolRecord).
+  readonly #reader = new ToolReader();
 
   constructor(options: RankCacheOptions = {}) {
     const max = options.maxEntries ?? 20_000;
@@ -49,30 +51,68 @@ export class ToolAnalysisCache implements RankCache {
     return this.#entries.size;
   }
 
+  analysesOf(tools: readonly ToolInfo[], maxDescriptionChars: number | undefined, epoch: number): ToolAnalysis[] {
+    const analyses = new Array<ToolAnalysis>(tools.length);
+    const entries = new Array<CacheEntry>(tools.length);
+    const seen = this.#seenList(tools, maxDescriptionChars);
+    // Tools not analysed yet (or only under an older vocabulary), with their records: analysed
+    // together, after the lookups.
+    const missing: number[] = [];
+    const missingRecords: ToolRecord[] = [];
+    let allSeen = seen !== undefined;
+    for (let i = 0; i < tools.length; i += 1) {
+      const tool = tools[i]!;
+      let entry = seen?.entryOf(i, tool);
+      if (entry !== undefined) {
+        entry.used = ++this.#clock;
+      } else {
+        allSeen = false;
+        this.#reader.read(tool, maxDescriptionChars);
+        entry = this.#findRead(i);
+      }
+      if (entry !== undefined && entry.analysis.epoch === epoch) {
+        entries[i] = entry;
+        analyses[i] = entry.analysis;
+      } else {
+        missing.push(i);
+        // A tool seen before keeps its cached record: its new reading is compared, never kept.
+        missingRecords.push(entry?.record ?? this.#reader.take());
+      }
+    }
+    if (missing.length > 0) {
+      const made = analyzeContents(missingRecords.map((record) => this.#reader.contentOf(record)));
+      for (let k = 0; k < missing.length; k += 1) {
+        analyses[missing[k]!] = made[k]!;
+        entries[missing[k]!] = this.#set(missingRecords[k]!, made[k]!);
+      }
+    }
+    if (!allSeen || missing.length > 0) {
+      this.#lists.set(tools, new SeenList(tools, maxDescriptionChars, entries));
+      this.#recent = entries;
+    }
+    return analyses;
+  }
+
   /**
-   * The entry made from exactly what readTool read last (tool-content.ts), if held. It is looked for
-   * first at `position` in the list ranked last: routers send their list in the same order again and
-   * again, and a guess that is right spares hashing the key and a lookup in a large Map.
+   * The entry made from exactly what the reader read last, if held. It is looked for first at
+   * `position` in the list ranked last: routers send their list in the same order again and again, and
+   * a guess that is right spares hashing the key and a lookup in a large Map.
    */
-  findRead(position: number): CacheEntry | undefined {
+  #findRead(position: number): CacheEntry | undefined {
+    const reader = this.#reader;
     let entry = this.#recent[position];
-    if (entry === undefined || !sameAsRead(entry.record)) {
-      const held = this.#entries.get(keyRead());
-      entry = held !== undefined && held !== entry && sameAsRead(held.record) ? held : undefined;
+    if (entry === undefined || !reader.matches(entry.record)) {
+      const held = this.#entries.get(reader.key);
+      entry = held !== undefined && held !== entry && reader.matches(held.record) ? held : undefined;
     }
     if (entry !== undefined) entry.used = ++this.#clock;
     return entry;
   }
 
-  /** Marks an entry as just used. */
-  touch(entry: CacheEntry): void {
-    entry.used = ++this.#clock;
-  }
-
   /** Holds `analysis` for `record`, in place of what its tool key held before. */
-  set(record: ToolRecord, analysis: ToolAnalysis): CacheEntry {
+  #set(record: ToolRecord, analysis: ToolAnalysis): CacheEntry {
     const entry = { record, analysis, used: ++this.#clock };
-    this.#entries.set(record[1] as string, entry);
+    this.#entries.set(recordKey(record), entry);
     if (this.#entries.size > this.#maxEntries) this.#evict();
     return entry;
   }
@@ -83,31 +123,25 @@ export class ToolAnalysisCache implements RankCache {
     for (const [key] of byAge.slice(0, byAge.length - keep)) this.#entries.delete(key);
   }
 
-  /** What `rememberList` recorded for this very array, if anything. */
-  seenList(tools: readonly ToolInfo[], maxDescriptionChars: number | undefined): SeenList | undefined {
+  /** What analysesOf recorded for this very array, if anything. */
+  #seenList(tools: readonly ToolInfo[], maxDescriptionChars: number | undefined): SeenList | undefined {
     const seen = this.#lists.get(tools);
     return seen?.maxDescriptionChars === maxDescriptionChars ? seen : undefined;
   }
 
-  rememberList(tools: readonly ToolInfo[], maxDescriptionChars: number | undefined, entries: readonly CacheEntry[]): void {
-    this.#lists.set(tools, new SeenList(tools, maxDescriptionChars, entries));
-    this.#recent = entries;
-  }
-
-  /** The prepared corpus of a list whose tools analyse exactly like `analyses`, in the same order. */
-  findCorpus(analyses: readonly ToolAnalysis[]): Corpus | undefined {
+  corpusOf(analyses: readonly ToolAnalysis[]): Corpus {
     const at = this.#corpora.findIndex(
       (entry) => entry.analyses.length === analyses.length && entry.analyses.every((a, i) => a === analyses[i]),
     );
-    if (at < 0) return undefined;
-    const [entry] = this.#corpora.splice(at, 1);
-    this.#corpora.unshift(entry!);
-    return entry!.corpus;
-  }
-
-  addCorpus(analyses: readonly ToolAnalysis[], corpus: Corpus): void {
+    if (at >= 0) {
+      const [entry] = this.#corpora.splice(at, 1);
+      this.#corpora.unshift(entry!);
+      return entry!.corpus;
+    }
+    const corpus = corpusOf(analyses);
     this.#corpora.unshift({ analyses, corpus });
     this.#corpora.length = Math.min(this.#corpora.length, MAX_CORPORA);
+    return corpus;
   }
 
   clear(): void {
@@ -118,7 +152,7 @@ export class ToolAnalysisCache implements RankCache {
   }
 }
 
-export interface CacheEntry {
+interface CacheEntry {
   readonly record: ToolRecord;
   readonly analysis: ToolAnalysis;
   used: number;
@@ -128,7 +162,7 @@ export interface CacheEntry {
 const SNAPSHOT = 8;
 
 /** A tool list's cache entries, with a snapshot of each tool's top-level fields to check them against. */
-export class SeenList {
+class SeenList {
   readonly #snapshot: unknown[];
   readonly #entries: readonly CacheEntry[];
 

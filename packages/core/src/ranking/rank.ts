@@ -1,3 +1,4 @@
+import { capRelevanceDownTheList } from './calibrate.js';
 import { buildCorpus } from './corpus.js';
 import { explainMatch } from './explain.js';
 import { fuseSubQueries } from './fuse.js';
@@ -24,10 +25,7 @@ export function rankTools(input: RankInput, options: RankOptions = {}): RankedTo
   const corpus = buildCorpus(tools, options.cache, options.maxDescriptionChars);
   const results = queries.map((q) => scoreSubQuery(corpus, q));
   const fused = fuseSubQueries(results);
-  // Relevance never rises down the list: each tool's is capped at the one above it. The order is by
-  // BM25F score, which weighs evidence a little differently from the calibrated coverage; capping
-  // keeps every relevance an understatement, never an overstatement, and the top one exact.
-  for (let i = 1; i < fused.length; i += 1) fused[i]!.relevance = Math.min(fused[i]!.relevance, fused[i - 1]!.relevance);
+  capRelevanceDownTheList(fused);
   const limit = options.limit === undefined || Number.isNaN(options.limit) ? fused.length : Math.max(0, options.limit);
   return fused.slice(0, limit).map(({ index, score, relevance, subQuery }) => {
     const tool = tools[index]!;

@@ -2,12 +2,10 @@ import { analyzeQuery, type QueryTerms } from '../text/tokenize.js';
 import { calibrationIdf, EXACT_RELEVANCE, relevanceFromCoverage } from './calibrate.js';
 import type { Corpus } from './corpus.js';
 import { findTermMatches } from './term-matches.js';
-import { vocabularyEpoch } from '../text/stem.js';
-import { FIELD_COUNT as FIELDS_TOTAL, FIELD_PARAMS, FIELDS, K1 } from './fields.js';
+import { vocabulary } from '../text/vocabulary.js';
+import { idf, termScore } from './bm25f.js';
+import { FIELD_COUNT, FIELD_PARAMS, FIELDS } from './fields.js';
 import { hashNormalized, normalizeName } from './name-key.js';
-
-// A local copy: read in the innermost loops, where a cross-module binding can cost a call.
-const FIELD_COUNT = FIELDS_TOTAL;
 
 /** One sub-query scored against the whole list. */
 export interface SubQueryResult {
@@ -30,14 +28,13 @@ const COORDINATION = 0.35;
 const FIELD_QUALITY = FIELDS.map((field) => FIELD_PARAMS[field].quality);
 
 /**
- * BM25F for one sub-query: Σ over query terms of idf × w × (k1 + 1) / (k1 + w), where w is the
- * term's field-weighted, length-normalised frequency in the tool, times a coordination factor for the
- * share of query terms matched. Also gathers the calibration coverage and the hits for explanations.
+ * BM25F for one sub-query (the formula is in bm25f.ts), times a coordination factor for the share of
+ * query terms matched. Also gathers the calibration coverage and the hits for explanations.
  */
 export function scoreSubQuery(corpus: Corpus, text: string): SubQueryResult {
   // The ids of a corpus hold while the vocabulary is the one it was built under; rankTools builds or
   // finds the corpus (renewing a full vocabulary first) and then scores, renewing nothing between.
-  if (corpus.epoch !== vocabularyEpoch()) throw new Error('corpus used after the vocabulary was renewed');
+  if (corpus.epoch !== vocabulary.epoch) throw new Error('corpus used after the vocabulary was renewed');
   const n = corpus.size;
   const query = analyzeQuery(text);
   const scores = new Float64Array(n);
@@ -54,7 +51,7 @@ export function scoreSubQuery(corpus: Corpus, text: string): SubQueryResult {
     const docFreq = matches.docFreq[t]!;
     calIdfs[t] = calibrationIdf(docFreq, n);
     if (t < query.terms.length) idfMass += calIdfs[t]!;
-    idfs[t] = Math.log(1 + (n - docFreq + 0.5) / (docFreq + 0.5));
+    idfs[t] = idf(docFreq, n);
   }
   // Matches come tool by tool, query terms ascending within a tool: each tool's sum adds up term by term.
   for (let m = 0; m < matches.count; m += 1) {
@@ -62,7 +59,7 @@ export function scoreSubQuery(corpus: Corpus, text: string): SubQueryResult {
     const t = matches.terms[m]!;
     const weight = matches.weights[m]!;
     const field = matches.fields[m]!;
-    const contribution = (idfs[t]! * weight * (K1 + 1)) / (K1 + weight);
+    const contribution = termScore(idfs[t]!, weight);
     let list = hits.get(doc);
     if (list === undefined) hits.set(doc, (list = []));
     list.push(t * FIELD_COUNT + field);

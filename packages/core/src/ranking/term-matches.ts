@@ -1,16 +1,14 @@
-import { knownTermId, vocabularySize } from '../text/stem.js';
+import { vocabulary } from '../text/vocabulary.js';
 import { grownInt32 } from '../text/token-buffer.js';
 import type { Corpus } from './corpus.js';
-import { FIELD_COUNT as FIELDS_TOTAL, FIELD_PARAMS, FIELDS } from './fields.js';
+import { FIELD_COUNT, FIELD_PARAMS, FIELDS } from './fields.js';
 
-// A local copy: read in the innermost loops, where a cross-module binding can cost a call.
-const FIELD_COUNT = FIELDS_TOTAL;
 const FIELD_QUALITY = FIELDS.map((field) => FIELD_PARAMS[field].quality);
 
 /**
  * Where a query's terms occur in a list: one match per (tool, term) pair that occurs, tool by tool and,
- * within a tool, by term index. `weights` is the term's BM25F pseudo term frequency in the tool
- * (Σ over fields of the field's factor × count), `fields` the best field it occurs in (the highest
+ * within a tool, by term index. `weights` is the term's field-weighted frequency tf' in the tool
+ * (Σ over fields of the field's factor × count, see bm25f.ts), `fields` the best field it occurs in (the highest
  * calibration quality; the first one on a tie). The arrays are reused: valid until the next call.
  */
 export interface TermMatches {
@@ -44,7 +42,7 @@ let counts = new Int32Array(64 * FIELD_COUNT);
  */
 export function findTermMatches(corpus: Corpus, terms: readonly string[]): TermMatches {
   const termCount = terms.length;
-  if (termIndexOfId.length < vocabularySize()) termIndexOfId = grownInt32(termIndexOfId, vocabularySize(), -1);
+  if (termIndexOfId.length < vocabulary.size) termIndexOfId = grownInt32(termIndexOfId, vocabulary.size, -1);
   if (counts.length < termCount * FIELD_COUNT) counts = new Int32Array(termCount * FIELD_COUNT * 2);
   if (matches.docFreq.length < termCount) matches.docFreq = new Int32Array(termCount * 2);
   const docFreq = matches.docFreq;
@@ -52,7 +50,7 @@ export function findTermMatches(corpus: Corpus, terms: readonly string[]): TermM
   matches.count = 0;
   const ids: number[] = [];
   for (let t = 0; t < termCount; t += 1) {
-    const id = knownTermId(terms[t]!);
+    const id = vocabulary.knownTermId(terms[t]!);
     // A term the vocabulary has never seen is in no tool.
     if (id < 0) continue;
     termIndexOfId[id] = t;

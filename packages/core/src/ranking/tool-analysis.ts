@@ -1,12 +1,12 @@
-import { vocabularyEpoch } from '../text/stem.js';
+import { vocabulary } from '../text/vocabulary.js';
 import { TokenBuffer } from '../text/token-buffer.js';
 import { tokenizeInto } from '../text/tokenize.js';
 import { nameHash, sameName } from './name-key.js';
-import type { ToolContent } from './tool-content.js';
+import type { ToolContent } from './tool-reader.js';
 
 /**
  * What ranking needs to know about one tool; computed once per distinct tool content and cached: its
- * tokens as vocabulary ids (stem.ts), field after field (FIELDS order), and how many tokens each field
+ * tokens as vocabulary ids (vocabulary.ts), field after field (FIELDS order), and how many tokens each field
  * has. A token stream rather than an index of the tool's terms: scoring a query scans the streams for
  * the query's few terms (see term-matches.ts), which costs less than counting every term of every
  * tool into an index up front. The numbers of the tools analysed together sit in two Int32Arrays
@@ -51,8 +51,8 @@ function addText(text: string): number {
 }
 
 /**
- * Analyses tool contents (see tool-content.ts). Term ids hold until the vocabulary is next reset: a
- * caller analysing a list calls `resetVocabularyIfFull()` once before the list, not between its tools.
+ * Analyses tool contents (see tool-reader.ts). Term ids hold until the vocabulary is next reset: a
+ * caller analysing a list calls `vocabulary.resetIfFull()` once before the list, not between its tools.
  */
 export function analyzeContents(contents: readonly ToolContent[]): ToolAnalysis[] {
   batchTokens.length = 0;
@@ -95,7 +95,7 @@ function analyzeInto(content: ToolContent): ToolAnalysis & { tokens: Int32Array;
     tokenCount: batchTokens.length - tokenStart,
     fieldLengths: NO_DATA,
     lengthsAt,
-    epoch: vocabularyEpoch(),
+    epoch: vocabulary.epoch,
     server: serverId || serverName,
     toolName,
     nameHash: nameHash(toolName),

@@ -1,4 +1,5 @@
-import type { SearchRequest, SearchResult, ToolInfo } from '../schemas.js';
+import type { SearchRequest, ToolInfo } from '../schemas.js';
+import type { CorpusCache } from './corpus.js';
 
 /** What ranking needs from a request: the sub-queries and the tool list. */
 export type RankInput = Pick<SearchRequest, 'query' | 'tools'> & { context?: string };
@@ -16,8 +17,11 @@ export interface RankOptions {
   cache?: RankCache;
 }
 
-/** Opaque per-tool analysis cache; create with `createRankCache()`. */
-export interface RankCache {
+/**
+ * Per-project cache of tool analyses and prepared lists; create with `createRankCache()`. Callers use
+ * `size` and `clear()`; the CorpusCache methods are ranking's own.
+ */
+export interface RankCache extends CorpusCache {
   readonly size: number;
   clear(): void;
 }
@@ -33,5 +37,3 @@ export interface RankedTool {
   /** Short account of what matched, for an LLM or a person reading results. */
   explanation: string;
 }
-
-export type { SearchResult };

@@ -1,7 +1,7 @@
-import { appendRunIds, findRun, rememberRun } from './run-table.js';
-import { internTerm, resetVocabularyIfFull, termId, termIdOfNewWord, termOf } from './stem.js';
+import { FNV_OFFSET, fnvStep } from './fnv.js';
 import { NEGATIONS } from './stop-words.js';
 import { TokenBuffer } from './token-buffer.js';
+import { vocabulary } from './vocabulary.js';
 
 /**
  * The tokenizer for tool text and queries.
@@ -21,24 +21,39 @@ import { TokenBuffer } from './token-buffer.js';
 const WORD_RUN = /[\p{L}\p{M}\p{N}]+(?:['’][\p{L}]+)*/gu;
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 const CJK_RUNS = /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー]+)|([^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー]+)/gu;
-// Camel/Pascal parts: "HTMLParser" -> HTML, Parser; "getFileContents" -> get, File, Contents; digits apart.
-const CAMEL_PART = /\p{Lu}+(?![\p{Ll}\p{M}])|\p{Lu}?[\p{Ll}\p{M}]+|\p{Lo}+|\p{N}+|[\p{L}\p{M}]+/gu;
 const HAS_UPPER_OR_DIGIT = /[\p{Lu}\p{N}]/u;
+const LETTERS_AND_DIGITS = /[\p{L}\p{M}\p{N}]+/gu;
 
 const queryTokens = new TokenBuffer(64);
 
 /** The index terms of `text`, in order. */
 export function tokenize(text: string): string[] {
-  resetVocabularyIfFull();
+  vocabulary.resetIfFull();
   return termsOf(text);
+}
+
+/**
+ * The terms of `text` by the general path alone: runs of letters and digits found by a Unicode regular
+ * expression and split with Unicode character classes, without the byte scan and the run memo. On
+ * ASCII text the fast path must give the same (test/tokenize.property.test.ts).
+ */
+export function generalPathTerms(text: string): string[] {
+  vocabulary.resetIfFull();
+  queryTokens.length = 0;
+  for (const match of text.matchAll(LETTERS_AND_DIGITS)) addWord(match[0], queryTokens);
+  return termsOfTokens();
 }
 
 /** tokenize without renewing a full vocabulary: for a query scored against a corpus just built. */
 function termsOf(text: string): string[] {
   queryTokens.length = 0;
   tokenizeInto(text, queryTokens);
+  return termsOfTokens();
+}
+
+function termsOfTokens(): string[] {
   const terms = new Array<string>(queryTokens.length);
-  for (let i = 0; i < queryTokens.length; i += 1) terms[i] = termOf(queryTokens.ids[i]!);
+  for (let i = 0; i < queryTokens.length; i += 1) terms[i] = vocabulary.termOf(queryTokens.ids[i]!);
   return terms;
 }
 
@@ -49,8 +64,8 @@ const encoder = new TextEncoder();
 let asciiBytes = new Uint8Array(4096);
 
 /**
- * Appends the term ids (see stem.ts) of `text` to `out`. Ids are valid until the next
- * `resetVocabularyIfFull()`, so a caller turns them into terms before calling that again.
+ * Appends the term ids (see vocabulary.ts) of `text` to `out`. Ids are valid until the next
+ * `vocabulary.resetIfFull()`, so a caller turns them into terms before calling that again.
  */
 export function tokenizeInto(text: string, out: TokenBuffer): void {
   const length = text.length;
@@ -76,6 +91,7 @@ for (let code = 48; code <= 57; code += 1) BYTE_CLASS[code] = UPPER_OR_DIGIT;
  */
 function tokenizeAscii(text: string, bytes: Uint8Array, out: TokenBuffer): void {
   const length = text.length;
+  const runs = vocabulary.runs;
   // A separator after the text ends its last run without a bound check in the run loop.
   bytes[length] = 32;
   let i = 0;
@@ -83,10 +99,10 @@ function tokenizeAscii(text: string, bytes: Uint8Array, out: TokenBuffer): void 
     while (i < length && BYTE_CLASS[bytes[i]!] === 0) i += 1;
     if (i >= length) return;
     const start = i;
-    let hash = Math.imul((0x811c9dc5 | 0) ^ bytes[i]!, 16777619);
-    for (i += 1; BYTE_CLASS[bytes[i]!] !== 0; i += 1) hash = Math.imul(hash ^ bytes[i]!, 16777619);
-    const slot = findRun(bytes, start, i, hash);
-    if (slot >= 0) appendRunIds(slot, out);
+    let hash = fnvStep(FNV_OFFSET, bytes[i]!);
+    for (i += 1; BYTE_CLASS[bytes[i]!] !== 0; i += 1) hash = fnvStep(hash, bytes[i]!);
+    const slot = runs.find(bytes, start, i, hash);
+    if (slot >= 0) runs.appendIds(slot, out);
     else learnAsciiRun(text, bytes, start, i, hash, out);
   }
 }
@@ -101,8 +117,8 @@ function learnAsciiRun(text: string, bytes: Uint8Array, start: number, end: numb
   let plain = !isDigit(bytes[start]!);
   for (let k = start + 1; plain && k < end; k += 1) plain = BYTE_CLASS[bytes[k]!] === LOWER;
   if (plain) addNewWord(text.slice(start, end), out);
-  else addAsciiRun(text, start, end, out);
-  rememberRun(bytes, start, end, hash, out, from);
+  else addIdentifier(text, start, end, out);
+  vocabulary.runs.remember(bytes, start, end, hash, out, from);
 }
 
 /**
@@ -111,6 +127,7 @@ function learnAsciiRun(text: string, bytes: Uint8Array, start: number, end: numb
  */
 function tokenizeAnyScript(text: string, out: TokenBuffer): void {
   const length = text.length;
+  const runs = vocabulary.runs;
   let start = -1;
   let ascii = true;
   let hash = 0;
@@ -120,18 +137,18 @@ function tokenizeAnyScript(text: string, out: TokenBuffer): void {
       if (start < 0) {
         start = i;
         ascii = true;
-        hash = 0x811c9dc5 | 0;
+        hash = FNV_OFFSET;
       }
-      hash = Math.imul(hash ^ code, 16777619);
+      hash = fnvStep(hash, code);
       continue;
     }
     if ((code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code >= 128) {
       if (start < 0) {
         start = i;
         ascii = true;
-        hash = 0x811c9dc5 | 0;
+        hash = FNV_OFFSET;
       }
-      hash = Math.imul(hash ^ code, 16777619);
+      hash = fnvStep(hash, code);
       if (code >= 128) ascii = false;
       continue;
     }
@@ -139,8 +156,8 @@ function tokenizeAnyScript(text: string, out: TokenBuffer): void {
       if (!ascii) for (const match of text.slice(start, i).matchAll(WORD_RUN)) addWord(match[0], out);
       else {
         const run = runBytes(text, start, i);
-        const slot = findRun(run, 0, i - start, hash);
-        if (slot >= 0) appendRunIds(slot, out);
+        const slot = runs.find(run, 0, i - start, hash);
+        if (slot >= 0) runs.appendIds(slot, out);
         else learnAsciiRun(text.slice(start, i), run, 0, i - start, hash, out);
       }
       start = -1;
@@ -159,41 +176,72 @@ function runBytes(text: string, start: number, end: number): Uint8Array {
 
 const isDigit = (code: number): boolean => code >= 48 && code <= 57;
 
-/** An ASCII letters-and-digits run: split at camelCase humps and letter/digit edges. */
-function addAsciiRun(text: string, start: number, end: number, out: TokenBuffer): void {
-  let partStart = start;
+// Character classes for splitting identifiers into words (the characters of a run are letters, marks
+// and digits): capitals, lower-case letters and combining marks, letters without case (CJK, Arabic,
+// ...), digits, and other letters (title-case, modifier).
+const UPPER = 1;
+const LOWER_OR_MARK = 2;
+const CASELESS = 3;
+const DIGIT = 4;
+const OTHER_LETTER = 5;
+const ASCII_CLASS = new Uint8Array(128);
+for (let code = 65; code <= 90; code += 1) ASCII_CLASS[code] = UPPER;
+for (let code = 97; code <= 122; code += 1) ASCII_CLASS[code] = LOWER_OR_MARK;
+for (let code = 48; code <= 57; code += 1) ASCII_CLASS[code] = DIGIT;
+
+function classAt(text: string, i: number): number {
+  const code = text.charCodeAt(i);
+  if (code < 128) return ASCII_CLASS[code]!;
+  const char = String.fromCodePoint(text.codePointAt(i)!);
+  if (/\p{Lu}/u.test(char)) return UPPER;
+  if (/[\p{Ll}\p{M}]/u.test(char)) return LOWER_OR_MARK;
+  if (/\p{Lo}/u.test(char)) return CASELESS;
+  if (/\p{N}/u.test(char)) return DIGIT;
+  return OTHER_LETTER;
+}
+
+/** Where the character after the one at `i` starts (a character outside the BMP takes two units). */
+function after(text: string, i: number): number {
+  const code = text.charCodeAt(i);
+  return code >= 0xd800 && code <= 0xdbff && i + 1 < text.length ? i + 2 : i + 1;
+}
+
+/**
+ * Adds the words of the identifier `text.slice(start, end)` (letters, marks and digits): split at
+ * camelCase humps ("getFile": get|File; "HTMLParser": HTML|Parser, the last capital of a run starting
+ * the next word) and between letters and digits ("v2Api": v|2|Api); a short run of several words
+ * with digits is also kept whole ("mp3", "s3", "ec2", "h264"), since that is how people type it. The
+ * one splitting loop for ASCII runs (whose words the run memo then remembers) and other scripts.
+ */
+function addIdentifier(text: string, start: number, end: number, out: TokenBuffer): void {
   let parts = 0;
-  let hasDigit = false;
-  let hasLetter = false;
-  for (let i = start + 1; i <= end; i += 1) {
-    let boundary = i === end;
-    if (!boundary) {
-      const prev = text.charCodeAt(i - 1);
-      const code = text.charCodeAt(i);
-      const prevUpper = prev >= 65 && prev <= 90;
-      const prevLower = prev >= 97 && prev <= 122;
-      const prevDigit = prev >= 48 && prev <= 57;
-      const upper = code >= 65 && code <= 90;
-      const lower = code >= 97 && code <= 122;
-      const digit = code >= 48 && code <= 57;
-      const next = i + 1 < end ? text.charCodeAt(i + 1) : 0;
-      boundary =
-        (prevLower && upper) || // getFile
-        (prevUpper && upper && next >= 97 && next <= 122) || // HTMLParser: HTML|Parser
-        (prevDigit !== digit && (prevLower || prevUpper || prevDigit) && (lower || upper || digit) && (prevDigit || digit));
+  let digits = false;
+  let i = start;
+  while (i < end) {
+    const partStart = i;
+    const kind = classAt(text, i);
+    let last = i;
+    i = after(text, i);
+    if (kind === UPPER) {
+      while (i < end && classAt(text, i) === UPPER) {
+        last = i;
+        i = after(text, i);
+      }
+      if (i < end && classAt(text, i) === LOWER_OR_MARK) {
+        if (last > partStart) i = last; // HTML|Parser
+        else while (i < end && classAt(text, i) === LOWER_OR_MARK) i = after(text, i); // Parser
+      }
+    } else if (kind === OTHER_LETTER) {
+      while (i < end && classAt(text, i) !== DIGIT) i = after(text, i);
+    } else {
+      while (i < end && classAt(text, i) === kind) i = after(text, i);
     }
-    if (boundary) {
-      const part = text.slice(partStart, i);
-      const first = part.charCodeAt(0);
-      if (first >= 48 && first <= 57) hasDigit = true;
-      else hasLetter = true;
-      addTerm(part, out);
-      parts += 1;
-      partStart = i;
-    }
+    if (kind === DIGIT) digits = true;
+    addTerm(text.slice(partStart, i), out);
+    parts += 1;
   }
-  // Keep short letter+digit words whole too ("mp3", "s3", "ec2", "h264"): that is how people type them.
-  if (parts > 1 && hasDigit && hasLetter && end - start <= 8) out.push(internTerm(text.slice(start, end).toLowerCase()));
+  // Several parts, one of them digits: letters and digits.
+  if (parts > 1 && digits && end - start <= 8) out.push(vocabulary.internTerm(text.slice(start, end).toLowerCase()));
 }
 
 function addWord(raw: string, out: TokenBuffer): void {
@@ -205,38 +253,28 @@ function addWord(raw: string, out: TokenBuffer): void {
     }
     return;
   }
-  if (!HAS_UPPER_OR_DIGIT.test(word)) {
-    addTerm(word, out);
-    return;
-  }
-  let parts = 0;
-  let lettersAndDigits = false;
-  for (const part of word.matchAll(CAMEL_PART)) {
-    parts += 1;
-    if (/\p{N}/u.test(part[0])) lettersAndDigits = true;
-    addTerm(part[0], out);
-  }
-  if (parts > 1 && lettersAndDigits && word.length <= 8) out.push(internTerm(word.toLowerCase()));
+  if (!HAS_UPPER_OR_DIGIT.test(word)) addTerm(word, out);
+  else addIdentifier(word, 0, word.length, out);
 }
 
 /** addTerm for a run the run memo has just missed: its written form is not asked about again. */
 function addNewWord(word: string, out: TokenBuffer): void {
-  const id = termIdOfNewWord(word);
+  const id = vocabulary.termIdOfNewWord(word);
   if (id >= 0) out.push(id);
 }
 
 function addTerm(word: string, out: TokenBuffer): void {
-  const id = termId(word);
+  const id = vocabulary.termId(word);
   if (id >= 0) out.push(id);
 }
 
 function addCjkBigrams(run: string, out: TokenBuffer): void {
   const chars = Array.from(run);
   if (chars.length === 1) {
-    out.push(internTerm(chars[0]!));
+    out.push(vocabulary.internTerm(chars[0]!));
     return;
   }
-  for (let i = 0; i + 1 < chars.length; i += 1) out.push(internTerm(chars[i]! + chars[i + 1]!));
+  for (let i = 0; i + 1 < chars.length; i += 1) out.push(vocabulary.internTerm(chars[i]! + chars[i + 1]!));
 }
 
 /** A request's terms, with the ones a negation governs set apart ("files without images": images). */

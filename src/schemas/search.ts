@@ -11,7 +11,7 @@ import {
   tooManyRequestsHeaders,
   unauthorizedHeaders,
 } from './responses.js';
-import { EXAMPLE_DEGRADED_SEARCH_RESPONSE, EXAMPLE_SEARCH_REQUEST, EXAMPLE_SEARCH_RESPONSE } from './search-example.js';
+import { EXAMPLE_DEGRADED_SEARCH_RESPONSE, EXAMPLE_SEARCH_REQUEST, EXAMPLE_SEARCH_RESPONSE } from './search-examples.js';
 
 /** The versioned path is the one to integrate against; the seed path serves the same operation. */
 export const SEARCH_PATHS = [

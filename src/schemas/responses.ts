@@ -1,5 +1,5 @@
 import { ProblemError, ProblemSchema, problemBody, type ErrorCode, type FieldError, type Problem } from '../errors.js';
-import { API_VERSION, API_VERSION_HEADER } from '../plugins/api-version.js';
+import { API_VERSION, API_VERSION_HEADER } from './api-version.js';
 
 /**
  * Response building blocks for route schemas. Fastify serializes each status with the schema under

@@ -1,6 +1,6 @@
-import { buildApp } from '../app.js';
-import { parseConfig } from '../config.js';
-import { toYaml } from './serialize.js';
+import { buildApp } from '../src/app.js';
+import { parseConfig } from '../src/config.js';
+import { toYaml } from '../src/openapi/serialize.js';
 
 /**
  * The configuration openapi.yaml is generated with: every setting at its default (so the limits the

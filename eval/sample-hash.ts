@@ -1,8 +1,6 @@
 /**
- * cyrb53: a fast, well-mixed 53-bit string hash in plain JS (no `node:crypto`, so it runs in browsers).
- * 53 bits keep accidental collisions negligible for a cache of tens of thousands of tools, which a
- * 32-bit FNV-1a would not. Not a cryptographic hash: the cache is per project, so a collision crafted by
- * a project's own tool list can only affect that project's own ranking.
+ * cyrb53: a fast, well-mixed 53-bit string hash, for eval's deterministic samples (which queries a run
+ * uses, which made-up words the calibration report's nonsense queries get). Not used for ranking.
  */
 export function hash53(text: string, seed = 0): number {
   let h1 = 0xdeadbeef ^ seed;

@@ -1,5 +1,6 @@
 import { rankTools, type ToolInfo } from '@catalog-search/core';
-import type { Reranker } from '../../src/rerank/index.js';
+import type { LlmReranker } from '../../src/rerank/index.js';
+import { startDeadline } from '../../src/search/deadline.js';
 
 export interface Run {
   query: string[];
@@ -11,17 +12,13 @@ export interface Run {
 }
 
 /** Reranks as the service does: lexical ranking first, then the stage under a deadline. */
-export async function rerankRun(reranker: Reranker, run: Run) {
+export async function rerankRun(reranker: LlmReranker, run: Run) {
   const deadlineMs = run.deadlineMs ?? 2_000;
   const started = performance.now();
   const lexical = rankTools({ query: run.query, tools: run.tools });
   const outcome = await reranker.rerank(
     { query: run.query, tools: run.tools, lexical, ...(run.context ? { context: run.context } : {}) },
-    {
-      projectId: run.projectId ?? 'project-a',
-      signal: run.signal ?? AbortSignal.timeout(deadlineMs),
-      deadline: started + deadlineMs,
-    },
+    { projectId: run.projectId ?? 'project-a', deadline: startDeadline(deadlineMs, run.signal ? { cancel: run.signal } : {}) },
   );
   const finishedAt = performance.now();
   return { outcome, started, finishedAt, elapsed: finishedAt - started };

@@ -1,9 +1,11 @@
-import type { TSchema } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { COMMON_RESPONSE_HEADERS, problemResponse } from './responses.js';
 
 /** Route schemas (documentation + a schema per status) of the probes; they need no token. */
 
-export function livenessRouteSchema(statusSchema: TSchema) {
+const StatusSchema = Type.Object({ status: Type.String() }, { $id: 'HealthStatus', additionalProperties: false });
+
+export function livenessRouteSchema() {
   return {
     operationId: 'getLiveness',
     tags: ['Health'],
@@ -16,13 +18,13 @@ export function livenessRouteSchema(statusSchema: TSchema) {
       200: {
         description: 'The process is alive.',
         headers: COMMON_RESPONSE_HEADERS,
-        content: { 'application/json': { schema: statusSchema, examples: { ok: { value: { status: 'ok' } } } } },
+        content: { 'application/json': { schema: StatusSchema, examples: { ok: { value: { status: 'ok' } } } } },
       },
     },
   };
 }
 
-export function readinessRouteSchema(statusSchema: TSchema) {
+export function readinessRouteSchema() {
   return {
     operationId: 'getReadiness',
     tags: ['Health'],
@@ -35,7 +37,7 @@ export function readinessRouteSchema(statusSchema: TSchema) {
       200: {
         description: 'Ready for traffic.',
         headers: COMMON_RESPONSE_HEADERS,
-        content: { 'application/json': { schema: statusSchema, examples: { ready: { value: { status: 'ready' } } } } },
+        content: { 'application/json': { schema: StatusSchema, examples: { ready: { value: { status: 'ready' } } } } },
       },
       503: problemResponse({
         description: 'Shutting down: send traffic elsewhere.',

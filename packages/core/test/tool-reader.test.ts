@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { toolContent } from '../src/ranking/tool-content.js';
+import { ToolReader } from '../src/ranking/tool-reader.js';
+
+const toolContent = (tool: Parameters<ToolReader['content']>[0]) => new ToolReader().content(tool);
 
 describe('tool content', () => {
   it('reads parameter names and help texts from nested properties and items, within bounds', () => {

@@ -1,4 +1,4 @@
-import type { RankedTool, RankInput, RankOptions } from './types.js';
+import type { RankedTool, RankInput, RankOptions } from '../packages/core/src/index.js';
 
 /**
  * Plain Okapi BM25 over one bag of words per tool (name, server, description), whitespace and
@@ -9,7 +9,7 @@ import type { RankedTool, RankInput, RankOptions } from './types.js';
 const K1 = 1.2;
 const B = 0.75;
 
-export function tokenizePlain(text: string): string[] {
+function tokenizePlain(text: string): string[] {
   return text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rankOkapiBm25 } from '@catalog-search/core';
+import { rankOkapiBm25 } from '../../eval/okapi-bm25.js';
 
 const tools = [
   { toolKey: 'github:create_issue', toolName: 'create_issue', serverName: 'GitHub', description: 'Create a new issue in a repository' },

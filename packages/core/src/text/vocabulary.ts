@@ -1,0 +1,93 @@
+import { stem as porter2 } from 'porter2';
+import { RunTable } from './run-table.js';
+import { STOP_WORDS } from './stop-words.js';
+
+const MAX_WORDS = 60_000;
+
+/**
+ * The vocabulary: word as written -> term id, where a term is the Porter2 stem of the lowercase word
+ * (non-ASCII words, accented or Cyrillic for instance, are only lowercased), and stop words and lone
+ * letters have id -1. Tool lists repeat the same few thousand words, so stemming each distinct word
+ * once is most of the tokenizer's speed, and ids let analysis count terms in flat arrays instead of a
+ * Map per tool. Ids are transient: they hold only within one epoch (see `resetIfFull`). The
+ * vocabulary holds only words and stems, no tool identity, so one serves every project of a process.
+ */
+class Vocabulary {
+  /** The tokenizer's memo of written ASCII runs -> their ids; cleared with the ids. */
+  readonly runs = new RunTable();
+  readonly #idOfWritten = new Map<string, number>();
+  readonly #idOfTerm = new Map<string, number>();
+  readonly #terms: string[] = [];
+  #epoch = 0;
+
+  termId(written: string): number {
+    let id = this.#idOfWritten.get(written);
+    if (id === undefined) {
+      id = this.termIdOfNewWord(written);
+      this.#idOfWritten.set(written, id);
+    }
+    return id;
+  }
+
+  /**
+   * termId without remembering the written word: for a caller that asks about each written word once
+   * (the tokenizer's run memo does), to whom that memo would be a Map lookup and insert per new word.
+   */
+  termIdOfNewWord(written: string): number {
+    const word = written.toLowerCase();
+    if (STOP_WORDS.has(word) || (word.length < 2 && !/[0-9]/.test(word))) return -1;
+    return this.internTerm(word.length > 2 && isLowercaseLetters(word) ? porter2(word) : word);
+  }
+
+  /** The term (stem) of an id from `termId` or `internTerm`. */
+  termOf(id: number): string {
+    return this.#terms[id]!;
+  }
+
+  /** The id of a term (a stem, as termOf gives it) already in the vocabulary, or -1. */
+  knownTermId(term: string): number {
+    return this.#idOfTerm.get(term) ?? -1;
+  }
+
+  /** The id of an already-final term (a CJK bigram, a whole "mp3"), not stemmed or filtered. */
+  internTerm(term: string): number {
+    let id = this.#idOfTerm.get(term);
+    if (id === undefined) {
+      id = this.#terms.length;
+      this.#terms.push(term);
+      this.#idOfTerm.set(term, id);
+    }
+    return id;
+  }
+
+  /** Number of term ids in use (an upper bound for arrays indexed by id). */
+  get size(): number {
+    return this.#terms.length;
+  }
+
+  /** Which epoch ids belong to: it changes whenever `resetIfFull` drops the ids. */
+  get epoch(): number {
+    return this.#epoch;
+  }
+
+  /** Drops the vocabulary when it is full; call only between analyses, since it invalidates ids. */
+  resetIfFull(): void {
+    if (this.#idOfWritten.size < MAX_WORDS && this.#terms.length < MAX_WORDS) return;
+    this.#idOfWritten.clear();
+    this.#idOfTerm.clear();
+    this.#terms.length = 0;
+    this.#epoch += 1;
+    this.runs.clear();
+  }
+}
+
+function isLowercaseLetters(word: string): boolean {
+  for (let i = 0; i < word.length; i += 1) {
+    const code = word.charCodeAt(i);
+    if (code < 97 || code > 122) return false;
+  }
+  return true;
+}
+
+/** The process's one vocabulary. */
+export const vocabulary = new Vocabulary();

@@ -1,0 +1,71 @@
+// The model call for one prompt: streams the answer, keeps each valid grade as it arrives (so a
+// cut answer still has them), repeats the call without an output option the endpoint refused, and
+// says how the answer ended (complete, cut, failed).
+import type { DegradedReason } from '@catalog-search/core';
+import type OpenAI from 'openai';
+import { GradeStreamParser, isEmptyAnswer, type RawGrade } from './grade-parser.js';
+import { classifyFailure, streamAnswer } from './llm-call.js';
+import type { OutputModeMemory } from './output-mode.js';
+import type { PromptPlan } from './prompt-plan.js';
+import type { Flight, FlightResult } from './single-flight.js';
+import { countTextTokens } from './token-count.js';
+
+export interface GradeCall {
+  client: OpenAI;
+  model: string;
+  modes: OutputModeMemory;
+  prompt: PromptPlan;
+  /** Ids of the prompt's candidates: grades for anything else are dropped. */
+  candidateIds: ReadonlySet<string>;
+  /** When the call is given up in any case (`performance.now()` ms): the SDK's timeout backstop. */
+  backstopAt: number;
+}
+
+export async function callForGrades(call: GradeCall, flight: Flight): Promise<FlightResult> {
+  const { prompt, modes } = call;
+  const { signal } = flight.controller;
+  const started = performance.now();
+  const seen = new Set<string>();
+  const accept = (grade: RawGrade) => {
+    if (!call.candidateIds.has(grade.id) || seen.has(grade.id)) return; // not a candidate, or said twice
+    seen.add(grade.id);
+    flight.grades.push(grade);
+  };
+  for (;;) {
+    const attempt = modes.current();
+    const parser = new GradeStreamParser();
+    try {
+      const answer = await streamAnswer(
+        call.client,
+        { model: call.model, messages: prompt.messages, ...attempt, signal, timeoutMs: call.backstopAt - performance.now() },
+        (delta) => parser.push(delta).forEach(accept),
+      );
+      const usage = answer.usage ?? {
+        promptTokens: prompt.promptTokens,
+        completionTokens: countTextTokens(answer.text),
+        totalTokens: prompt.promptTokens + countTextTokens(answer.text),
+      };
+      const modelMs = performance.now() - started;
+      // The SDK ends an aborted or dropped stream quietly: without a finish_reason the answer is
+      // incomplete (and "length" means the token limit cut it).
+      const cutBy: DegradedReason | undefined = signal.aborted
+        ? 'timeout'
+        : answer.finishReason === undefined || answer.finishReason === 'length'
+          ? 'upstream_error'
+          : undefined;
+      if (cutBy) {
+        return { grades: flight.grades, complete: false, failure: flight.grades.length > 0 ? 'partial' : cutBy, usage, modelMs };
+      }
+      if (flight.grades.length === 0 && !isEmptyAnswer(answer.text)) {
+        return { grades: [], complete: true, failure: 'invalid_output', usage, modelMs };
+      }
+      return { grades: flight.grades, complete: true, usage, modelMs };
+    } catch (error) {
+      const failure = classifyFailure(error, signal.aborted, attempt);
+      if (modes.downgrade(attempt, failure, flight.grades.length)) continue;
+      const modelMs = performance.now() - started;
+      const reason: DegradedReason = failure === 'format_rejected' || failure === 'stream_options_rejected' ? 'upstream_error' : failure;
+      return { grades: flight.grades, complete: false, failure: flight.grades.length > 0 ? 'partial' : reason, modelMs };
+    }
+  }
+}
