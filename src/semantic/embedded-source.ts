@@ -7,7 +7,7 @@
 // A deadline does not abort a task the worker has started: piscina would terminate the worker, and
 // the next task would pay the model's load again (~0.5 s). The caller stops waiting instead.
 import { Piscina } from 'piscina';
-import { EmbeddingError, type Embedder } from './embedder.js';
+import { EmbeddingError, untilAborted, type Embedder } from './embedder.js';
 import { LOCAL_DIMENSIONS, LOCAL_MODEL } from './local-encoder.js';
 
 // From the TypeScript sources (tests, eval, bench) the worker is a .ts file that tsx loads.
@@ -28,13 +28,14 @@ export function createEmbeddedSource(options: EmbeddedSourceOptions = {}): Embed
   });
   const embed = async (texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]> => {
     if (texts.length === 0) return [];
-    let packed: Float32Array;
+    let packed: Float32Array | undefined;
     try {
-      packed = await untilAborted(pool.run([...texts]), signal);
+      const work = pool.run([...texts]);
+      packed = signal ? await untilAborted(work, signal) : await work;
     } catch (error) {
-      if (error instanceof EmbeddingError) throw error;
       throw new EmbeddingError('upstream_error', `the embedded encoder failed: ${String(error)}`, { cause: error });
     }
+    if (packed === undefined) throw new EmbeddingError('timeout', 'the search stopped waiting for the embedded encoder');
     return Array.from({ length: texts.length }, (_, i) => packed.subarray(i * LOCAL_DIMENSIONS, (i + 1) * LOCAL_DIMENSIONS));
   };
   return {
@@ -50,15 +51,4 @@ export function createEmbeddedSource(options: EmbeddedSourceOptions = {}): Embed
     },
     close: () => pool.destroy(),
   };
-}
-
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (signal === undefined) return work;
-  const timeout = () => new EmbeddingError('timeout', 'the search stopped waiting for the embedded encoder');
-  if (signal.aborted) return Promise.reject(timeout());
-  return new Promise((resolve, reject) => {
-    const onAbort = () => reject(timeout());
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }

@@ -48,3 +48,19 @@ export function dot(a: Float32Array, b: Float32Array): number {
   for (let i = 0; i < a.length; i += 1) sum += a[i]! * b[i]!;
   return sum;
 }
+
+/**
+ * The promise's outcome, or undefined once the signal aborts: the caller stops waiting, the work goes
+ * on (a late failure is then ignored).
+ */
+export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
+  if (signal.aborted) {
+    promise.catch(() => {});
+    return Promise.resolve(undefined);
+  }
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve(undefined);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}

@@ -1,7 +1,7 @@
 import type { ToolInfo } from '@catalog-search/core';
 import type { FastifyBaseLogger } from 'fastify';
 import { BackgroundEmbedder } from './background-embedder.js';
-import { EmbeddingError, type Embedder, type EmbeddingFailure } from './embedder.js';
+import { EmbeddingError, untilAborted, type Embedder, type EmbeddingFailure } from './embedder.js';
 import { toolText } from './tool-text.js';
 import { VectorCache } from './vector-cache.js';
 
@@ -112,17 +112,4 @@ export class SemanticStage {
   close(): Promise<void> {
     return this.embedder.close();
   }
-}
-
-/** The promise's value, or undefined once the signal aborts (the work goes on in the background). */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
-  if (signal.aborted) return Promise.resolve(undefined);
-  return new Promise((resolve) => {
-    const onAbort = () => resolve(undefined);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then((value) => {
-      signal.removeEventListener('abort', onAbort);
-      resolve(value);
-    });
-  });
 }
