@@ -23,16 +23,19 @@ export const DEFAULT_FUSION: FusionOptions = { k: 10, weight: 0.25, strongReleva
  * Similarity → calibrated relevance for a tool found by meaning only. Raw cosine does not mean the
  * same from one request to the next (with the embedded encoder a nonsense request can sit closer to
  * every tool than a real one to its tool), so the mapping reads how far a tool stands out from the
- * request's similarity to the whole list: z = (similarity − mean) / spread. A request nothing fits is
- * about equally (un)like every tool, so no z is high and every relevance stays low. Capped below the
- * relevance of a good word match: meaning alone is weaker evidence. Measured in docs/ranking.md.
+ * request's similarity to the whole list: z = (similarity − mean) / spread. Among n tools that are all
+ * unrelated to the request the best z is about √(2 ln n) by chance alone (3.5 for 500 tools, 4.3 for
+ * 10,000), so relevance starts `margin` above that and reaches `max` `span` further: a request nothing
+ * fits stays low in a list of any size. Capped below a good word match: meaning alone is weaker
+ * evidence. Measured with eval's calibration report (docs/ranking.md).
  */
-export const SEMANTIC_RELEVANCE = { zFloor: 2, zFull: 5, max: 0.6 };
+export const SEMANTIC_RELEVANCE = { margin: 0.5, span: 3, max: 0.6 };
 
-export function semanticRelevance(z: number): number {
-  const { zFloor, zFull, max } = SEMANTIC_RELEVANCE;
-  if (!(z > zFloor)) return 0;
-  return Math.round(Math.min(1, (z - zFloor) / (zFull - zFloor)) * max * 1000) / 1000;
+export function semanticRelevance(z: number, listSize: number): number {
+  const { margin, span, max } = SEMANTIC_RELEVANCE;
+  const floor = Math.sqrt(2 * Math.log(Math.max(listSize, 2))) + margin;
+  if (!(z > floor)) return 0;
+  return Math.round(Math.min(1, (z - floor) / span) * max * 1000) / 1000;
 }
 
 /**
@@ -80,7 +83,7 @@ export function fuseHybrid(
   const fused: RankedTool[] = [...strong];
   for (const [index, { score, lexical: ranked }] of rest) {
     const z = Number.isNaN(similarity[index]!) ? 0 : (similarity[index]! - mean) / spread;
-    fused.push(ranked ?? new SemanticMatch(tools[index]!, index, score, semanticRelevance(z), similarity[index]!));
+    fused.push(ranked ?? new SemanticMatch(tools[index]!, index, score, semanticRelevance(z, semantic.length), similarity[index]!));
   }
   // As in the lexical ranking, relevance never rises down the list (an understatement, never an overstatement).
   // The lexical entries are this request's own objects (rankTools makes new ones per call).

@@ -32,7 +32,7 @@ describe('fuseHybrid', () => {
     const fused = fuseHybrid([], tools, similarities({ 12: 0.6 }));
     const top = fused[0]!;
     expect(top.tool.toolKey).toBe('s:tool_12');
-    expect(top.relevance).toBeGreaterThan(0.3);
+    expect(top.relevance).toBeGreaterThan(0.2);
     expect(top.relevance).toBeLessThanOrEqual(0.6);
     expect(top.explanation).toMatch(/matched by meaning/);
     // Relevance never rises down the list.
@@ -54,7 +54,11 @@ describe('fuseHybrid', () => {
     expect(fuseHybrid(lexical, tools, some).some((ranked) => ranked.index === 25)).toBe(lexical.some((ranked) => ranked.index === 25));
   });
 
-  it('maps z-scores to relevance: 0 up to 2, rising to the 0.6 cap at 5', () => {
-    expect([semanticRelevance(1), semanticRelevance(2), semanticRelevance(3.5), semanticRelevance(5), semanticRelevance(9)]).toEqual([0, 0, 0.3, 0.6, 0.6]);
+  it('maps z-scores to relevance from above what chance gives in a list of that size, up to the 0.6 cap', () => {
+    // Chance alone: √(2 ln 500) ≈ 3.53 for 500 tools, √(2 ln 10,000) ≈ 4.29 for 10,000.
+    // Relevance starts 0.5 above that and reaches the cap 3 further.
+    expect([3.5, 4, 5.53, 6.53, 9].map((z) => Math.round(semanticRelevance(z, 500) * 10) / 10)).toEqual([0, 0, 0.3, 0.5, 0.6]);
+    expect(semanticRelevance(4.5, 10_000)).toBe(0);
+    expect(semanticRelevance(4.5, 50)).toBeGreaterThan(0);
   });
 });
