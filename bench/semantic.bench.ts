@@ -17,8 +17,10 @@ import { SemanticStage } from '../src/semantic/semantic-stage.js';
 import { toolText } from '../src/semantic/tool-text.js';
 
 const catalog = loadCatalog('smithery_catalog', 1_000);
-const requests = loadCatalog('toolbench_stb')?.queries;
-if (catalog === undefined || requests === undefined) throw new Error('semantic.bench.ts needs ../shared/bench beside the repo');
+// Router sub-queries are short steps: LiveMCPBench's human-written tasks (median 114 characters) and,
+// for more of them, MCPToolBench++'s single-call requests (median 82).
+const requests = [...(loadCatalog('livemcpbench')?.queries ?? []), ...(loadCatalog('mcptoolbench_pp')?.queries ?? [])];
+if (catalog === undefined || requests.length < 200) throw new Error('semantic.bench.ts needs ../shared/bench beside the repo');
 const tools: ToolInfo[] = catalog.tools;
 const log = pino({ level: 'silent' });
 const quantile = (values: number[], q: number): number => [...values].sort((a, b) => a - b)[Math.floor(q * (values.length - 1))]!;
@@ -60,24 +62,29 @@ console.log(`first embedding of the 1,000-tool list: ${((performance.now() - sta
 
 const lexical: number[] = [];
 const hybrid: number[] = [];
-const RUNS = 60;
+const hybridCachedQuery: number[] = [];
+const RUNS = 80;
+const timed = async (request: SearchRequest, semantic: SemanticStage | undefined): Promise<number> => {
+  const at = performance.now();
+  const answer = await searchCatalog(request, context(semantic));
+  if (semantic && answer.response.meta.semantic !== 'hybrid') throw new Error(`expected a hybrid search, got ${answer.response.meta.semantic}`);
+  return performance.now() - at;
+};
 for (let i = 0; i < RUNS + 5; i += 1) {
-  const request: SearchRequest = { query: [requests[100 + i]!.slice(0, 300)], tools: clone() };
-  const other: SearchRequest = { query: request.query, tools: clone() };
-  started = performance.now();
-  await searchCatalog(request, context(undefined));
-  const lexicalMs = performance.now() - started;
-  started = performance.now();
-  const answer = await searchCatalog(other, context(stage));
-  const hybridMs = performance.now() - started;
-  if (answer.response.meta.semantic !== 'hybrid') throw new Error(`expected a hybrid search, got ${answer.response.meta.semantic}`);
+  const query = [requests[i]!.slice(0, 300)];
+  const lexicalMs = await timed({ query, tools: clone() }, undefined);
+  const hybridMs = await timed({ query, tools: clone() }, stage);
+  // The same query again: its vector is cached, so this is the stage's own cost (keys, dot products, fusion).
+  const cachedMs = await timed({ query, tools: clone() }, stage);
   if (i < 5) continue; // warm-up
   lexical.push(lexicalMs);
   hybrid.push(hybridMs);
+  hybridCachedQuery.push(cachedMs);
 }
 const added = quantile(hybrid, 0.5) - quantile(lexical, 0.5);
 console.log(`warm 1,000-tool search, ${RUNS} runs each, every query new:`);
 console.log(`  lexical only                 ${summary(lexical)}`);
 console.log(`  hybrid (query embedded)      ${summary(hybrid)}`);
+console.log(`  hybrid (query vector cached) ${summary(hybridCachedQuery)}`);
 console.log(`  hybrid adds ${added.toFixed(1)} ms p50 (target ≤ 30 ms): ${added <= 30 ? 'met' : 'NOT met'}`);
 await stage.close();

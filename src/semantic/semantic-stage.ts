@@ -70,13 +70,15 @@ export class SemanticStage {
     const waitMs = Math.floor(deadline.remainingMs() * this.options.waitShare);
     const signal = AbortSignal.any([deadline.signal, AbortSignal.timeout(Math.max(1, waitMs))]);
 
+    // The query goes to the encoder first: the tools' keys are worked out while it is embedded.
+    const queryVectors = this.#queryVectors(projectId, request.query, signal);
     const keys = request.tools.map((tool) => VectorCache.key(projectId, model, toolText(tool)));
     const missing = new Map<string, string>();
     keys.forEach((key, index) => {
       if (this.#cache.get(key) === undefined) missing.set(key, toolText(request.tools[index]!));
     });
     const cold = missing.size === 0 ? Promise.resolve(undefined) : this.#background.embed(projectId, missing);
-    const [queries, coldFailure] = await Promise.all([this.#queryVectors(projectId, request.query, signal), untilAborted(cold, signal)]);
+    const [queries, coldFailure] = await Promise.all([queryVectors, untilAborted(cold, signal)]);
 
     const tools = keys.map((key) => this.#cache.get(key));
     if (!Array.isArray(queries)) return { status: queries, tools: [] };
