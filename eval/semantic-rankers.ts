@@ -11,7 +11,7 @@ import { dot } from '../src/semantic/embedder.js';
 import { createEndpointSource } from '../src/semantic/endpoint-source.js';
 import { DEFAULT_FUSION, fuseHybrid, type FusionOptions } from '../src/semantic/fuse-hybrid.js';
 import { LOCAL_MODEL, loadLocalEncoder } from '../src/semantic/local-encoder.js';
-import { toolText } from '../src/semantic/tool-text.js';
+import { EMBEDDED_DESCRIPTION_CHARS, toolText } from '../src/semantic/tool-text.js';
 import type { Dataset } from './datasets.js';
 import type { RankerOutput, RankerVariant } from './rankers.js';
 
@@ -92,7 +92,8 @@ export class SemanticIndex {
   }
 
   async similarity(query: string[]): Promise<Float64Array> {
-    const queries = await this.vectors.get(query.map((q) => `query\u0000${q}`));
+    // As the service embeds them: cut to the length of a tool's embedded description.
+    const queries = await this.vectors.get(query.map((q) => `query\u0000${q.slice(0, EMBEDDED_DESCRIPTION_CHARS)}`));
     const best = new Float64Array(this.tools.length).fill(-Infinity);
     for (const q of queries) this.tools.forEach((tool, i) => (best[i] = Math.max(best[i]!, dot(q, tool))));
     return best;

@@ -16,6 +16,12 @@ const WORKER = new URL(`./local-encoder-worker.${fromSource ? 'ts' : 'js'}`, imp
 
 export interface EmbeddedSourceOptions {
   threads?: number;
+  /**
+   * Tasks waiting for the worker at most (default 32); more are refused (`busy`) rather than queued
+   * without bound. A search that stops waiting does not cancel its task (see above), so this also
+   * bounds the work abandoned requests can pile up.
+   */
+  maxQueue?: number;
 }
 
 export function createEmbeddedSource(options: EmbeddedSourceOptions = {}): Embedder & { warmUp(): Promise<number> } {
@@ -24,6 +30,7 @@ export function createEmbeddedSource(options: EmbeddedSourceOptions = {}): Embed
     minThreads: options.threads ?? 1,
     maxThreads: options.threads ?? 1,
     idleTimeout: Number.POSITIVE_INFINITY,
+    maxQueue: options.maxQueue ?? 32,
     ...(fromSource ? { execArgv: [...process.execArgv, '--import', 'tsx'] } : {}),
   });
   const embed = async (texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]> => {
@@ -33,6 +40,9 @@ export function createEmbeddedSource(options: EmbeddedSourceOptions = {}): Embed
       const work = pool.run([...texts]);
       packed = signal ? await untilAborted(work, signal) : await work;
     } catch (error) {
+      if (error instanceof Error && /queue is at limit/i.test(error.message)) {
+        throw new EmbeddingError('busy', 'the embedded encoder has too much work queued', { cause: error });
+      }
       throw new EmbeddingError('upstream_error', `the embedded encoder failed: ${String(error)}`, { cause: error });
     }
     if (packed === undefined) throw new EmbeddingError('timeout', 'the search stopped waiting for the embedded encoder');

@@ -14,8 +14,11 @@ export interface Embedder {
   close(): Promise<void>;
 }
 
-/** Why vectors could not be had: the LLM stage's vocabulary, plus answers we cannot use. */
-export type EmbeddingFailure = 'timeout' | 'rate_limited' | 'upstream_error' | 'invalid_response';
+/**
+ * Why vectors could not be had: the LLM stage's vocabulary, answers we cannot use (`invalid_response`),
+ * and the embedded encoder's queue being full (`busy`).
+ */
+export type EmbeddingFailure = 'timeout' | 'rate_limited' | 'upstream_error' | 'invalid_response' | 'busy';
 
 export class EmbeddingError extends Error {
   constructor(

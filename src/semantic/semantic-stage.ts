@@ -2,7 +2,7 @@ import type { ToolInfo } from '@catalog-search/core';
 import type { FastifyBaseLogger } from 'fastify';
 import { BackgroundEmbedder } from './background-embedder.js';
 import { EmbeddingError, untilAborted, type Embedder, type EmbeddingFailure } from './embedder.js';
-import { toolText } from './tool-text.js';
+import { EMBEDDED_DESCRIPTION_CHARS, toolText } from './tool-text.js';
 import { VectorCache } from './vector-cache.js';
 
 /**
@@ -12,7 +12,8 @@ import { VectorCache } from './vector-cache.js';
  *   tools rank lexically this time;
  * - `pending`: none of the list's vectors are ready yet; the answer is lexical;
  * - `off`: the stage is turned off (EMBEDDINGS=off);
- * - `timeout`, `rate_limited`, `upstream_error`, `invalid_response`: the source failed; lexical.
+ * - `timeout`, `rate_limited`, `upstream_error`, `invalid_response`: the source failed; `busy`: the
+ *   embedded encoder's queue is full. The answer is lexical.
  */
 export type SemanticStatus = 'hybrid' | 'partial' | 'pending' | 'off' | EmbeddingFailure;
 
@@ -88,7 +89,9 @@ export class SemanticStage {
     return { status: ready === 0 ? 'pending' : 'partial', queries, tools };
   }
 
-  async #queryVectors(projectId: string, queries: readonly string[], signal: AbortSignal): Promise<Float32Array[] | EmbeddingFailure> {
+  async #queryVectors(projectId: string, requested: readonly string[], signal: AbortSignal): Promise<Float32Array[] | EmbeddingFailure> {
+    // As much of each sub-query as of a tool's description: a query's cost grows with its length.
+    const queries = requested.map((query) => query.slice(0, EMBEDDED_DESCRIPTION_CHARS));
     const keys = queries.map((query) => VectorCache.key(projectId, this.embedder.model, `query\u0000${query}`));
     const vectors = keys.map((key) => this.#cache.get(key));
     const missing = queries.filter((_, i) => vectors[i] === undefined);

@@ -23,6 +23,19 @@ describe('embedded encoder (worker thread)', () => {
     expect(dot(calendar!, meeting!)).toBeGreaterThan(dot(calendar!, database!));
     expect(await source.embed([])).toEqual([]);
   });
+
+  it('refuses work beyond its queue (busy) instead of queueing without bound', async () => {
+    const small = createEmbeddedSource({ maxQueue: 1 });
+    try {
+      const outcomes = await Promise.allSettled(Array.from({ length: 6 }, (_, i) => small.embed([`request number ${i}`])));
+      const refused = outcomes.filter((outcome) => outcome.status === 'rejected');
+      expect(refused.length).toBeGreaterThan(0);
+      for (const outcome of refused) expect((outcome as PromiseRejectedResult).reason).toMatchObject({ reason: 'busy' });
+      expect(outcomes.some((outcome) => outcome.status === 'fulfilled')).toBe(true);
+    } finally {
+      await small.close();
+    }
+  });
 });
 
 describe('service with the embedded encoder (the default configuration)', () => {
