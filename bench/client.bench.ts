@@ -12,7 +12,7 @@ import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { createRankCache, DEFAULT_MAX_RESULTS, rankTools, type SearchRequest, type ToolInfo } from '@catalog-search/core';
+import { createRankCache, DEFAULT_MAX_RESULTS, rankTools, type ToolListSearchRequest, type ToolInfo } from '@catalog-search/core';
 import {
   createCatalogSearchClient,
   DEFAULT_FAILURE_THRESHOLD,
@@ -39,7 +39,7 @@ function loadCatalog(folder: string, maxTools: number): Catalog {
   return { name: `${folder} (${catalog.tools.length} tools)`, tools: catalog.tools, queries };
 }
 
-const request = (catalog: Catalog, i: number): SearchRequest => ({
+const request = (catalog: Catalog, i: number): ToolListSearchRequest => ({
   query: [catalog.queries[i % catalog.queries.length]!],
   tools: catalog.tools,
 });
@@ -84,7 +84,7 @@ function verdict(label: string, value: number, limit: number): string {
  */
 async function paired(
   catalog: Catalog,
-  search: (req: SearchRequest) => Promise<{ fallbackReason?: string | undefined; ms?: number }>,
+  search: (req: ToolListSearchRequest) => Promise<{ fallbackReason?: string | undefined; ms?: number }>,
   expectedReason: string,
 ): Promise<Samples> {
   const samples: Samples = { cold: [], warm: [], client: [] };

@@ -42,6 +42,10 @@ export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyI
   if (config.auth === undefined) throw new Error('buildApp: config.auth is required (server.ts makes a development key)');
 
   const app = Fastify({
+    // Routers forward third-party tool objects: a `__proto__` (or `constructor.prototype`) key in
+    // one is removed while parsing, never a 400 for the whole list.
+    onProtoPoisoning: 'remove',
+    onConstructorPoisoning: 'remove',
     logger: {
       level: config.logLevel,
       redact: { paths: ['req.headers.authorization', 'headers.authorization', 'authorization'], censor: '[redacted]' },

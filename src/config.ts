@@ -1,5 +1,5 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
-import { DEFAULT_MAX_DESCRIPTION_CHARS } from '@catalog-search/core';
+import { DEFAULT_MAX_CONTEXT_CHARS, DEFAULT_MAX_DESCRIPTION_CHARS, DEFAULT_MAX_QUERY_CHARS } from '@catalog-search/core';
 
 /**
  * Configuration comes from environment variables only, parsed once at start. `parseConfig` takes
@@ -142,8 +142,9 @@ export function parseConfig(env: Env): Readonly<Config> {
     search: {
       deadlineMs: read.integer('SEARCH_DEADLINE_MS', 4000, 1, 120_000),
       maxTools: read.integer('MAX_TOOLS', 5000, 1, 100_000),
-      maxQueryChars: read.integer('MAX_QUERY_CHARS', 1000, 1, 100_000),
-      maxContextChars: read.integer('MAX_CONTEXT_CHARS', 8000, 0, 1_000_000),
+      // Hard limits in characters (code points); ranking reads only the first RANKED_QUERY_CHARS of a sub-query.
+      maxQueryChars: read.integer('MAX_QUERY_CHARS', DEFAULT_MAX_QUERY_CHARS, 1, 1_000_000),
+      maxContextChars: read.integer('MAX_CONTEXT_CHARS', DEFAULT_MAX_CONTEXT_CHARS, 0, 1_000_000),
       maxDescriptionChars: read.integer('MAX_DESCRIPTION_CHARS', DEFAULT_MAX_DESCRIPTION_CHARS, 1, 1_000_000),
       cacheProjects: read.integer('RANK_CACHE_PROJECTS', 64, 1, 100_000),
       cacheToolsPerProject: read.integer('RANK_CACHE_TOOLS_PER_PROJECT', 6000, 1, 1_000_000),

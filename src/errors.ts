@@ -101,10 +101,15 @@ export function toProblemError(error: FastifyError | ProblemError | Error): Prob
 
   if (Array.isArray(fastifyError.validation)) {
     const part = fastifyError.validationContext ?? 'body';
-    const errors = fastifyError.validation.slice(0, MAX_FIELD_ERRORS).map((entry) => ({
-      field: entry.instancePath === undefined || entry.instancePath === '' ? '/' : entry.instancePath,
-      message: entry.message ?? 'is invalid',
-    }));
+    // Each problem once: a schema checker may report one failure along several paths of the schema.
+    const unique = new Map<string, FieldError>();
+    for (const entry of fastifyError.validation) {
+      const field = entry.instancePath === undefined || entry.instancePath === '' ? '/' : entry.instancePath;
+      const message = entry.message ?? 'is invalid';
+      unique.set(`${field}\u0000${message}`, { field, message });
+      if (unique.size === MAX_FIELD_ERRORS) break;
+    }
+    const errors = [...unique.values()];
     const first = errors[0];
     const detail = first ? `${part} ${first.field}: ${first.message}` : `invalid ${part}`;
     return new ProblemError('INVALID_REQUEST', detail, { errors });

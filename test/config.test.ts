@@ -24,7 +24,7 @@ describe('parseConfig', () => {
       production: false,
       llm: undefined,
       rateLimitPerMinute: 600,
-      search: { deadlineMs: 4000, maxTools: 5000, maxQueryChars: 1000, maxContextChars: 8000, maxDescriptionChars: 2000 },
+      search: { deadlineMs: 4000, maxTools: 5000, maxQueryChars: 32_000, maxContextChars: 64_000, maxDescriptionChars: 2000 },
       http: { bodyLimitBytes: 5 * 1024 * 1024 },
     });
     expect(config.auth).toMatchObject({

@@ -1,4 +1,4 @@
-import type { RankedTool, SearchRequest } from '@catalog-search/core';
+import type { RankedTool, ToolListSearchRequest } from '@catalog-search/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProjectRankCaches } from '../src/search/project-caches.js';
 import { keepRequestTools } from '../src/search/rerank-stage.js';
@@ -14,7 +14,7 @@ import { sampleTools } from './fixtures/tools.js';
  */
 const token = () => signJwt(claims({ iss: 'https://router.example', aud: 'catalog-search' }), { alg: 'HS256', key: TEST_SECRET });
 
-async function searchWith(reranker: Reranker, headers: Record<string, string> = {}, request: Partial<SearchRequest> = {}) {
+async function searchWith(reranker: Reranker, headers: Record<string, string> = {}, request: Partial<ToolListSearchRequest> = {}) {
   const server = await startApp(testConfig({ search: { ...testConfig().search, deadlineMs: 2000 } }), { reranker });
   try {
     const started = Date.now();

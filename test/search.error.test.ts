@@ -67,16 +67,17 @@ describe('bad input gets a documented 4xx problem+json, and the server keeps ser
     { name: 'context longer than MAX_CONTEXT_CHARS', body: { ...valid, context: 'x'.repeat(301) }, status: 400, code: 'INVALID_REQUEST', field: '/context' },
     { name: 'context of the wrong type', body: { ...valid, context: 42 }, status: 400, code: 'INVALID_REQUEST', field: '/context' },
     { name: 'tools missing', body: { query: ['x'] }, status: 400, code: 'INVALID_REQUEST', field: '/tools' },
-    { name: 'a tool without toolName', body: { ...valid, tools: [...valid.tools, { toolKey: 'a:b', serverName: 'A' }] }, status: 400, code: 'INVALID_REQUEST', field: '/tools/5/toolName' },
-    { name: 'a toolName of the wrong type', body: { ...valid, tools: [{ ...valid.tools[0], toolName: 7 }] }, status: 400, code: 'INVALID_REQUEST', field: '/tools/0/toolName' },
-    { name: 'a tool that is not an object', body: { ...valid, tools: ['github:create_issue'] }, status: 400, code: 'INVALID_REQUEST', field: '/tools/0' },
-    { name: 'duplicate toolKey', body: { ...valid, tools: [...valid.tools, valid.tools[2]] }, status: 400, code: 'INVALID_REQUEST', field: '/tools/5/toolKey' },
-    { name: 'a toolName longer than 512 characters', body: { ...valid, tools: [...valid.tools, { ...valid.tools[0], toolKey: 'k:x', toolName: 'x'.repeat(513) }] }, status: 400, code: 'INVALID_REQUEST', field: '/tools/5/toolName' },
+    { name: 'tools and servers both', body: { ...valid, servers: [] }, status: 400, code: 'INVALID_REQUEST', field: '/servers' },
+    { name: 'a server without serverId', body: { query: ['x'], servers: [{ tools: [] }] }, status: 400, code: 'INVALID_REQUEST', field: '/servers/0/serverId' },
+    { name: 'an unknown filter field', body: { ...valid, filter: { server: ['a'] } }, status: 400, code: 'INVALID_REQUEST', field: '/filter/server' },
+    { name: 'a filter.tools rule RE2 refuses', body: { ...valid, filter: { tools: ['ok', '/(a)\\1/'] } }, status: 400, code: 'INVALID_REQUEST', field: '/filter/tools/1' },
+    { name: 'minRelevance above 1', body: { ...valid, minRelevance: 1.5 }, status: 400, code: 'INVALID_REQUEST', field: '/minRelevance' },
     { name: 'maxResults above 100', body: { ...valid, maxResults: 101 }, status: 400, code: 'INVALID_REQUEST', field: '/maxResults' },
     { name: 'maxResults not an integer', body: { ...valid, maxResults: 2.5 }, status: 400, code: 'INVALID_REQUEST', field: '/maxResults' },
     { name: 'an unknown top-level field', body: { ...valid, limit: 5 }, status: 400, code: 'INVALID_REQUEST', field: '/limit' },
     { name: 'a JSON array instead of an object', body: [valid], status: 400, code: 'INVALID_REQUEST' },
     { name: 'more tools than MAX_TOOLS', body: { ...valid, tools: manyTools(201) }, status: 413, code: 'TOO_MANY_TOOLS', field: '/tools' },
+    { name: 'more tools than MAX_TOOLS across servers', body: { query: ['x'], servers: [{ serverId: 'a', tools: manyTools(150) }, { serverId: 'b', tools: manyTools(51) }] }, status: 413, code: 'TOO_MANY_TOOLS', field: '/servers' },
   ];
 
   for (const testCase of cases) {
@@ -105,10 +106,17 @@ describe('bad input gets a documented 4xx problem+json, and the server keeps ser
     await expectStillServing();
   });
 
-  it('"__proto__" in the body → 400, not prototype pollution', async () => {
-    expectProblem(await post('{"query":["x"],"tools":[],"__proto__":{"polluted":true}}'), 400, 'INVALID_REQUEST');
+  it('"__proto__" in the body is removed while parsing: 200, not prototype pollution', async () => {
+    const response = await post('{"query":["x"],"tools":[],"__proto__":{"polluted":true}}');
+    expect(response.status).toBe(200);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     await expectStillServing();
+  });
+
+  it('lists each problem once', async () => {
+    const problem = expectProblem(await post(JSON.stringify({ ...valid, maxResults: 500, limit: 1, query: [] })), 400, 'INVALID_REQUEST');
+    const seen = problem.errors.map((error: { field: string; message: string }) => `${error.field} ${error.message}`);
+    expect(new Set(seen).size).toBe(seen.length);
   });
 
   it('a body over MAX_BODY_BYTES → 413 PAYLOAD_TOO_LARGE', async () => {
@@ -146,10 +154,15 @@ describe('bad input gets a documented 4xx problem+json, and the server keeps ser
     await expectStillServing();
   });
 
-  it('lists at most 20 field errors for a body with hundreds of bad tools', async () => {
+  it('answers 200 with no results for a body whose hundreds of tools are all unusable, naming the first 20', async () => {
     const tools = Array.from({ length: 150 }, () => ({ toolKey: 1, toolName: 2, serverName: 3 }));
-    const problem = expectProblem(await post(JSON.stringify({ query: ['x'], tools })), 400, 'INVALID_REQUEST');
-    expect(problem.errors.length).toBeLessThanOrEqual(20);
+    const response = await post(JSON.stringify({ query: ['x'], tools }));
+    expect(response.status).toBe(200);
+    const body = response.json();
+    expect(body.results).toEqual([]);
+    expect(body.meta.skippedCount).toBe(150);
+    expect(body.meta.skipped).toHaveLength(20);
+    expect(body.meta.skipped[0]).toEqual({ index: 0, reason: '/tools/0/toolName: must be a non-empty string' });
     await expectStillServing();
   });
 });

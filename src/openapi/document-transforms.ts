@@ -1,3 +1,4 @@
+import { SearchEnvelopeSchema, SearchRequestSchema } from '@catalog-search/core';
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import { canonicalHeaderName, SchemaComponents } from './schema-refs.js';
 import { REQUEST_BODY_EXAMPLES } from '../schemas/search.js';
@@ -67,6 +68,14 @@ function finishDocument(document: OpenApiDocument, schemas: Record<string, unkno
       }
     }
   }
+  // TypeBox writes a union as anyOf. The two request forms exclude each other (each has only its
+  // own list field, no other fields allowed), so anyOf is exactly oneOf, which generators turn into
+  // a union type.
+  const searchRequest = schemas.SearchRequest as Record<string, unknown> | undefined;
+  if (searchRequest?.anyOf !== undefined) {
+    const { anyOf, ...rest } = searchRequest;
+    schemas.SearchRequest = { ...rest, oneOf: anyOf };
+  }
   const sortedHeaders = Object.fromEntries(Object.keys(headers).sort().map((name) => [name, headers[name]]));
   // The conventional reading order: what the API is, where it is, then operations, then components.
   const { openapi, info, servers, tags, paths, components, ...rest } = document;
@@ -90,10 +99,16 @@ function headerObject(header: HeaderObject): HeaderObject {
   return { ...header, required: true, schema };
 }
 
+/**
+ * The search route validates the envelope alone (the tool list is read leniently by core before
+ * validation); the spec documents the whole request, both forms.
+ */
+const DOCUMENTED_BODIES = new Map<unknown, unknown>([[SearchEnvelopeSchema, SearchRequestSchema]]);
+
 /** What @fastify/swagger should see for one route: refs for $id schemas, canonical header names. */
 function documentedSchema(schema: RouteSchema, components: SchemaComponents): RouteSchema {
   const documented: RouteSchema = { ...schema };
-  if (schema.body !== undefined) documented.body = components.reference(schema.body);
+  if (schema.body !== undefined) documented.body = components.reference(DOCUMENTED_BODIES.get(schema.body) ?? schema.body);
   if (schema.headers?.properties !== undefined) {
     documented.headers = {
       ...schema.headers,

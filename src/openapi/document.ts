@@ -70,9 +70,16 @@ export const OPENAPI_BASE: NonNullable<FastifyDynamicSwaggerOptions['openapi']> 
     summary: 'Tool search for MCP routers: rank a tool list against a task.',
     description: DESCRIPTION,
   },
+  // Generators need an absolute (or templated) URL; the default is a local `docker compose up`.
   servers: [
-    { url: '/', description: 'This deployment (relative to where this document is served)' },
+    {
+      url: '{origin}',
+      description: 'Your deployment',
+      variables: { origin: { default: 'http://localhost:8080', description: 'Scheme, host and port of the deployment' } },
+    },
   ],
+  // Every operation needs the bearer token unless it says otherwise (the health probes do).
+  security: [{ bearerAuth: [] }],
   tags: [
     { name: 'Search', description: 'Rank a router\'s tool list against a task.' },
     { name: 'Health', description: 'Probes for orchestrators and load balancers; no token needed.' },

@@ -1,13 +1,13 @@
 import compress from '@fastify/compress';
 import rateLimit from '@fastify/rate-limit';
-import { DEFAULT_MAX_RESULTS, SearchRequestSchema } from '@catalog-search/core';
+import { DEFAULT_MAX_RESULTS, prepareSearch, readToolList, SearchEnvelopeSchema, type ToolList } from '@catalog-search/core';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.js';
-import { ProblemError } from '../errors.js';
+import { ProblemError, type FieldError } from '../errors.js';
 import { SEARCH_PATHS, searchRouteSchema } from '../schemas/search.js';
 import { budgetFromHeader, DEADLINE_HEADER, startDeadline } from '../search/deadline.js';
-import { enforceLimits, rejectDuplicateToolKeys } from '../search/limits.js';
+import { enforceLimits } from '../search/limits.js';
 import { ProjectRankCaches } from '../search/project-caches.js';
 import { searchCatalog } from '../search/pipeline.js';
 import type { Reranker } from '../search/reranker.js';
@@ -25,6 +25,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The search's time budget in ms (config, lowered by X-Search-Deadline-Ms). */
     searchBudgetMs: number;
+    /** The request's tool list (`tools` or `servers`), read by core before the envelope is validated. */
+    toolList: ToolList | undefined;
   }
 }
 
@@ -57,13 +59,16 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
   }
 
   app.decorateRequest('searchBudgetMs', 0);
+  app.decorateRequest('toolList', undefined);
 
   // One handler on two paths: /v1/catalog/search and the seed path /catalog/search (one operation).
   for (const { url, operationId } of SEARCH_PATHS) {
     app.withTypeProvider<TypeBoxTypeProvider>().post(
       url,
       {
-        schema: { ...searchRouteSchema(operationId, config), body: SearchRequestSchema },
+        // The schema validates the envelope strictly; the tool list was taken out of the body by
+        // readTools and is read one tool at a time (the spec documents the whole request).
+        schema: { ...searchRouteSchema(operationId, config), body: SearchEnvelopeSchema },
         decompress: {},
         onRequest: [
           app.authenticate,
@@ -71,16 +76,21 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
             request.searchBudgetMs = budgetFromHeader(request.headers[DEADLINE_HEADER], config.search.deadlineMs);
           },
         ],
-        preValidation: async (request) => enforceLimits(request.body, config.search),
+        preValidation: async (request) => {
+          enforceLimits(request.body, config.search);
+          request.toolList = readTools(request.body);
+        },
       },
       async (request, reply) => {
         const body = request.body;
-        rejectDuplicateToolKeys(body.tools);
+        const prepared = prepareSearch(body, request.toolList!);
+        if (!prepared.ok) throw invalidRequest(prepared.problems);
+        const search = prepared.search;
         const hangUp = new AbortController();
         reply.raw.once('close', () => {
           if (!reply.raw.writableFinished) hangUp.abort();
         });
-        const { response, rerank } = await searchCatalog(body, {
+        const { response, rerank } = await searchCatalog(search, {
           projectId: request.projectId,
           requestId: request.id,
           log: request.log,
@@ -94,7 +104,9 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
           {
             // requestId and projectId are bound to request.log already.
             audit: 'search',
-            tools: body.tools.length,
+            tools: search.tools.length,
+            usableTools: search.usableTools,
+            skippedTools: response.meta.skippedCount ?? 0,
             queries: body.query.length,
             maxResults: body.maxResults ?? DEFAULT_MAX_RESULTS,
             ranker: response.meta.ranker,
@@ -122,4 +134,24 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
       },
     );
   }
+}
+
+/**
+ * Takes the tool list (`tools` or `servers`) out of the body and reads it with core: each tool on
+ * its own, unusable ones skipped and reported. Only a malformed list itself (both forms, a server
+ * without an id, ...) is a 400. Runs before validation, so the schema sees the envelope alone.
+ */
+function readTools(body: unknown): ToolList | undefined {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  const fields = body as Record<string, unknown>;
+  const reading = readToolList({ tools: fields.tools, servers: fields.servers });
+  if (!reading.ok) throw invalidRequest(reading.problems);
+  delete fields.tools;
+  delete fields.servers;
+  return reading.list;
+}
+
+function invalidRequest(problems: readonly FieldError[]): ProblemError {
+  const first = problems[0]!;
+  return new ProblemError('INVALID_REQUEST', `body ${first.field}: ${first.message}`, { errors: [...problems] });
 }

@@ -1,4 +1,4 @@
-import type { SearchRequest, SearchResponse } from '@catalog-search/core';
+import type { GroupedSearchRequest, SearchResponse, ToolListSearchRequest } from '@catalog-search/core';
 import { EXAMPLE_REQUEST_ID } from './responses.js';
 
 /**
@@ -6,7 +6,7 @@ import { EXAMPLE_REQUEST_ID } from './responses.js';
  * connected, asked for a two-step task. The response shows the shape, not a promise about exact
  * scores (the test suite checks that it validates against the response schema).
  */
-export const EXAMPLE_SEARCH_REQUEST: SearchRequest = {
+export const EXAMPLE_SEARCH_REQUEST: ToolListSearchRequest = {
   query: ['schedule a 30 minute design review next Tuesday', 'post the meeting link in the #design Slack channel'],
   context: 'The user is organising a design review and wants the team invited and notified.',
   maxResults: 3,
@@ -112,4 +112,88 @@ export const EXAMPLE_DEGRADED_SEARCH_RESPONSE: SearchResponse = {
     explanation: 'Lexical match on the query terms (the LLM rerank did not finish before the deadline).',
   })),
   meta: { ranker: 'bm25', degraded: 'timeout', requestId: EXAMPLE_REQUEST_ID },
+};
+
+/** A router's grouped form: each server's `tools/list` result as it came (MCP Tool objects). */
+export const EXAMPLE_GROUPED_SEARCH_REQUEST: GroupedSearchRequest = {
+  query: ['post the release notes in the #releases Slack channel'],
+  maxResults: 3,
+  servers: [
+    {
+      serverId: 'slack',
+      serverName: 'Slack',
+      tools: [
+        {
+          name: 'slack_post_message',
+          description: 'Send a new message to a Slack channel.',
+          inputSchema: { type: 'object', properties: { channel_id: { type: 'string' }, text: { type: 'string' } }, required: ['channel_id', 'text'] },
+          annotations: { readOnlyHint: false, destructiveHint: false },
+        },
+        {
+          name: 'slack_list_channels',
+          description: 'List the public channels of the workspace, page by page.',
+          inputSchema: { type: 'object', properties: { cursor: { type: 'string' } } },
+          annotations: { readOnlyHint: true },
+        },
+      ],
+    },
+    {
+      serverId: 'filesystem',
+      tools: [
+        {
+          name: 'read_file',
+          title: 'Read file',
+          description: 'Read a whole file from the file system and return its text.',
+          inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+          annotations: { readOnlyHint: true },
+        },
+      ],
+    },
+  ],
+};
+
+/** Filters narrow the list before ranking; a tag boost raises tagged tools; minRelevance drops weak matches. */
+export const EXAMPLE_FILTERED_SEARCH_REQUEST: ToolListSearchRequest = {
+  query: ['find the channel for design discussions'],
+  filter: { servers: ['slack', 'filesystem'], tools: ['!*delete*'], readOnly: true },
+  boost: { tags: ['chat'] },
+  minRelevance: 0.3,
+  tools: [
+    {
+      toolKey: 'slack:slack_list_channels',
+      toolName: 'slack_list_channels',
+      serverName: 'Slack',
+      description: 'List the public channels of the workspace, page by page.',
+      annotations: { readOnlyHint: true },
+      tags: ['chat'],
+    },
+    {
+      toolKey: 'slack:slack_delete_channel',
+      toolName: 'slack_delete_channel',
+      serverName: 'Slack',
+      description: 'Archive and delete a channel.',
+      annotations: { destructiveHint: true },
+    },
+    {
+      toolKey: 'filesystem:search_files',
+      toolName: 'search_files',
+      serverName: 'Filesystem',
+      description: 'Find files whose names match a pattern.',
+      annotations: { readOnlyHint: true },
+    },
+  ],
+};
+
+/** Two of the router's tools could not be used: the search still answers, and says which and why. */
+export const EXAMPLE_SKIPPED_SEARCH_RESPONSE: SearchResponse = {
+  results: EXAMPLE_DEGRADED_SEARCH_RESPONSE.results.slice(0, 2),
+  meta: {
+    ranker: 'bm25',
+    requestId: EXAMPLE_REQUEST_ID,
+    skipped: [
+      { index: 5, toolKey: 'toolink:', reason: '/tools/5/toolName: must be a non-empty string' },
+      { index: 9, toolKey: 'slack:slack_post_message', reason: '/tools/9: repeats the toolKey of tool 1; the first is kept' },
+    ],
+    skippedCount: 2,
+  },
 };

@@ -1,7 +1,16 @@
-import { MAX_QUERY_ITEMS, MAX_RESULTS_LIMIT, DEFAULT_MAX_RESULTS, SearchResponseSchema } from '@catalog-search/core';
+import {
+  DEFAULT_MAX_RESULTS,
+  MAX_FILTER_ITEMS,
+  MAX_NAME_CHARS,
+  MAX_NESTING_DEPTH,
+  MAX_QUERY_ITEMS,
+  MAX_RESULTS_LIMIT,
+  MAX_SKIPPED_LISTED,
+  RANKED_QUERY_CHARS,
+  SearchResponseSchema,
+} from '@catalog-search/core';
 import { Type } from '@sinclair/typebox';
 import type { Config } from '../config.js';
-import { MAX_NAME_CHARS } from '../search/limits.js';
 import {
   COMMON_RESPONSE_HEADERS,
   EXAMPLE_REQUEST_ID,
@@ -11,7 +20,14 @@ import {
   tooManyRequestsHeaders,
   unauthorizedHeaders,
 } from './responses.js';
-import { EXAMPLE_DEGRADED_SEARCH_RESPONSE, EXAMPLE_SEARCH_REQUEST, EXAMPLE_SEARCH_RESPONSE } from './search-examples.js';
+import {
+  EXAMPLE_DEGRADED_SEARCH_RESPONSE,
+  EXAMPLE_FILTERED_SEARCH_REQUEST,
+  EXAMPLE_GROUPED_SEARCH_REQUEST,
+  EXAMPLE_SEARCH_REQUEST,
+  EXAMPLE_SEARCH_RESPONSE,
+  EXAMPLE_SKIPPED_SEARCH_RESPONSE,
+} from './search-examples.js';
 
 /** The versioned path is the one to integrate against; the seed path serves the same operation. */
 export const SEARCH_PATHS = [
@@ -92,16 +108,26 @@ function describeSearch(limits: SearchLimits, operationId: string): string {
     '`partial`. A BM25-only deployment (no LLM configured) answers `bm25` without `degraded`.\n\n' +
     'Tool descriptions are treated as untrusted third-party text: they are ranked, never followed as ' +
     'instructions.\n\n' +
+    '**The tool list**, in one of two forms: `tools`, a list of `ToolInfo` objects (MCP tool objects with `name` are ' +
+    'accepted as they are), or `servers`, the `tools/list` results grouped by server (`toolKey` is `serverId:name`). ' +
+    'The request is validated strictly, its tools leniently: a tool that cannot be used (no usable name, a required ' +
+    `field of the wrong type, a name over ${MAX_NAME_CHARS} characters, \`annotations\` or \`inputSchema\` nested deeper ` +
+    `than ${MAX_NESTING_DEPTH} levels, a repeated \`toolKey\`: the first is kept) is left out and named in \`meta.skipped\` ` +
+    `(the first ${MAX_SKIPPED_LISTED}; \`meta.skippedCount\` counts all). Empty or \`null\` optional fields count as absent, ` +
+    'non-string tags are dropped, `__proto__` keys are removed. A list whose tools are all unusable gets 200 with no results.\n\n' +
+    '**Filters and boosts**: `filter` narrows the list before ranking (servers, tool-name rules, tags, MCP annotation ' +
+    'hints), `boost.tags` raises tools with matching tags, `minRelevance` leaves out weak matches. Annotations are ' +
+    'untrusted hints from third-party servers: filtering on them is a convenience, not a security boundary.\n\n' +
     'A 1,000-tool list is close to 1 MB of JSON: send it compressed with `Content-Encoding: gzip`, `deflate` or ' +
     '`br` (the body limit applies to the decompressed size).\n\n' +
     '**Limits** (this deployment\'s values; operators can change the configurable ones):\n\n' +
     `| Limit | Value | Error |\n|---|---|---|\n` +
     `| \`query\` items | 1–${MAX_QUERY_ITEMS} | 400 |\n` +
-    `| characters per \`query\` item | ${limits.maxQueryChars} (\`MAX_QUERY_CHARS\`) | 400 |\n` +
-    `| characters of \`context\` | ${limits.maxContextChars} (\`MAX_CONTEXT_CHARS\`) | 400 |\n` +
-    `| \`tools\` per request | ${limits.maxTools} (\`MAX_TOOLS\`) | 413 |\n` +
-    `| \`toolKey\` | unique within \`tools\` | 400 |\n` +
-    `| \`toolKey\`, \`toolName\`, \`serverName\`, \`title\` | at most ${MAX_NAME_CHARS} characters each | 400 |\n` +
+    `| characters (code points) per \`query\` item | ${limits.maxQueryChars} (\`MAX_QUERY_CHARS\`); ranking reads the first ${RANKED_QUERY_CHARS} | 400 |\n` +
+    `| characters (code points) of \`context\` | ${limits.maxContextChars} (\`MAX_CONTEXT_CHARS\`) | 400 |\n` +
+    `| tools per request (\`tools\`, or all of \`servers\`) | ${limits.maxTools} (\`MAX_TOOLS\`) | 413 |\n` +
+    `| \`toolKey\`, \`toolName\`, \`serverName\` | unique key, at most ${MAX_NAME_CHARS} characters each | tool skipped |\n` +
+    `| entries per \`filter\` or \`boost\` list | ${MAX_FILTER_ITEMS} | 400 |\n` +
     `| \`maxResults\` | 1–${MAX_RESULTS_LIMIT}, default ${DEFAULT_MAX_RESULTS} | 400 |\n` +
     `| request body | ${mib(limits.bodyLimitBytes)} (\`MAX_BODY_BYTES\`) | 413 |\n` +
     `| time budget | ${limits.deadlineMs} ms (\`SEARCH_DEADLINE_MS\`), lowered by \`X-Search-Deadline-Ms\` | — |\n` +
@@ -133,14 +159,16 @@ export function searchRouteSchema(operationId: (typeof SEARCH_PATHS)[number]['op
             examples: {
               reranked: { summary: 'Reranked by the LLM', value: EXAMPLE_SEARCH_RESPONSE },
               degraded: { summary: 'Lexical ranking: the LLM missed the deadline', value: EXAMPLE_DEGRADED_SEARCH_RESPONSE },
+              skipped: { summary: 'Two tools could not be used and were skipped', value: EXAMPLE_SKIPPED_SEARCH_RESPONSE },
             },
           },
         },
       },
       400: problemResponse({
         description:
-          'The request is invalid: a body field (named in `errors[].field` as a JSON Pointer), malformed JSON, ' +
-          'a duplicate `toolKey` or a bad `X-Search-Deadline-Ms` header.',
+          'The request is invalid: a body field (named in `errors[].field` as a JSON Pointer; each problem once), ' +
+          'malformed JSON, both or neither of `tools` and `servers`, a `filter.tools` rule that is not a valid glob or ' +
+          'RE2 expression, or a bad `X-Search-Deadline-Ms` header. Tools that cannot be used are skipped (200), not refused.',
         examples: {
           field: {
             summary: 'A field is invalid',
@@ -148,11 +176,11 @@ export function searchRouteSchema(operationId: (typeof SEARCH_PATHS)[number]['op
             detail: 'body /query: Expected array length to be greater or equal to 1',
             errors: [{ field: '/query', message: 'Expected array length to be greater or equal to 1' }],
           },
-          duplicateToolKey: {
-            summary: 'Two tools share a toolKey',
+          unsafeRule: {
+            summary: 'A filter rule RE2 cannot run',
             code: 'INVALID_REQUEST',
-            detail: 'body /tools/3/toolKey: duplicate toolKey "slack:slack_post_message"',
-            errors: [{ field: '/tools/3/toolKey', message: 'must be unique within tools' }],
+            detail: 'body /filter/tools/0: is not a valid RE2 regular expression: error parsing regexp: invalid escape sequence: `\\1`',
+            errors: [{ field: '/filter/tools/0', message: 'is not a valid RE2 regular expression: error parsing regexp: invalid escape sequence: `\\1`' }],
           },
         },
       }),
@@ -185,8 +213,8 @@ export function searchRouteSchema(operationId: (typeof SEARCH_PATHS)[number]['op
           tooManyTools: {
             summary: 'Too many tools',
             code: 'TOO_MANY_TOOLS',
-            detail: `tools: ${limits.maxTools + 1} tools sent; at most ${limits.maxTools} are accepted per request.`,
-            errors: [{ field: '/tools', message: `must have at most ${limits.maxTools} items` }],
+            detail: `body /tools: ${limits.maxTools + 1} tools sent; at most ${limits.maxTools} are accepted per request (MAX_TOOLS).`,
+            errors: [{ field: '/tools', message: `must carry at most ${limits.maxTools} tools` }],
           },
           bodyTooLarge: {
             summary: 'Body too large',
@@ -245,6 +273,8 @@ export function searchRouteSchema(operationId: (typeof SEARCH_PATHS)[number]['op
 
 export const SEARCH_REQUEST_EXAMPLES = {
   twoStepTask: { summary: 'A two-step task over GitHub, Slack, filesystem and calendar tools', value: EXAMPLE_SEARCH_REQUEST },
+  groupedByServer: { summary: 'The same kind of task, tools as tools/list returned them, grouped by server', value: EXAMPLE_GROUPED_SEARCH_REQUEST },
+  filtersAndBoosts: { summary: 'Read-only tools of two servers, tagged tools raised, weak matches left out', value: EXAMPLE_FILTERED_SEARCH_REQUEST },
 };
 
 /** Request examples by operationId (the body schema itself is the shared SearchRequest component). */

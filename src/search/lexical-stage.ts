@@ -1,4 +1,4 @@
-import { rankRequest, type RankCache, type RankedTool, type SearchRequest } from '@catalog-search/core';
+import { rankRequest, type PreparedSearch, type RankCache, type RankedTool } from '@catalog-search/core';
 
 /**
  * The lexical stage: the BM25F ranking from packages/core on this project's cache. `limit` is how
@@ -6,7 +6,7 @@ import { rankRequest, type RankCache, type RankedTool, type SearchRequest } from
  * lets core skip ordering the rest).
  */
 export function rankLexically(
-  request: SearchRequest,
+  request: PreparedSearch,
   options: { limit: number; cache: RankCache; maxDescriptionChars: number },
 ): RankedTool[] {
   return rankRequest(request, options);

@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_RESULTS, type RankCache, type SearchMeta, type SearchRequest, type SearchResponse } from '@catalog-search/core';
+import { DEFAULT_MAX_RESULTS, needsWholeRanking, type PreparedSearch, type RankCache, type SearchMeta, type SearchResponse } from '@catalog-search/core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Deadline } from './deadline.js';
 import { rankLexically } from './lexical-stage.js';
@@ -35,13 +35,13 @@ export interface SearchOutcome {
  * ranking fills its prompt, so tools that share no word with the request reach the model.
  * `meta.semantic` says how the semantic stage ran.
  */
-export async function searchCatalog(request: SearchRequest, ctx: SearchContext): Promise<SearchOutcome> {
+export async function searchCatalog(request: PreparedSearch, ctx: SearchContext): Promise<SearchOutcome> {
   const maxResults = request.maxResults ?? DEFAULT_MAX_RESULTS;
   const { reranker, requestId } = ctx;
 
   const lexical = rankLexically(request, {
-    // Fusion may lift any lexical match into the top: it needs them all.
-    limit: reranker || ctx.semantic ? Number.POSITIVE_INFINITY : maxResults,
+    // A reranker, semantic fusion or a tag boost (each can lift any matching tool into the answer) needs every match.
+    limit: reranker || ctx.semantic || needsWholeRanking(request) ? Number.POSITIVE_INFINITY : maxResults,
     cache: ctx.rankCache,
     maxDescriptionChars: ctx.maxDescriptionChars,
   });
@@ -53,7 +53,7 @@ export async function searchCatalog(request: SearchRequest, ctx: SearchContext):
   const semantic = { semantic: hybrid?.status ?? 'off' };
 
   if (!reranker || request.tools.length === 0) {
-    return { response: respond(candidates, maxResults, { ranker: 'bm25', ...semantic, requestId }) };
+    return { response: respond(candidates, request, { ranker: 'bm25', ...semantic, requestId }) };
   }
   const outcome = await rerankWithinDeadline(
     reranker,
@@ -70,5 +70,5 @@ export async function searchCatalog(request: SearchRequest, ctx: SearchContext):
   );
 
   const meta: SearchMeta = { ranker: outcome.ranker, ...semantic, requestId, ...(outcome.degraded ? { degraded: outcome.degraded } : {}) };
-  return { response: respond(outcome.ranked, maxResults, meta), ...(outcome.stats ? { rerank: outcome.stats } : {}) };
+  return { response: respond(outcome.ranked, request, meta), ...(outcome.stats ? { rerank: outcome.stats } : {}) };
 }

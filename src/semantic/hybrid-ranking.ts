@@ -1,4 +1,4 @@
-import type { RankedTool, SearchRequest } from '@catalog-search/core';
+import type { RankedTool, ToolInfo } from '@catalog-search/core';
 import { dot } from './embedder.js';
 import { fuseHybrid } from './fuse-hybrid.js';
 import type { SemanticStage, SemanticStatus } from './semantic-stage.js';
@@ -10,7 +10,7 @@ import type { SemanticStage, SemanticStatus } from './semantic-stage.js';
  */
 export async function rankHybrid(
   stage: SemanticStage,
-  request: Pick<SearchRequest, 'query' | 'tools'>,
+  request: { query: readonly string[]; tools: readonly ToolInfo[] },
   lexical: RankedTool[],
   context: { projectId: string; deadline: { remainingMs(): number; signal: AbortSignal } },
 ): Promise<{ ranked: RankedTool[]; status: SemanticStatus }> {

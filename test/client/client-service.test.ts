@@ -11,7 +11,7 @@ import {
   type FetchLike,
   type SearchOutcome,
 } from '@catalog-search/client';
-import type { SearchRequest, ToolInfo } from '@catalog-search/core';
+import type { ToolListSearchRequest, ToolInfo } from '@catalog-search/core';
 import { startApp, testConfig, TEST_SECRET, type RunningApp } from '../helpers/app.js';
 import { claims, signJwt } from '../helpers/tokens.js';
 import { manyTools } from '../fixtures/tools.js';
@@ -32,7 +32,7 @@ const token = (extra: Record<string, unknown> = {}) =>
 const haveBenchData = existsSync(join(BENCH_DIR, 'livemcpbench', 'catalog.jsonl'));
 const sampleRequest = JSON.parse(
   readFileSync(new URL('../../examples/search-request.json', import.meta.url), 'utf8'),
-) as SearchRequest;
+) as ToolListSearchRequest;
 
 /** A catalog's tools with only the fields a router sends, and its queries. */
 function loadCatalog(folder: string, maxTools: number): { tools: ToolInfo[]; queries: string[] } {
@@ -59,7 +59,7 @@ describe('client → real service', () => {
   });
 
   it('sends a large tool list gzip-compressed and the service answers it, streamed (chunked) or buffered', async () => {
-    const request: SearchRequest = { ...sampleRequest, tools: manyTools(400) };
+    const request: ToolListSearchRequest = { ...sampleRequest, tools: manyTools(400) };
     expect(JSON.stringify(request).length).toBeGreaterThan(COMPRESSION_THRESHOLD);
     // The runtime's fetch, noting the body it was given; one of them refuses streams, as Chromium
     // does over HTTP/1.1, so that client sends the same gzipped body buffered.
@@ -151,7 +151,7 @@ describe('client → real service with a per-project rate limit', () => {
 });
 
 describe('parity: the local fallback ranks exactly as the service\'s lexical stage', () => {
-  const sampleCases: [string, SearchRequest][] = [
+  const sampleCases: [string, ToolListSearchRequest][] = [
     ['the bundled sample request', sampleRequest],
     ['the sample, each sub-query alone, all results', { ...sampleRequest, query: [sampleRequest.query[0]!], maxResults: 100 }],
   ];
@@ -161,8 +161,8 @@ describe('parity: the local fallback ranks exactly as the service\'s lexical sta
   const livemcp = loadCatalog('livemcpbench', Infinity);
   // Smithery descriptions run long, so the 2,000-character description cut is exercised too.
   const smithery = loadCatalog('smithery_catalog', 800);
-  const catalogCases: [string, SearchRequest][] = [
-    ...livemcp.queries.slice(0, 6).map((query, i): [string, SearchRequest] => [`livemcpbench q${i}`, { query: [query], tools: livemcp.tools }]),
+  const catalogCases: [string, ToolListSearchRequest][] = [
+    ...livemcp.queries.slice(0, 6).map((query, i): [string, ToolListSearchRequest] => [`livemcpbench q${i}`, { query: [query], tools: livemcp.tools }]),
     ['multi-step with context', {
       query: ['find the current stock price', 'write a word document with the figures'],
       context: 'Preparing a weekly finance summary.',
@@ -184,7 +184,7 @@ describe('parity: the local fallback ranks exactly as the service\'s lexical sta
 
   it.skipIf(!haveBenchData).each(catalogCases)('%s (../shared/bench)', async (_name, request) => expectParity(request));
 
-  async function expectParity(request: SearchRequest): Promise<void> {
+  async function expectParity(request: ToolListSearchRequest): Promise<void> {
     const fromCloud: SearchOutcome = await cloudClient.search(request);
     const fromLocal: SearchOutcome = await local.search(request);
     expect(fromCloud.source).toBe('cloud');

@@ -27,8 +27,8 @@ export function testConfig(overrides: { auth?: Partial<AuthConfig> } & Partial<O
     search: {
       deadlineMs: 4000,
       maxTools: 5000,
-      maxQueryChars: 1000,
-      maxContextChars: 8000,
+      maxQueryChars: 32_000,
+      maxContextChars: 64_000,
       maxDescriptionChars: 2000,
       cacheProjects: 64,
       cacheToolsPerProject: 6000,

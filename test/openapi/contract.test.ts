@@ -4,11 +4,15 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXAMPLE_SEARCH_REQUEST } from '../../src/schemas/search-examples.js';
+import {
+  EXAMPLE_FILTERED_SEARCH_REQUEST,
+  EXAMPLE_GROUPED_SEARCH_REQUEST,
+  EXAMPLE_SEARCH_REQUEST,
+} from '../../src/schemas/search-examples.js';
 import { startApp, TEST_SECRET, testConfig, type RunningApp } from '../helpers/app.js';
 import { claims, signJwt } from '../helpers/tokens.js';
 import { manyTools } from '../fixtures/tools.js';
-import { contractViolations } from './spec-validator.js';
+import { contractViolations, matchesComponent } from './spec-validator.js';
 
 /**
  * The generated-client contract: types generated from openapi.yaml with openapi-typescript,
@@ -96,6 +100,30 @@ describe('client generated from openapi.yaml (openapi-typescript + openapi-fetch
     expect(data!.results.length).toBeGreaterThan(0);
     expect(data!.meta.requestId).toBe('contract-1');
     expect(response.headers.get('api-version')).toBe('1');
+  });
+
+  it('SearchRequest is a oneOf: the ToolInfo form and the grouped MCP form each match exactly one branch', async () => {
+    expect(matchesComponent('SearchRequest', EXAMPLE_SEARCH_REQUEST)).toBe(true);
+    expect(matchesComponent('SearchRequest', EXAMPLE_GROUPED_SEARCH_REQUEST)).toBe(true);
+    expect(matchesComponent('SearchRequest', EXAMPLE_FILTERED_SEARCH_REQUEST)).toBe(true);
+    // Both lists at once match both branches' required fields but neither branch: refused by oneOf.
+    expect(matchesComponent('SearchRequest', { ...EXAMPLE_SEARCH_REQUEST, servers: EXAMPLE_GROUPED_SEARCH_REQUEST.servers })).toBe(false);
+    expect(matchesComponent('SearchRequest', { query: ['x'] })).toBe(false);
+  });
+
+  it('POST /v1/catalog/search with the grouped MCP form and with filters: 200 that matches the spec', async () => {
+    const api = client.catalogSearchClient(server.url, token());
+    const grouped = await expectContract(client.searchV1(api, EXAMPLE_GROUPED_SEARCH_REQUEST), '/v1/catalog/search', 'post', 200);
+    expect(client.topToolKeys(grouped.data!)[0]).toMatch(/^slack:slack_post_message /);
+    const filtered = await expectContract(client.searchV1(api, EXAMPLE_FILTERED_SEARCH_REQUEST), '/v1/catalog/search', 'post', 200);
+    expect(client.topToolKeys(filtered.data!).join(' ')).not.toContain('slack:slack_delete_channel');
+  });
+
+  it('200 with meta.skipped: tools that cannot be used are named, and the answer matches the spec', async () => {
+    const api = client.catalogSearchClient(server.url, token());
+    const body = { ...EXAMPLE_SEARCH_REQUEST, tools: [...EXAMPLE_SEARCH_REQUEST.tools, { toolKey: 'toolink:', toolName: '', serverName: 'Toolink' }] };
+    const skipped = await expectContract(client.searchRaw(api, body), '/v1/catalog/search', 'post', 200);
+    expect(skipped.data!.meta).toMatchObject({ skippedCount: 1, skipped: [{ index: EXAMPLE_SEARCH_REQUEST.tools.length, toolKey: 'toolink:' }] });
   });
 
   it('POST /catalog/search (seed path): the same operation, the same answer', async () => {

@@ -41,6 +41,11 @@ function validatorAt(pointer: string): ValidateFunction {
   return validate;
 }
 
+/** Whether `value` matches the spec's component schema `name` (for requests: both forms of SearchRequest). */
+export function matchesComponent(name: string, value: unknown): boolean {
+  return validatorAt(`/components/schemas/${pointerSegment(name)}`)(value) === true;
+}
+
 export interface CheckedResponse {
   path: string;
   method: 'get' | 'post';

@@ -1,4 +1,4 @@
-import { createRankCache, DEFAULT_MAX_DESCRIPTION_CHARS, type SearchRequest, type SearchResponse, type ToolInfo } from '@catalog-search/core';
+import { createRankCache, DEFAULT_MAX_DESCRIPTION_CHARS, type McpServerTools, type PreparedSearch, type SearchRequest, type SearchResponse, type ToolInfo } from '@catalog-search/core';
 import { CircuitBreaker, type CircuitBreakerOptions, type CircuitSnapshot } from './circuit-breaker.js';
 import { callCloud, type FetchLike } from './cloud-call.js';
 import type { Compression } from './compression.js';
@@ -10,13 +10,13 @@ import {
   RateLimitError,
 } from './errors.js';
 import { CONFIGURATION_REASONS, fallbackReasonFor, type FallbackReason } from './fallback-reason.js';
-import { prepareLocally, searchLocally, type LocalSearch } from './local-search.js';
+import { prepareLocally, searchLocally, usableTools, type LocalSearch } from './local-search.js';
 import { newRequestId } from './request-id.js';
 import { runtimeStreamsBodies } from './streamed-body.js';
-import { assertValidRequest } from './validation.js';
+import { prepareRequest } from './validation.js';
 
 export const DEFAULT_TIMEOUT_MS = 5_000;
-export const DEFAULT_PATH = '/catalog/search';
+export const DEFAULT_PATH = '/v1/catalog/search';
 export const DEFAULT_DEADLINE_MARGIN_MS = 250;
 /** The service's default MAX_DESCRIPTION_CHARS (core's): descriptions are cut to this length for ranking. */
 export { DEFAULT_MAX_DESCRIPTION_CHARS };
@@ -30,7 +30,7 @@ export interface CatalogSearchClientOptions {
   getToken?: () => string | Promise<string>;
   /** Whole budget of a cloud call (token, request, body) before ranking locally. Default 5,000 ms. */
   timeoutMs?: number;
-  /** Path of the search route, appended to `baseUrl`. Default `/catalog/search`. */
+  /** Path of the search route, appended to `baseUrl`. Default `/v1/catalog/search`. */
   path?: string;
   /** Kept back from the budget when telling the service its deadline (`X-Search-Deadline-Ms`). Default 250 ms. */
   deadlineMarginMs?: number;
@@ -91,7 +91,7 @@ export interface CatalogSearchClient {
    * the router's tool list changes (at start, on `tools/list_changed`), at a moment when blocking
    * for a while is fine: it is synchronous and costs about one cold local search. Optional.
    */
-  prepare(tools: ToolInfo[]): void;
+  prepare(tools: ToolInfo[] | McpServerTools[]): void;
   /** The breaker's state, for health pages and logs (`closed` when the breaker is disabled). */
   circuit(): CircuitSnapshot;
 }
@@ -122,7 +122,7 @@ export function createCatalogSearchClient(options: CatalogSearchClientOptions): 
   const streaming = { enabled: runtimeStreamsBodies() };
 
   const answerLocally = (
-    request: SearchRequest,
+    request: PreparedSearch,
     error: CatalogSearchError,
     requestId: string,
     signal: AbortSignal | undefined,
@@ -138,20 +138,21 @@ export function createCatalogSearchClient(options: CatalogSearchClientOptions): 
     async search(request, searchOptions = {}) {
       const { signal } = searchOptions;
       if (signal?.aborted) throw new APIUserAbortError({ cause: signal.reason });
-      // A malformed request is a bug in the caller: it fails the same way locally and in the cloud,
-      // so it is thrown, not hidden behind a fallback that would repeat forever.
-      assertValidRequest(request);
+      // A malformed envelope is a bug in the caller: it fails the same way locally and in the cloud,
+      // so it is thrown, not hidden behind a fallback that would repeat forever. Unusable tools are
+      // skipped, as the service skips them.
+      const prepared = prepareRequest(request);
       const callTimeoutMs = checkTimeout(searchOptions.timeoutMs ?? timeoutMs, 'timeoutMs');
       const requestId = searchOptions.requestId ?? newRequestId();
 
       if (breaker && !breaker.tryAcquire()) {
         const retryAt = breaker.snapshot().retryAt ?? breaker.now();
-        return answerLocally(request, new CircuitOpenError(retryAt, lastFailure), requestId, signal);
+        return answerLocally(prepared, new CircuitOpenError(retryAt, lastFailure), requestId, signal);
       }
       // A cloud call still pending at half its budget may well time out: analyse the tool list for
       // local ranking meanwhile (the request is long sent, the thread is idle), so a fallback then
       // costs a warm ranking instead of a cold one. Nearly free when the list is already cached.
-      const warmUp = setTimeout(() => prepareQuietly(request, local), callTimeoutMs / 2);
+      const warmUp = setTimeout(() => prepareQuietly(prepared, local), callTimeoutMs / 2);
       try {
         const response = await callCloud(request, {
           fetch: fetchImpl,
@@ -160,6 +161,7 @@ export function createCatalogSearchClient(options: CatalogSearchClientOptions): 
           timeoutMs: callTimeoutMs,
           deadlineMarginMs,
           requestId,
+          prepared,
           projectId: options.projectId,
           userAgent: options.userAgent,
           signal,
@@ -180,14 +182,13 @@ export function createCatalogSearchClient(options: CatalogSearchClientOptions): 
           : new CatalogSearchError('unexpected client failure', { cause: error });
         lastFailure = failure;
         breaker?.failure(retryAfterOf(failure));
-        return answerLocally(request, failure, requestId, signal);
+        return answerLocally(prepared, failure, requestId, signal);
       } finally {
         clearTimeout(warmUp);
       }
     },
     prepare(tools) {
-      assertValidRequest({ query: ['prepare'], tools });
-      prepareLocally(tools, local);
+      prepareLocally(usableTools(tools), local);
     },
     circuit: () => breaker?.snapshot() ?? { state: 'closed', consecutiveFailures: 0 },
   };
@@ -226,7 +227,7 @@ function retryAfterOf(error: CatalogSearchError): number | undefined {
   return undefined;
 }
 
-function prepareQuietly(request: SearchRequest, local: LocalSearch): void {
+function prepareQuietly(request: PreparedSearch, local: LocalSearch): void {
   try {
     prepareLocally(request.tools, local);
   } catch {

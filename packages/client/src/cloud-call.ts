@@ -1,4 +1,4 @@
-import type { SearchRequest, SearchResponse } from '@catalog-search/core';
+import type { PreparedSearch, SearchRequest, SearchResponse } from '@catalog-search/core';
 import { canGzip, COMPRESSION_THRESHOLD, encodeBody, type Compression } from './compression.js';
 import { raceSignal, startDeadline, type Deadline } from './deadline.js';
 import {
@@ -24,6 +24,8 @@ export interface CloudCall {
   /** Subtracted from the remaining budget in `X-Search-Deadline-Ms`, for the answer's trip back. */
   deadlineMarginMs: number;
   requestId: string;
+  /** The request as core prepared it: the answer may name only its tools. */
+  prepared: PreparedSearch;
   projectId: string | undefined;
   userAgent: string | undefined;
   signal: AbortSignal | undefined;
@@ -59,7 +61,7 @@ export async function callCloud(request: SearchRequest, call: CloudCall): Promis
     } catch (error) {
       throw new InvalidResponseError('response body is not JSON', response.status, requestId, { cause: error });
     }
-    const problem = responseProblem(parsed, request);
+    const problem = responseProblem(parsed, call.prepared);
     if (problem !== undefined) throw new InvalidResponseError(problem, response.status, requestId);
     return parsed as SearchResponse;
   } finally {

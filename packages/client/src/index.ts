@@ -19,6 +19,7 @@ export {
   type CircuitState,
 } from './circuit-breaker.js';
 export type { FetchLike } from './cloud-call.js';
+export { toServers, type ListedServer, type ListToolsResult } from './mcp-servers.js';
 export { COMPRESSION_THRESHOLD, type Compression } from './compression.js';
 export { CONFIGURATION_REASONS, type FallbackReason } from './fallback-reason.js';
 export {
@@ -42,4 +43,17 @@ export {
   type ProblemDetails,
 } from './errors.js';
 // Re-exported so a router needs one import for the wire types.
-export type { SearchMeta, SearchRequest, SearchResponse, SearchResult, ToolInfo } from '@catalog-search/core';
+export type {
+  GroupedSearchRequest,
+  McpServerTools,
+  McpTool,
+  SearchBoost,
+  SearchFilter,
+  SearchMeta,
+  SearchRequest,
+  SearchResponse,
+  SearchResult,
+  SkippedTool,
+  ToolInfo,
+  ToolListSearchRequest,
+} from '@catalog-search/core';

@@ -1,17 +1,23 @@
 import {
+  adjustRelevance,
+  DEFAULT_MAX_RESULTS,
+  needsWholeRanking,
   rankRequest,
   rankTools,
+  readToolList,
   toSearchResult,
+  type PreparedSearch,
   type RankCache,
-  type SearchRequest,
   type SearchResponse,
   type ToolInfo,
 } from '@catalog-search/core';
 import type { FallbackReason } from './fallback-reason.js';
 
 /**
- * The local answer: core's `rankRequest` + `toSearchResult`, the same calls as the service's lexical
- * stage, so the router gets the ranking the service would give with `meta.ranker: "bm25"`.
+ * The local answer: core's `rankRequest`, `adjustRelevance` and `toSearchResult` on the request that
+ * core's `prepareSearch` made ready (tools read and filtered): the same code as the service's
+ * lexical stage, so the router gets the ranking the service would give with `meta.ranker: "bm25"`,
+ * filters, boosts, `minRelevance` and `meta.skipped` included.
  */
 export interface LocalSearch {
   cache: RankCache;
@@ -20,15 +26,20 @@ export interface LocalSearch {
 }
 
 export function searchLocally(
-  request: SearchRequest,
+  search: PreparedSearch,
   local: LocalSearch,
   requestId: string,
   reason: FallbackReason,
 ): SearchResponse {
-  const ranked = rankRequest(request, { cache: local.cache, maxDescriptionChars: local.maxDescriptionChars });
+  const ranked = rankRequest(search, {
+    // A tag boost can lift any matching tool into the answer: then the whole ranking is needed.
+    ...(needsWholeRanking(search) ? { limit: Infinity } : {}),
+    cache: local.cache,
+    maxDescriptionChars: local.maxDescriptionChars,
+  });
   return {
-    results: ranked.map(toSearchResult),
-    meta: { ranker: 'bm25', degraded: `local_fallback:${reason}`, requestId },
+    results: adjustRelevance(ranked, search).slice(0, search.maxResults ?? DEFAULT_MAX_RESULTS).map(toSearchResult),
+    meta: { ranker: 'bm25', degraded: `local_fallback:${reason}`, requestId, ...search.skippedMeta },
   };
 }
 
@@ -40,3 +51,17 @@ export function searchLocally(
 export function prepareLocally(tools: ToolInfo[], local: LocalSearch): void {
   rankTools({ query: ['prepare'], tools }, { limit: 0, cache: local.cache, maxDescriptionChars: local.maxDescriptionChars });
 }
+
+/**
+ * The usable tools of a list the router hands to `prepare`, read as a search would read them: a
+ * `tools` list, or the grouped form (`toServers()`'s output) when every entry is a server.
+ */
+export function usableTools(list: readonly unknown[]): ToolInfo[] {
+  const grouped = list.length > 0 && list.every(isServerEntry);
+  const reading = readToolList(grouped ? { servers: list } : { tools: list });
+  return reading.ok ? reading.list.tools : [];
+}
+
+const isServerEntry = (entry: unknown): boolean =>
+  typeof entry === 'object' && entry !== null && typeof (entry as { serverId?: unknown }).serverId === 'string' &&
+  Array.isArray((entry as { tools?: unknown }).tools);

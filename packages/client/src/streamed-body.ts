@@ -30,21 +30,30 @@ function serialise(request: SearchRequest, gzip: boolean): ReadableStream<Uint8A
 
 /**
  * Whether the request's JSON is at least `length` characters, from a lower bound that counts only
- * its strings and each tool's three required keys (exact JSON is never shorter). Stops as soon as
+ * its strings and the smallest tool object (exact JSON is never shorter). Stops as soon as
  * the bound is reached: a few dozen tools for a 32 KiB threshold.
  */
 export function jsonAtLeast(request: SearchRequest, length: number): boolean {
   let total = 0;
   for (const text of request.query) total += text.length;
-  for (const tool of request.tools) {
-    total += MIN_TOOL_JSON + tool.toolKey.length + tool.toolName.length + tool.serverName.length;
-    total += (tool.description?.length ?? 0) + (tool.title?.length ?? 0);
-    if (total >= length) return true;
+  const groups = 'servers' in request ? request.servers.map((server) => server.tools) : [request.tools];
+  for (const tools of groups) {
+    for (const tool of tools as unknown[]) {
+      total += MIN_TOOL_JSON + stringLength(tool, 'toolKey') + stringLength(tool, 'toolName') + stringLength(tool, 'name');
+      total += stringLength(tool, 'serverName') + stringLength(tool, 'description') + stringLength(tool, 'title');
+      if (total >= length) return true;
+    }
   }
   return false;
 }
 
-const MIN_TOOL_JSON = '{"toolKey":"","toolName":"","serverName":""}'.length;
+/** Length of a string field of a tool the router built (any shape: the tools are read leniently). */
+function stringLength(tool: unknown, field: string): number {
+  const value = typeof tool === 'object' && tool !== null ? (tool as Record<string, unknown>)[field] : undefined;
+  return typeof value === 'string' ? value.length : 0;
+}
+
+const MIN_TOOL_JSON = '{"name":""}'.length;
 
 let streamsSupported: boolean | undefined;
 

@@ -1,12 +1,12 @@
 import {
-  findDuplicateToolKey,
+  prepareSearch,
+  readToolList,
+  SearchEnvelopeSchema,
   SearchMetaSchema,
-  SearchRequestSchema,
   SearchResultSchema,
-  ToolInfoSchema,
-  type SearchRequest,
+  type PreparedSearch,
+  type SearchEnvelope,
   type SearchResponse,
-  type ToolInfo,
 } from '@catalog-search/core';
 import { Type, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
@@ -15,48 +15,32 @@ import { InvalidRequestError } from './errors.js';
 // `Value.Check` interprets the schema (no `new Function`), so it also runs under a strict
 // Content-Security-Policy in a browser or an Electron renderer.
 
-/** Throws InvalidRequestError naming the first bad field; the same schema the service validates with. */
-export function assertValidRequest(request: unknown): asserts request is SearchRequest {
-  const tools = (request as { tools?: unknown } | null)?.tools;
-  if (!Array.isArray(tools)) return assertMatches(SearchRequestSchema, request, '');
-  // The request without its tools, then each tool, then that toolKey is unique within the list (by
-  // contract; the service answers 400 otherwise).
-  assertMatches(SearchRequestSchema, { ...(request as object), tools: [] }, '');
-  for (let index = 0; index < tools.length; index += 1) {
-    const tool: unknown = tools[index];
-    if (!isPlainlyValidTool(tool)) assertMatches(ToolInfoSchema, tool, `/tools/${index}`);
-  }
-  const duplicate = findDuplicateToolKey(tools as ToolInfo[]);
-  if (duplicate !== undefined) {
-    const { index, earlier, toolKey } = duplicate;
-    throw new InvalidRequestError(`/tools/${index}/toolKey`, `duplicates /tools/${earlier}/toolKey (${JSON.stringify(toolKey)})`);
-  }
-}
-
 /**
- * ToolInfoSchema written out by hand: it accepts exactly what `Value.Check(ToolInfoSchema)` accepts
- * (test/validation.test.ts checks both the equivalence and that the schema has not changed), at a
- * small fraction of the cost: 3,000 tools take ~0.2 ms instead of ~2-4 ms, and ~0.5 ms instead of
- * ~10-25 ms in a process where the schema checker has not run yet. A tool it rejects goes to the
- * schema, which names the bad field.
+ * Checks the request as the service does: the envelope strictly (a bad field is a bug in the
+ * caller, thrown as InvalidRequestError naming it), the tools leniently with core's reader (a tool
+ * that cannot be used is skipped and reported in `meta.skipped`, as the service would). Returns the
+ * request prepared for local ranking.
  */
-export function isPlainlyValidTool(value: unknown): boolean {
-  if (!isObject(value)) return false;
-  const tool = value as Record<string, unknown>;
-  return (
-    isNonEmptyString(tool.toolKey) &&
-    isNonEmptyString(tool.toolName) &&
-    typeof tool.serverName === 'string' &&
-    (tool.description === undefined || typeof tool.description === 'string') &&
-    (tool.title === undefined || typeof tool.title === 'string') &&
-    (tool.inputSchema === undefined || isObject(tool.inputSchema)) &&
-    (tool.annotations === undefined || isObject(tool.annotations)) &&
-    (tool.tags === undefined || (Array.isArray(tool.tags) && tool.tags.every((tag) => typeof tag === 'string')))
-  );
+export function prepareRequest(request: unknown): PreparedSearch {
+  if (request === null || typeof request !== 'object' || Array.isArray(request)) {
+    throw new InvalidRequestError('', 'must be an object');
+  }
+  // The tool list first, as the service reads it before validating the envelope (so a request
+  // with both problems names the same one first on either side).
+  const { tools, servers, ...envelope } = request as Record<string, unknown>;
+  const reading = readToolList({ tools, servers });
+  if (!reading.ok) {
+    const first = reading.problems[0]!;
+    throw new InvalidRequestError(first.field, first.message);
+  }
+  assertMatches(SearchEnvelopeSchema, envelope, '');
+  const prepared = prepareSearch(envelope as SearchEnvelope, reading.list);
+  if (!prepared.ok) {
+    const first = prepared.problems[0]!;
+    throw new InvalidRequestError(first.field, first.message);
+  }
+  return prepared.search;
 }
-
-const isObject = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value);
-const isNonEmptyString = (value: unknown): boolean => typeof value === 'string' && value.length > 0;
 
 function assertMatches(schema: TSchema, value: unknown, prefix: string): void {
   if (Value.Check(schema, value)) return;
@@ -78,13 +62,13 @@ const TolerantSearchResponseSchema = Type.Object(
 );
 
 /** Why a parsed body is not a usable answer to `request`, or undefined when it is. */
-export function responseProblem(body: unknown, request: SearchRequest): string | undefined {
+export function responseProblem(body: unknown, request: PreparedSearch): string | undefined {
   if (!Value.Check(TolerantSearchResponseSchema, body)) {
     const first = Value.Errors(TolerantSearchResponseSchema, body).First();
     return `response does not match SearchResponse: ${first?.path || '(root)'} ${first?.message ?? ''}`.trim();
   }
   const response = body as SearchResponse;
-  // Every result must be one of the tools we sent: anything else is not an answer to this request.
+  // Every result must be one of the usable tools we sent that pass the filter: anything else is not an answer to this request.
   const sentKeys = new Set(request.tools.map((tool) => tool.toolKey));
   const stranger = response.results.find((result) => !sentKeys.has(result.toolKey));
   if (stranger) return `response names a tool that was not sent: ${JSON.stringify(stranger.toolKey)}`;

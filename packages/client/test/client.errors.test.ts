@@ -96,10 +96,10 @@ describe('fallback: false rejects with typed errors', () => {
 describe('requests that are never sent', () => {
   it.each<[string, unknown, string]>([
     ['an empty query list', { ...REQUEST, query: [] }, '/query'],
-    ['a tool without toolName', { ...REQUEST, tools: [{ toolKey: 'a:b', serverName: 'A' }] }, '/tools/0/toolName'],
+    ['tools and servers both', { ...REQUEST, servers: [] }, '/servers'],
+    ['a filter.tools rule that is not RE2', { ...REQUEST, filter: { tools: ['/(?=a)/'] } }, '/filter/tools/0'],
     ['maxResults over the limit', { ...REQUEST, maxResults: 101 }, '/maxResults'],
     ['an unknown top-level field', { ...REQUEST, limit: 3 }, '/limit'],
-    ['a duplicate toolKey', { ...REQUEST, tools: [...REQUEST.tools, { ...REQUEST.tools[0]! }] }, `/tools/${REQUEST.tools.length}/toolKey`],
   ])('%s → InvalidRequestError naming the field, even with fallback on', async (_name, request, path) => {
     server = await startServer((_req, res) => sendJson(res, 200, cloudAnswer()));
     const events: FallbackEvent[] = [];
@@ -112,17 +112,25 @@ describe('requests that are never sent', () => {
   });
 });
 
-describe('validation of tool objects seen before', () => {
-  it('re-checks a tool whose field was replaced after it passed once', async () => {
-    server = await startServer((_req, res) => sendJson(res, 200, cloudAnswer()));
-    const client = testClient(server.baseUrl);
-    const tools = REQUEST.tools.map((tool) => ({ ...tool }));
-    await client.search({ ...REQUEST, tools });
-    (tools[2] as { toolName: unknown }).toolName = 42;
-    const error = await client.search({ ...REQUEST, tools }).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(InvalidRequestError);
-    expect((error as InvalidRequestError).path).toBe('/tools/2/toolName');
-    expect(server.seen).toHaveLength(1);
+describe('tools that cannot be used', () => {
+  it('are skipped and reported in meta.skipped by the local fallback, as the service would', async () => {
+    const tools = [
+      ...REQUEST.tools,
+      { toolKey: 'a:b', serverName: 'A' },
+      { ...REQUEST.tools[0]!, description: 'a repeat' },
+    ];
+    const client = createCatalogSearchClient({ baseUrl: await closedPortUrl(), token: 't', breaker: false });
+    const outcome = await client.search({ ...REQUEST, tools } as SearchRequest);
+    expect(outcome.source).toBe('local');
+    expect(outcome.meta.skippedCount).toBe(2);
+    expect(outcome.meta.skipped).toEqual([
+      { index: REQUEST.tools.length, toolKey: 'a:b', reason: `/tools/${REQUEST.tools.length}/toolName: must be a non-empty string` },
+      {
+        index: REQUEST.tools.length + 1,
+        toolKey: REQUEST.tools[0]!.toolKey,
+        reason: `/tools/${REQUEST.tools.length + 1}: repeats the toolKey of tool 0; the first is kept`,
+      },
+    ]);
   });
 });
 

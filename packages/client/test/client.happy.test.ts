@@ -25,7 +25,7 @@ describe('cloud answers', () => {
     expect(outcome.fallbackReason).toBeUndefined();
     const [seen] = server.seen;
     expect(seen?.method).toBe('POST');
-    expect(seen?.url).toBe('/catalog/search');
+    expect(seen?.url).toBe('/v1/catalog/search');
     expect(seen?.body).toEqual(REQUEST);
     expect(seen?.headers).toMatchObject({
       authorization: 'Bearer secret-jwt',
@@ -146,6 +146,6 @@ describe('cloud answers', () => {
     });
     const outcome = await client.search(REQUEST);
     expect(outcome.source).toBe('cloud');
-    expect(calls).toEqual(['https://search.invalid/catalog/search']);
+    expect(calls).toEqual(['https://search.invalid/v1/catalog/search']);
   });
 });

@@ -132,7 +132,7 @@ describe('streamed request bodies', () => {
 
   it('a 307 redirect is followed by sending the body again buffered (gzipped)', async () => {
     server = await startServer((req, res) => {
-      if (req.url === '/catalog/search') {
+      if (req.url === '/v1/catalog/search') {
         res.writeHead(307, { location: '/moved/catalog/search' });
         res.end();
       } else sendJson(res, 200, ok);
@@ -141,7 +141,7 @@ describe('streamed request bodies', () => {
     const outcome = await testClient(server.baseUrl, { fetch }).search(largeRequest());
     expect(outcome.source).toBe('cloud');
     expect(streamed).toEqual([true, false]);
-    expect(server.seen.map((seen) => seen.url)).toEqual(['/catalog/search', '/catalog/search', '/moved/catalog/search']);
+    expect(server.seen.map((seen) => seen.url)).toEqual(['/v1/catalog/search', '/v1/catalog/search', '/moved/catalog/search']);
     expect(server.seen[2]?.headers['content-encoding']).toBe('gzip');
     expect(server.seen[2]?.body).toEqual(largeRequest());
   });

@@ -5,7 +5,7 @@ import {
   DEFAULT_MAX_RESULTS,
   rankTools,
   toSearchResult,
-  type SearchRequest,
+  type ToolListSearchRequest,
   type SearchResult,
   type ToolInfo,
 } from '@catalog-search/core';
@@ -88,10 +88,10 @@ export const TOOLS: ToolInfo[] = [
   { toolKey: 'jira:create_ticket', toolName: 'create_ticket', serverName: 'Jira', description: 'Create a Jira ticket (issue) in a project' },
 ];
 
-export const REQUEST: SearchRequest = { query: ['create an issue in the repository'], tools: TOOLS, maxResults: 3 };
+export const REQUEST: ToolListSearchRequest = { query: ['create an issue in the repository'], tools: TOOLS, maxResults: 3 };
 
 /** The ranking the fallback must produce, computed straight from core (not through the client). */
-export function expectedLocalResults(request: SearchRequest): SearchResult[] {
+export function expectedLocalResults(request: ToolListSearchRequest): SearchResult[] {
   return rankTools(request, { limit: request.maxResults ?? DEFAULT_MAX_RESULTS, maxDescriptionChars: 2000 }).map(toSearchResult);
 }
 
@@ -106,7 +106,7 @@ export function cloudAnswer(requestId = 'cloud-request'): { results: SearchResul
 }
 
 /** A request whose JSON is well over COMPRESSION_THRESHOLD: the client streams and gzips it. */
-export function largeRequest(count = 400): SearchRequest {
+export function largeRequest(count = 400): ToolListSearchRequest {
   return {
     query: ['create an issue'],
     tools: Array.from({ length: count }, (_, i) => ({

@@ -15,3 +15,13 @@ describe('client sources are runtime-neutral', () => {
     expect(text).not.toMatch(/\b(process|Buffer|require|__dirname)\b[.(]/);
   });
 });
+
+describe('the published package', () => {
+  it('declares every dependency of the core it bundles, with the same ranges', () => {
+    const read = (path: string) => JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8')) as { dependencies?: Record<string, string> };
+    const client = read('../package.json').dependencies ?? {};
+    const core = read('../../core/package.json').dependencies ?? {};
+    for (const [name, range] of Object.entries(core)) expect(client[name], name).toBe(range);
+    expect(client['@catalog-search/core']).toBeUndefined();
+  });
+});

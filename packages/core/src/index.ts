@@ -3,7 +3,13 @@ export type { RankCache, RankInput, RankOptions, RankedTool } from './ranking/ty
 export { capRelevanceDownTheList } from './ranking/calibrate.js';
 export { rankTools } from './ranking/rank.js';
 export { rankRequest } from './ranking/rank-request.js';
-export { findDuplicateToolKey } from './tool-keys.js';
 export { DEFAULT_MAX_DESCRIPTION_CHARS } from './ranking/tool-reader.js';
 export { createRankCache, type RankCacheOptions } from './ranking/rank-cache.js';
 export { toSearchResult } from './ranking/to-search-result.js';
+export { codePointLength, codePointPrefix, exceedsCodePoints, DEFAULT_MAX_CONTEXT_CHARS, DEFAULT_MAX_QUERY_CHARS, RANKED_QUERY_CHARS } from './request/text-length.js';
+export { MAX_NESTING_DEPTH } from './request/nesting-depth.js';
+export { countTools, readToolList, type RequestProblem, type ToolList, type ToolListReading } from './request/tool-list.js';
+export { compileToolFilter, serverIdOf, type ToolFilter } from './request/tool-filter.js';
+export { compileToolNamePatterns, type ToolNameMatcher } from './request/tool-name-patterns.js';
+export { adjustRelevance, needsWholeRanking, type RelevanceAdjustments } from './request/relevance-adjustments.js';
+export { prepareSearch, type Preparation, type PreparedSearch } from './request/prepare-search.js';

@@ -1,18 +1,27 @@
 import { Type, type Static } from '@sinclair/typebox';
 
-/** The wire contract of POST /catalog/search. The service validates with these; the client checks responses with them. */
+/** The wire contract of POST /v1/catalog/search. The service validates with these; the client checks responses with them. */
 
 export const MAX_QUERY_ITEMS = 16;
 export const MAX_RESULTS_LIMIT = 100;
 export const DEFAULT_MAX_RESULTS = 20;
+/** Names are identifiers, not prose (MCP caps tool names at 128): a tool with a longer name or key is skipped. */
+export const MAX_NAME_CHARS = 512;
+/** Skipped tools listed in `meta.skipped` at most; `meta.skippedCount` counts them all. */
+export const MAX_SKIPPED_LISTED = 20;
+/** Entries per filter or boost list, and characters per entry. */
+export const MAX_FILTER_ITEMS = 64;
+export const MAX_FILTER_ENTRY_CHARS = 256;
+/** Per matching `boost.tags` tag, added to the calibrated relevance (seed 004's +0.2). */
+export const TAG_BOOST = 0.2;
 
 export const ToolInfoSchema = Type.Object(
   {
-    toolKey: Type.String({ minLength: 1, description: '`serverId:toolName`, unique within the list.' }),
-    toolName: Type.String({ minLength: 1, description: 'The tool name as the MCP server lists it.' }),
-    serverName: Type.String({ description: 'Display name of the MCP server that offers the tool.' }),
+    toolKey: Type.String({ minLength: 1, maxLength: MAX_NAME_CHARS, description: '`serverId:toolName`, unique within the list (a repeat is skipped). Defaults to `serverName:toolName`.' }),
+    toolName: Type.String({ minLength: 1, maxLength: MAX_NAME_CHARS, description: 'The tool name as the MCP server lists it (`name` is accepted too).' }),
+    serverName: Type.String({ maxLength: MAX_NAME_CHARS, description: 'Display name of the MCP server that offers the tool.' }),
     description: Type.Optional(Type.String({ description: 'Tool description (untrusted third-party text).' })),
-    title: Type.Optional(Type.String({ description: 'Human-readable title (MCP `title`).' })),
+    title: Type.Optional(Type.String({ maxLength: MAX_NAME_CHARS, description: 'Human-readable title (MCP `title`).' })),
     inputSchema: Type.Optional(
       Type.Object({}, { additionalProperties: true, description: 'The MCP `inputSchema` (JSON Schema object).' }),
     ),
@@ -30,21 +39,127 @@ export const ToolInfoSchema = Type.Object(
 );
 export type ToolInfo = Static<typeof ToolInfoSchema>;
 
-export const SearchRequestSchema = Type.Object(
+export const McpToolSchema = Type.Object(
   {
-    query: Type.Array(Type.String({ minLength: 1 }), {
-      minItems: 1,
-      maxItems: MAX_QUERY_ITEMS,
-      description: 'One or more sub-queries (the steps of a multi-step task).',
-    }),
-    context: Type.Optional(Type.String({ description: 'Task background for the reranker.' })),
-    tools: Type.Array(ToolInfoSchema, { description: 'The router\'s whole Available Tool List.' }),
-    maxResults: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: MAX_RESULTS_LIMIT, default: DEFAULT_MAX_RESULTS }),
+    name: Type.String({ minLength: 1, description: 'The tool name as the server lists it; `toolKey` is `serverId:name`.' }),
+    title: Type.Optional(Type.String()),
+    description: Type.Optional(Type.String({ description: 'Untrusted third-party text.' })),
+    inputSchema: Type.Object({}, { additionalProperties: true, description: 'JSON Schema of the arguments.' }),
+    outputSchema: Type.Optional(Type.Object({}, { additionalProperties: true })),
+    annotations: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'MCP tool annotations (untrusted hints).' })),
+    _meta: Type.Optional(Type.Object({}, { additionalProperties: true })),
+  },
+  {
+    $id: 'McpTool',
+    additionalProperties: true,
+    description: 'An MCP `Tool` object exactly as `tools/list` returns it.',
+  },
+);
+export type McpTool = Static<typeof McpToolSchema>;
+
+export const McpServerToolsSchema = Type.Object(
+  {
+    serverId: Type.String({ minLength: 1, maxLength: MAX_NAME_CHARS, description: 'The router\'s id for the server; the `toolKey` prefix.' }),
+    serverName: Type.Optional(Type.String({ maxLength: MAX_NAME_CHARS, description: 'Display name; defaults to `serverId`.' })),
+    tools: Type.Array(McpToolSchema, { description: 'The `tools` of the server\'s `tools/list` result (all pages).' }),
+  },
+  { $id: 'McpServerTools', additionalProperties: false },
+);
+export type McpServerTools = Static<typeof McpServerToolsSchema>;
+
+const patternList = (description: string) =>
+  Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: MAX_FILTER_ENTRY_CHARS }), { maxItems: MAX_FILTER_ITEMS, description }));
+
+export const SearchFilterSchema = Type.Object(
+  {
+    servers: patternList('Keep only tools of these servers (server id, the `toolKey` prefix, or `serverName`).'),
+    excludeServers: patternList('Leave out tools of these servers (id or name).'),
+    tools: patternList(
+      'Rules over the tool name and `toolKey`: globs (`github_*`, `*delete*`), `/regex/` with optional flags `i`, `m`, `s` ' +
+        '(RE2 syntax: linear time, no look-around or backreferences), and `!` to negate. A tool is kept when it matches ' +
+        'no negated rule and, if any rule is not negated, at least one of those.',
+    ),
+    tags: patternList('Keep only tools with at least one of these tags (compared case-insensitively).'),
+    readOnly: Type.Optional(Type.Boolean({ description: 'Keep only tools whose annotations say `readOnlyHint: true`.' })),
+    excludeDestructive: Type.Optional(
+      Type.Boolean({
+        description:
+          'Leave out tools that may be destructive. Following the MCP defaults, a tool is non-destructive only when ' +
+          '`readOnlyHint` is true or `destructiveHint` is false; absent hints count as destructive.',
+      }),
     ),
   },
-  { $id: 'SearchRequest', additionalProperties: false },
+  {
+    $id: 'SearchFilter',
+    additionalProperties: false,
+    description:
+      'Applied before ranking; a filter only ever narrows the answer. Annotations are hints from third-party servers, ' +
+      'not guarantees: a filter on them is a convenience, not a security boundary.',
+  },
 );
+export type SearchFilter = Static<typeof SearchFilterSchema>;
+
+export const SearchBoostSchema = Type.Object(
+  {
+    tags: patternList(
+      `Raise tools with these tags: +${TAG_BOOST} calibrated relevance per matching tag (capped at 1), for tools ` +
+        'that match the request at all (relevance > 0). The explanation names the boost.',
+    ),
+  },
+  { $id: 'SearchBoost', additionalProperties: false },
+);
+export type SearchBoost = Static<typeof SearchBoostSchema>;
+
+/** The fields every request form shares. */
+const requestFields = {
+  query: Type.Array(Type.String({ minLength: 1 }), {
+    minItems: 1,
+    maxItems: MAX_QUERY_ITEMS,
+    description: 'One or more sub-queries (the steps of a multi-step task). Ranking reads the first 2,000 characters of each.',
+  }),
+  context: Type.Optional(Type.String({ description: 'Task background for the reranker.' })),
+  maxResults: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_RESULTS_LIMIT, default: DEFAULT_MAX_RESULTS })),
+  filter: Type.Optional(SearchFilterSchema),
+  boost: Type.Optional(SearchBoostSchema),
+  minRelevance: Type.Optional(
+    Type.Number({ minimum: 0, maximum: 1, description: 'Leave out results below this relevance: nothing rather than unrelated tools.' }),
+  ),
+};
+
+/**
+ * The request without its tool list: what the service's schema validation checks strictly. The tool
+ * list (`tools` or `servers`) is read by core's `readToolList`, one tool at a time, so that one
+ * unusable tool is skipped and reported instead of failing the request.
+ */
+export const SearchEnvelopeSchema = Type.Object(requestFields, { additionalProperties: false });
+export type SearchEnvelope = Static<typeof SearchEnvelopeSchema>;
+
+export const ToolListSearchRequestSchema = Type.Object(
+  {
+    ...requestFields,
+    tools: Type.Array(ToolInfoSchema, {
+      description:
+        'The router\'s whole Available Tool List. A tool that cannot be used is skipped and named in `meta.skipped`; ' +
+        'empty or `null` optional fields count as absent.',
+    }),
+  },
+  { $id: 'ToolListSearchRequest', additionalProperties: false },
+);
+export type ToolListSearchRequest = Static<typeof ToolListSearchRequestSchema>;
+
+export const GroupedSearchRequestSchema = Type.Object(
+  {
+    ...requestFields,
+    servers: Type.Array(McpServerToolsSchema, {
+      description: 'The tool list grouped by server, as `tools/list` returns it. Tools are checked as in `tools`.',
+    }),
+  },
+  { $id: 'GroupedSearchRequest', additionalProperties: false },
+);
+export type GroupedSearchRequest = Static<typeof GroupedSearchRequestSchema>;
+
+/** Exactly one of `tools` (ToolInfo objects) or `servers` (MCP tools grouped by server). */
+export const SearchRequestSchema = Type.Union([ToolListSearchRequestSchema, GroupedSearchRequestSchema], { $id: 'SearchRequest' });
 export type SearchRequest = Static<typeof SearchRequestSchema>;
 
 export const SearchResultSchema = Type.Object(
@@ -60,6 +175,16 @@ export const SearchResultSchema = Type.Object(
   { $id: 'SearchResult', additionalProperties: false },
 );
 export type SearchResult = Static<typeof SearchResultSchema>;
+
+export const SkippedToolSchema = Type.Object(
+  {
+    index: Type.Integer({ minimum: 0, description: 'Position in `tools` (for `servers`: in the tools of all servers, in order).' }),
+    toolKey: Type.Optional(Type.String({ description: 'The tool\'s key, when it had a usable one.' })),
+    reason: Type.String({ description: 'The field and what is wrong with it.' }),
+  },
+  { $id: 'SkippedTool', additionalProperties: false },
+);
+export type SkippedTool = Static<typeof SkippedToolSchema>;
 
 /**
  * Why the service's LLM stage did not fully run (`meta.degraded`). A fixed vocabulary, so clients and
@@ -105,6 +230,13 @@ export const SearchMetaSchema = Type.Object(
       }),
     ),
     requestId: Type.String(),
+    skipped: Type.Optional(
+      Type.Array(SkippedToolSchema, {
+        maxItems: MAX_SKIPPED_LISTED,
+        description: `Tools left out because they cannot be used (the first ${MAX_SKIPPED_LISTED}); present only when some were.`,
+      }),
+    ),
+    skippedCount: Type.Optional(Type.Integer({ minimum: 1, description: 'How many tools were skipped in all.' })),
   },
   // New meta fields may be added within v1; clients must ignore what they do not know.
   { $id: 'SearchMeta', additionalProperties: true },

@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { capRelevanceDownTheList, DEFAULT_MAX_RESULTS, findDuplicateToolKey, rankRequest, rankTools } from '../src/index.js';
+import { capRelevanceDownTheList, DEFAULT_MAX_RESULTS, rankRequest, rankTools } from '../src/index.js';
 import { CATALOG } from './fixtures/tools.js';
 
 describe('rules the service and the client share', () => {
-  it('findDuplicateToolKey names the first repeated key and where it was first seen', () => {
-    const tools = [{ toolKey: 'a:x' }, { toolKey: 'b:y' }, { toolKey: 'c:z' }, { toolKey: 'b:y' }, { toolKey: 'a:x' }];
-    expect(findDuplicateToolKey(tools)).toEqual({ index: 3, earlier: 1, toolKey: 'b:y' });
-    expect(findDuplicateToolKey(tools.slice(0, 3))).toBeUndefined();
-  });
-
   it("rankRequest ranks like rankTools, at most the request's maxResults (default DEFAULT_MAX_RESULTS) unless given a limit", () => {
     const tools = Array.from({ length: 3 }, () => CATALOG).flat().map((tool, i) => ({ ...tool, toolKey: `${tool.toolKey}${i}` }));
     const view = (ranked: ReturnType<typeof rankTools>) => ranked.map((r) => [r.index, r.score, r.relevance]);

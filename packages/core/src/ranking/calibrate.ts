@@ -36,6 +36,6 @@ export function capRelevanceDownTheList(ranked: readonly { relevance: number }[]
   for (let i = 1; i < ranked.length; i += 1) ranked[i]!.relevance = Math.min(ranked[i]!.relevance, ranked[i - 1]!.relevance);
 }
 
-function round3(value: number): number {
+export function round3(value: number): number {
   return Math.round(value * 1000) / 1000;
 }

@@ -4,6 +4,7 @@ import { explainMatch } from './explain.js';
 import { fuseSubQueries } from './fuse.js';
 import { scoreSubQuery, type SubQueryResult } from './score-query.js';
 import type { ToolInfo } from '../schemas.js';
+import { codePointPrefix, RANKED_QUERY_CHARS } from '../request/text-length.js';
 import type { RankedTool, RankInput, RankOptions } from './types.js';
 
 /**
@@ -20,7 +21,10 @@ import type { RankedTool, RankInput, RankOptions } from './types.js';
  */
 export function rankTools(input: RankInput, options: RankOptions = {}): RankedTool[] {
   const { tools } = input;
-  const queries = input.query.filter((q) => typeof q === 'string' && q.trim() !== '');
+  // Ranking reads a bounded prefix of each sub-query (tasks may be tens of thousands of characters).
+  const queries = input.query
+    .filter((q) => typeof q === 'string' && q.trim() !== '')
+    .map((q) => codePointPrefix(q, RANKED_QUERY_CHARS));
   if (tools.length === 0 || queries.length === 0) return [];
   const corpus = buildCorpus(tools, options.cache, options.maxDescriptionChars);
   const results = queries.map((q) => scoreSubQuery(corpus, q));

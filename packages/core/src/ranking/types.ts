@@ -1,8 +1,12 @@
-import type { SearchRequest, ToolInfo } from '../schemas.js';
+import type { ToolInfo } from '../schemas.js';
 import type { CorpusCache } from './corpus.js';
 
-/** What ranking needs from a request: the sub-queries and the tool list. */
-export type RankInput = Pick<SearchRequest, 'query' | 'tools'> & { context?: string };
+/** What ranking needs from a request: the sub-queries and the (cleaned) tool list. */
+export interface RankInput {
+  query: string[];
+  tools: ToolInfo[];
+  context?: string;
+}
 
 export interface RankOptions {
   /** How many ranked tools to return at most. Default: all tools that match. */

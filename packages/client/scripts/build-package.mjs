@@ -1,0 +1,41 @@
+// Builds the publishable client into dist/ (run by `npm pack` through `prepack`): one ES module with
+// the shared core bundled in, and declarations with core's vendored beside them, so the tarball
+// installs on its own from the public registry. No source maps (they would point at sources the
+// tarball does not ship) and no build info.
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const dist = join(root, 'dist');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+
+rmSync(dist, { recursive: true, force: true });
+await build({
+  entryPoints: [join(root, 'src/index.ts')],
+  outfile: join(dist, 'index.js'),
+  bundle: true,
+  format: 'esm',
+  platform: 'neutral',
+  target: 'es2022',
+  alias: { '@catalog-search/core': join(root, '../core/src/index.ts') },
+  // The client's own dependencies (core's, declared again in the client's package.json) stay imports.
+  external: Object.keys(pkg.dependencies ?? {}).flatMap((name) => [name, `${name}/*`]),
+  sourcemap: false,
+  legalComments: 'none',
+});
+
+const tsc = join(root, '../../node_modules/typescript/bin/tsc');
+execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.package.json')], { stdio: 'inherit' });
+
+// The client's declarations import '@catalog-search/core': point them at the vendored copy.
+const clientTypes = join(dist, 'types/client/src');
+const coreIndex = join(dist, 'types/core/src/index.js');
+for (const name of readdirSync(clientTypes)) {
+  const file = join(clientTypes, name);
+  const specifier = `./${relative(clientTypes, coreIndex).split('\\').join('/')}`.replace(/^\.\/\.\./, '..');
+  writeFileSync(file, readFileSync(file, 'utf8').replaceAll("'@catalog-search/core'", `'${specifier}'`));
+}
+writeFileSync(join(dist, 'index.d.ts'), "export * from './types/client/src/index.js';\n");

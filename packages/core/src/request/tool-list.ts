@@ -1,0 +1,183 @@
+import { MAX_NAME_CHARS, MAX_SKIPPED_LISTED, type SkippedTool, type ToolInfo } from '../schemas.js';
+import { inspectNesting, MAX_NESTING_DEPTH, withoutPoisonKeys } from './nesting-depth.js';
+import { exceedsCodePoints } from './text-length.js';
+
+/**
+ * Strict envelope, lenient tools. Routers build the tool list from whatever third-party MCP servers
+ * return, so each tool is checked on its own: one that cannot be used is skipped and reported (it
+ * never fails the search), and fields that are merely empty, `null` or of the wrong type are
+ * treated as absent. The service and the client's fallback both read tool lists through here.
+ */
+
+/** A problem with the request's structure (not with one tool): the service answers 400 naming `field`. */
+export interface RequestProblem {
+  field: string;
+  message: string;
+}
+
+export interface ToolList {
+  /** The usable tools, cleaned: only the ToolInfo fields, in request order. */
+  tools: ToolInfo[];
+  /** The first MAX_SKIPPED_LISTED skipped tools. */
+  skipped: SkippedTool[];
+  skippedCount: number;
+}
+
+export type ToolListReading = { ok: true; list: ToolList } | { ok: false; problems: RequestProblem[] };
+
+/** Reads `tools` (ToolInfo objects) or `servers` (MCP tools grouped by server): exactly one must be given. */
+export function readToolList(body: { tools?: unknown; servers?: unknown }): ToolListReading {
+  const { tools, servers } = body;
+  if (tools !== undefined && servers !== undefined) {
+    return fail('/servers', 'must not be sent with tools: send one of tools or servers');
+  }
+  const reader = new ToolListReader();
+  if (servers !== undefined) {
+    if (!Array.isArray(servers)) return fail('/servers', 'must be an array');
+    const problems: RequestProblem[] = [];
+    servers.forEach((server: unknown, s) => {
+      const problem = serverProblem(server, s);
+      if (problem) problems.push(problem);
+      else reader.readServer(server as GroupedServer, s);
+    });
+    return problems.length > 0 ? { ok: false, problems } : { ok: true, list: reader.list };
+  }
+  if (tools === undefined) return fail('/tools', 'is required (or send servers)');
+  if (!Array.isArray(tools)) return fail('/tools', 'must be an array');
+  tools.forEach((tool: unknown, index) => reader.readTool(tool, `/tools/${index}`, undefined));
+  return { ok: true, list: reader.list };
+}
+
+/** How many tools a `tools` or `servers` body carries, before any is read (for MAX_TOOLS). */
+export function countTools(body: { tools?: unknown; servers?: unknown }): number {
+  if (Array.isArray(body.tools)) return body.tools.length;
+  if (!Array.isArray(body.servers)) return 0;
+  let count = 0;
+  for (const server of body.servers) {
+    const tools = isRecord(server) ? server.tools : undefined;
+    if (Array.isArray(tools)) count += tools.length;
+  }
+  return count;
+}
+
+interface GroupedServer {
+  serverId: string;
+  serverName?: string | null;
+  tools: unknown[];
+}
+
+function serverProblem(server: unknown, s: number): RequestProblem | undefined {
+  if (!isRecord(server)) return { field: `/servers/${s}`, message: 'must be an object' };
+  const { serverId, serverName, tools } = server;
+  if (typeof serverId !== 'string' || serverId === '') return { field: `/servers/${s}/serverId`, message: 'must be a non-empty string' };
+  if (exceedsCodePoints(serverId, MAX_NAME_CHARS)) return { field: `/servers/${s}/serverId`, message: `must be at most ${MAX_NAME_CHARS} characters` };
+  if (serverName !== undefined && serverName !== null && typeof serverName !== 'string') {
+    return { field: `/servers/${s}/serverName`, message: 'must be a string' };
+  }
+  if (!Array.isArray(tools)) return { field: `/servers/${s}/tools`, message: 'must be an array' };
+  const unknown = Object.keys(server).find((key) => key !== 'serverId' && key !== 'serverName' && key !== 'tools');
+  if (unknown !== undefined) return { field: `/servers/${s}/${unknown}`, message: 'is not a known field' };
+  return undefined;
+}
+
+class ToolListReader {
+  readonly list: ToolList = { tools: [], skipped: [], skippedCount: 0 };
+  readonly #keys = new Map<string, number>();
+  #index = 0;
+
+  readServer(server: GroupedServer, s: number): void {
+    const serverName = nonEmptyString(server.serverName) ?? server.serverId;
+    server.tools.forEach((tool, t) => this.readTool(tool, `/servers/${s}/tools/${t}`, { serverId: server.serverId, serverName }));
+  }
+
+  /** `grouped`: the tool is an MCP Tool of that server (`name`, key `serverId:name`). */
+  readTool(raw: unknown, pointer: string, grouped: { serverId: string; serverName: string } | undefined): void {
+    const index = this.#index;
+    this.#index += 1;
+    const outcome = cleanTool(raw, grouped);
+    if (typeof outcome === 'object' && 'problem' in outcome) {
+      this.#skip(index, outcome.toolKey, `${pointer}${outcome.problem.startsWith(':') ? '' : '/'}${outcome.problem}`);
+      return;
+    }
+    const earlier = this.#keys.get(outcome.toolKey);
+    if (earlier !== undefined) {
+      this.#skip(index, outcome.toolKey, `${pointer}: repeats the toolKey of tool ${earlier}; the first is kept`);
+      return;
+    }
+    this.#keys.set(outcome.toolKey, index);
+    this.list.tools.push(outcome);
+  }
+
+  #skip(index: number, toolKey: string | undefined, reason: string): void {
+    this.list.skippedCount += 1;
+    if (this.list.skipped.length < MAX_SKIPPED_LISTED) {
+      this.list.skipped.push(toolKey === undefined ? { index, reason } : { index, toolKey, reason });
+    }
+  }
+}
+
+type Cleaned = ToolInfo | { problem: string; toolKey?: string };
+
+function cleanTool(raw: unknown, grouped: { serverId: string; serverName: string } | undefined): Cleaned {
+  if (!isRecord(raw)) return { problem: ': must be an object' };
+  // A flat list may carry MCP Tool objects as they are: `name` stands in for an absent `toolName`.
+  const nameField = grouped || ((raw.toolName === undefined || raw.toolName === null) && typeof raw.name === 'string') ? 'name' : 'toolName';
+  const toolName = nonEmptyString(raw[nameField]);
+  // Named in meta.skipped when the tool has a usable key of its own.
+  const sentKey = grouped ? {} : keyOf(raw.toolKey);
+  if (toolName === undefined) return { problem: `${nameField}: must be a non-empty string`, ...sentKey };
+  if (exceedsCodePoints(toolName, MAX_NAME_CHARS)) return { problem: `${nameField}: must be at most ${MAX_NAME_CHARS} characters`, ...sentKey };
+
+  let toolKey: string;
+  let serverName: string;
+  if (grouped) {
+    toolKey = `${grouped.serverId}:${toolName}`;
+    serverName = grouped.serverName;
+  } else {
+    if (raw.serverName !== undefined && raw.serverName !== null && typeof raw.serverName !== 'string') {
+      return { problem: 'serverName: must be a string', ...keyOf(raw.toolKey) };
+    }
+    if (raw.toolKey !== undefined && raw.toolKey !== null && typeof raw.toolKey !== 'string') return { problem: 'toolKey: must be a string' };
+    serverName = (raw.serverName as string | undefined | null) ?? '';
+    toolKey = nonEmptyString(raw.toolKey) ?? (serverName === '' ? toolName : `${serverName}:${toolName}`);
+  }
+  if (exceedsCodePoints(toolKey, MAX_NAME_CHARS)) return { problem: `toolKey: must be at most ${MAX_NAME_CHARS} characters` };
+  if (exceedsCodePoints(serverName, MAX_NAME_CHARS)) return { problem: `serverName: must be at most ${MAX_NAME_CHARS} characters`, toolKey };
+
+  const tool: ToolInfo = { toolKey, toolName, serverName };
+  const description = nonEmptyString(raw.description);
+  if (description !== undefined) tool.description = description;
+  const title = nonEmptyString(raw.title);
+  if (title !== undefined && !exceedsCodePoints(title, MAX_NAME_CHARS)) tool.title = title;
+  for (const field of ['inputSchema', 'annotations'] as const) {
+    const value = raw[field];
+    if (!isRecord(value) || isEmpty(value)) continue;
+    const nesting = inspectNesting(value, MAX_NESTING_DEPTH);
+    if (nesting === 'too_deep') return { problem: `${field}: nests deeper than ${MAX_NESTING_DEPTH} levels`, toolKey };
+    tool[field] = nesting === 'poisoned' ? withoutPoisonKeys(value) : value;
+  }
+  if (Array.isArray(raw.tags)) {
+    const tags = raw.tags.filter((tag): tag is string => typeof tag === 'string' && tag !== '');
+    if (tags.length > 0) tool.tags = tags;
+  }
+  return tool;
+}
+
+function keyOf(value: unknown): { toolKey?: string } {
+  const key = nonEmptyString(value);
+  return key === undefined || exceedsCodePoints(key, MAX_NAME_CHARS) ? {} : { toolKey: key };
+}
+
+function fail(field: string, message: string): ToolListReading {
+  return { ok: false, problems: [{ field, message }] };
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function isEmpty(value: object): boolean {
+  for (const key in value) if (Object.hasOwn(value, key)) return false;
+  return !Object.hasOwn(value, '__proto__');
+}
+
+const nonEmptyString = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);

@@ -1,0 +1,74 @@
+import globToRegExp from 'glob-to-regexp';
+import { RE2JS } from 're2js';
+import type { RequestProblem } from './tool-list.js';
+
+/**
+ * `filter.tools` rules (seed 003): globs (`github_*`, `*delete*`), `/regex/flags` and `!` negation.
+ * Every rule runs on RE2JS, a linear-time engine: no pattern can stall the service with
+ * catastrophic backtracking, since RE2 has no backtracking (and refuses look-around and
+ * backreferences, which need it). Globs become RE2 patterns through glob-to-regexp, whose output
+ * uses only `.*`, `.`, classes and alternation. picomatch was tried first: it compiles to
+ * backtracking JavaScript RegExps (`*a*a*a*a*b` against a long name is polynomial of high degree)
+ * and to look-aheads RE2 refuses, so it cannot be run safely.
+ */
+export interface ToolNameMatcher {
+  /** Whether a tool with this name and key passes the rules. */
+  matches(toolName: string, toolKey: string): boolean;
+}
+
+export type PatternCompilation = { ok: true; matcher: ToolNameMatcher } | { ok: false; problems: RequestProblem[] };
+
+const REGEX_RULE = /^\/(.+)\/([a-z]*)$/s;
+const FLAGS: Record<string, number> = { i: RE2JS.CASE_INSENSITIVE, m: RE2JS.MULTILINE, s: RE2JS.DOTALL };
+
+export function compileToolNamePatterns(rules: readonly string[], field = '/filter/tools'): PatternCompilation {
+  const include: string[] = [];
+  const exclude: string[] = [];
+  const problems: RequestProblem[] = [];
+  rules.forEach((rule, index) => {
+    const negated = rule.startsWith('!');
+    const body = negated ? rule.slice(1) : rule;
+    const source = toRe2Source(body);
+    if (typeof source !== 'string') {
+      problems.push({ field: `${field}/${index}`, message: source.problem });
+      return;
+    }
+    (negated ? exclude : include).push(source);
+  });
+  if (problems.length > 0) return { ok: false, problems };
+  // One alternation per side: each name is scanned once per side, however many rules there are.
+  const included = include.length > 0 ? RE2JS.compile(include.map((s) => `(?:${s})`).join('|')) : undefined;
+  const excluded = exclude.length > 0 ? RE2JS.compile(exclude.map((s) => `(?:${s})`).join('|')) : undefined;
+  const test = (re: RE2JS, name: string, key: string) => re.matcher(name).find() || re.matcher(key).find();
+  return {
+    ok: true,
+    matcher: {
+      matches: (toolName, toolKey) =>
+        !(excluded && test(excluded, toolName, toolKey)) && (!included || test(included, toolName, toolKey)),
+    },
+  };
+}
+
+/** An RE2 source for one rule (flags inlined as `(?i)`), or why the rule is refused. */
+function toRe2Source(rule: string): string | { problem: string } {
+  if (rule === '') return { problem: 'must not be empty' };
+  const regex = REGEX_RULE.exec(rule);
+  let source: string;
+  let flags = '';
+  if (regex) {
+    source = regex[1]!;
+    flags = regex[2]!;
+    const unknown = [...flags].find((flag) => !(flag in FLAGS));
+    if (unknown !== undefined) return { problem: `regex flag "${unknown}" is not supported (use i, m or s)` };
+  } else {
+    // Globs match the whole name (or the whole key); `{a,b}` and `[abc]` are supported.
+    source = globToRegExp(rule, { extended: true }).source;
+  }
+  try {
+    const flagBits = [...flags].reduce((bits, flag) => bits | FLAGS[flag]!, 0);
+    RE2JS.compile(source, flagBits);
+  } catch (error) {
+    return { problem: `is not a valid ${regex ? 'RE2 regular expression' : 'glob'}: ${(error as Error).message}` };
+  }
+  return flags === '' ? source : `(?${flags})${source}`;
+}

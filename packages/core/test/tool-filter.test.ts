@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { compileToolFilter, compileToolNamePatterns, type ToolInfo } from '../src/index.js';
+import { CATALOG } from './fixtures/tools.js';
+
+function kept(filter: Parameters<typeof compileToolFilter>[0], tools: ToolInfo[] = CATALOG): string[] {
+  const compiled = compileToolFilter(filter);
+  if (!compiled.ok) throw new Error(JSON.stringify(compiled.problems));
+  return (compiled.keep ? tools.filter(compiled.keep) : tools).map((tool) => tool.toolKey);
+}
+
+const ANNOTATED: ToolInfo[] = [
+  { toolKey: 'fs:read', toolName: 'read', serverName: 'FS', annotations: { readOnlyHint: true } },
+  { toolKey: 'fs:write', toolName: 'write', serverName: 'FS', annotations: { readOnlyHint: false, destructiveHint: false } },
+  { toolKey: 'fs:delete', toolName: 'delete', serverName: 'FS', annotations: { destructiveHint: true } },
+  { toolKey: 'fs:unknown', toolName: 'unknown', serverName: 'FS' },
+];
+
+describe('filter', () => {
+  it('servers and excludeServers match the server id (toolKey prefix) or serverName', () => {
+    expect(kept({ servers: ['github', 'Slack'] })).toEqual([
+      'github:create_issue', 'github:search_issues', 'github:create_pull_request', 'github:getFileContents',
+      'slack:post_message', 'slack:list_channels',
+    ]);
+    expect(kept({ excludeServers: ['Google Maps', 'github', 'slack', 'filesystem', 'web'] })).toEqual([
+      'weather:get_forecast', 'bing-cn:bing_search', 'images:generate_image',
+    ]);
+  });
+
+  it('tools: globs, /regex/flags and ! negation over name and key (seed 003)', () => {
+    expect(kept({ tools: ['github_*'] })).toEqual([]);
+    expect(kept({ tools: ['github:*'] })).toHaveLength(4);
+    // Globs are case-sensitive (getFileContents has no "file"); a /regex/i is not.
+    expect(kept({ tools: ['*file*'] })).toEqual(['filesystem:read_file', 'filesystem:write_file', 'filesystem:search_files']);
+    expect(kept({ tools: ['*file*', '!write_*'] })).toEqual(['filesystem:read_file', 'filesystem:search_files']);
+    expect(kept({ tools: ['!*search*'] })).not.toContain('web:web_search');
+    expect(kept({ tools: ['/^(create|post)_/'] })).toEqual(['github:create_issue', 'github:create_pull_request', 'slack:post_message']);
+    expect(kept({ tools: ['/GETFILE/i'] })).toEqual(['github:getFileContents']);
+    expect(kept({ tools: ['get_?orecast', '{geocode,fetch_url}'] })).toEqual(['web:fetch_url', 'maps:geocode', 'weather:get_forecast']);
+  });
+
+  it('refuses a rule RE2 cannot run, naming it', () => {
+    expect(compileToolNamePatterns(['ok_*', '/(a)\\1/', '/(?=x)/', '/a/g'])).toEqual({
+      ok: false,
+      problems: [
+        { field: '/filter/tools/1', message: expect.stringContaining('not a valid RE2 regular expression') },
+        { field: '/filter/tools/2', message: expect.stringContaining('not a valid RE2 regular expression') },
+        { field: '/filter/tools/3', message: 'regex flag "g" is not supported (use i, m or s)' },
+      ],
+    });
+  });
+
+  it('answers a catastrophic-backtracking pattern promptly (ReDoS)', () => {
+    const long = 'a'.repeat(500);
+    const tools: ToolInfo[] = Array.from({ length: 2000 }, (_, i) => ({ toolKey: `s${i}:${long}`, toolName: `${long}!`, serverName: 'S' }));
+    const started = performance.now();
+    // Both would take far longer than the age of the universe with a backtracking engine.
+    expect(kept({ tools: ['/^(a+)+$/', '*a*a*a*a*a*a*a*a*a*a*b'] }, tools)).toEqual([]);
+    // A generous bound, for hang detection only: this takes well under a second.
+    expect(performance.now() - started).toBeLessThan(15_000);
+  });
+
+  it('tags keep tools with at least one matching tag, case-insensitively (seed 004)', () => {
+    expect(kept({ tags: ['ART', 'music'] })).toEqual(['images:generate_image']);
+    expect(kept({ tags: ['music'] })).toEqual([]);
+  });
+
+  it('readOnly keeps readOnlyHint: true only; excludeDestructive follows the MCP defaults for absent hints', () => {
+    expect(kept({ readOnly: true }, ANNOTATED)).toEqual(['fs:read']);
+    expect(kept({ excludeDestructive: true }, ANNOTATED)).toEqual(['fs:read', 'fs:write']);
+  });
+
+  it('combines filters (every one must pass) and never widens the list', () => {
+    expect(kept({ servers: ['FS'], tools: ['!read'], excludeDestructive: true }, ANNOTATED)).toEqual(['fs:write']);
+    expect(kept({}, ANNOTATED)).toEqual(ANNOTATED.map((tool) => tool.toolKey));
+  });
+});
