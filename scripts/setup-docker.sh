@@ -29,3 +29,4 @@ fi
 echo "docker engine $(docker version --format '{{.Server.Version}}') is up"
 
 scripts/build-node-standin.sh "${NODE_IMAGE:-local/node:standin}"
+scripts/build-redis-standin.sh "${REDIS_IMAGE:-local/redis:standin}"

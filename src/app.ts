@@ -4,8 +4,11 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.js';
 import { answerClientError, registerErrorHandling, sendProblem, toProblemError } from './errors.js';
+import { ThrottledWarnings } from './log-throttle.js';
+import { createMetrics, type Metrics } from './metrics/metrics.js';
 import apiVersionPlugin from './plugins/api-version.js';
 import authPlugin from './plugins/auth.js';
+import metricsPlugin from './plugins/metrics.js';
 import openapiPlugin from './plugins/openapi.js';
 import { requestIdFor } from './request-id.js';
 import healthRoutes from './routes/health.js';
@@ -13,6 +16,10 @@ import searchRoutes from './routes/search.js';
 import { rerankerFromConfig } from './rerank/index.js';
 import type { Reranker } from './search/reranker.js';
 import { originOf, semanticStageFromConfig } from './semantic/stage-from-config.js';
+import { connectRedis } from './shared/redis-connection.js';
+import { sharedAnswerCache } from './shared/shared-answers.js';
+import { SharedStore } from './shared/shared-store.js';
+import { ToolSetStore } from './tool-sets/tool-set-store.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -22,6 +29,8 @@ declare module 'fastify' {
       /** Set once the listener is closed (and by close()): every response then closes its connection. */
       closingConnections: boolean;
     };
+    /** The Prometheus registry and metrics (server.ts serves them on METRICS_PORT when set). */
+    metrics: Metrics;
   }
 }
 
@@ -98,7 +107,39 @@ export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyI
   });
   registerErrorHandling(app);
 
-  const reranker = deps.reranker ?? (config.llm ? rerankerFromConfig(config.llm) : undefined);
+  // Assigned below; the tool-set gauge reads it at scrape time.
+  let toolSets: ToolSetStore | undefined;
+  const metrics = createMetrics({ defaultMetrics: config.metrics.enabled, toolSetBytes: () => toolSets?.localBytes ?? 0 });
+  app.decorate('metrics', metrics);
+
+  // REDIS_URL: rate limits, LLM answers and tool sets are shared by the replicas; never required.
+  const shared = config.redis
+    ? new SharedStore(connectRedis(config.redis), config.redis.keyPrefix, {
+        error: (operation) => metrics.redisErrors.inc({ operation }),
+        fallback: (operation) => metrics.redisFallbacks.inc({ operation }),
+      }, app.log)
+    : undefined;
+  if (shared) {
+    app.log.info({ redis: redisOrigin(config.redis!.url) }, 'shared state in Redis (REDIS_URL)');
+    app.addHook('onClose', async () => shared.redis.disconnect());
+  }
+  toolSets = new ToolSetStore({
+    ttlMs: config.toolSets.ttlMs,
+    cacheBytes: config.toolSets.cacheBytes,
+    maxSharedBytes: config.http.bodyLimitBytes,
+    shared,
+    onLookup: (result) => metrics.toolSetReferences.inc({ result }),
+  });
+
+  const llmWarnings = new ThrottledWarnings(app.log);
+  const reranker = deps.reranker ?? (config.llm
+    ? rerankerFromConfig(config.llm, {
+        ...(shared ? { sharedAnswers: sharedAnswerCache(shared) } : {}),
+        // One line per cause every 10 s at most: an outage must be seen, not flood the logs.
+        onUpstreamFailure: (failure) =>
+          llmWarnings.warn(`llm:${failure.reason}:${failure.status ?? failure.code ?? ''}`, { llm: failure }, 'LLM call failed; searches answer with the lexical ranking'),
+      })
+    : undefined);
   if (config.llm) {
     app.log.info({ model: config.llm.model, endpoint: originOf(config.llm.baseUrl) }, 'LLM rerank stage on');
   } else if (!deps.reranker) {
@@ -123,11 +164,24 @@ export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyI
       maxAge: 600,
     });
   }
+  if (config.metrics.enabled) {
+    app.register(metricsPlugin, { metrics, path: config.metrics.port === undefined ? config.metrics.path : undefined });
+  }
   app.register(apiVersionPlugin);
   // Before the routes: it documents them as they are registered.
   app.register(openapiPlugin, { serveDocs: config.docs.enabled });
   app.register(authPlugin, { auth: config.auth });
   app.register(healthRoutes);
-  app.register(searchRoutes, { config, reranker, semantic: semantic?.stage });
+  app.register(searchRoutes, { config, reranker, toolSets, shared, metrics, semantic: semantic?.stage });
   return app;
+}
+
+/** Host and port only: the URL may carry a password. */
+function redisOrigin(url: string): string {
+  try {
+    const { protocol, host } = new URL(url);
+    return `${protocol}//${host}`;
+  } catch {
+    return '(invalid URL)';
+  }
 }

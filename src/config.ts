@@ -73,6 +73,15 @@ export interface EmbeddingsConfig {
   maxQueuedPerProject: number;
 }
 
+export interface RedisConfig {
+  /** `redis://` or `rediss://` (TLS) URL, with user and password when the server wants them. */
+  url: string;
+  /** Longest wait for one Redis command; past it the search uses its in-process path. */
+  commandTimeoutMs: number;
+  /** Prefix of every key this service writes (several deployments can share one Redis). */
+  keyPrefix: string;
+}
+
 export interface Config {
   host: string;
   port: number;
@@ -105,6 +114,23 @@ export interface Config {
   corsOrigins: readonly string[];
   /** Searches per project per minute; 0 disables rate limiting. */
   rateLimitPerMinute: number;
+  /** The shared store of all replicas (REDIS_URL); undefined: every replica keeps its state in process. */
+  redis: RedisConfig | undefined;
+  /** Tool lists kept for `toolSet` references. */
+  toolSets: {
+    /** How long a list is kept after it was last sent in full. */
+    ttlMs: number;
+    /** In-process bytes for all projects' lists (least recently used first out). */
+    cacheBytes: number;
+  };
+  /** Prometheus metrics (`GET /metrics`). */
+  metrics: {
+    enabled: boolean;
+    path: string;
+    /** Served on this port instead of the API port (keeps it off the public Service); undefined = API port. */
+    port: number | undefined;
+    host: string;
+  };
   /** Serve the API reference (/docs) and the spec (/openapi.json, /openapi.yaml). */
   docs: { enabled: boolean };
   shutdown: {
@@ -157,6 +183,12 @@ export function parseConfig(env: Env): Readonly<Config> {
     },
     corsOrigins: parseCorsOrigins(read, problems),
     rateLimitPerMinute: read.integer('RATE_LIMIT_PER_MINUTE', 600, 0, 10_000_000),
+    redis: parseRedis(read, problems),
+    toolSets: {
+      ttlMs: read.integer('TOOL_SET_TTL_MS', 3_600_000, 1000, 7 * 86_400_000),
+      cacheBytes: read.integer('TOOL_SET_CACHE_BYTES', 256 * 1024 * 1024, 0, 64 * 1024 * 1024 * 1024),
+    },
+    metrics: parseMetrics(read, problems),
     docs: { enabled: read.boolean('DOCS_ENABLED', true) },
     shutdown: {
       delayMs: read.integer('SHUTDOWN_DELAY_MS', 0, 0, 600_000),
@@ -335,6 +367,36 @@ function parseEmbeddings(read: EnvReader, problems: string[]): EmbeddingsConfig 
   }
   if (!ok || mode === 'off') return undefined;
   return { endpoint: { baseUrl: baseUrl!, apiKey, model: model! }, ...settings };
+}
+
+function parseRedis(read: EnvReader, problems: string[]): RedisConfig | undefined {
+  const url = read.optionalString('REDIS_URL');
+  const commandTimeoutMs = read.integer('REDIS_TIMEOUT_MS', 100, 1, 60_000);
+  const keyPrefix = read.string('REDIS_KEY_PREFIX', 'catalog-search:');
+  if (url === undefined) return undefined;
+  let protocol = '';
+  try {
+    protocol = new URL(url).protocol;
+  } catch {
+    // reported below, without the URL (it may carry a password)
+  }
+  if (protocol !== 'redis:' && protocol !== 'rediss:') {
+    problems.push('REDIS_URL: must be a redis:// or rediss:// URL (e.g. rediss://:password@redis.example:6380/0)');
+    return undefined;
+  }
+  return { url, commandTimeoutMs, keyPrefix };
+}
+
+function parseMetrics(read: EnvReader, problems: string[]): Config['metrics'] {
+  const enabled = read.boolean('METRICS_ENABLED', true);
+  const path = read.string('METRICS_PATH', '/metrics');
+  const portText = read.optionalString('METRICS_PORT');
+  const port = portText === undefined ? undefined : read.integer('METRICS_PORT', 0, 1, 65_535);
+  const host = read.string('METRICS_HOST', '0.0.0.0');
+  if (!/^\/[A-Za-z0-9/_.-]*$/.test(path) || path.startsWith('/v1/') || path === '/catalog/search') {
+    problems.push(`METRICS_PATH: must be a path like /metrics outside the API (got "${path}")`);
+  }
+  return { enabled, path, port, host };
 }
 
 function parseCorsOrigins(read: EnvReader, problems: string[]): string[] {

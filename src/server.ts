@@ -1,11 +1,13 @@
 // The process entry point: the only module that reads process.env and listens.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import type { Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.js';
 import { ConfigError, parseConfig, withDevelopmentKey, type Config } from './config.js';
 import { trackConnections } from './connection-drain.js';
+import { listenForMetrics } from './metrics/metrics-server.js';
 
 const DEV_PROJECT_ID = 'dev-project';
 const DEV_TOKEN_LIFETIME = '24h';
@@ -29,6 +31,8 @@ const app = buildApp(config);
 const connections = trackConnections(app.server);
 /** A keep-alive connection with no request for this long is closed on shutdown (see connection-drain.ts). */
 const DRAIN_QUIET_MS = 1000;
+// Set when METRICS_PORT serves metrics apart from the API.
+let metricsServer: Server | undefined;
 
 closeWithGrace({ delay: config.shutdown.timeoutMs, logger: false }, async ({ signal, err }) => {
   if (err) app.log.error({ err }, 'shutting down after an uncaught error');
@@ -41,11 +45,19 @@ closeWithGrace({ delay: config.shutdown.timeoutMs, logger: false }, async ({ sig
   app.lifecycle.closingConnections = true;
   await connections.drain({ quietMs: DRAIN_QUIET_MS, deadlineMs: Math.max(0, config.shutdown.timeoutMs - config.shutdown.delayMs - 500) });
   await app.close();
+  // A scraper's keep-alive connection must not hold the exit.
+  metricsServer?.close();
+  metricsServer?.closeAllConnections();
   app.log.info('shut down');
 });
 
 try {
   await app.listen({ host: config.host, port: config.port });
+  const { metrics } = config;
+  if (metrics.enabled && metrics.port !== undefined) {
+    metricsServer = await listenForMetrics(app.metrics.registry, { host: metrics.host, port: metrics.port, path: metrics.path });
+    app.log.info({ metrics: `http://${metrics.host}:${metrics.port}${metrics.path}` }, 'metrics served on their own port');
+  }
 } catch (error) {
   app.log.fatal({ err: error }, 'could not start listening');
   process.exit(1);

@@ -165,6 +165,25 @@ describe('parseConfig', () => {
     expect(problemsOf({ CORS_ORIGINS: 'https://a.example/path' })[0]).toMatch(/^CORS_ORIGINS/);
   });
 
+  it('reads REDIS_URL (redis:// or rediss://) and never echoes it when it is wrong', () => {
+    expect(parseConfig({ AUTH_JWT_SECRET: SECRET }).redis).toBeUndefined();
+    const config = parseConfig({ AUTH_JWT_SECRET: SECRET, REDIS_URL: 'rediss://default:s3cret@redis.example:6380/0', REDIS_TIMEOUT_MS: '50' });
+    expect(config.redis).toEqual({ url: 'rediss://default:s3cret@redis.example:6380/0', commandTimeoutMs: 50, keyPrefix: 'catalog-search:' });
+    const problems = problemsOf({ AUTH_JWT_SECRET: SECRET, REDIS_URL: 'http://user:s3cret@redis.example' });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^REDIS_URL: must be a redis:\/\/ or rediss:\/\/ URL/);
+    expect(problems[0]).not.toContain('s3cret');
+  });
+
+  it('reads the metrics settings and keeps METRICS_PATH off the API', () => {
+    expect(parseConfig({ AUTH_JWT_SECRET: SECRET }).metrics).toEqual({ enabled: true, path: '/metrics', port: undefined, host: '0.0.0.0' });
+    expect(parseConfig({ AUTH_JWT_SECRET: SECRET, METRICS_PORT: '9464', METRICS_ENABLED: 'false' }).metrics).toMatchObject({ enabled: false, port: 9464 });
+    for (const path of ['/v1/catalog/search', 'metrics', '/catalog/search']) {
+      expect(problemsOf({ AUTH_JWT_SECRET: SECRET, METRICS_PATH: path })[0]).toMatch(/^METRICS_PATH/);
+    }
+    expect(problemsOf({ AUTH_JWT_SECRET: SECRET, METRICS_PORT: '0' })[0]).toMatch(/^METRICS_PORT/);
+  });
+
   it('treats an empty variable as unset', () => {
     expect(parseConfig({ PORT: '', AUTH_JWT_SECRET: SECRET, LLM_BASE_URL: '' }).port).toBe(8080);
   });

@@ -1,6 +1,6 @@
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SearchResponse } from '@catalog-search/core';
+import { toolSetId, type SearchResponse } from '@catalog-search/core';
 import { startApp, TEST_SECRET, testConfig, type RunningApp } from './helpers/app.js';
 import { claims, signJwt } from './helpers/tokens.js';
 import { manyTools, sampleRequest, sampleTools } from './fixtures/tools.js';
@@ -43,7 +43,8 @@ describe('POST /catalog/search over loopback HTTP (happy path)', () => {
       // inputSchema is not echoed back: results carry what a router shows, not the whole tool.
       expect(result).not.toHaveProperty('inputSchema');
     }
-    expect(body.meta).toEqual({ ranker: 'bm25', semantic: 'off', requestId: response.headers.get('x-request-id') });
+    // meta.toolSet is the id the client computes for the same list (core's toolSetId).
+    expect(body.meta).toEqual({ ranker: 'bm25', semantic: 'off', requestId: response.headers.get('x-request-id'), toolSet: await toolSetId(sampleTools) });
   });
 
   it('returns at most maxResults (default 20) and finds a tool by its identifier', async () => {

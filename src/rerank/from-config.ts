@@ -2,7 +2,10 @@ import type { LlmConfig } from '../config.js';
 import { createReranker, type LlmReranker, type RerankerConfig } from './reranker.js';
 
 /** The stage as configured by LLM_* (see docs/ranking.md, "LLM reranking"); `fetch` lets tests route the SDK. */
-export function rerankerFromConfig(llm: LlmConfig, extra: Pick<RerankerConfig, 'fetch'> = {}): LlmReranker {
+export function rerankerFromConfig(
+  llm: LlmConfig,
+  extra: Pick<RerankerConfig, 'fetch' | 'sharedAnswers' | 'onUpstreamFailure'> = {},
+): LlmReranker {
   return createReranker({
     baseURL: llm.baseUrl,
     ...(llm.apiKey ? { apiKey: llm.apiKey } : {}),

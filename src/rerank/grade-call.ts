@@ -19,6 +19,18 @@ export interface GradeCall {
   candidateIds: ReadonlySet<string>;
   /** When the call is given up in any case (`performance.now()` ms): the SDK's timeout backstop. */
   backstopAt: number;
+  /** Headers for the call (the caller's trace context). */
+  headers?: Record<string, string>;
+  /** Told once when the call fails, with its cause (not when it was aborted at the deadline). */
+  onFailure?: (failure: UpstreamFailure) => void;
+}
+
+/** Why a model call failed, as far as the SDK tells: HTTP status, error code, or the network cause. */
+export interface UpstreamFailure {
+  reason: DegradedReason;
+  status?: number;
+  code?: string;
+  message: string;
 }
 
 export async function callForGrades(call: GradeCall, flight: Flight): Promise<FlightResult> {
@@ -37,7 +49,14 @@ export async function callForGrades(call: GradeCall, flight: Flight): Promise<Fl
     try {
       const answer = await streamAnswer(
         call.client,
-        { model: call.model, messages: prompt.messages, ...attempt, signal, timeoutMs: call.backstopAt - performance.now() },
+        {
+          model: call.model,
+          messages: prompt.messages,
+          ...attempt,
+          signal,
+          timeoutMs: call.backstopAt - performance.now(),
+          ...(call.headers ? { headers: call.headers } : {}),
+        },
         (delta) => parser.push(delta).forEach(accept),
       );
       const usage = answer.usage ?? {
@@ -53,6 +72,9 @@ export async function callForGrades(call: GradeCall, flight: Flight): Promise<Fl
         : answer.finishReason === undefined || answer.finishReason === 'length'
           ? 'upstream_error'
           : undefined;
+      if (cutBy === 'upstream_error') {
+        call.onFailure?.({ reason: cutBy, message: `the answer stream ended without a finish (finish_reason ${answer.finishReason ?? 'absent'})` });
+      }
       if (cutBy) {
         return { grades: flight.grades, complete: false, failure: flight.grades.length > 0 ? 'partial' : cutBy, usage, modelMs };
       }
@@ -65,7 +87,21 @@ export async function callForGrades(call: GradeCall, flight: Flight): Promise<Fl
       if (modes.downgrade(attempt, failure, flight.grades.length)) continue;
       const modelMs = performance.now() - started;
       const reason: DegradedReason = failure === 'format_rejected' || failure === 'stream_options_rejected' ? 'upstream_error' : failure;
+      if (!signal.aborted) call.onFailure?.(describeFailure(reason, error));
       return { grades: flight.grades, complete: false, failure: flight.grades.length > 0 ? 'partial' : reason, modelMs };
     }
   }
+}
+
+/** The status, code and network cause of a failed call (openai's errors keep the fetch error as `cause`). */
+function describeFailure(reason: DegradedReason, error: unknown): UpstreamFailure {
+  const failure: UpstreamFailure = { reason, message: error instanceof Error ? error.message : String(error) };
+  const status = (error as { status?: unknown }).status;
+  if (typeof status === 'number') failure.status = status;
+  // The innermost code: ENOTFOUND (DNS), ECONNREFUSED (connect), ETIMEDOUT, UND_ERR_SOCKET…, or the API's error code.
+  for (let at: unknown = error; at !== null && typeof at === 'object'; at = (at as { cause?: unknown }).cause) {
+    const code = (at as { code?: unknown }).code;
+    if (typeof code === 'string') failure.code = code;
+  }
+  return failure;
 }

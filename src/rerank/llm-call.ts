@@ -35,6 +35,8 @@ export interface CallSettings {
   includeUsage: boolean;
   signal: AbortSignal;
   timeoutMs: number;
+  /** Extra request headers (the caller's W3C trace context). */
+  headers?: Record<string, string>;
 }
 
 export interface StreamedAnswer {
@@ -66,6 +68,7 @@ export async function streamAnswer(
     signal: settings.signal,
     timeout: Math.max(1, Math.ceil(settings.timeoutMs)),
     maxRetries: 0,
+    ...(settings.headers ? { headers: settings.headers } : {}),
   });
   let text = '';
   let finishReason: string | undefined;

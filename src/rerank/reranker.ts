@@ -8,7 +8,7 @@ import OpenAI from 'openai';
 import type { Reranker, RerankOptions, RerankOutcome, RerankRequest, RerankStats } from '../search/reranker.js';
 import { AnswerCache } from './answer-cache.js';
 import { DEFAULT_CANDIDATE_OPTIONS, type Candidate, type CandidateOptions } from './candidates.js';
-import { callForGrades } from './grade-call.js';
+import { callForGrades, type UpstreamFailure } from './grade-call.js';
 import type { RawGrade } from './grade-parser.js';
 import { mergeRanking } from './merge-ranking.js';
 import { OutputModeMemory } from './output-mode.js';
@@ -40,6 +40,18 @@ export interface RerankerConfig {
   candidates?: Partial<CandidateOptions>;
   /** For tests and proxies: the fetch the SDK uses. */
   fetch?: typeof fetch;
+  /**
+   * A second answer cache shared by all replicas (Redis), read after a miss in this process and
+   * written with every complete answer. Its reads must resolve quickly, failures as `undefined`.
+   */
+  sharedAnswers?: SharedAnswerCache;
+  /** Called once per failed model call, with its cause (for logs). */
+  onUpstreamFailure?: (failure: UpstreamFailure) => void;
+}
+
+export interface SharedAnswerCache {
+  get(projectId: string, key: string): Promise<RawGrade[] | undefined>;
+  set(projectId: string, key: string, grades: RawGrade[], ttlMs: number): void;
 }
 
 export const DEFAULT_PROMPT_TOKEN_BUDGET = 7_000;
@@ -61,6 +73,7 @@ interface ProjectState {
 
 export function createReranker(config: RerankerConfig): LlmReranker {
   const reserveMs = config.reserveMs ?? 50;
+  const cacheTtlMs = config.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS;
   const minCallMs = config.minCallMs ?? 100;
   const client = new OpenAI({
     apiKey: config.apiKey || 'unused',
@@ -79,7 +92,7 @@ export function createReranker(config: RerankerConfig): LlmReranker {
   const project = (projectId: string): ProjectState => {
     let state = projects.get(projectId);
     if (!state) {
-      const answers = new AnswerCache({ ttlMs: config.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS, maxEntries: config.cacheMaxEntries ?? 500 });
+      const answers = new AnswerCache({ ttlMs: cacheTtlMs, maxEntries: config.cacheMaxEntries ?? 500 });
       state = { answers, lineParts: new LinePartsCache(), flights: new SingleFlights() };
       projects.set(projectId, state);
     }
@@ -112,6 +125,14 @@ export function createReranker(config: RerankerConfig): LlmReranker {
     }
     const hit = state.answers.get(prompt.key);
     if (hit) return { ranked: merged(hit, true), ranker: 'llm', stats: { ...noCall, cached: true, ...sizes } };
+    // Another replica may have answered it: one bounded Redis read, unless the call is already in flight here.
+    if (config.sharedAnswers && cacheTtlMs > 0 && !state.flights.get(prompt.key)) {
+      const sharedHit = await config.sharedAnswers.get(options.projectId, prompt.key);
+      if (sharedHit) {
+        state.answers.set(prompt.key, sharedHit);
+        return { ranked: merged(sharedHit, true), ranker: 'llm', stats: { ...noCall, cached: true, ...sizes } };
+      }
+    }
     if (deadline.signal.aborted || deadline.remainingMs() - reserveMs < minCallMs) {
       return lexicalOutcome('timeout', sizes);
     }
@@ -119,11 +140,24 @@ export function createReranker(config: RerankerConfig): LlmReranker {
     let flight = state.flights.get(prompt.key);
     const shared = flight !== undefined;
     if (!flight) {
-      const call = { client, model: config.model, modes, prompt, candidateIds: new Set(byId.keys()), backstopAt: deadline.at };
+      const call = {
+        client,
+        model: config.model,
+        modes,
+        prompt,
+        candidateIds: new Set(byId.keys()),
+        backstopAt: deadline.at,
+        ...(options.headers ? { headers: options.headers } : {}),
+        ...(config.onUpstreamFailure ? { onFailure: config.onUpstreamFailure } : {}),
+      };
       flight = state.flights.start(prompt.key, (started) => callForGrades(call, started), deadline.at);
       flight.done.then(
         // Only complete answers are kept: a cut or failed one would be repeated for as long as it lived.
-        (result) => result.complete && !result.failure && state.answers.set(prompt.key, result.grades),
+        (result) => {
+          if (!result.complete || result.failure) return;
+          state.answers.set(prompt.key, result.grades);
+          if (cacheTtlMs > 0) config.sharedAnswers?.set(options.projectId, prompt.key, result.grades, cacheTtlMs);
+        },
         () => undefined, // the waiting requests see the rejection
       );
     }

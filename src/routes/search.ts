@@ -5,12 +5,18 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.js';
 import { ProblemError, type FieldError } from '../errors.js';
+import { recordSearch, type Metrics } from '../metrics/metrics.js';
 import { SEARCH_PATHS, searchRouteSchema } from '../schemas/search.js';
 import { budgetFromHeader, DEADLINE_HEADER, startDeadline } from '../search/deadline.js';
 import { enforceLimits } from '../search/limits.js';
 import { ProjectRankCaches } from '../search/project-caches.js';
 import { searchCatalog } from '../search/pipeline.js';
 import type { Reranker } from '../search/reranker.js';
+import { fallbackRateLimitStore } from '../shared/rate-limit-store.js';
+import { projectTag, type SharedStore } from '../shared/shared-store.js';
+import { referencedList, registeredList, type RequestToolList } from '../tool-sets/request-tools.js';
+import type { ToolSetStore } from '../tool-sets/tool-set-store.js';
+import { traceContextOf } from '../trace-context.js';
 import type { SemanticStage } from '../semantic/semantic-stage.js';
 
 export const REQUEST_ENCODINGS = ['gzip', 'deflate', 'br', 'identity'] as const;
@@ -18,6 +24,10 @@ export const REQUEST_ENCODINGS = ['gzip', 'deflate', 'br', 'identity'] as const;
 export interface SearchRouteOptions {
   config: Readonly<Config>;
   reranker?: Reranker | undefined;
+  toolSets: ToolSetStore;
+  /** Redis, when REDIS_URL is set: the rate-limit buckets are shared by all replicas. */
+  shared?: SharedStore | undefined;
+  metrics: Metrics;
   semantic?: SemanticStage | undefined;
 }
 
@@ -25,14 +35,14 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The search's time budget in ms (config, lowered by X-Search-Deadline-Ms). */
     searchBudgetMs: number;
-    /** The request's tool list (`tools` or `servers`), read by core before the envelope is validated. */
-    toolList: ToolList | undefined;
+    /** The request's tool list (`tools`, `servers` or a `toolSet` reference), read before the envelope is validated. */
+    toolList: RequestToolList | undefined;
   }
 }
 
 /** POST /catalog/search: authenticate → rate limit per project → limits → validate → search → audit log. */
 export default async function searchRoutes(app: FastifyInstance, options: SearchRouteOptions): Promise<void> {
-  const { config, reranker, semantic } = options;
+  const { config, reranker, toolSets, shared, metrics, semantic } = options;
   const caches = new ProjectRankCaches({
     projects: config.search.cacheProjects,
     toolsPerProject: config.search.cacheToolsPerProject,
@@ -49,7 +59,9 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
       // After authentication, so buckets are per project; before the body is parsed, so a throttled
       // caller costs almost nothing.
       hook: 'preParsing',
-      keyGenerator: (request) => request.projectId,
+      keyGenerator: (request) => projectTag(request.projectId),
+      ...(shared ? { store: fallbackRateLimitStore(shared) } : {}),
+      onExceeded: () => metrics.rateLimited.inc(),
       errorResponseBuilder: (_request, context) =>
         new ProblemError(
           'RATE_LIMITED',
@@ -78,14 +90,18 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
         ],
         preValidation: async (request) => {
           enforceLimits(request.body, config.search);
-          request.toolList = readTools(request.body);
+          request.toolList =
+            (await referencedList(request.body, request.projectId, toolSets)) ??
+            registeredOrUndefined(readTools(request.body), request.projectId, toolSets);
         },
       },
       async (request, reply) => {
         const body = request.body;
-        const prepared = prepareSearch(body, request.toolList!);
+        const { list, toolSet, saved, byReference } = request.toolList!;
+        const prepared = prepareSearch(body, list);
         if (!prepared.ok) throw invalidRequest(prepared.problems);
         const search = prepared.search;
+        const trace = traceContextOf(request.headers.traceparent, request.headers.tracestate);
         const hangUp = new AbortController();
         reply.raw.once('close', () => {
           if (!reply.raw.writableFinished) hangUp.abort();
@@ -98,13 +114,20 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
           deadline: startDeadline(request.searchBudgetMs, { elapsedMs: reply.elapsedTime, cancel: hangUp.signal }),
           maxDescriptionChars: config.search.maxDescriptionChars,
           reranker,
+          trace,
           semantic,
         });
+        // The other replicas can use the id only once the list is stored (bounded by REDIS_TIMEOUT_MS).
+        if (saved) await saved;
+        if (toolSet !== undefined) response.meta.toolSet = toolSet;
+        recordSearch(metrics, search.tools.length, response.meta, rerank);
         request.log.info(
           {
             // requestId and projectId are bound to request.log already.
             audit: 'search',
+            ...(trace ? { traceId: trace.traceId, spanId: trace.spanId } : {}),
             tools: search.tools.length,
+            ...(byReference ? { byReference: true } : {}),
             usableTools: search.usableTools,
             skippedTools: response.meta.skippedCount ?? 0,
             queries: body.query.length,
@@ -149,6 +172,10 @@ function readTools(body: unknown): ToolList | undefined {
   delete fields.tools;
   delete fields.servers;
   return reading.list;
+}
+
+function registeredOrUndefined(list: ToolList | undefined, projectId: string, store: ToolSetStore): RequestToolList | undefined {
+  return list === undefined ? undefined : registeredList(list, projectId, store);
 }
 
 function invalidRequest(problems: readonly FieldError[]): ProblemError {

@@ -1,4 +1,4 @@
-import type { GroupedSearchRequest, SearchResponse, ToolListSearchRequest } from '@catalog-search/core';
+import type { GroupedSearchRequest, ReferenceSearchRequest, SearchResponse, ToolListSearchRequest } from '@catalog-search/core';
 import { EXAMPLE_REQUEST_ID } from './responses.js';
 
 /**
@@ -6,6 +6,9 @@ import { EXAMPLE_REQUEST_ID } from './responses.js';
  * connected, asked for a two-step task. The response shows the shape, not a promise about exact
  * scores (the test suite checks that it validates against the response schema).
  */
+/** core's toolSetId of EXAMPLE_SEARCH_REQUEST.tools (a test checks that it still is). */
+export const EXAMPLE_TOOL_SET = 'Sjzj0o5rfDapWeV9wVYeX4PQzocfoVcD6tvKijCi5a0';
+
 export const EXAMPLE_SEARCH_REQUEST: ToolListSearchRequest = {
   query: ['schedule a 30 minute design review next Tuesday', 'post the meeting link in the #design Slack channel'],
   context: 'The user is organising a design review and wants the team invited and notified.',
@@ -101,7 +104,7 @@ export const EXAMPLE_SEARCH_RESPONSE: SearchResponse = {
       explanation: 'Finds the id of the #design channel that slack_post_message needs.',
     },
   ],
-  meta: { ranker: 'llm', requestId: EXAMPLE_REQUEST_ID },
+  meta: { ranker: 'llm', requestId: EXAMPLE_REQUEST_ID, toolSet: EXAMPLE_TOOL_SET },
 };
 
 /** The same search answered while the model was too slow: lexical ranking, and `degraded` says why. */
@@ -111,7 +114,15 @@ export const EXAMPLE_DEGRADED_SEARCH_RESPONSE: SearchResponse = {
     relevance: [0.71, 0.66, 0.32][index] ?? 0.1,
     explanation: 'Lexical match on the query terms (the LLM rerank did not finish before the deadline).',
   })),
-  meta: { ranker: 'bm25', degraded: 'timeout', requestId: EXAMPLE_REQUEST_ID },
+  meta: { ranker: 'bm25', degraded: 'timeout', requestId: EXAMPLE_REQUEST_ID, toolSet: EXAMPLE_TOOL_SET },
+};
+
+/** The same search by reference: the list was sent before, and the answer gave its id (`meta.toolSet`). */
+export const EXAMPLE_SEARCH_BY_REFERENCE: ReferenceSearchRequest = {
+  query: EXAMPLE_SEARCH_REQUEST.query,
+  context: EXAMPLE_SEARCH_REQUEST.context!,
+  maxResults: EXAMPLE_SEARCH_REQUEST.maxResults!,
+  toolSet: EXAMPLE_TOOL_SET,
 };
 
 /** A router's grouped form: each server's `tools/list` result as it came (MCP Tool objects). */

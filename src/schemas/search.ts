@@ -24,9 +24,11 @@ import {
   EXAMPLE_DEGRADED_SEARCH_RESPONSE,
   EXAMPLE_FILTERED_SEARCH_REQUEST,
   EXAMPLE_GROUPED_SEARCH_REQUEST,
+  EXAMPLE_SEARCH_BY_REFERENCE,
   EXAMPLE_SEARCH_REQUEST,
   EXAMPLE_SEARCH_RESPONSE,
   EXAMPLE_SKIPPED_SEARCH_RESPONSE,
+  EXAMPLE_TOOL_SET,
 } from './search-examples.js';
 
 /** The versioned path is the one to integrate against; the seed path serves the same operation. */
@@ -98,8 +100,15 @@ function describeSearch(limits: SearchLimits, operationId: string): string {
     seedNote +
     'Ranks the router\'s whole Available Tool List against a task and returns the best tools first, each with a ' +
     'calibrated `relevance` (0–1, comparable across requests) and a short `explanation`.\n\n' +
-    'The router sends its complete tool list with every request; nothing is stored between requests except ' +
-    'per-project caches that never cross projects (the project is the token\'s project claim).\n\n' +
+    'The router sends its complete tool list (`tools` or `servers`), or refers to a list it sent before ' +
+    '(`toolSet`). Nothing is shared between projects (the project is the token\'s project claim).\n\n' +
+    '**Tool-set references.** Every answer to a request with `tools` or `servers` carries `meta.toolSet`: the ' +
+    'SHA-256 (base64url) of the canonical form of its usable tools (the flat list, whichever form was sent), the ' +
+    'same on every replica and in the client package. Send `toolSet: "<id>"` instead of the list while it is ' +
+    'unchanged: about 150 bytes instead of ~800 KB for 1,000 tools, and the service searches the list it holds ' +
+    'without parsing it again (tools skipped when it was sent were reported then). When the service no longer ' +
+    'has it (restart, eviction, `TOOL_SET_TTL_MS`), it answers 409 `TOOL_SET_UNKNOWN`: send the list again (the ' +
+    'client package does all this by itself). A changed list has another id.\n\n' +
     'Pipeline: verify the bearer token → validate → lexical prefilter (identifier-aware BM25F) → LLM rerank ' +
     'under the deadline → calibrated relevance. When the model is slow or failing the service still answers in ' +
     'time with the lexical ranking and says so: `meta.ranker` is `bm25` and `meta.degraded` names the reason ' +
@@ -223,6 +232,19 @@ export function searchRouteSchema(operationId: (typeof SEARCH_PATHS)[number]['op
           },
         },
       }),
+      409: problemResponse({
+        description:
+          'The `toolSet` this request refers to is not held for this project (never sent, expired, evicted, or the ' +
+          'service restarted): send the same request with the list as `tools`.',
+        examples: {
+          toolSetUnknown: {
+            summary: 'Tool set unknown',
+            code: 'TOOL_SET_UNKNOWN',
+            detail: `body /toolSet: this service does not have tool set "${EXAMPLE_TOOL_SET}" (any more); send the list as tools.`,
+            errors: [{ field: '/toolSet', message: 'unknown tool set: send the tools again' }],
+          },
+        },
+      }),
       415: problemResponse({
         description: 'The body is not `application/json`, or its `Content-Encoding` is not `gzip`, `deflate` or `br`.',
         examples: {
@@ -275,6 +297,10 @@ export const SEARCH_REQUEST_EXAMPLES = {
   twoStepTask: { summary: 'A two-step task over GitHub, Slack, filesystem and calendar tools', value: EXAMPLE_SEARCH_REQUEST },
   groupedByServer: { summary: 'The same kind of task, tools as tools/list returned them, grouped by server', value: EXAMPLE_GROUPED_SEARCH_REQUEST },
   filtersAndBoosts: { summary: 'Read-only tools of two servers, tagged tools raised, weak matches left out', value: EXAMPLE_FILTERED_SEARCH_REQUEST },
+  byReference: {
+    summary: 'The same task by reference to the list sent before (meta.toolSet of that answer)',
+    value: EXAMPLE_SEARCH_BY_REFERENCE,
+  },
 };
 
 /** Request examples by operationId (the body schema itself is the shared SearchRequest component). */

@@ -1,5 +1,6 @@
 import { DEFAULT_MAX_RESULTS, needsWholeRanking, type PreparedSearch, type RankCache, type SearchMeta, type SearchResponse } from '@catalog-search/core';
 import type { FastifyBaseLogger } from 'fastify';
+import type { TraceContext } from '../trace-context.js';
 import type { Deadline } from './deadline.js';
 import { rankLexically } from './lexical-stage.js';
 import { rerankWithinDeadline } from './rerank-stage.js';
@@ -20,6 +21,8 @@ export interface SearchContext {
   reranker?: Reranker | undefined;
   /** The embedding stage (src/semantic); undefined when EMBEDDINGS=off. */
   semantic?: SemanticStage | undefined;
+  /** The caller's W3C trace context, carried on to outbound calls. */
+  trace?: TraceContext | undefined;
 }
 
 export interface SearchOutcome {
@@ -65,7 +68,7 @@ export async function searchCatalog(request: PreparedSearch, ctx: SearchContext)
       maxResults,
       rankCache: ctx.rankCache,
     },
-    { projectId: ctx.projectId, deadline: ctx.deadline },
+    { projectId: ctx.projectId, deadline: ctx.deadline, ...(ctx.trace ? { headers: ctx.trace.headers } : {}) },
     ctx.log,
   );
 

@@ -29,6 +29,8 @@ export interface RerankOptions {
   /** Tenant boundary: whatever the reranker keeps (answer cache, shared calls) is per project. */
   projectId: string;
   deadline: Deadline;
+  /** Headers for outbound calls: the caller's W3C trace context (`traceparent`, `tracestate`). */
+  headers?: Record<string, string>;
 }
 
 export type RerankOutcome =

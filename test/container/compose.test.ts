@@ -24,6 +24,8 @@ beforeAll(async () => {
     CATALOG_SEARCH_IMAGE: inject('image'),
     CATALOG_SEARCH_ENV_FILE: envFile,
     CATALOG_SEARCH_PORT: String(port),
+    // No registry here: the Redis image built from Debian's redis-server (scripts/build-redis-standin.sh).
+    REDIS_IMAGE: process.env.REDIS_IMAGE ?? 'local/redis:standin',
   };
   runCompose = await composeRunner(project, env, repoRoot);
   const up = await runCompose(['up', '--detach', '--no-build']);
@@ -55,6 +57,22 @@ describe('docker compose up', () => {
       body: JSON.stringify(sampleSearch),
     });
     expect(anonymous.status).toBe(401);
+  });
+
+  it('keeps tool sets in the compose Redis: a reference still works after the service restarts', async () => {
+    const token = signHs256(secret, { projectId: 'compose-redis' });
+    const search = (body: unknown) =>
+      fetchWithin(`${baseUrl}/v1/catalog/search`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify(body),
+      });
+    const full = (await (await search(sampleSearch)).json()) as { meta: { toolSet: string } };
+    const restart = await runCompose(['restart', 'catalog-search']);
+    expect(restart.code, restart.stderr).toBe(0);
+    await waitForOk(`${baseUrl}/readyz`, 30_000);
+    const byReference = await search({ query: sampleSearch.query, toolSet: full.meta.toolSet });
+    expect(byReference.status).toBe(200);
   });
 
   it('runs the service locked down, and the image health check reports it healthy', async () => {

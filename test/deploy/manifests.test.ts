@@ -8,6 +8,7 @@ import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
+import { Namespace } from 'kubernetes-models/v1/Namespace';
 import { Secret } from 'kubernetes-models/v1/Secret';
 import { Service } from 'kubernetes-models/v1/Service';
 import { describe, expect, it } from 'vitest';
@@ -30,6 +31,7 @@ const MODELS: Record<string, new (data: never) => { validate(): void }> = {
   'apps/v1/Deployment': Deployment,
   'v1/Service': Service,
   'v1/ConfigMap': ConfigMap,
+  'v1/Namespace': Namespace,
   'v1/Secret': Secret,
   'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler,
   'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
@@ -201,6 +203,53 @@ describe('deploy/base manifests', () => {
     } finally {
       await app.close();
     }
+  });
+});
+
+describe('deploy/base defaults, deploy/overlays/example and deploy/monitoring', () => {
+  const read = (path: string) => parseAllDocuments(readFileSync(new URL(`../../deploy/${path}`, import.meta.url), 'utf8')).map((d) => d.toJS());
+
+  it('the base sends no tool list to a model unless an operator sets one (BM25-only)', () => {
+    expect(configMap.data).not.toHaveProperty('LLM_BASE_URL');
+    expect(configMap.data).not.toHaveProperty('LLM_MODEL');
+    const { config } = parseConfigRecordingReads({ ...configMap.data, AUTH_JWT_SECRET: 'x'.repeat(32) });
+    expect(config.llm).toBeUndefined();
+  });
+
+  it('metrics: served on the port the pod annotations name, which the public Service does not expose', () => {
+    const { config } = parseConfigRecordingReads({ ...configMap.data, AUTH_JWT_SECRET: 'x'.repeat(32) });
+    const annotations = deployment.spec.template.metadata.annotations as Record<string, string>;
+    const metricsPort = container.ports.find((port: { name: string }) => port.name === 'metrics');
+    expect(config.metrics.port).toBe(metricsPort.containerPort);
+    expect(annotations).toEqual({
+      'prometheus.io/scrape': 'true',
+      'prometheus.io/port': String(metricsPort.containerPort),
+      'prometheus.io/path': config.metrics.path,
+    });
+    expect(service.spec.ports.map((port: { targetPort: unknown }) => port.targetPort)).not.toContain('metrics');
+  });
+
+  it('the example overlay builds on the base with its own namespace and image', () => {
+    const [overlay] = read('overlays/example/kustomization.yaml') as [{ resources: string[]; namespace: string; images: Array<{ name: string; newName: string }> }];
+    const [namespace] = read('overlays/example/namespace.yaml') as [K8sObject];
+    expect(overlay.resources).toEqual(['namespace.yaml', '../../base']);
+    expect(namespace).toMatchObject({ kind: 'Namespace', metadata: { name: overlay.namespace } });
+    expect(() => validateAgainstSchema({ ...namespace, kind: 'Namespace' } as K8sObject)).not.toThrow();
+    expect(overlay.images.map((image) => image.name)).toEqual([container.image]);
+  });
+
+  it('the ServiceMonitor scrapes the pods through a metrics Service that selects them', () => {
+    const [kustomize] = read('monitoring/kustomization.yaml') as [{ resources: string[] }];
+    expect(kustomize.resources.sort()).toEqual(['metrics-service.yaml', 'servicemonitor.yaml']);
+    const [metricsService] = read('monitoring/metrics-service.yaml') as [K8sObject & { spec: any }];
+    const [monitor] = read('monitoring/servicemonitor.yaml') as [K8sObject & { spec: any }];
+    expect(() => validateAgainstSchema(metricsService)).not.toThrow();
+    expect(deployment.spec.template.metadata.labels).toMatchObject(metricsService.spec.selector);
+    expect(metricsService.metadata.labels).toMatchObject(monitor.spec.selector.matchLabels);
+    expect(monitor.spec.endpoints[0].port).toBe(metricsService.spec.ports[0].name);
+    expect(container.ports.map((port: { name: string }) => port.name)).toContain(metricsService.spec.ports[0].targetPort);
+    const { config } = parseConfigRecordingReads({ ...configMap.data, AUTH_JWT_SECRET: 'x'.repeat(32) });
+    expect(monitor.spec.endpoints[0].path).toBe(config.metrics.path);
   });
 });
 

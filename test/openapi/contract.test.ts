@@ -4,10 +4,13 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toolSetId } from '@catalog-search/core';
 import {
   EXAMPLE_FILTERED_SEARCH_REQUEST,
   EXAMPLE_GROUPED_SEARCH_REQUEST,
+  EXAMPLE_SEARCH_BY_REFERENCE,
   EXAMPLE_SEARCH_REQUEST,
+  EXAMPLE_TOOL_SET,
 } from '../../src/schemas/search-examples.js';
 import { startApp, TEST_SECRET, testConfig, type RunningApp } from '../helpers/app.js';
 import { claims, signJwt } from '../helpers/tokens.js';
@@ -195,6 +198,18 @@ describe('client generated from openapi.yaml (openapi-typescript + openapi-fetch
       '/v1/catalog/search', 'post', 415,
     );
     expect(encoded.error).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE' });
+  });
+
+  it('409: a toolSet reference the service does not hold; the reference it handed out works', async () => {
+    const api = client.catalogSearchClient(server.url, token({ projectId: 'contract-tool-sets' }));
+    const unknown = await expectContract(client.searchV1(api, EXAMPLE_SEARCH_BY_REFERENCE), '/v1/catalog/search', 'post', 409);
+    expect(unknown.error).toMatchObject({ code: 'TOOL_SET_UNKNOWN', errors: [{ field: '/toolSet' }] });
+    const full = await expectContract(client.searchV1(api, EXAMPLE_SEARCH_REQUEST), '/v1/catalog/search', 'post', 200);
+    // The documented example id is the example list's real id.
+    expect(full.data!.meta.toolSet).toBe(EXAMPLE_TOOL_SET);
+    expect(await toolSetId(EXAMPLE_SEARCH_REQUEST.tools)).toBe(EXAMPLE_TOOL_SET);
+    const byReference = await expectContract(client.searchV1(api, EXAMPLE_SEARCH_BY_REFERENCE), '/v1/catalog/search', 'post', 200);
+    expect(client.topToolKeys(byReference.data!)).toEqual(client.topToolKeys(full.data!));
   });
 
   it('429: over the project\'s rate limit, with Retry-After', async () => {

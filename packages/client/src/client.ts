@@ -13,6 +13,7 @@ import { CONFIGURATION_REASONS, fallbackReasonFor, type FallbackReason } from '.
 import { prepareLocally, searchLocally, usableTools, type LocalSearch } from './local-search.js';
 import { newRequestId } from './request-id.js';
 import { runtimeStreamsBodies } from './streamed-body.js';
+import { isToolSetUnknown, ToolSetReferences } from './tool-set-references.js';
 import { prepareRequest } from './validation.js';
 
 export const DEFAULT_TIMEOUT_MS = 5_000;
@@ -120,6 +121,7 @@ export function createCatalogSearchClient(options: CatalogSearchClientOptions): 
   // Checked here, not on the first search: in Node the check loads fetch's implementation, which
   // a cold process would otherwise pay for inside its first search.
   const streaming = { enabled: runtimeStreamsBodies() };
+  const references = new ToolSetReferences();
 
   const answerLocally = (
     request: PreparedSearch,
@@ -153,22 +155,42 @@ export function createCatalogSearchClient(options: CatalogSearchClientOptions): 
       // local ranking meanwhile (the request is long sent, the thread is idle), so a fallback then
       // costs a warm ranking instead of a cold one. Nearly free when the list is already cached.
       const warmUp = setTimeout(() => prepareQuietly(prepared, local), callTimeoutMs / 2);
+      const started = Date.now();
       try {
-        const response = await callCloud(request, {
-          fetch: fetchImpl,
-          url,
-          resolveToken,
-          timeoutMs: callTimeoutMs,
-          deadlineMarginMs,
-          requestId,
-          prepared,
-          projectId: options.projectId,
-          userAgent: options.userAgent,
-          signal,
-          // While the cloud is failing, the next call most likely fails too: spare it the gzip work.
-          compression: (breaker?.snapshot().consecutiveFailures ?? 0) > 0 ? 'none' : compression,
-          streaming,
-        });
+        const failing = (breaker?.snapshot().consecutiveFailures ?? 0) > 0;
+        // While the cloud is failing, its call most likely fails too: no id work before it (the list is sent).
+        const toolSet = references.any && !failing ? await references.idOf(prepared.list) : undefined;
+        const call = (reference: string | undefined, budgetMs: number) =>
+          callCloud(request, {
+            fetch: fetchImpl,
+            url,
+            resolveToken,
+            timeoutMs: budgetMs,
+            deadlineMarginMs,
+            requestId,
+            prepared,
+            projectId: options.projectId,
+            userAgent: options.userAgent,
+            signal,
+            // While the cloud is failing, the next call most likely fails too: spare it the gzip work.
+            compression: failing ? 'none' : compression,
+            streaming,
+            toolSet: reference,
+          });
+        let response: SearchResponse;
+        if (references.holds(toolSet)) {
+          try {
+            response = await call(toolSet, callTimeoutMs);
+          } catch (error) {
+            if (!isToolSetUnknown(error)) throw error;
+            // The service lost the list (restart, eviction, TTL): send it once in full, in what is left of the budget.
+            references.forget(toolSet);
+            response = await call(undefined, Math.max(1, callTimeoutMs - (Date.now() - started)));
+          }
+        } else {
+          response = await call(undefined, callTimeoutMs);
+        }
+        references.learn(response.meta.toolSet);
         breaker?.success();
         lastFailure = undefined;
         return { results: response.results, meta: response.meta, source: 'cloud' };

@@ -1,4 +1,4 @@
-import type { PreparedSearch, SearchRequest, SearchResponse } from '@catalog-search/core';
+import type { PreparedSearch, ReferenceSearchRequest, SearchRequest, SearchResponse } from '@catalog-search/core';
 import { canGzip, COMPRESSION_THRESHOLD, encodeBody, type Compression } from './compression.js';
 import { raceSignal, startDeadline, type Deadline } from './deadline.js';
 import {
@@ -32,6 +32,8 @@ export interface CloudCall {
   compression: Compression;
   /** Whether to try streamed bodies; the client's own flag, turned off when its fetch refuses one. */
   streaming: { enabled: boolean };
+  /** Send this tool-set id instead of the request's tool list (the service said it holds that list). */
+  toolSet?: string | undefined;
 }
 
 /**
@@ -75,7 +77,11 @@ export async function callCloud(request: SearchRequest, call: CloudCall): Promis
  */
 async function post(request: SearchRequest, call: CloudCall, token: string, deadline: Deadline): Promise<Response> {
   let json: string | undefined;
-  if (call.streaming.enabled && jsonAtLeast(request, COMPRESSION_THRESHOLD)) {
+  if (call.toolSet !== undefined) {
+    // A reference: about 150 bytes with the queries, sent as it is.
+    const { tools: _tools, servers: _servers, ...rest } = request as SearchRequest & { tools?: unknown; servers?: unknown };
+    json = serialise({ ...rest, toolSet: call.toolSet });
+  } else if (call.streaming.enabled && jsonAtLeast(request, COMPRESSION_THRESHOLD)) {
     const encoding = canGzip(call.compression) ? 'gzip' : undefined;
     const init: RequestInit & { duplex: 'half' } = {
       method: 'POST',
@@ -116,7 +122,7 @@ function headers(call: CloudCall, token: string, deadline: Deadline, encoding: s
   return headers;
 }
 
-function serialise(request: SearchRequest): string {
+function serialise(request: SearchRequest | ReferenceSearchRequest): string {
   try {
     return JSON.stringify(request);
   } catch (error) {

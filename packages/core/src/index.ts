@@ -13,3 +13,4 @@ export { compileToolFilter, serverIdOf, type ToolFilter } from './request/tool-f
 export { compileToolNamePatterns, type ToolNameMatcher } from './request/tool-name-patterns.js';
 export { adjustRelevance, needsWholeRanking, type RelevanceAdjustments } from './request/relevance-adjustments.js';
 export { prepareSearch, type Preparation, type PreparedSearch } from './request/prepare-search.js';
+export { canonicalToolSet, toolSetId, toolSetIdOf } from './tool-sets/tool-set-id.js';

@@ -5,6 +5,8 @@ import { Type, type Static } from '@sinclair/typebox';
 export const MAX_QUERY_ITEMS = 16;
 export const MAX_RESULTS_LIMIT = 100;
 export const DEFAULT_MAX_RESULTS = 20;
+/** A tool-set id (see tool-sets/tool-set-id.ts): base64url SHA-256. */
+export const TOOL_SET_ID_PATTERN = '^[A-Za-z0-9_-]{43}$';
 /** Names are identifiers, not prose (MCP caps tool names at 128): a tool with a longer name or key is skipped. */
 export const MAX_NAME_CHARS = 512;
 /** Skipped tools listed in `meta.skipped` at most; `meta.skippedCount` counts them all. */
@@ -131,7 +133,14 @@ const requestFields = {
  * list (`tools` or `servers`) is read by core's `readToolList`, one tool at a time, so that one
  * unusable tool is skipped and reported instead of failing the request.
  */
-export const SearchEnvelopeSchema = Type.Object(requestFields, { additionalProperties: false });
+const toolSetField = Type.String({
+  pattern: TOOL_SET_ID_PATTERN,
+  description:
+    'Instead of `tools` or `servers`: the id of a list this project sent before (`meta.toolSet` of that answer). ' +
+    'Answered with 409 `TOOL_SET_UNKNOWN` when the service no longer has it: then send the list again.',
+});
+
+export const SearchEnvelopeSchema = Type.Object({ ...requestFields, toolSet: Type.Optional(toolSetField) }, { additionalProperties: false });
 export type SearchEnvelope = Static<typeof SearchEnvelopeSchema>;
 
 export const ToolListSearchRequestSchema = Type.Object(
@@ -158,9 +167,18 @@ export const GroupedSearchRequestSchema = Type.Object(
 );
 export type GroupedSearchRequest = Static<typeof GroupedSearchRequestSchema>;
 
-/** Exactly one of `tools` (ToolInfo objects) or `servers` (MCP tools grouped by server). */
-export const SearchRequestSchema = Type.Union([ToolListSearchRequestSchema, GroupedSearchRequestSchema], { $id: 'SearchRequest' });
-export type SearchRequest = Static<typeof SearchRequestSchema>;
+export const ReferenceSearchRequestSchema = Type.Object(
+  { ...requestFields, toolSet: toolSetField },
+  { $id: 'ReferenceSearchRequest', additionalProperties: false },
+);
+export type ReferenceSearchRequest = Static<typeof ReferenceSearchRequestSchema>;
+
+/** Exactly one of `tools` (ToolInfo objects), `servers` (MCP tools grouped by server) or `toolSet` (a list sent before). */
+export const SearchRequestSchema = Type.Union([ToolListSearchRequestSchema, GroupedSearchRequestSchema, ReferenceSearchRequestSchema], {
+  $id: 'SearchRequest',
+});
+/** A search with its tool list (what the client takes: it sends references by itself). */
+export type SearchRequest = ToolListSearchRequest | GroupedSearchRequest;
 
 export const SearchResultSchema = Type.Object(
   {
@@ -230,6 +248,12 @@ export const SearchMetaSchema = Type.Object(
       }),
     ),
     requestId: Type.String(),
+    toolSet: Type.Optional(
+      Type.String({
+        pattern: TOOL_SET_ID_PATTERN,
+        description: 'The id of the tool list searched: send it as `toolSet` instead of the same list next time.',
+      }),
+    ),
     skipped: Type.Optional(
       Type.Array(SkippedToolSchema, {
         maxItems: MAX_SKIPPED_LISTED,

@@ -18,6 +18,8 @@ export interface PreparedSearch {
   minRelevance?: number;
   /** Usable tools before the filter (for logs). */
   usableTools: number;
+  /** The usable tools before the filter: the list a `toolSet` id names (toolSetId). */
+  list: ToolInfo[];
   /** `meta.skipped` and `meta.skippedCount`, when any tool was skipped. */
   skippedMeta: Pick<SearchMeta, 'skipped' | 'skippedCount'>;
 }
@@ -31,6 +33,7 @@ export function prepareSearch(envelope: SearchEnvelope, list: ToolList): Prepara
     query: envelope.query,
     tools: filter.keep ? list.tools.filter(filter.keep) : list.tools,
     usableTools: list.tools.length,
+    list: list.tools,
     skippedMeta: list.skippedCount === 0 ? {} : { skipped: list.skipped, skippedCount: list.skippedCount },
   };
   if (envelope.context !== undefined) search.context = envelope.context;

@@ -1,0 +1,133 @@
+// `npm run bench -- tool-set`: a repeated 1,000-tool search sent three ways, in one run:
+//   full list (JSON), gzipped list, and by reference (`toolSet`, after the list was sent once).
+// For each: bytes on the wire per search (request body) and the service's CPU per search (its own
+// process.cpuUsage, asked over IPC before and after, so the load generator never counts). The floor
+// is the CPU of merely JSON.parse-ing the full body, measured in the service process in the same
+// run. Targets (issue 14): by reference ≤ 1 KB on the wire and ≤ 0.5× that floor.
+// Then the metrics' own cost: throughput of the same service with METRICS_ENABLED=true and false,
+// in alternating autocannon rounds (by-reference searches: the cheapest search, where per-request
+// overhead shows most).
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import autocannon from 'autocannon';
+import type { ToolInfo } from '@catalog-search/core';
+import { loadCatalog } from '../eval/datasets.js';
+import { manyTools } from '../test/fixtures/tools.js';
+
+const SEARCHES = Number(process.env.BENCH_SEARCHES ?? 200);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 3);
+
+const catalog = loadCatalog('smithery_catalog', 1000);
+const tools: ToolInfo[] = catalog?.tools ?? manyTools(1000);
+const source = catalog ? 'smithery_catalog (first 1,000 tools)' : 'the bundled sample list repeated (../shared/bench not found)';
+const query = ['scrape the content of a web page', 'save the result as a markdown file'];
+
+const child = fork(fileURLToPath(new URL('./tool-set-bench-server.ts', import.meta.url)), {
+  execArgv: ['--import', 'tsx'],
+  stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+});
+const { port, noMetricsPort, token } = await new Promise<{ port: number; noMetricsPort: number; token: string }>((resolve) =>
+  child.once('message', resolve as never),
+);
+const ask = (message: unknown) =>
+  new Promise<number>((resolve) => {
+    child.once('message', (reply: { cpuUs: number }) => resolve(reply.cpuUs));
+    child.send(message as never);
+  });
+
+const url = (to: number) => `http://127.0.0.1:${to}/v1/catalog/search`;
+const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+const fullJson = JSON.stringify({ query, tools, maxResults: 20 });
+const gzipped = gzipSync(fullJson);
+
+// Send once in full to learn the id (and hold the list on the service).
+const first = (await (await fetch(url(port), { method: 'POST', headers, body: fullJson })).json()) as { meta: { toolSet: string } };
+const referenceJson = JSON.stringify({ query, toolSet: first.meta.toolSet, maxResults: 20 });
+
+interface Variant {
+  name: string;
+  body: string | Buffer;
+  headers: Record<string, string>;
+}
+const variants: Variant[] = [
+  { name: 'full list (JSON)', body: fullJson, headers },
+  { name: 'gzipped list', body: gzipped, headers: { ...headers, 'content-encoding': 'gzip' } },
+  { name: 'reference (toolSet)', body: referenceJson, headers },
+];
+
+/** Service CPU per search (µs) over SEARCHES sequential searches. */
+async function cpuPerSearch(variant: Variant): Promise<number> {
+  const before = await ask({ kind: 'cpu' });
+  for (let i = 0; i < SEARCHES; i += 1) {
+    const response = await fetch(url(port), { method: 'POST', headers: variant.headers, body: variant.body });
+    if (response.status !== 200) throw new Error(`${variant.name}: HTTP ${response.status}`);
+    await response.arrayBuffer();
+  }
+  return ((await ask({ kind: 'cpu' })) - before) / SEARCHES;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+// Warm-up: every variant once through, so that no variant pays the JIT for the others.
+for (const variant of variants) await cpuPerSearch(variant);
+const cpu = new Map<string, number[]>(variants.map((variant) => [variant.name, []]));
+const parseFloor: number[] = [];
+for (let round = 0; round < ROUNDS; round += 1) {
+  for (const variant of variants) cpu.get(variant.name)!.push(await cpuPerSearch(variant));
+  parseFloor.push((await ask({ kind: 'parse', body: fullJson, times: SEARCHES })) / SEARCHES);
+}
+const floorUs = median(parseFloor);
+
+console.log(`tools: ${source}; ${SEARCHES} sequential searches per variant, ${ROUNDS} alternating rounds, medians; service CPU from its own process.cpuUsage()`);
+console.log('| sent as | request body bytes | service CPU per search | × JSON.parse floor |');
+console.log('|---|---|---|---|');
+for (const variant of variants) {
+  const us = median(cpu.get(variant.name)!);
+  console.log(`| ${variant.name} | ${Buffer.byteLength(variant.body).toLocaleString('en')} | ${(us / 1000).toFixed(2)} ms | ${(us / floorUs).toFixed(2)}× |`);
+}
+console.log(`| (floor: JSON.parse of the full body) | — | ${(floorUs / 1000).toFixed(2)} ms | 1.00× |`);
+const referenceUs = median(cpu.get('reference (toolSet)')!);
+const referenceBytes = Buffer.byteLength(referenceJson);
+console.log(
+  `\nby reference: ${referenceBytes} bytes (target ≤ 1,024: ${referenceBytes <= 1024 ? 'met' : 'NOT met'}), ` +
+    `${(referenceUs / floorUs).toFixed(2)}× the parse floor (target ≤ 0.5×: ${referenceUs / floorUs <= 0.5 ? 'met' : 'NOT met'})`,
+);
+
+// The metrics' own cost.
+async function throughput(to: number): Promise<number> {
+  const result = await autocannon({
+    url: url(to),
+    method: 'POST',
+    headers,
+    body: referenceJson,
+    connections: 8,
+    duration: DURATION_S,
+    warmup: { connections: 8, duration: 1 },
+  });
+  if (result.non2xx > 0) {
+    // The metrics-off service does not hold the list yet: send it once, then measure again.
+    await fetch(url(to), { method: 'POST', headers, body: fullJson });
+    return throughput(to);
+  }
+  return result.requests.average;
+}
+await fetch(url(noMetricsPort), { method: 'POST', headers, body: fullJson });
+const on: number[] = [];
+const off: number[] = [];
+// The order alternates between rounds, so that neither side is always the one measured second.
+for (let round = 0; round < ROUNDS; round += 1) {
+  if (round % 2 === 0) {
+    off.push(await throughput(noMetricsPort));
+    on.push(await throughput(port));
+  } else {
+    on.push(await throughput(port));
+    off.push(await throughput(noMetricsPort));
+  }
+}
+console.log(`\nmetrics' own cost (by-reference searches, 8 connections, ${ROUNDS} alternating rounds of ${DURATION_S} s, medians):`);
+console.log(`| METRICS_ENABLED | req/s |\n|---|---|\n| false | ${median(off).toFixed(0)} |\n| true | ${median(on).toFixed(0)} |`);
+console.log(`metrics on: ${(median(on) / median(off)).toFixed(3)}× the throughput with metrics off`);
+child.disconnect();
+child.kill();

@@ -1,0 +1,127 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { RerankStats } from '../search/reranker.js';
+
+/**
+ * The service's Prometheus metrics (prom-client), one registry per app so that tests building
+ * several apps in one process do not share counters. Labels take values from small fixed sets
+ * (routes, rankers, degradation reasons, cache and operation names): never a project id, a token,
+ * a tool name or anything else a caller chooses.
+ */
+export interface Metrics {
+  registry: Registry;
+  httpDuration: Histogram<'method' | 'route' | 'status_code'>;
+  searches: Counter<'ranker' | 'degraded'>;
+  toolsPerRequest: Histogram;
+  llmCallDuration: Histogram<'outcome'>;
+  llmTokens: Counter<'kind'>;
+  cacheRequests: Counter<'cache' | 'result'>;
+  toolSetReferences: Counter<'result'>;
+  rateLimited: Counter;
+  redisErrors: Counter<'operation'>;
+  redisFallbacks: Counter<'operation'>;
+}
+
+export interface MetricsOptions {
+  /** Process metrics (event-loop lag, memory, CPU); off when metrics are not served. */
+  defaultMetrics: boolean;
+  /** Bytes held by the in-process tool-set store (estimated), read at scrape time. */
+  toolSetBytes: () => number;
+}
+
+const PREFIX = 'catalog_search_';
+
+export function createMetrics(options: MetricsOptions): Metrics {
+  const registry = new Registry();
+  // Process metrics, event-loop lag among them (nodejs_eventloop_lag_seconds and its percentiles).
+  if (options.defaultMetrics) collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 20 });
+  const registers = [registry];
+  const metrics: Metrics = {
+    registry,
+    httpDuration: new Histogram({
+      name: `${PREFIX}http_request_duration_seconds`,
+      help: 'HTTP request duration by route template and status code.',
+      labelNames: ['method', 'route', 'status_code'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8],
+      registers,
+    }),
+    searches: new Counter({
+      name: `${PREFIX}searches_total`,
+      help: 'Searches answered, by ranker and degradation reason ("none" when not degraded).',
+      labelNames: ['ranker', 'degraded'],
+      registers,
+    }),
+    toolsPerRequest: new Histogram({
+      name: `${PREFIX}tools_per_search`,
+      help: 'Tools in the list a search ranked (sent or referred to).',
+      buckets: [0, 10, 50, 100, 250, 500, 1000, 2000, 5000],
+      registers,
+    }),
+    llmCallDuration: new Histogram({
+      name: `${PREFIX}llm_call_duration_seconds`,
+      help: 'Model calls made for searches (not cached or shared answers), by outcome ("ok" or the degradation reason).',
+      labelNames: ['outcome'],
+      buckets: [0.1, 0.25, 0.5, 1, 2, 4, 8, 16],
+      registers,
+    }),
+    llmTokens: new Counter({
+      name: `${PREFIX}llm_tokens_total`,
+      help: 'Tokens billed by the model, by kind (prompt or completion).',
+      labelNames: ['kind'],
+      registers,
+    }),
+    cacheRequests: new Counter({
+      name: `${PREFIX}cache_requests_total`,
+      help: 'Cache lookups by cache (llm: the answer cache) and result (hit, miss).',
+      labelNames: ['cache', 'result'],
+      registers,
+    }),
+    toolSetReferences: new Counter({
+      name: `${PREFIX}tool_set_references_total`,
+      help: 'Searches by toolSet reference, by where the list was found (local, shared: Redis) or miss (409).',
+      labelNames: ['result'],
+      registers,
+    }),
+    rateLimited: new Counter({
+      name: `${PREFIX}rate_limited_total`,
+      help: 'Searches refused with 429 by the per-project rate limit.',
+      registers,
+    }),
+    redisErrors: new Counter({
+      name: `${PREFIX}redis_errors_total`,
+      help: 'Redis commands that failed or timed out, by operation.',
+      labelNames: ['operation'],
+      registers,
+    }),
+    redisFallbacks: new Counter({
+      name: `${PREFIX}redis_fallbacks_total`,
+      help: 'Times the in-process path was taken because Redis failed or was not connected, by operation.',
+      labelNames: ['operation'],
+      registers,
+    }),
+  };
+  new Gauge({
+    name: `${PREFIX}tool_set_store_bytes`,
+    help: 'Estimated bytes of tool lists held in process for toolSet references (bounded by TOOL_SET_CACHE_BYTES).',
+    registers,
+    collect() {
+      this.set(options.toolSetBytes());
+    },
+  });
+  return metrics;
+}
+
+/** Counts one answered search: its ranker and degradation, its list size, and what its LLM stage cost. */
+export function recordSearch(metrics: Metrics, tools: number, meta: { ranker: string; degraded?: string }, rerank: RerankStats | undefined): void {
+  metrics.searches.inc({ ranker: meta.ranker, degraded: meta.degraded ?? 'none' });
+  metrics.toolsPerRequest.observe(tools);
+  if (!rerank) return;
+  metrics.cacheRequests.inc({ cache: 'llm', result: rerank.cached ? 'hit' : 'miss' });
+  // A call made for this request (not a cached answer, not another request's call).
+  if (!rerank.cached && !rerank.shared && rerank.modelMs > 0) {
+    metrics.llmCallDuration.observe({ outcome: meta.degraded ?? 'ok' }, rerank.modelMs / 1000);
+  }
+  if (rerank.usage) {
+    metrics.llmTokens.inc({ kind: 'prompt' }, rerank.usage.promptTokens);
+    metrics.llmTokens.inc({ kind: 'completion' }, rerank.usage.completionTokens);
+  }
+}

@@ -1,0 +1,21 @@
+import { Redis } from 'ioredis';
+import type { RedisConfig } from '../config.js';
+
+/**
+ * The one Redis connection of a process (ioredis: TLS with `rediss://`, user and password from the
+ * URL, reconnection with backoff). Settings chosen so that Redis trouble never holds a search:
+ * - no offline queue: while disconnected a command fails at once instead of waiting for a reconnect;
+ * - `commandTimeout`: a slow Redis costs at most REDIS_TIMEOUT_MS per command;
+ * - no per-request retries; the connection itself retries forever, at most every 2 s.
+ * Callers treat every failure as "not shared this time" (shared-store.ts), so readiness does not
+ * depend on Redis either.
+ */
+export function connectRedis(config: RedisConfig): Redis {
+  return new Redis(config.url, {
+    enableOfflineQueue: false,
+    commandTimeout: config.commandTimeoutMs,
+    maxRetriesPerRequest: 0,
+    connectTimeout: Math.max(1000, config.commandTimeoutMs * 10),
+    retryStrategy: (attempt) => Math.min(100 * attempt, 2000),
+  });
+}

@@ -1,0 +1,96 @@
+import { createHash } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { FastifyBaseLogger } from 'fastify';
+import { ThrottledWarnings } from '../log-throttle.js';
+
+/** What the store reports, for metrics (plugins/metrics.ts). */
+export interface SharedStoreEvents {
+  /** A command failed or timed out. */
+  error(operation: string): void;
+  /** The caller went on without Redis (failed, timed out, or not connected). */
+  fallback(operation: string): void;
+}
+
+/** The kinds of value kept, one key space each. */
+export type SharedKind = 'llm' | 'tool-set' | 'rate-limit';
+
+/**
+ * Redis as the replicas' shared memory, always optional: every method resolves (never rejects), and
+ * a value that cannot be read or written is reported as absent, so the caller takes its in-process
+ * path. Every key is `<prefix><kind>:<project>:<id>`, so nothing is shared across projects, and every
+ * write has a TTL and a size limit.
+ */
+export class SharedStore {
+  readonly #warnings: ThrottledWarnings;
+
+  constructor(
+    readonly redis: Redis,
+    private readonly keyPrefix: string,
+    private readonly events: SharedStoreEvents,
+    log: FastifyBaseLogger,
+  ) {
+    this.#warnings = new ThrottledWarnings(log);
+    // ioredis emits connection errors as events: without a listener they would crash the process.
+    redis.on('error', (error: NodeJS.ErrnoException) => {
+      this.#warnings.warn('redis-connection', { err: { message: error.message, code: error.code } }, 'Redis connection error; searches use in-process state until it is back');
+    });
+    redis.on('ready', () => log.info('Redis connected: state is shared with the other replicas'));
+  }
+
+  /** Key of a project's value: the project id is hashed when long, so a key stays short. */
+  key(kind: SharedKind, projectId: string, id: string): string {
+    return `${this.keyPrefix}${kind}:${projectTag(projectId)}:${id}`;
+  }
+
+  /** The prefix of a kind's keys, for stores that add the project themselves (rate-limit-store.ts). */
+  keyPrefixOf(kind: SharedKind): string {
+    return `${this.keyPrefix}${kind}:`;
+  }
+
+  get connected(): boolean {
+    return this.redis.status === 'ready';
+  }
+
+  async get(operation: string, key: string): Promise<string | undefined> {
+    const value = await this.#run(operation, () => this.redis.get(key));
+    return value ?? undefined;
+  }
+
+  /** Writes unless `value` is longer than `maxBytes`; resolves whether it was written. */
+  async set(operation: string, key: string, value: string, ttlMs: number, maxBytes: number): Promise<boolean> {
+    if (Buffer.byteLength(value) > maxBytes) return false;
+    return (await this.#run(operation, () => this.redis.set(key, value, 'PX', Math.max(1, Math.round(ttlMs))))) === 'OK';
+  }
+
+  /** Runs a command; on any failure reports it and resolves undefined. */
+  async #run<T>(operation: string, command: () => Promise<T>): Promise<T | undefined> {
+    if (!this.connected) {
+      this.reportFallback(operation);
+      return undefined;
+    }
+    try {
+      return await command();
+    } catch (error) {
+      this.reportError(operation, error);
+      return undefined;
+    }
+  }
+
+  /** The caller goes on without Redis because it is not connected. */
+  reportFallback(operation: string): void {
+    this.events.fallback(operation);
+  }
+
+  /** A command failed (or timed out) and the caller goes on without it. */
+  reportError(operation: string, error: unknown): void {
+    this.events.error(operation);
+    this.events.fallback(operation);
+    const { message, code } = (error ?? {}) as NodeJS.ErrnoException;
+    this.#warnings.warn(`redis-${operation}`, { operation, err: { message, code } }, 'Redis command failed; using the in-process path');
+  }
+}
+
+/** A project id as it appears in keys: itself when short and plain, else its SHA-256. */
+export function projectTag(projectId: string): string {
+  return /^[A-Za-z0-9_.-]{1,64}$/.test(projectId) ? projectId : `h-${createHash('sha256').update(projectId).digest('base64url')}`;
+}

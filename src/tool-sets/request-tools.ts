@@ -1,0 +1,51 @@
+import { TOOL_SET_ID_PATTERN, type ToolList } from '@catalog-search/core';
+import { ProblemError } from '../errors.js';
+import type { ToolSetStore } from './tool-set-store.js';
+
+/** A request's tool list, as sent or as referred to. */
+export interface RequestToolList {
+  list: ToolList;
+  /** The list's id, for `meta.toolSet` (absent when references are off). */
+  toolSet?: string;
+  /** Settles when a list sent in full is stored for the other replicas (await before answering). */
+  saved?: Promise<unknown>;
+  byReference: boolean;
+}
+
+const TOOL_SET_ID = new RegExp(TOOL_SET_ID_PATTERN);
+
+/**
+ * The list a body's `toolSet` names, from this project's store (409 TOOL_SET_UNKNOWN when it does
+ * not have it); undefined when the body has no `toolSet`. Runs before the envelope is validated, so
+ * it checks the id itself. Tools skipped when the list was sent were reported then: a reference
+ * names the usable list.
+ */
+export async function referencedList(body: unknown, projectId: string, store: ToolSetStore): Promise<RequestToolList | undefined> {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  const { toolSet, tools, servers } = body as Record<string, unknown>;
+  if (toolSet === undefined) return undefined;
+  if (tools !== undefined || servers !== undefined) {
+    throw new ProblemError('INVALID_REQUEST', 'body /toolSet: send one of tools, servers or toolSet', {
+      errors: [{ field: '/toolSet', message: 'must not be sent together with tools or servers' }],
+    });
+  }
+  if (typeof toolSet !== 'string' || !TOOL_SET_ID.test(toolSet)) {
+    throw new ProblemError('INVALID_REQUEST', 'body /toolSet: must be a tool-set id (43 characters of A-Z a-z 0-9 _ -)', {
+      errors: [{ field: '/toolSet', message: `must match pattern "${TOOL_SET_ID_PATTERN}"` }],
+    });
+  }
+  const held = store.enabled ? await store.resolve(projectId, toolSet) : undefined;
+  if (held === undefined) {
+    throw new ProblemError('TOOL_SET_UNKNOWN', `body /toolSet: this service does not have tool set "${toolSet}" (any more); send the list as tools.`, {
+      errors: [{ field: '/toolSet', message: 'unknown tool set: send the tools again' }],
+    });
+  }
+  return { list: { tools: held, skipped: [], skippedCount: 0 }, toolSet, byReference: true };
+}
+
+/** Keeps a list sent in full (its usable tools) for references, and gives its id. */
+export function registeredList(list: ToolList, projectId: string, store: ToolSetStore): RequestToolList {
+  if (!store.enabled) return { list, byReference: false };
+  const { id, saved } = store.register(projectId, list.tools);
+  return { list, toolSet: id, saved, byReference: false };
+}

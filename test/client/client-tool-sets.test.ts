@@ -1,0 +1,98 @@
+// The client's tool-set reference protocol against the real service over loopback HTTP: the first
+// search sends the list, later ones its id; a restarted service (409 TOOL_SET_UNKNOWN) gets the list
+// once more; a changed list is always sent in full and never answered from the old set.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCatalogSearchClient, type CatalogSearchClient, type FetchLike } from '@catalog-search/client';
+import type { ToolInfo } from '@catalog-search/core';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import { LogCapture, testConfig, TEST_SECRET } from '../helpers/app.js';
+import { claims, signJwt } from '../helpers/tokens.js';
+import { manyTools } from '../fixtures/tools.js';
+
+const token = signJwt(claims({ iss: 'https://router.example', aud: 'catalog-search', projectId: 'project-a' }), { alg: 'HS256', key: TEST_SECRET });
+
+/** What each POST carried: the reference, or a full list (streamed or gzipped bodies are full lists). */
+type Sent = { toolSet: string } | 'full';
+const sent: Sent[] = [];
+const statuses: number[] = [];
+const recordingFetch: FetchLike = async (input, init) => {
+  const body = init.body;
+  const parsed = typeof body === 'string' ? (JSON.parse(body) as { toolSet?: string; tools?: unknown }) : undefined;
+  sent.push(parsed?.toolSet !== undefined && parsed.tools === undefined ? { toolSet: parsed.toolSet } : 'full');
+  const response = await fetch(input, init);
+  statuses.push(response.status);
+  return response;
+};
+
+let app: FastifyInstance;
+let port: number;
+let client: CatalogSearchClient;
+
+async function startService(): Promise<void> {
+  app = buildApp(testConfig(), { logStream: new LogCapture() });
+  await app.listen({ host: '127.0.0.1', port });
+  const address = app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  port = address.port;
+}
+
+beforeAll(async () => {
+  port = 0;
+  await startService();
+  client = createCatalogSearchClient({ baseUrl: `http://127.0.0.1:${port}`, token, fetch: recordingFetch, breaker: false, fallback: false });
+});
+afterAll(() => app.close());
+
+const tools: ToolInfo[] = manyTools(300);
+const search = (list: ToolInfo[], query = 'create a calendar event') => client.search({ query: [query], tools: list, maxResults: 5 });
+
+describe('client tool-set references against the real service', () => {
+  it('sends the list first, then only its id, with the same answer', async () => {
+    sent.length = 0;
+    const first = await search(tools);
+    expect(sent).toEqual(['full']);
+    expect(first.source).toBe('cloud');
+    const id = first.meta.toolSet!;
+    expect(id).toMatch(/^[A-Za-z0-9_-]{43}$/);
+
+    const second = await search(tools);
+    const third = await search(structuredClone(tools)); // equal content, new objects: the same id
+    expect(sent).toEqual(['full', { toolSet: id }, { toolSet: id }]);
+    expect(second.results).toEqual(first.results);
+    expect(third.results).toEqual(first.results);
+  });
+
+  it('answers a restarted service that lost the list (409) with one resend', async () => {
+    await app.close();
+    await startService(); // same port, empty store
+    sent.length = 0;
+    statuses.length = 0;
+    const outcome = await search(tools);
+    expect(outcome.source).toBe('cloud');
+    expect(sent).toEqual([{ toolSet: outcome.meta.toolSet }, 'full']);
+    expect(statuses).toEqual([409, 200]);
+    // And by reference again afterwards.
+    await search(tools);
+    expect(sent[2]).toEqual({ toolSet: outcome.meta.toolSet });
+  });
+
+  it('sends a changed list in full and answers from it, never from the stale set', async () => {
+    const changed = tools.map((tool, index) =>
+      index === 7 ? { ...tool, toolName: 'launch_rocket', toolKey: 'space:launch_rocket', description: 'Launch a rocket into orbit.' } : tool,
+    );
+    sent.length = 0;
+    const outcome = await search(changed, 'launch a rocket into orbit');
+    expect(sent).toEqual(['full']);
+    expect(outcome.results[0]!.toolKey).toBe('space:launch_rocket');
+
+    // Changed in place (same array, same object): still a new id, sent in full.
+    const inPlace = structuredClone(tools);
+    await search(inPlace);
+    sent.length = 0;
+    inPlace[3]!.description = 'Transmit a telemetry packet to the ground station.';
+    const answer = await search(inPlace, 'transmit telemetry packet to ground station');
+    expect(sent).toEqual(['full']);
+    expect(answer.results[0]!.toolKey).toBe(inPlace[3]!.toolKey);
+  });
+});

@@ -1,0 +1,66 @@
+// The tool-set store against a real Redis: what it writes, when it renews the shared copy, and how a
+// second replica reads it.
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import pino from 'pino';
+import { toolSetId } from '@catalog-search/core';
+import { connectRedis } from '../../src/shared/redis-connection.js';
+import { SharedStore } from '../../src/shared/shared-store.js';
+import { ToolSetStore } from '../../src/tool-sets/tool-set-store.js';
+import { manyTools } from '../fixtures/tools.js';
+import { startTestRedis, type TestRedis } from '../helpers/redis-server.js';
+
+const TTL_MS = 60_000;
+let redis: TestRedis;
+let stores: SharedStore[] = [];
+
+beforeAll(async () => {
+  redis = await startTestRedis();
+});
+afterAll(() => redis.stop());
+afterEach(() => {
+  vi.useRealTimers();
+  for (const store of stores) store.redis.disconnect();
+  stores = [];
+});
+
+async function sharedStore(): Promise<SharedStore> {
+  const store = new SharedStore(connectRedis({ url: redis.url, commandTimeoutMs: 500, keyPrefix: 'test:' }), 'test:', { error: () => {}, fallback: () => {} }, pino({ level: 'silent' }));
+  await new Promise<void>((resolve) => store.redis.once('ready', () => resolve()));
+  stores.push(store);
+  return store;
+}
+
+describe('ToolSetStore with Redis', () => {
+  it('writes the canonical list under the project, renews it when sent again after half its TTL, and serves it to another replica', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const shared = await sharedStore();
+    const store = new ToolSetStore({ ttlMs: TTL_MS, cacheBytes: 10_000_000, maxSharedBytes: 5_000_000, shared });
+    const tools = manyTools(20);
+    const first = store.register('project-a', tools);
+    await first.saved;
+    expect(first.id).toBe(await toolSetId(tools));
+    const key = shared.key('tool-set', 'project-a', first.id);
+    expect(Number(await shared.redis.pttl(key))).toBeGreaterThan(TTL_MS - 5_000);
+
+    // Sent again soon: Redis is not written again.
+    await shared.redis.del(key);
+    await store.register('project-a', structuredClone(tools)).saved;
+    expect(await shared.redis.exists(key)).toBe(0);
+    // Sent again after half the TTL: written again, with a new TTL.
+    vi.setSystemTime(Date.now() + TTL_MS / 2 + 1);
+    await store.register('project-a', structuredClone(tools)).saved;
+    expect(await shared.redis.exists(key)).toBe(1);
+
+    const otherReplica = new ToolSetStore({ ttlMs: TTL_MS, cacheBytes: 10_000_000, maxSharedBytes: 5_000_000, shared: await sharedStore() });
+    expect(await otherReplica.resolve('project-a', first.id)).toEqual(tools);
+    expect(await otherReplica.resolve('project-b', first.id)).toBeUndefined();
+  });
+
+  it('keeps no list in Redis that is larger than its byte bound', async () => {
+    const shared = await sharedStore();
+    const store = new ToolSetStore({ ttlMs: TTL_MS, cacheBytes: 10_000_000, maxSharedBytes: 1_000, shared });
+    const { id, saved } = store.register('project-big', manyTools(20));
+    await saved;
+    expect(await shared.redis.exists(shared.key('tool-set', 'project-big', id))).toBe(0);
+  });
+});
