@@ -2,7 +2,7 @@
 // from one dataset against another dataset's catalog, which cannot serve them, and (c) nonsense
 // requests. A calibrated ranker keeps (b) and (c) low while (a) stays high; score / maxScore would
 // show 1.0 everywhere.
-import { createRankCache, rankTools, type ToolInfo } from '../packages/core/src/index.js';
+import { createRankCache, rankTools } from '../packages/core/src/index.js';
 import { hash53 } from './sample-hash.js';
 import { loadDatasets, sampleQueries, type Dataset } from './datasets.js';
 
@@ -45,10 +45,13 @@ function distribution(label: string, tops: number[]): Distribution {
   };
 }
 
-function topRelevances(queries: string[][], tools: ToolInfo[]): number[] {
+/** Top-1 relevance per query of a ranker over a dataset's catalog (ours by default; eval/run.ts adds fused). */
+export type TopRelevances = (queries: string[][], catalog: Dataset) => Promise<number[]>;
+
+const lexicalTops: TopRelevances = async (queries, { tools }) => {
   const cache = createRankCache();
   return queries.map((query) => rankTools({ query, tools }, { cache, limit: 1 })[0]?.relevance ?? 0);
-}
+};
 
 /** Deterministic pseudo-words: letters drawn from a hash, so no catalog contains them by design. */
 function nonsenseQueries(count: number): string[][] {
@@ -67,24 +70,24 @@ function nonsenseQueries(count: number): string[][] {
   });
 }
 
-export function calibrationReport(): Distribution[] {
+export async function calibrationReport(topRelevances: TopRelevances = lexicalTops, label = ''): Promise<Distribution[]> {
   const datasets = new Map<string, Dataset>(loadDatasets({ maxQueries: SAMPLE }).map((d) => [d.name, d]));
   const report: Distribution[] = [];
   for (const dataset of datasets.values()) {
     if (dataset.queries.length === 0) continue;
-    report.push(distribution(`fit      ${dataset.name}`, topRelevances(dataset.queries.map((q) => q.query), dataset.tools)));
+    report.push(distribution(`${label}fit      ${dataset.name}`, await topRelevances(dataset.queries.map((q) => q.query), dataset)));
   }
   for (const [from, to] of NO_FIT_PAIRS) {
     const source = datasets.get(from);
     const target = datasets.get(to);
     if (!source || !target) continue;
     const queries = sampleQueries(source.queries, SAMPLE).map((q) => q.query);
-    report.push(distribution(`no-fit   ${from} → ${to}`, topRelevances(queries, target.tools)));
+    report.push(distribution(`${label}no-fit   ${from} → ${to}`, await topRelevances(queries, target)));
   }
   const nonsense = nonsenseQueries(SAMPLE);
   for (const name of ['livemcpbench', 'toolret_apigen', 'smithery_catalog']) {
     const target = datasets.get(name);
-    if (target) report.push(distribution(`nonsense → ${name}`, topRelevances(nonsense, target.tools)));
+    if (target) report.push(distribution(`${label}nonsense → ${name}`, await topRelevances(nonsense, target)));
   }
   return report;
 }

@@ -5,7 +5,7 @@
 //   of the same candidate count), `cands` and `prompt tok` (o200k tokens).
 // - `llmRanker()` (`npm run eval -- --llm`) runs the stage itself against LLM_BASE_URL / LLM_MODEL,
 //   so anyone with a model can measure what it adds over the lexical stage.
-import { createRankCache, rankTools, type RankCache, type ToolInfo } from '../packages/core/src/index.js';
+import { createRankCache, rankTools, type RankCache, type RankedTool, type ToolInfo } from '../packages/core/src/index.js';
 import { createReranker, DEFAULT_PROMPT_TOKEN_BUDGET, type LlmReranker } from '../src/rerank/index.js';
 import { startDeadline } from '../src/search/deadline.js';
 import type { Dataset, EvalQuery } from './datasets.js';
@@ -14,8 +14,13 @@ import type { RankerOutput, RankerVariant } from './rankers.js';
 const recall = (keys: Set<string>, relevant: string[]) =>
   relevant.length === 0 ? 0 : relevant.filter((key) => keys.has(key)).length / relevant.length;
 
-function promptColumns(stage: LlmReranker, query: EvalQuery, tools: ToolInfo[], cache: RankCache, project: string) {
-  const lexical = rankTools({ query: query.query, tools }, { cache });
+/** The ranking the prompt is filled from: the lexical one, or the hybrid one (eval/semantic-rankers.ts). */
+export type CandidateRanking = (query: string[], tools: ToolInfo[], cache: RankCache) => RankedTool[] | Promise<RankedTool[]>;
+
+const lexicalRanking: CandidateRanking = (query, tools, cache) => rankTools({ query, tools }, { cache });
+
+async function promptColumns(stage: LlmReranker, query: EvalQuery, tools: ToolInfo[], cache: RankCache, project: string, ranking = lexicalRanking) {
+  const lexical = await ranking(query.query, tools, cache);
   // The stage gets no rank cache: it ranks sub-queries with the built core, this harness with core's source.
   const plan = stage.plan({ query: query.query, tools, lexical }, project);
   const inPrompt = new Set(plan.candidates.map((candidate) => tools[candidate.toolIndex]!.toolKey));
@@ -32,20 +37,20 @@ function promptColumns(stage: LlmReranker, query: EvalQuery, tools: ToolInfo[], 
   };
 }
 
-export function withPromptColumns(inner: RankerVariant, promptTokenBudget = DEFAULT_PROMPT_TOKEN_BUDGET): RankerVariant {
+export function withPromptColumns(inner: RankerVariant, promptTokenBudget = DEFAULT_PROMPT_TOKEN_BUDGET, ranking = lexicalRanking): RankerVariant {
   const stage = createReranker({ model: 'eval', promptTokenBudget });
   let cache: RankCache = createRankCache();
   let project = '';
   return {
     name: inner.name,
-    prepare: (dataset: Dataset) => {
-      inner.prepare?.(dataset);
+    prepare: async (dataset: Dataset) => {
+      await inner.prepare?.(dataset);
       cache = createRankCache();
       project = dataset.name;
     },
     async rank(query, tools): Promise<RankerOutput> {
       const output = await inner.rank(query, tools);
-      const { extras } = promptColumns(stage, query, tools, cache, project);
+      const { extras } = await promptColumns(stage, query, tools, cache, project, ranking);
       return { ranked: output.ranked, extras: { ...output.extras, ...extras } };
     },
   };
@@ -78,7 +83,7 @@ export function llmRanker(options: LlmEvalOptions): RankerVariant {
       project = dataset.name;
     },
     async rank(query, tools): Promise<RankerOutput> {
-      const { lexical, extras } = promptColumns(stage, query, tools, cache, project);
+      const { lexical, extras } = await promptColumns(stage, query, tools, cache, project);
       const outcome = await stage.rerank(
         { query: query.query, tools, lexical },
         { projectId: project, deadline: startDeadline(options.deadlineMs) },

@@ -23,7 +23,7 @@ export function reciprocalRank(ranked: readonly string[], relevant: ReadonlySet<
   return at < 0 ? 0 : 1 / (at + 1);
 }
 
-export const METRICS = ['NDCG@10', 'R@5', 'R@10', 'R@40', 'MRR'] as const;
+export const METRICS = ['NDCG@10', 'R@5', 'R@10', 'R@40', 'R@150', 'MRR'] as const;
 export type Metric = (typeof METRICS)[number];
 
 export function scoreQuery(ranked: readonly string[], relevant: readonly string[]): Record<Metric, number> {
@@ -33,6 +33,7 @@ export function scoreQuery(ranked: readonly string[], relevant: readonly string[
     'R@5': recallAt(ranked, gold, 5),
     'R@10': recallAt(ranked, gold, 10),
     'R@40': recallAt(ranked, gold, 40),
+    'R@150': recallAt(ranked, gold, 150),
     MRR: reciprocalRank(ranked, gold),
   };
 }

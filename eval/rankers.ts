@@ -14,7 +14,7 @@ export interface RankerOutput {
 export interface RankerVariant {
   name: string;
   /** Called once per dataset before its queries (build caches, warm up). */
-  prepare?(dataset: Dataset): void;
+  prepare?(dataset: Dataset): void | Promise<void>;
   rank(query: EvalQuery, tools: ToolInfo[]): RankerOutput | Promise<RankerOutput>;
 }
 

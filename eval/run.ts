@@ -11,6 +11,8 @@ import { loadDatasets } from './datasets.js';
 import { METRICS, scoreQuery, type Metric } from './metrics.js';
 import { llmRankerFromEnv, withPromptColumns } from './llm-rankers.js';
 import { defaultRankers, winkQueryRanker, type RankerVariant } from './rankers.js';
+import { fusedRanker, semanticRankers } from './semantic-rankers.js';
+import { DEFAULT_FUSION, type FusionOptions } from '../src/semantic/fuse-hybrid.js';
 
 const { values } = parseArgs({
   options: {
@@ -22,6 +24,11 @@ const { values } = parseArgs({
     wink: { type: 'boolean', default: false },
     // Also run the LLM rerank stage against the endpoint in LLM_BASE_URL / LLM_MODEL (LLM_API_KEY).
     llm: { type: 'boolean', default: false },
+    // The semantic and fused rankers (embedded encoder; with --embeddings the endpoint in EMBEDDINGS_*).
+    'no-semantic': { type: 'boolean', default: false },
+    embeddings: { type: 'boolean', default: false },
+    // Fusion settings to compare, as JSON objects over DEFAULT_FUSION, e.g. '[{"weight":0.3}]' (tuning).
+    fusion: { type: 'string' },
   },
 });
 
@@ -41,7 +48,7 @@ async function evaluate(rankers: RankerVariant[]): Promise<DatasetResult[]> {
     if (dataset.queries.length === 0) continue;
     const byRanker: Record<string, Row> = {};
     for (const ranker of rankers) {
-      ranker.prepare?.(dataset);
+      await ranker.prepare?.(dataset);
       const sums: Row = {};
       const started = performance.now();
       for (const query of dataset.queries) {
@@ -114,15 +121,36 @@ function summarize(results: DatasetResult[], rankers: RankerVariant[]): Record<s
 const started = performance.now();
 const [baseline, ours] = defaultRankers();
 const promptBudget = process.env.LLM_PROMPT_TOKEN_BUDGET ? Number(process.env.LLM_PROMPT_TOKEN_BUDGET) : undefined;
+const semantic = values['no-semantic'] ? undefined : await semanticRankers(values.embeddings, process.env);
+const fusionVariants = (JSON.parse(values.fusion ?? '[]') as Partial<FusionOptions>[]).map((options, i) =>
+  fusedRanker(semantic!.index, { ...DEFAULT_FUSION, ...options }, `fused${i + 1}`),
+);
 const rankers: RankerVariant[] = [
   baseline!,
   withPromptColumns(ours!, promptBudget),
+  ...(semantic
+    ? [semantic.semantic, withPromptColumns(semantic.fused, promptBudget, (query, tools) => semantic.fused.rankedTools(query, tools))]
+    : []),
+  ...fusionVariants,
   ...(values.wink ? [await winkQueryRanker()] : []),
   ...(values.llm ? [llmRankerFromEnv(process.env)] : []),
 ];
 const results = await evaluate(rankers);
+semantic?.index.vectors.save();
 const average = summarize(results, rankers);
-const calibration = values['no-calibration'] ? undefined : calibrationReport();
+const calibration = values['no-calibration']
+  ? undefined
+  : [
+      ...(await calibrationReport()),
+      ...(semantic
+        ? await calibrationReport(async (queries, catalog) => {
+            await semantic.fused.prepare!(catalog);
+            const tops: number[] = [];
+            for (const query of queries) tops.push((await semantic.fused.rankedTools(query, catalog.tools))[0]?.relevance ?? 0);
+            return tops;
+          }, 'fused ')
+        : []),
+    ];
 if (calibration) printCalibration(calibration);
 console.log(`\neval took ${((performance.now() - started) / 1000).toFixed(1)} s`);
 if (values.json) {

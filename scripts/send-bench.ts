@@ -176,6 +176,9 @@ export async function startLocalService(): Promise<{ baseUrl: string; token: str
     AUTH_AUDIENCE: 'catalog-search',
     RATE_LIMIT_PER_MINUTE: '0',
     LOG_LEVEL: 'warn',
+    // What is checked here is that requests are accepted; embedding ~25,000 tools in the background
+    // would only slow the run (the semantic stage has its own tests and bench).
+    EMBEDDINGS: 'off',
   });
   const app = buildApp(config);
   await app.listen({ port: 0, host: '127.0.0.1' });

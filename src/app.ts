@@ -16,6 +16,7 @@ import healthRoutes from './routes/health.js';
 import searchRoutes from './routes/search.js';
 import { rerankerFromConfig } from './rerank/index.js';
 import type { Reranker } from './search/reranker.js';
+import { originOf, semanticStageFromConfig } from './semantic/stage-from-config.js';
 import { connectRedis } from './shared/redis-connection.js';
 import { sharedAnswerCache } from './shared/shared-answers.js';
 import { SharedStore } from './shared/shared-store.js';
@@ -146,9 +147,17 @@ export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyI
       })
     : undefined);
   if (config.llm) {
-    app.log.info({ model: config.llm.model, endpoint: endpointOrigin(config.llm.baseUrl) }, 'LLM rerank stage on');
+    app.log.info({ model: config.llm.model, endpoint: originOf(config.llm.baseUrl) }, 'LLM rerank stage on');
   } else if (!deps.reranker) {
     app.log.info('BM25-only: LLM_MODEL is not set, searches are ranked lexically (meta.ranker "bm25")');
+  }
+
+  const semantic = config.embeddings ? semanticStageFromConfig(config.embeddings, app.log) : undefined;
+  if (semantic) {
+    app.addHook('onReady', semantic.ready);
+    app.addHook('onClose', () => semantic.stage.close());
+  } else {
+    app.log.info('semantic stage off (EMBEDDINGS=off): searches rank by words only (meta.semantic "off")');
   }
 
   if (config.corsOrigins.length > 0) {
@@ -169,7 +178,7 @@ export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyI
   app.register(openapiPlugin, { serveDocs: config.docs.enabled });
   app.register(authPlugin, { auth: config.auth });
   app.register(healthRoutes);
-  app.register(searchRoutes, { config, reranker, toolSets, shared, metrics, memory });
+  app.register(searchRoutes, { config, reranker, toolSets, shared, metrics, memory, semantic: semantic?.stage });
   return app;
 }
 
@@ -192,15 +201,6 @@ function redisOrigin(url: string): string {
   try {
     const { protocol, host } = new URL(url);
     return `${protocol}//${host}`;
-  } catch {
-    return '(invalid URL)';
-  }
-}
-
-/** Scheme, host and port only: a base URL may carry credentials or tokens that must not reach logs. */
-function endpointOrigin(baseUrl: string): string {
-  try {
-    return new URL(baseUrl).origin;
   } catch {
     return '(invalid URL)';
   }

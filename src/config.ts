@@ -59,6 +59,20 @@ export interface LlmConfig {
   cacheEntriesPerProject: number;
 }
 
+/** The semantic stage (EMBEDDINGS_*); undefined when EMBEDDINGS=off. */
+export interface EmbeddingsConfig {
+  /** An OpenAI-compatible endpoint when EMBEDDINGS_BASE_URL is set; else the embedded encoder. */
+  endpoint: { baseUrl: string; apiKey: string | undefined; model: string } | undefined;
+  /** Worker threads of the embedded encoder. */
+  threads: number;
+  /** Bytes of tool and query vectors kept over all projects. */
+  cacheBytes: number;
+  /** The most of a search's remaining time the stage may use (query vector, cold tool vectors), 0–1. */
+  waitShare: number;
+  /** Tool texts queued for background embedding per project. */
+  maxQueuedPerProject: number;
+}
+
 export interface RedisConfig {
   /** `redis://` or `rediss://` (TLS) URL, with user and password when the server wants them. */
   url: string;
@@ -76,6 +90,7 @@ export interface Config {
   /** Undefined only outside production when no key is set: server.ts then makes a development key. */
   auth: AuthConfig | undefined;
   llm: LlmConfig | undefined;
+  embeddings: EmbeddingsConfig | undefined;
   search: {
     /** Upper bound of a search's time budget; a client's X-Search-Deadline-Ms can only lower it. */
     deadlineMs: number;
@@ -167,6 +182,7 @@ export function parseConfig(env: Env): Readonly<Config> {
     production,
     auth: parseAuth(read, production, problems),
     llm: parseLlm(read, problems),
+    embeddings: parseEmbeddings(read, problems),
     search: {
       deadlineMs: read.integer('SEARCH_DEADLINE_MS', 4000, 1, 120_000),
       maxTools: read.integer('MAX_TOOLS', 5000, 1, 100_000),
@@ -347,6 +363,37 @@ function parseLlm(read: EnvReader, problems: string[]): LlmConfig | undefined {
     ok = false;
   }
   return ok ? { baseUrl: baseUrl!, apiKey, model: model!, promptTokenBudget, cacheTtlMs, cacheEntriesPerProject } : undefined;
+}
+
+function parseEmbeddings(read: EnvReader, problems: string[]): EmbeddingsConfig | undefined {
+  const mode = read.oneOf('EMBEDDINGS', 'on', ['on', 'off'] as const);
+  const baseUrl = read.optionalString('EMBEDDINGS_BASE_URL');
+  const apiKey = read.optionalString('EMBEDDINGS_API_KEY');
+  const model = read.optionalString('EMBEDDINGS_MODEL');
+  const settings = {
+    threads: read.integer('EMBEDDINGS_THREADS', 1, 1, 64),
+    cacheBytes: read.integer('EMBEDDINGS_CACHE_MB', 128, 1, 1_000_000) * 1024 * 1024,
+    waitShare: read.integer('EMBEDDINGS_WAIT_PERCENT', 15, 0, 100) / 100,
+    maxQueuedPerProject: read.integer('EMBEDDINGS_QUEUE_PER_PROJECT', 5000, 1, 1_000_000),
+  };
+  if (baseUrl === undefined && model === undefined) {
+    if (apiKey !== undefined) problems.push('EMBEDDINGS_API_KEY: set EMBEDDINGS_BASE_URL and EMBEDDINGS_MODEL too, or unset it');
+    return mode === 'off' ? undefined : { endpoint: undefined, ...settings };
+  }
+  let ok = true;
+  if (baseUrl === undefined) {
+    problems.push('EMBEDDINGS_BASE_URL: required when EMBEDDINGS_MODEL is set (an OpenAI-compatible endpoint, e.g. https://api.openai.com/v1)');
+    ok = false;
+  } else if (!isHttpUrl(baseUrl)) {
+    problems.push(`EMBEDDINGS_BASE_URL: must be an http(s) URL (got "${baseUrl}")`);
+    ok = false;
+  }
+  if (model === undefined) {
+    problems.push('EMBEDDINGS_MODEL: required when EMBEDDINGS_BASE_URL is set');
+    ok = false;
+  }
+  if (!ok || mode === 'off') return undefined;
+  return { endpoint: { baseUrl: baseUrl!, apiKey, model: model! }, ...settings };
 }
 
 function parseRedis(read: EnvReader, problems: string[]): RedisConfig | undefined {

@@ -44,7 +44,7 @@ describe('POST /catalog/search over loopback HTTP (happy path)', () => {
       expect(result).not.toHaveProperty('inputSchema');
     }
     // meta.toolSet is the id the client computes for the same list (core's toolSetId).
-    expect(body.meta).toEqual({ ranker: 'bm25', requestId: response.headers.get('x-request-id'), toolSet: await toolSetId(sampleTools) });
+    expect(body.meta).toEqual({ ranker: 'bm25', semantic: 'off', requestId: response.headers.get('x-request-id'), toolSet: await toolSetId(sampleTools) });
   });
 
   it('returns at most maxResults (default 20) and finds a tool by its identifier', async () => {

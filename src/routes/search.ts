@@ -19,6 +19,7 @@ import { projectTag, type SharedStore } from '../shared/shared-store.js';
 import { referencedList, registeredList, type RequestToolList } from '../tool-sets/request-tools.js';
 import type { ToolSetStore } from '../tool-sets/tool-set-store.js';
 import { traceContextOf } from '../trace-context.js';
+import type { SemanticStage } from '../semantic/semantic-stage.js';
 
 export const REQUEST_ENCODINGS = ['gzip', 'deflate', 'br', 'identity'] as const;
 
@@ -31,6 +32,7 @@ export interface SearchRouteOptions {
   /** Redis, when REDIS_URL is set: the rate-limit buckets are shared by all replicas. */
   shared?: SharedStore | undefined;
   metrics: Metrics;
+  semantic?: SemanticStage | undefined;
 }
 
 declare module 'fastify' {
@@ -44,7 +46,7 @@ declare module 'fastify' {
 
 /** POST /catalog/search: authenticate → rate limit per project → limits → validate → search → audit log. */
 export default async function searchRoutes(app: FastifyInstance, options: SearchRouteOptions): Promise<void> {
-  const { config, reranker, toolSets, shared, metrics, memory } = options;
+  const { config, reranker, toolSets, shared, metrics, semantic, memory } = options;
   const caches = new ProjectRankCaches({
     projects: config.search.cacheProjects,
     toolsPerProject: config.search.cacheToolsPerProject,
@@ -129,6 +131,7 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
           maxDescriptionChars: config.search.maxDescriptionChars,
           reranker,
           trace,
+          semantic,
         });
         caches.measure(request.projectId, rankCache);
         // The other replicas can use the id only once the list is stored (bounded by REDIS_TIMEOUT_MS).
@@ -148,6 +151,7 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
             maxResults: body.maxResults ?? DEFAULT_MAX_RESULTS,
             ranker: response.meta.ranker,
             degraded: response.meta.degraded,
+            semantic: response.meta.semantic,
             results: response.results.length,
             ...(rerank
               ? {

@@ -6,6 +6,8 @@ import { rankLexically } from './lexical-stage.js';
 import { rerankWithinDeadline } from './rerank-stage.js';
 import type { Reranker, RerankStats } from './reranker.js';
 import { respond } from './respond.js';
+import { rankHybrid } from '../semantic/hybrid-ranking.js';
+import type { SemanticStage } from '../semantic/semantic-stage.js';
 
 /** Everything a search needs besides the request body; built per request by the route. */
 export interface SearchContext {
@@ -17,6 +19,8 @@ export interface SearchContext {
   deadline: Deadline;
   maxDescriptionChars: number;
   reranker?: Reranker | undefined;
+  /** The embedding stage (src/semantic); undefined when EMBEDDINGS=off. */
+  semantic?: SemanticStage | undefined;
   /** The caller's W3C trace context, carried on to outbound calls. */
   trace?: TraceContext | undefined;
 }
@@ -28,25 +32,31 @@ export interface SearchOutcome {
 }
 
 /**
- * The search pipeline, one stage after the other: lexical → rerank under the deadline → respond.
- * Without a reranker the lexical ranking is the answer (`meta.ranker: "bm25"`, no `degraded`:
- * BM25-only is that deployment's normal service, not a degradation).
+ * The search pipeline, one stage after the other: lexical → semantic fusion → rerank under the
+ * deadline → respond. Without a reranker the (fused) ranking is the answer (`meta.ranker: "bm25"`, no
+ * `degraded`: BM25-only is that deployment's normal service, not a degradation). With one, the fused
+ * ranking fills its prompt, so tools that share no word with the request reach the model.
+ * `meta.semantic` says how the semantic stage ran.
  */
 export async function searchCatalog(request: PreparedSearch, ctx: SearchContext): Promise<SearchOutcome> {
   const maxResults = request.maxResults ?? DEFAULT_MAX_RESULTS;
   const { reranker, requestId } = ctx;
 
   const lexical = await rankLexically(request, {
-    // A reranker, or a tag boost (which can lift any matching tool into the answer), needs every match.
-    limit: reranker || needsWholeRanking(request) ? Number.POSITIVE_INFINITY : maxResults,
+    // A reranker, semantic fusion or a tag boost (each can lift any matching tool into the answer) needs every match.
+    limit: reranker || ctx.semantic || needsWholeRanking(request) ? Number.POSITIVE_INFINITY : maxResults,
     cache: ctx.rankCache,
     maxDescriptionChars: ctx.maxDescriptionChars,
   });
 
-  // Recall stages that add to the lexical candidates go here, before the rerank.
+  const hybrid = ctx.semantic
+    ? await rankHybrid(ctx.semantic, request, lexical, { projectId: ctx.projectId, deadline: ctx.deadline })
+    : undefined;
+  const candidates = hybrid?.ranked ?? lexical;
+  const semantic = { semantic: hybrid?.status ?? 'off' };
 
   if (!reranker || request.tools.length === 0) {
-    return { response: respond(lexical, request, { ranker: 'bm25', requestId }) };
+    return { response: respond(candidates, request, { ranker: 'bm25', ...semantic, requestId }) };
   }
   const outcome = await rerankWithinDeadline(
     reranker,
@@ -54,7 +64,7 @@ export async function searchCatalog(request: PreparedSearch, ctx: SearchContext)
       query: request.query,
       ...(request.context === undefined ? {} : { context: request.context }),
       tools: request.tools,
-      lexical,
+      lexical: candidates,
       maxResults,
       rankCache: ctx.rankCache,
     },
@@ -62,6 +72,6 @@ export async function searchCatalog(request: PreparedSearch, ctx: SearchContext)
     ctx.log,
   );
 
-  const meta: SearchMeta = { ranker: outcome.ranker, requestId, ...(outcome.degraded ? { degraded: outcome.degraded } : {}) };
+  const meta: SearchMeta = { ranker: outcome.ranker, ...semantic, requestId, ...(outcome.degraded ? { degraded: outcome.degraded } : {}) };
   return { response: respond(outcome.ranked, request, meta), ...(outcome.stats ? { rerank: outcome.stats } : {}) };
 }

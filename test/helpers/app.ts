@@ -22,6 +22,8 @@ export function testConfig(overrides: { auth?: Partial<AuthConfig> } & Partial<O
       ...auth,
     },
     llm: undefined,
+    // Off unless a test turns it on: each stage starts its own encoder worker.
+    embeddings: undefined,
     search: {
       deadlineMs: 4000,
       maxTools: 5000,

@@ -1,8 +1,9 @@
-// An OpenAI-compatible chat-completions server for tests: a real node:http server on loopback that
-// speaks the wire protocol the `openai` SDK expects (JSON responses and SSE streams), so tests run
-// the real SDK over real HTTP. Each test scripts how it behaves: answer well, slowly, with
-// 429/500, malformed JSON, unknown ids, hang, cut the stream, reject `json_schema`, stream
-// whitespace forever or send an answer of many megabytes.
+// An OpenAI-compatible chat-completions and embeddings server for tests: a real node:http server on
+// loopback that speaks the wire protocol the `openai` SDK expects (JSON responses and SSE streams), so
+// tests run the real SDK over real HTTP. Each test scripts how it behaves: answer well, slowly, with
+// 429/500, malformed JSON, unknown ids, hang, cut the stream, reject `json_schema`, stream whitespace
+// forever or send an answer of many megabytes; embeddings answer vectors, hang, fail, or answer
+// vectors of the wrong length, with NaN, or too few.
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -77,6 +78,40 @@ export interface Script {
   rejectStreamOptions?: boolean;
 }
 
+/** How `/v1/embeddings` answers. */
+export type EmbeddingsBehaviour =
+  /** One vector per input from `vector` (default: hashed bag of words, 64 dimensions). */
+  | { kind: 'vectors'; vector?: (text: string) => number[] }
+  | { kind: 'error'; status: number; message?: string }
+  | { kind: 'hang' }
+  /** The second and later vectors one dimension short. */
+  | { kind: 'wrong-dimensions' }
+  /** A vector entry that is not a number (JSON has no NaN: the string "NaN"). */
+  | { kind: 'nan' }
+  /** One vector fewer than inputs. */
+  | { kind: 'fewer' };
+
+export interface EmbeddingsRequestBody {
+  model: string;
+  input: string[];
+  encoding_format?: string;
+}
+
+export const EMBEDDING_TEST_DIMENSIONS = 64;
+
+/** A deterministic vector: each word (lower-cased, 3+ letters) adds 1 to a dimension chosen by its hash. */
+export function bagOfWordsVector(text: string): number[] {
+  const vector = new Array<number>(EMBEDDING_TEST_DIMENSIONS).fill(0);
+  vector[0] = 0.01;
+  for (const word of text.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
+    if (word.length < 3) continue;
+    let h = 0;
+    for (const char of word) h = (h * 31 + char.charCodeAt(0)) >>> 0;
+    vector[1 + (h % (EMBEDDING_TEST_DIMENSIONS - 1))]! += 1;
+  }
+  return vector;
+}
+
 export interface OpenAITestServer {
   /** Base URL for the SDK, ending in /v1. */
   readonly baseURL: string;
@@ -86,6 +121,10 @@ export interface OpenAITestServer {
   setScript(script: Script): void;
   /** Behaviours for the next requests, used once each before falling back to the standing script. */
   enqueue(...scripts: Script[]): void;
+  /** Every embeddings request received, in order. */
+  readonly embeddingRequests: EmbeddingsRequestBody[];
+  /** How `/v1/embeddings` answers from now on (default: vectors), after `delayMs`. */
+  setEmbeddings(behaviour: EmbeddingsBehaviour, delayMs?: number): void;
   close(): Promise<void>;
 }
 
@@ -145,12 +184,41 @@ export async function startOpenAITestServer(initial: Script = { behaviour: { kin
   let standing = initial;
   const queue: Script[] = [];
   const requests: RecordedRequest[] = [];
+  const embeddingRequests: EmbeddingsRequestBody[] = [];
+  let embeddings: { behaviour: EmbeddingsBehaviour; delayMs: number } = { behaviour: { kind: 'vectors' }, delayMs: 0 };
   let counter = 0;
+
+  async function handleEmbeddings(body: EmbeddingsRequestBody, res: ServerResponse): Promise<void> {
+    embeddingRequests.push(body);
+    const { behaviour, delayMs } = embeddings;
+    if (delayMs) await sleep(delayMs);
+    if (res.destroyed || behaviour.kind === 'hang') return;
+    if (behaviour.kind === 'error') {
+      sendError(res, behaviour.status, behaviour.message ?? `scripted ${behaviour.status}`);
+      return;
+    }
+    const inputs = Array.isArray(body.input) ? body.input : [String(body.input)];
+    const vector = behaviour.kind === 'vectors' && behaviour.vector ? behaviour.vector : bagOfWordsVector;
+    let data: Array<{ object: string; index: number; embedding: unknown[] }> = inputs.map((text, index) => ({
+      object: 'embedding',
+      index,
+      embedding: vector(text),
+    }));
+    if (behaviour.kind === 'wrong-dimensions') data = data.map((item, i) => (i === 0 ? item : { ...item, embedding: item.embedding.slice(1) }));
+    if (behaviour.kind === 'nan') data = data.map((item) => ({ ...item, embedding: ['NaN', ...item.embedding.slice(1)] }));
+    if (behaviour.kind === 'fewer') data = data.slice(1);
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ object: 'list', data, model: body.model, usage: { prompt_tokens: inputs.length, total_tokens: inputs.length } }));
+  }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const path = (req.url ?? '/').split('?')[0]!;
+    if (req.method === 'POST' && path.endsWith('/embeddings')) {
+      await handleEmbeddings(JSON.parse(Buffer.concat(chunks).toString('utf8')) as EmbeddingsRequestBody, res);
+      return;
+    }
     if (req.method !== 'POST' || !path.endsWith('/chat/completions')) {
       sendError(res, 404, `no route ${req.method} ${path}`);
       return;
@@ -294,6 +362,10 @@ export async function startOpenAITestServer(initial: Script = { behaviour: { kin
     },
     enqueue(...scripts) {
       queue.push(...scripts);
+    },
+    embeddingRequests,
+    setEmbeddings(behaviour, delayMs = 0) {
+      embeddings = { behaviour, delayMs };
     },
     close() {
       server.closeAllConnections();

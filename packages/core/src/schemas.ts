@@ -243,6 +243,14 @@ export const SearchMetaSchema = Type.Object(
         Type.String({ description: 'Why the LLM stage did not fully run, when it did not.' }),
       ),
     ),
+    semantic: Type.Optional(
+      Type.String({
+        description:
+          'How the semantic (embedding) stage ran: `hybrid` (lexical and semantic rankings fused), `partial` (some tools of a new ' +
+          'list are still being embedded and rank lexically this time), `pending` (none yet), `off`, or why it could not run ' +
+          '(`timeout`, `rate_limited`, `upstream_error`, `invalid_response`; `busy`: the embedded encoder has too much work queued).',
+      }),
+    ),
     requestId: Type.String(),
     toolSet: Type.Optional(
       Type.String({

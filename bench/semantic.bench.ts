@@ -1,0 +1,90 @@
+// The semantic stage's cost with the embedded encoder (USE lite in a worker thread):
+//   - the encoder: load time in the worker, ms per tool text in the stage's batches, ms per short query;
+//   - a warm 1,000-tool search, hybrid vs lexical-only, in the same run: the list's tool vectors are
+//     cached (its first search embedded it), every run's query is new (so its embedding is included);
+//   - memory: the bytes of the list's vectors in the cache.
+// Wall time (the embedding runs in another thread, so this process's CPU time would hide it), median and
+// middle half of the runs; lexical and hybrid runs alternate so both see the same machine.
+// Target: hybrid adds at most 30 ms p50 over lexical-only.
+import type { SearchRequest, ToolInfo } from '@catalog-search/core';
+import { createRankCache } from '@catalog-search/core';
+import pino from 'pino';
+import { loadCatalog } from '../eval/datasets.js';
+import { startDeadline } from '../src/search/deadline.js';
+import { searchCatalog, type SearchContext } from '../src/search/pipeline.js';
+import { createEmbeddedSource } from '../src/semantic/embedded-source.js';
+import { SemanticStage } from '../src/semantic/semantic-stage.js';
+import { toolText } from '../src/semantic/tool-text.js';
+
+const catalog = loadCatalog('smithery_catalog', 1_000);
+// Router sub-queries are short steps: LiveMCPBench's human-written tasks (median 114 characters) and,
+// for more of them, MCPToolBench++'s single-call requests (median 82).
+const requests = [...(loadCatalog('livemcpbench')?.queries ?? []), ...(loadCatalog('mcptoolbench_pp')?.queries ?? [])];
+if (catalog === undefined || requests.length < 200) throw new Error('semantic.bench.ts needs ../shared/bench beside the repo');
+const tools: ToolInfo[] = catalog.tools;
+const log = pino({ level: 'silent' });
+const quantile = (values: number[], q: number): number => [...values].sort((a, b) => a - b)[Math.floor(q * (values.length - 1))]!;
+const summary = (values: number[]) =>
+  `${quantile(values, 0.5).toFixed(2).padStart(7)} ms  (middle half ${quantile(values, 0.25).toFixed(2)}–${quantile(values, 0.75).toFixed(2)})`;
+
+// The encoder on its own.
+const embedder = createEmbeddedSource();
+const loadMs = await embedder.warmUp();
+const texts = tools.slice(0, 64).map(toolText);
+let started = performance.now();
+for (let at = 0; at < texts.length; at += embedder.batchSize) await embedder.embed(texts.slice(at, at + embedder.batchSize));
+const perToolText = (performance.now() - started) / texts.length;
+const queryTimes: number[] = [];
+for (const request of requests.slice(0, 60)) {
+  started = performance.now();
+  await embedder.embed([request.slice(0, 200)]);
+  queryTimes.push(performance.now() - started);
+}
+console.log(`embedded encoder (node ${process.version}): load ${loadMs.toFixed(0)} ms in the worker; ${perToolText.toFixed(1)} ms per tool text (batches of ${embedder.batchSize}); one query ${summary(queryTimes)}`);
+
+// Warm 1,000-tool searches.
+const stage = new SemanticStage(embedder, { cacheBytes: 64 * 1024 * 1024, waitShare: 1, maxQueuedPerProject: 5000 });
+const rankCache = createRankCache();
+const context = (semantic: SemanticStage | undefined): SearchContext => ({
+  projectId: 'bench',
+  requestId: 'bench',
+  log,
+  rankCache,
+  deadline: startDeadline(60_000),
+  maxDescriptionChars: 2000,
+  semantic,
+});
+const clone = (): ToolInfo[] => JSON.parse(JSON.stringify(tools)) as ToolInfo[];
+started = performance.now();
+let first = await searchCatalog({ query: ['warm up'], tools: clone() }, context(stage));
+while (first.response.meta.semantic !== 'hybrid') first = await searchCatalog({ query: ['warm up'], tools: clone() }, context(stage));
+console.log(`first embedding of the 1,000-tool list: ${((performance.now() - started) / 1000).toFixed(1)} s wall; cache holds ${stage.stats.vectors} vectors, ${(stage.stats.bytes / 1024 / 1024).toFixed(2)} MB`);
+
+const lexical: number[] = [];
+const hybrid: number[] = [];
+const hybridCachedQuery: number[] = [];
+const RUNS = 80;
+const timed = async (request: SearchRequest, semantic: SemanticStage | undefined): Promise<number> => {
+  const at = performance.now();
+  const answer = await searchCatalog(request, context(semantic));
+  if (semantic && answer.response.meta.semantic !== 'hybrid') throw new Error(`expected a hybrid search, got ${answer.response.meta.semantic}`);
+  return performance.now() - at;
+};
+for (let i = 0; i < RUNS + 5; i += 1) {
+  const query = [requests[i]!.slice(0, 300)];
+  const lexicalMs = await timed({ query, tools: clone() }, undefined);
+  const hybridMs = await timed({ query, tools: clone() }, stage);
+  // The same query again: its vector is cached, so this is the stage's own cost (keys, dot products, fusion).
+  const cachedMs = await timed({ query, tools: clone() }, stage);
+  if (i < 5) continue; // warm-up
+  lexical.push(lexicalMs);
+  hybrid.push(hybridMs);
+  hybridCachedQuery.push(cachedMs);
+}
+const added = quantile(hybrid, 0.5) - quantile(lexical, 0.5);
+console.log(`warm 1,000-tool search, ${RUNS} runs each, every query new:`);
+console.log(`  lexical only                 ${summary(lexical)}`);
+console.log(`  hybrid (query embedded)      ${summary(hybrid)}`);
+console.log(`  hybrid (query vector cached) ${summary(hybridCachedQuery)}`);
+console.log(`  hybrid adds ${added.toFixed(1)} ms p50 (target ≤ 30 ms): ${added <= 30 ? 'met' : 'NOT met'}`);
+await stage.close();

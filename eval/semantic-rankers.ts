@@ -1,0 +1,141 @@
+// The semantic stage in `npm run eval`: `semantic` ranks by the encoder's similarity alone, `fused` is
+// the service's hybrid ranking (src/semantic/fuse-hybrid.ts) over our lexical ranking. Vectors come
+// from the embedded encoder by default, or from the endpoint in EMBEDDINGS_BASE_URL / EMBEDDINGS_MODEL
+// with `--embeddings`. Embedding whole catalogs is CPU-heavy, so tool and query vectors are kept on
+// disk under eval/.cache/ (gitignored), keyed by model and a hash of the text, for reruns.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { createRankCache, rankTools, type RankCache, type RankedTool, type ToolInfo } from '../packages/core/src/index.js';
+import { dot } from '../src/semantic/embedder.js';
+import { createEndpointSource } from '../src/semantic/endpoint-source.js';
+import { DEFAULT_FUSION, fuseHybrid, type FusionOptions } from '../src/semantic/fuse-hybrid.js';
+import { LOCAL_MODEL, loadLocalEncoder } from '../src/semantic/local-encoder.js';
+import { EMBEDDED_DESCRIPTION_CHARS, toolText } from '../src/semantic/tool-text.js';
+import type { Dataset } from './datasets.js';
+import type { RankerOutput, RankerVariant } from './rankers.js';
+
+const CACHE_DIR = fileURLToPath(new URL('./.cache/', import.meta.url));
+
+interface TextEmbedder {
+  model: string;
+  embed(texts: string[]): Promise<Float32Array[]>;
+}
+
+/** Vectors by model and text hash, read from and written to eval/.cache/vectors-<model>.json. */
+export class DiskVectors {
+  readonly #file: string;
+  readonly #vectors = new Map<string, Float32Array>();
+  #dirty = false;
+
+  constructor(private readonly embedder: TextEmbedder) {
+    this.#file = `${CACHE_DIR}vectors-${embedder.model.replace(/[^\w.-]+/g, '_')}.json`;
+    if (existsSync(this.#file)) {
+      const stored = JSON.parse(readFileSync(this.#file, 'utf8')) as Record<string, string>;
+      for (const [key, base64] of Object.entries(stored)) {
+        const bytes = Buffer.from(base64, 'base64');
+        this.#vectors.set(key, new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)));
+      }
+    }
+  }
+
+  async get(texts: string[]): Promise<Float32Array[]> {
+    const keys = texts.map((text) => createHash('sha256').update(text).digest('base64url'));
+    const missing = [...new Set(keys.filter((key) => !this.#vectors.has(key)))];
+    const textOf = new Map(keys.map((key, i) => [key, texts[i]!]));
+    for (let at = 0; at < missing.length; at += 64) {
+      const batch = missing.slice(at, at + 64);
+      const vectors = await this.embedder.embed(batch.map((key) => textOf.get(key)!));
+      batch.forEach((key, i) => this.#vectors.set(key, vectors[i]!.slice()));
+      this.#dirty = true;
+      if (missing.length > 256) process.stderr.write(`\r  embedding ${Math.min(at + 64, missing.length)}/${missing.length} texts`);
+    }
+    if (missing.length > 256) process.stderr.write('\n');
+    return keys.map((key) => this.#vectors.get(key)!);
+  }
+
+  save(): void {
+    if (!this.#dirty) return;
+    mkdirSync(CACHE_DIR, { recursive: true });
+    const stored: Record<string, string> = {};
+    for (const [key, vector] of this.#vectors) stored[key] = Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).toString('base64');
+    writeFileSync(this.#file, JSON.stringify(stored));
+    this.#dirty = false;
+  }
+}
+
+export async function evalEmbedder(useEndpoint: boolean, env: Readonly<Record<string, string | undefined>>): Promise<TextEmbedder> {
+  if (!useEndpoint) {
+    const encoder = await loadLocalEncoder();
+    return { model: LOCAL_MODEL, embed: (texts) => encoder.embed(texts) };
+  }
+  const baseURL = env.EMBEDDINGS_BASE_URL?.trim();
+  const model = env.EMBEDDINGS_MODEL?.trim();
+  if (!baseURL || !model) throw new Error('npm run eval -- --embeddings needs EMBEDDINGS_BASE_URL and EMBEDDINGS_MODEL (and EMBEDDINGS_API_KEY if the endpoint wants one)');
+  const apiKey = env.EMBEDDINGS_API_KEY?.trim();
+  const source = createEndpointSource({ baseURL, model, timeoutMs: 120_000, ...(apiKey ? { apiKey } : {}) });
+  return { model: `endpoint-${model}`, embed: (texts) => source.embed(texts) };
+}
+
+/** Per dataset: the tools' vectors once, then per query its similarity to every tool. */
+export class SemanticIndex {
+  tools: Float32Array[] = [];
+  #dataset = '';
+  constructor(readonly vectors: DiskVectors) {}
+
+  async prepare(dataset: Dataset): Promise<void> {
+    if (this.#dataset === dataset.name) return;
+    this.vectors.save();
+    this.tools = await this.vectors.get(dataset.tools.map(toolText));
+    this.vectors.save();
+    this.#dataset = dataset.name;
+  }
+
+  async similarity(query: string[]): Promise<Float64Array> {
+    // As the service embeds them: cut to the length of a tool's embedded description.
+    const queries = await this.vectors.get(query.map((q) => `query\u0000${q.slice(0, EMBEDDED_DESCRIPTION_CHARS)}`));
+    const best = new Float64Array(this.tools.length).fill(-Infinity);
+    for (const q of queries) this.tools.forEach((tool, i) => (best[i] = Math.max(best[i]!, dot(q, tool))));
+    return best;
+  }
+}
+
+/** Similarity only: every tool by its best similarity to a sub-query. */
+export function semanticRanker(index: SemanticIndex): RankerVariant {
+  return {
+    name: 'semantic',
+    prepare: (dataset) => index.prepare(dataset),
+    async rank(query, tools): Promise<RankerOutput> {
+      const similarity = await index.similarity(query.query);
+      const order = tools.map((_, i) => i).sort((a, b) => similarity[b]! - similarity[a]! || a - b);
+      return { ranked: order.map((i) => tools[i]!.toolKey) };
+    },
+  };
+}
+
+/** The service's hybrid ranking; `ranked` also feeds the prompt columns (fused candidates). */
+export function fusedRanker(index: SemanticIndex, options: FusionOptions = DEFAULT_FUSION, name = 'fused'): RankerVariant & {
+  rankedTools(query: string[], tools: ToolInfo[]): Promise<RankedTool[]>;
+} {
+  let cache: RankCache = createRankCache();
+  const rankedTools = async (query: string[], tools: ToolInfo[]) => {
+    const lexical = rankTools({ query, tools }, { cache });
+    return fuseHybrid(lexical, tools, await index.similarity(query), options);
+  };
+  return {
+    name,
+    prepare: async (dataset) => {
+      cache = createRankCache();
+      await index.prepare(dataset);
+    },
+    rankedTools,
+    async rank(query, tools): Promise<RankerOutput> {
+      return { ranked: (await rankedTools(query.query, tools)).map((ranked) => ranked.tool.toolKey) };
+    },
+  };
+}
+
+export async function semanticRankers(useEndpoint: boolean, env: Readonly<Record<string, string | undefined>>) {
+  const index = new SemanticIndex(new DiskVectors(await evalEmbedder(useEndpoint, env)));
+  return { index, semantic: semanticRanker(index), fused: fusedRanker(index) };
+}

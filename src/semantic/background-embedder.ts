@@ -1,0 +1,130 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { EmbeddingError, type Embedder, type EmbeddingFailure } from './embedder.js';
+import type { VectorCache } from './vector-cache.js';
+
+export interface BackgroundOptions {
+  /** Texts waiting per project; more are not queued (the next search queues them again). */
+  maxQueuedPerProject: number;
+  /** Texts waiting over all projects. */
+  maxQueuedTotal: number;
+  /** The longest one batch may take. */
+  batchTimeoutMs: number;
+  log?: Pick<FastifyBaseLogger, 'warn'>;
+}
+
+interface Waiter {
+  keys: Set<string>;
+  failure: EmbeddingFailure | undefined;
+  resolve(failure: EmbeddingFailure | undefined): void;
+}
+
+interface ProjectQueue {
+  pending: Map<string, string>;
+  waiters: Set<Waiter>;
+  /** Texts of this project in the batch being embedded. */
+  inFlight: number;
+}
+
+const isIdle = (project: ProjectQueue) => project.pending.size === 0 && project.waiters.size === 0 && project.inFlight === 0;
+
+/**
+ * Embeds tool texts away from any search: one batch at a time over all projects (round robin, so one
+ * project's big list cannot starve another's small one), each result stored in the vector cache.
+ * One batch at a time keeps the embedded encoder's queue short, so a search's query vector waits
+ * behind at most one batch, and keeps an endpoint from being flooded.
+ */
+export class BackgroundEmbedder {
+  readonly #projects = new Map<string, ProjectQueue>();
+  readonly #inFlight = new Set<string>();
+  #queued = 0;
+  #running = false;
+
+  constructor(
+    private readonly embedder: Embedder,
+    private readonly cache: VectorCache,
+    private readonly options: BackgroundOptions,
+  ) {}
+
+  /**
+   * Queues what is not queued yet (up to the bounds) and resolves when every given key is embedded
+   * or failed, with the failure if one did. Keys that did not fit are resolved at once: they stay
+   * lexical until a later search queues them.
+   */
+  embed(projectId: string, entries: ReadonlyMap<string, string>): Promise<EmbeddingFailure | undefined> {
+    let project = this.#projects.get(projectId);
+    if (project === undefined) this.#projects.set(projectId, (project = { pending: new Map(), waiters: new Set(), inFlight: 0 }));
+    const waiting = new Set<string>();
+    for (const [key, text] of entries) {
+      if (project.pending.has(key) || this.#inFlight.has(key)) {
+        waiting.add(key);
+        continue;
+      }
+      if (project.pending.size >= this.options.maxQueuedPerProject || this.#queued >= this.options.maxQueuedTotal) continue;
+      project.pending.set(key, text);
+      this.#queued += 1;
+      waiting.add(key);
+    }
+    this.#pump();
+    if (waiting.size === 0) {
+      if (isIdle(project)) this.#projects.delete(projectId);
+      return Promise.resolve(undefined);
+    }
+    return new Promise((resolve) => project.waiters.add({ keys: waiting, failure: undefined, resolve }));
+  }
+
+  /** Texts waiting to be embedded (all projects). */
+  get queued(): number {
+    return this.#queued;
+  }
+
+  #pump(): void {
+    if (this.#running) return;
+    const next = [...this.#projects].find(([, queue]) => queue.pending.size > 0);
+    if (next === undefined) return;
+    const [projectId, project] = next;
+    // Round robin: this project goes to the back of the line.
+    this.#projects.delete(projectId);
+    this.#projects.set(projectId, project);
+    const batch = [...project.pending].slice(0, this.embedder.batchSize);
+    for (const [key] of batch) {
+      project.pending.delete(key);
+      this.#inFlight.add(key);
+    }
+    this.#queued -= batch.length;
+    project.inFlight = batch.length;
+    this.#running = true;
+    this.embedder
+      .embed(batch.map(([, text]) => text), AbortSignal.timeout(this.options.batchTimeoutMs))
+      .then(
+        (vectors) => {
+          batch.forEach(([key], i) => this.cache.set(key, vectors[i]!));
+          return undefined;
+        },
+        (error: unknown) => {
+          const reason = error instanceof EmbeddingError ? error.reason : 'upstream_error';
+          this.options.log?.warn({ err: error, projectId, texts: batch.length }, 'background embedding failed; those tools rank lexically');
+          return reason;
+        },
+      )
+      .then((failure) => {
+        for (const [key] of batch) this.#inFlight.delete(key);
+        project.inFlight = 0;
+        this.#settle(project, batch.map(([key]) => key), failure);
+        if (isIdle(project)) this.#projects.delete(projectId);
+        this.#running = false;
+        this.#pump();
+      });
+  }
+
+  #settle(project: ProjectQueue, keys: string[], failure: EmbeddingFailure | undefined): void {
+    for (const waiter of project.waiters) {
+      for (const key of keys) {
+        if (waiter.keys.delete(key) && failure) waiter.failure = failure;
+      }
+      if (waiter.keys.size === 0) {
+        project.waiters.delete(waiter);
+        waiter.resolve(waiter.failure);
+      }
+    }
+  }
+}

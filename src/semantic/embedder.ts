@@ -1,0 +1,69 @@
+/**
+ * A source of sentence vectors: the embedded encoder (a worker thread) or an OpenAI-compatible
+ * `/v1/embeddings` endpoint. Vectors come back unit-length, so cosine similarity is a dot product.
+ */
+export interface Embedder {
+  /** Which source answers (startup logs, `meta`). */
+  readonly source: 'embedded' | 'endpoint';
+  /** The model's name: part of every vector cache key, so two models' vectors never mix. */
+  readonly model: string;
+  /** Texts per call that keeps one call short (the stage embeds lists in batches of this size). */
+  readonly batchSize: number;
+  /** One vector per text, in order. Rejects with an `EmbeddingError`; `signal` aborts the call. */
+  embed(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]>;
+  close(): Promise<void>;
+}
+
+/**
+ * Why vectors could not be had: the LLM stage's vocabulary, answers we cannot use (`invalid_response`),
+ * and the embedded encoder's queue being full (`busy`).
+ */
+export type EmbeddingFailure = 'timeout' | 'rate_limited' | 'upstream_error' | 'invalid_response' | 'busy';
+
+export class EmbeddingError extends Error {
+  constructor(
+    readonly reason: EmbeddingFailure,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'EmbeddingError';
+  }
+}
+
+/**
+ * Scales a vector to unit length in place. A vector with a non-finite entry, or of zero length,
+ * is refused: it would rank every tool as equally (un)similar.
+ */
+export function normalize(vector: Float32Array): Float32Array {
+  let norm = 0;
+  for (let i = 0; i < vector.length; i += 1) norm += vector[i]! * vector[i]!;
+  if (!Number.isFinite(norm) || norm === 0) {
+    throw new EmbeddingError('invalid_response', 'a vector has a non-finite entry or zero length');
+  }
+  const scale = 1 / Math.sqrt(norm);
+  for (let i = 0; i < vector.length; i += 1) vector[i]! *= scale;
+  return vector;
+}
+
+export function dot(a: Float32Array, b: Float32Array): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i += 1) sum += a[i]! * b[i]!;
+  return sum;
+}
+
+/**
+ * The promise's outcome, or undefined once the signal aborts: the caller stops waiting, the work goes
+ * on (a late failure is then ignored).
+ */
+export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
+  if (signal.aborted) {
+    promise.catch(() => {});
+    return Promise.resolve(undefined);
+  }
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve(undefined);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}

@@ -1,0 +1,82 @@
+// Any OpenAI-compatible `/v1/embeddings` endpoint (OpenAI, Azure, vLLM, TEI, Ollama, LiteLLM) through
+// the official SDK, with the LLM stage's rules: the caller's signal aborts the call, the SDK never
+// retries (`maxRetries: 0`: a retry would outlive the deadline), and every answer is checked before
+// use (one finite vector per input, all of the model's one length).
+import OpenAI, { APIConnectionTimeoutError, APIUserAbortError, RateLimitError } from 'openai';
+import { EmbeddingError, normalize, type Embedder, type EmbeddingFailure } from './embedder.js';
+
+export interface EndpointSourceOptions {
+  baseURL: string;
+  apiKey?: string;
+  model: string;
+  /** Inputs per request (OpenAI accepts up to 2,048). */
+  batchSize?: number;
+  /** The longest a call may take when the caller sets no deadline (background embedding). */
+  timeoutMs?: number;
+  /** Lets tests route the SDK. */
+  fetch?: typeof fetch;
+}
+
+export function createEndpointSource(options: EndpointSourceOptions): Embedder {
+  const client = new OpenAI({
+    baseURL: options.baseURL,
+    apiKey: options.apiKey ?? 'unused',
+    maxRetries: 0,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  // The model's vector length, learnt from its first valid answer: a later answer of another length
+  // would be compared against vectors it cannot be compared with.
+  let dimensions: number | undefined;
+
+  return {
+    source: 'endpoint',
+    model: options.model,
+    batchSize: options.batchSize ?? 128,
+    async embed(texts, signal) {
+      if (texts.length === 0) return [];
+      let data: Array<{ index: number; embedding: unknown }>;
+      try {
+        const answer = await client.embeddings.create(
+          { model: options.model, input: [...texts], encoding_format: 'float' },
+          { ...(signal ? { signal } : {}), timeout: timeoutMs, maxRetries: 0 },
+        );
+        data = answer.data as Array<{ index: number; embedding: unknown }>;
+      } catch (error) {
+        throw new EmbeddingError(classify(error, signal?.aborted === true), `embeddings endpoint: ${String(error)}`, { cause: error });
+      }
+      if (!Array.isArray(data) || data.length !== texts.length) {
+        throw new EmbeddingError('invalid_response', `embeddings endpoint answered ${Array.isArray(data) ? data.length : 'no'} vectors for ${texts.length} inputs`);
+      }
+      const vectors = new Array<Float32Array | undefined>(texts.length);
+      for (const [position, item] of data.entries()) {
+        const index = Number.isInteger(item?.index) ? item.index : position;
+        const values = item?.embedding;
+        if (!Array.isArray(values) || index < 0 || index >= texts.length || vectors[index] !== undefined) {
+          throw new EmbeddingError('invalid_response', 'embeddings endpoint answered a malformed or repeated vector');
+        }
+        dimensions ??= values.length;
+        if (values.length !== dimensions || dimensions === 0) {
+          throw new EmbeddingError('invalid_response', `embeddings endpoint answered a vector of ${values.length} dimensions, expected ${dimensions}`);
+        }
+        const vector = new Float32Array(values.length);
+        for (let i = 0; i < values.length; i += 1) {
+          const value: unknown = values[i];
+          if (typeof value !== 'number' || !Number.isFinite(value)) {
+            throw new EmbeddingError('invalid_response', 'embeddings endpoint answered a vector with a non-number entry');
+          }
+          vector[i] = value;
+        }
+        vectors[index] = normalize(vector);
+      }
+      return vectors as Float32Array[];
+    },
+    close: async () => {},
+  };
+}
+
+function classify(error: unknown, aborted: boolean): EmbeddingFailure {
+  if (aborted || error instanceof APIUserAbortError || error instanceof APIConnectionTimeoutError) return 'timeout';
+  if (error instanceof RateLimitError) return 'rate_limited';
+  return 'upstream_error';
+}

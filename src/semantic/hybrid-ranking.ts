@@ -1,0 +1,29 @@
+import type { RankedTool, ToolInfo } from '@catalog-search/core';
+import { dot } from './embedder.js';
+import { fuseHybrid } from './fuse-hybrid.js';
+import type { SemanticStage, SemanticStatus } from './semantic-stage.js';
+
+/**
+ * The semantic step of a search: the request's and its tools' vectors (cached, or embedded within the
+ * stage's share of the deadline), each tool's best similarity over the sub-queries, and the lexical
+ * ranking fused with it. Without vectors the lexical ranking is returned unchanged.
+ */
+export async function rankHybrid(
+  stage: SemanticStage,
+  request: { query: readonly string[]; tools: readonly ToolInfo[] },
+  lexical: RankedTool[],
+  context: { projectId: string; deadline: { remainingMs(): number; signal: AbortSignal } },
+): Promise<{ ranked: RankedTool[]; status: SemanticStatus }> {
+  const queries = request.query.filter((query) => query.trim() !== '');
+  if (request.tools.length === 0 || queries.length === 0) return { ranked: lexical, status: 'hybrid' };
+  const vectors = await stage.vectors(context.projectId, { query: queries, tools: request.tools }, context.deadline);
+  if (vectors.queries === undefined) return { ranked: lexical, status: vectors.status };
+  const similarity = new Float64Array(request.tools.length).fill(Number.NaN);
+  vectors.tools.forEach((vector, index) => {
+    if (vector === undefined) return;
+    let best = -Infinity;
+    for (const query of vectors.queries!) best = Math.max(best, dot(query, vector));
+    similarity[index] = best;
+  });
+  return { ranked: fuseHybrid(lexical, request.tools, similarity), status: vectors.status };
+}

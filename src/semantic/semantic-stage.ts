@@ -1,0 +1,120 @@
+import type { ToolInfo } from '@catalog-search/core';
+import type { FastifyBaseLogger } from 'fastify';
+import { BackgroundEmbedder } from './background-embedder.js';
+import { EmbeddingError, untilAborted, type Embedder, type EmbeddingFailure } from './embedder.js';
+import { EMBEDDED_DESCRIPTION_CHARS, toolText } from './tool-text.js';
+import { VectorCache } from './vector-cache.js';
+
+/**
+ * How the semantic stage ran for a search (`meta.semantic`):
+ * - `hybrid`: every tool and the request had vectors; the ranking is fused;
+ * - `partial`: some tools' vectors are still being embedded (a list seen for the first time); those
+ *   tools rank lexically this time;
+ * - `pending`: none of the list's vectors are ready yet; the answer is lexical;
+ * - `off`: the stage is turned off (EMBEDDINGS=off);
+ * - `timeout`, `rate_limited`, `upstream_error`, `invalid_response`: the source failed; `busy`: the
+ *   embedded encoder's queue is full. The answer is lexical.
+ */
+export type SemanticStatus = 'hybrid' | 'partial' | 'pending' | 'off' | EmbeddingFailure;
+
+export interface SemanticVectors {
+  status: SemanticStatus;
+  /** One vector per sub-query (in order), when the request was embedded. */
+  queries?: Float32Array[];
+  /** One per tool of the request (by index); undefined where not embedded yet. */
+  tools: Array<Float32Array | undefined>;
+}
+
+export interface SemanticStageOptions {
+  /** Bytes of tool and query vectors kept (all projects). */
+  cacheBytes: number;
+  /** The most of a search's remaining time the stage may take (query vectors and cold tool vectors). */
+  waitShare: number;
+  /** Tool texts queued for background embedding per project. */
+  maxQueuedPerProject: number;
+  log?: Pick<FastifyBaseLogger, 'warn'>;
+}
+
+/**
+ * The embedding stage: vectors for a request's sub-queries and tools, from the cache or the source.
+ * New tools are embedded in the background; a search waits for them only up to its share of the
+ * deadline and uses what is ready. The next search of the same list finds them all cached.
+ */
+export class SemanticStage {
+  readonly #cache: VectorCache;
+  readonly #background: BackgroundEmbedder;
+
+  constructor(
+    readonly embedder: Embedder,
+    private readonly options: SemanticStageOptions,
+  ) {
+    this.#cache = new VectorCache(options.cacheBytes);
+    this.#background = new BackgroundEmbedder(embedder, this.#cache, {
+      maxQueuedPerProject: options.maxQueuedPerProject,
+      maxQueuedTotal: options.maxQueuedPerProject * 8,
+      batchTimeoutMs: 30_000,
+      ...(options.log ? { log: options.log } : {}),
+    });
+  }
+
+  /** Vectors kept and their bytes (all projects), and texts waiting for background embedding. */
+  get stats(): { vectors: number; bytes: number; queued: number } {
+    return { vectors: this.#cache.size, bytes: this.#cache.bytes, queued: this.#background.queued };
+  }
+
+  async vectors(
+    projectId: string,
+    request: { query: readonly string[]; tools: readonly ToolInfo[] },
+    deadline: { remainingMs(): number; signal: AbortSignal },
+  ): Promise<SemanticVectors> {
+    const { model } = this.embedder;
+    const waitMs = Math.floor(deadline.remainingMs() * this.options.waitShare);
+    const signal = AbortSignal.any([deadline.signal, AbortSignal.timeout(Math.max(1, waitMs))]);
+
+    // The query goes to the encoder first: the tools' keys are worked out while it is embedded.
+    const queryVectors = this.#queryVectors(projectId, request.query, signal);
+    const keys = request.tools.map((tool) => VectorCache.key(projectId, model, toolText(tool)));
+    const missing = new Map<string, string>();
+    keys.forEach((key, index) => {
+      if (this.#cache.get(key) === undefined) missing.set(key, toolText(request.tools[index]!));
+    });
+    const cold = missing.size === 0 ? Promise.resolve(undefined) : this.#background.embed(projectId, missing);
+    const [queries, coldFailure] = await Promise.all([queryVectors, untilAborted(cold, signal)]);
+
+    const tools = keys.map((key) => this.#cache.get(key));
+    if (!Array.isArray(queries)) return { status: queries, tools: [] };
+    const ready = tools.filter((vector) => vector !== undefined).length;
+    if (ready === tools.length) return { status: 'hybrid', queries, tools };
+    if (coldFailure) return { status: coldFailure, queries, tools };
+    return { status: ready === 0 ? 'pending' : 'partial', queries, tools };
+  }
+
+  async #queryVectors(projectId: string, requested: readonly string[], signal: AbortSignal): Promise<Float32Array[] | EmbeddingFailure> {
+    // As much of each sub-query as of a tool's description: a query's cost grows with its length.
+    const queries = requested.map((query) => query.slice(0, EMBEDDED_DESCRIPTION_CHARS));
+    const keys = queries.map((query) => VectorCache.key(projectId, this.embedder.model, `query\u0000${query}`));
+    const vectors = keys.map((key) => this.#cache.get(key));
+    const missing = queries.filter((_, i) => vectors[i] === undefined);
+    if (missing.length > 0) {
+      let fresh: Float32Array[];
+      try {
+        fresh = await this.embedder.embed(missing, signal);
+      } catch (error) {
+        if (!(error instanceof EmbeddingError)) throw error;
+        if (error.reason !== 'timeout') this.options.log?.warn({ err: error }, 'query embedding failed; answering lexically');
+        return error.reason;
+      }
+      let next = 0;
+      vectors.forEach((vector, i) => {
+        if (vector !== undefined) return;
+        vectors[i] = fresh[next++]!;
+        this.#cache.set(keys[i]!, vectors[i]!);
+      });
+    }
+    return vectors as Float32Array[];
+  }
+
+  close(): Promise<void> {
+    return this.embedder.close();
+  }
+}

@@ -1,0 +1,43 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { EmbeddingsConfig } from '../config.js';
+import { createEmbeddedSource } from './embedded-source.js';
+import { createEndpointSource } from './endpoint-source.js';
+import { SemanticStage } from './semantic-stage.js';
+
+/**
+ * The semantic stage as configured by EMBEDDINGS_* (docs/configuration.md): the endpoint when one is
+ * set, else the embedded encoder, whose worker loads the model at start (`ready`, run by the app's
+ * onReady hook) rather than on the first search.
+ */
+export function semanticStageFromConfig(config: EmbeddingsConfig, log: FastifyBaseLogger): { stage: SemanticStage; ready(): Promise<void> } {
+  const options = { cacheBytes: config.cacheBytes, waitShare: config.waitShare, maxQueuedPerProject: config.maxQueuedPerProject, log };
+  const { endpoint } = config;
+  if (endpoint) {
+    const embedder = createEndpointSource({
+      baseURL: endpoint.baseUrl,
+      model: endpoint.model,
+      ...(endpoint.apiKey ? { apiKey: endpoint.apiKey } : {}),
+    });
+    return {
+      stage: new SemanticStage(embedder, options),
+      ready: async () => log.info({ source: 'endpoint', model: endpoint.model, endpoint: originOf(endpoint.baseUrl) }, 'semantic stage on: embeddings endpoint'),
+    };
+  }
+  const embedder = createEmbeddedSource({ threads: config.threads });
+  return {
+    stage: new SemanticStage(embedder, options),
+    ready: async () => {
+      const loadMs = await embedder.warmUp();
+      log.info({ source: 'embedded', model: embedder.model, loadMs: Math.round(loadMs) }, 'semantic stage on: embedded encoder loaded');
+    },
+  };
+}
+
+/** Scheme, host and port only: a base URL may carry credentials that must not reach logs. */
+export function originOf(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).origin;
+  } catch {
+    return '(invalid URL)';
+  }
+}

@@ -1,0 +1,92 @@
+// The embedded encoder for real (USE lite in a piscina worker), on small inputs, and the service with
+// it as configured by default: the quick start's paraphrased request finds the calendar tools.
+import type { SearchResponse } from '@catalog-search/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dot } from '../../src/semantic/embedder.js';
+import { createEmbeddedSource } from '../../src/semantic/embedded-source.js';
+import { startApp, TEST_SECRET, testConfig, type RunningApp } from '../helpers/app.js';
+import { claims, signJwt } from '../helpers/tokens.js';
+import { sampleTools } from '../fixtures/tools.js';
+
+describe('embedded encoder (worker thread)', () => {
+  const source = createEmbeddedSource();
+  afterAll(() => source.close());
+
+  it('answers one 512-dimension unit vector per text; related texts are closer than unrelated ones', async () => {
+    const [calendar, meeting, database] = await source.embed([
+      'list the events in my calendar for next week',
+      'which meetings do I have on Monday',
+      'run a SQL query against the database',
+    ]);
+    expect(calendar).toHaveLength(512);
+    expect(Math.hypot(...calendar!)).toBeCloseTo(1, 4);
+    expect(dot(calendar!, meeting!)).toBeGreaterThan(dot(calendar!, database!));
+    expect(await source.embed([])).toEqual([]);
+  });
+
+  it('refuses work beyond its queue (busy) instead of queueing without bound', async () => {
+    const small = createEmbeddedSource({ maxQueue: 1 });
+    try {
+      const outcomes = await Promise.allSettled(Array.from({ length: 6 }, (_, i) => small.embed([`request number ${i}`])));
+      const refused = outcomes.filter((outcome) => outcome.status === 'rejected');
+      expect(refused.length).toBeGreaterThan(0);
+      for (const outcome of refused) expect((outcome as PromiseRejectedResult).reason).toMatchObject({ reason: 'busy' });
+      expect(outcomes.some((outcome) => outcome.status === 'fulfilled')).toBe(true);
+    } finally {
+      await small.close();
+    }
+  });
+});
+
+describe('service with the embedded encoder (the default configuration)', () => {
+  let server: RunningApp;
+  beforeAll(async () => {
+    const defaults = { threads: 1, cacheBytes: 16 * 1024 * 1024, waitShare: 0.15, maxQueuedPerProject: 5000 };
+    server = await startApp(testConfig({ embeddings: { endpoint: undefined, ...defaults } }));
+  });
+  afterAll(() => server.close());
+
+  const search = async (query: string[]): Promise<SearchResponse> => {
+    const token = signJwt(claims({ iss: 'https://router.example', aud: 'catalog-search' }), { alg: 'HS256', key: TEST_SECRET });
+    const response = await fetch(`${server.url}/v1/catalog/search`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query, tools: sampleTools }),
+    });
+    expect(response.status).toBe(200);
+    return (await response.json()) as SearchResponse;
+  };
+
+  it('logs that the embedded encoder is the active source', () => {
+    const line = server.logs.lines.find((entry) => entry.msg === 'semantic stage on: embedded encoder loaded');
+    expect(line).toMatchObject({ source: 'embedded', model: 'use-lite-512' });
+  });
+
+  it('"what is on my plate tomorrow" shares no word with any tool, yet once the list is embedded a calendar tool is in the top 3, matched by meaning', async () => {
+    const first = await search(['what is on my plate tomorrow']);
+    expect(['hybrid', 'partial', 'pending']).toContain(first.meta.semantic);
+    // The list's background embedding finishes within a few seconds on this machine.
+    let answer = first;
+    for (let attempt = 0; attempt < 50 && answer.meta.semantic !== 'hybrid'; attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      answer = await search(['what is on my plate tomorrow']);
+    }
+    expect(answer.meta.semantic).toBe('hybrid');
+    const top3 = answer.results.slice(0, 3);
+    expect(top3.some((result) => result.toolKey.startsWith('gcal:'))).toBe(true);
+    const calendar = top3.find((result) => result.toolKey.startsWith('gcal:'))!;
+    expect(calendar.explanation).toMatch(/by meaning/);
+    expect(calendar.relevance).toBeLessThan(0.7);
+  });
+
+  it('a nonsense request still scores low', async () => {
+    const answer = await search(['xqzv blorf wibble frumious']);
+    expect(answer.meta.semantic).toBe('hybrid');
+    expect(answer.results[0]?.relevance ?? 0).toBeLessThan(0.3);
+  });
+
+  it('a request that names a tool keeps the lexical match on top', async () => {
+    const answer = await search(['post a message to the Slack channel']);
+    expect(answer.results[0]!.toolKey).toBe('slack:post_message');
+  });
+});

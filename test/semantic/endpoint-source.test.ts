@@ -1,0 +1,66 @@
+// The endpoint source through the real openai SDK over HTTP to our test server, faults included.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { EmbeddingError } from '../../src/semantic/embedder.js';
+import { createEndpointSource } from '../../src/semantic/endpoint-source.js';
+import { EMBEDDING_TEST_DIMENSIONS, startOpenAITestServer, type OpenAITestServer } from '../helpers/openai-test-server.js';
+
+let server: OpenAITestServer;
+beforeAll(async () => {
+  server = await startOpenAITestServer();
+});
+afterAll(() => server.close());
+beforeEach(() => server.setEmbeddings({ kind: 'vectors' }));
+
+const source = () => createEndpointSource({ baseURL: server.baseURL, apiKey: 'test-key', model: 'test-embed' });
+
+async function failure(promise: Promise<unknown>): Promise<string> {
+  const error = await promise.then(() => undefined, (caught: unknown) => caught);
+  expect(error).toBeInstanceOf(EmbeddingError);
+  return (error as EmbeddingError).reason;
+}
+
+describe('endpoint embeddings source', () => {
+  it('answers one unit vector per input, in order, asking for floats with the configured model', async () => {
+    const vectors = await source().embed(['list calendar events', 'send an email', 'list calendar events']);
+    expect(vectors).toHaveLength(3);
+    expect(vectors[0]).toHaveLength(EMBEDDING_TEST_DIMENSIONS);
+    const norm = Math.hypot(...vectors[0]!);
+    expect(norm).toBeCloseTo(1, 5);
+    expect([...vectors[2]!]).toEqual([...vectors[0]!]);
+    expect([...vectors[1]!]).not.toEqual([...vectors[0]!]);
+    const request = server.embeddingRequests.at(-1)!;
+    expect(request).toMatchObject({ model: 'test-embed', encoding_format: 'float', input: ['list calendar events', 'send an email', 'list calendar events'] });
+  });
+
+  it('a hanging endpoint: the caller signal aborts the call, reported as timeout', async () => {
+    server.setEmbeddings({ kind: 'hang' });
+    const started = performance.now();
+    expect(await failure(source().embed(['a'], AbortSignal.timeout(200)))).toBe('timeout');
+    expect(performance.now() - started).toBeLessThan(5000);
+  });
+
+  it('HTTP 500 is upstream_error and 429 is rate_limited, without retries', async () => {
+    server.setEmbeddings({ kind: 'error', status: 500 });
+    const before = server.embeddingRequests.length;
+    expect(await failure(source().embed(['a']))).toBe('upstream_error');
+    expect(server.embeddingRequests.length - before).toBe(1);
+    server.setEmbeddings({ kind: 'error', status: 429 });
+    expect(await failure(source().embed(['a']))).toBe('rate_limited');
+  });
+
+  it.each([
+    ['wrong-dimensions', ['a b c', 'd e f']],
+    ['nan', ['a b c']],
+    ['fewer', ['a b c', 'd e f']],
+  ] as const)('an answer with %s is invalid_response', async (kind, inputs) => {
+    server.setEmbeddings({ kind });
+    expect(await failure(source().embed([...inputs]))).toBe('invalid_response');
+  });
+
+  it('a model that changes its vector length between calls is refused', async () => {
+    const embedder = source();
+    await embedder.embed(['first']);
+    server.setEmbeddings({ kind: 'vectors', vector: () => [1, 2, 3] });
+    expect(await failure(embedder.embed(['second']))).toBe('invalid_response');
+  });
+});

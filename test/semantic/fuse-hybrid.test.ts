@@ -1,0 +1,64 @@
+// The hybrid ranking as a pure function, on lexical rankings from core's rankTools.
+import { rankTools, type ToolInfo } from '@catalog-search/core';
+import { describe, expect, it } from 'vitest';
+import { fuseHybrid, semanticRelevance } from '../../src/semantic/fuse-hybrid.js';
+
+const tools: ToolInfo[] = Array.from({ length: 40 }, (_, i) => ({
+  toolKey: `s:tool_${i}`,
+  toolName: `tool_${i}`,
+  serverName: 's',
+  description: i === 0 ? 'Post a message to a Slack channel.' : i === 1 ? 'Post a reply in a thread.' : `Unrelated helper ${i}.`,
+}));
+
+/** Similarities around 0.2 with a little spread, and `overrides` where a test wants a standout. */
+function similarities(overrides: Record<number, number> = {}): Float64Array {
+  const values = new Float64Array(tools.length).map((_, i) => 0.2 + ((i * 7) % 5) * 0.01);
+  for (const [index, value] of Object.entries(overrides)) values[Number(index)] = value;
+  return values;
+}
+
+describe('fuseHybrid', () => {
+  it('keeps a lexically strong match on top, even when another tool is far closer in meaning (which moves up)', () => {
+    const lexical = rankTools({ query: ['post a message to the slack channel'], tools });
+    expect(lexical[0]!.relevance).toBeGreaterThanOrEqual(0.5);
+    const fused = fuseHybrid(lexical, tools, similarities({ 30: 0.9 }));
+    expect(fused[0]!.tool.toolKey).toBe('s:tool_0');
+    const before = lexical.findIndex((ranked) => ranked.index === 30);
+    const after = fused.findIndex((ranked) => ranked.index === 30);
+    expect(after).toBeLessThan(before);
+  });
+
+  it('a tool found by meaning only gets a relevance from how far it stands out, and says it matched by meaning', () => {
+    const fused = fuseHybrid([], tools, similarities({ 12: 0.6 }));
+    const top = fused[0]!;
+    expect(top.tool.toolKey).toBe('s:tool_12');
+    expect(top.relevance).toBeGreaterThan(0.2);
+    expect(top.relevance).toBeLessThanOrEqual(0.6);
+    expect(top.explanation).toMatch(/matched by meaning/);
+    // Relevance never rises down the list.
+    for (let i = 1; i < fused.length; i += 1) expect(fused[i]!.relevance).toBeLessThanOrEqual(fused[i - 1]!.relevance);
+  });
+
+  it('a request every tool is about equally (un)like scores low, however high the raw similarity', () => {
+    const flat = similarities();
+    flat.forEach((value, i) => (flat[i] = value + 0.5));
+    expect(fuseHybrid([], tools, flat)[0]!.relevance).toBeLessThan(0.2);
+  });
+
+  it('tools without vectors (NaN) rank lexically only; with no vectors at all the lexical ranking is unchanged', () => {
+    const lexical = rankTools({ query: ['post a reply in a thread'], tools });
+    const none = new Float64Array(tools.length).fill(Number.NaN);
+    expect(fuseHybrid(lexical, tools, none).map((ranked) => ranked.index)).toEqual(lexical.map((ranked) => ranked.index));
+    const some = similarities({ 20: 0.9 });
+    some[25] = Number.NaN;
+    expect(fuseHybrid(lexical, tools, some).some((ranked) => ranked.index === 25)).toBe(lexical.some((ranked) => ranked.index === 25));
+  });
+
+  it('maps z-scores to relevance from above what chance gives in a list of that size, up to the 0.6 cap', () => {
+    // Chance alone: √(2 ln 500) ≈ 3.53 for 500 tools, √(2 ln 10,000) ≈ 4.29 for 10,000.
+    // Relevance starts 0.5 above that and reaches the cap 3 further.
+    expect([3.5, 4, 5.53, 6.53, 9].map((z) => Math.round(semanticRelevance(z, 500) * 10) / 10)).toEqual([0, 0, 0.3, 0.5, 0.6]);
+    expect(semanticRelevance(4.5, 10_000)).toBe(0);
+    expect(semanticRelevance(4.5, 50)).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,110 @@
+// The semantic stage over the endpoint source (real SDK, real HTTP to our test server): background
+// embedding of new lists, the wait share, fault statuses, per-project scope and the byte bound.
+import type { ToolInfo } from '@catalog-search/core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createEndpointSource } from '../../src/semantic/endpoint-source.js';
+import { SemanticStage, type SemanticStageOptions } from '../../src/semantic/semantic-stage.js';
+import { startOpenAITestServer, type OpenAITestServer } from '../helpers/openai-test-server.js';
+
+let server: OpenAITestServer;
+beforeAll(async () => {
+  server = await startOpenAITestServer();
+});
+afterAll(() => server.close());
+beforeEach(() => server.setEmbeddings({ kind: 'vectors' }));
+
+const tools = (prefix: string, count: number): ToolInfo[] =>
+  Array.from({ length: count }, (_, i) => ({
+    toolKey: `${prefix}:tool_${i}`,
+    toolName: `tool_${i}`,
+    serverName: prefix,
+    description: `${prefix} tool number ${i} does thing ${i}`,
+  }));
+
+function stage(options: Partial<SemanticStageOptions> = {}): SemanticStage {
+  const embedder = createEndpointSource({ baseURL: server.baseURL, model: 'test-embed', batchSize: 8 });
+  return new SemanticStage(embedder, { cacheBytes: 10_000_000, waitShare: 0.5, maxQueuedPerProject: 1000, ...options });
+}
+
+const deadline = (ms: number) => {
+  const at = Date.now() + ms;
+  return { signal: AbortSignal.timeout(ms), remainingMs: () => Math.max(0, at - Date.now()) };
+};
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('semantic stage', () => {
+  it('a new list small enough to embed within the wait share is hybrid on its first search', async () => {
+    const list = tools('alpha', 20);
+    const result = await stage().vectors('p1', { query: ['thing 3'], tools: list }, deadline(4000));
+    expect(result.status).toBe('hybrid');
+    expect(result.tools.every((vector) => vector !== undefined)).toBe(true);
+    expect(result.queries).toHaveLength(1);
+  });
+
+  it('a slow endpoint: the search stops waiting at its share of the deadline; the next search of the list is hybrid', async () => {
+    const semantic = stage({ waitShare: 0.2 });
+    const list = tools('beta', 24);
+    await semantic.vectors('p1', { query: ['warm the query'], tools: [] }, deadline(4000));
+    server.setEmbeddings({ kind: 'vectors' }, 150);
+    const started = performance.now();
+    const first = await semantic.vectors('p1', { query: ['warm the query'], tools: list }, deadline(1000));
+    expect(performance.now() - started).toBeLessThan(900);
+    expect(['pending', 'partial']).toContain(first.status);
+    expect(first.tools.some((vector) => vector === undefined)).toBe(true);
+    await sleep(3 * 150 + 300);
+    const second = await semantic.vectors('p1', { query: ['warm the query'], tools: list }, deadline(1000));
+    expect(second.status).toBe('hybrid');
+  });
+
+  it.each([
+    [{ kind: 'error', status: 500 } as const, 'upstream_error'],
+    [{ kind: 'error', status: 429 } as const, 'rate_limited'],
+    [{ kind: 'hang' } as const, 'timeout'],
+    [{ kind: 'nan' } as const, 'invalid_response'],
+    [{ kind: 'fewer' } as const, 'invalid_response'],
+  ])('endpoint fault %o → meta.semantic %s, no vectors used', async (behaviour, status) => {
+    server.setEmbeddings(behaviour);
+    const result = await stage().vectors('p1', { query: ['anything at all'], tools: tools('gamma', 3) }, deadline(600));
+    expect(result.status).toBe(status);
+    expect(result.queries).toBeUndefined();
+  });
+
+  it('a tool batch that fails names the failure while the query vector is cached', async () => {
+    const semantic = stage();
+    await semantic.vectors('p1', { query: ['cached query'], tools: [] }, deadline(4000));
+    server.setEmbeddings({ kind: 'error', status: 500 });
+    const result = await semantic.vectors('p1', { query: ['cached query'], tools: tools('delta', 3) }, deadline(2000));
+    expect(result.status).toBe('upstream_error');
+    expect(result.queries).toHaveLength(1);
+  });
+
+  it('vectors are scoped to the project: another project sending the same list embeds it itself', async () => {
+    const semantic = stage({ waitShare: 0.1 });
+    const list = tools('epsilon', 16);
+    expect((await semantic.vectors('project-a', { query: ['q'], tools: list }, deadline(4000))).status).toBe('hybrid');
+    const before = server.embeddingRequests.length;
+    server.setEmbeddings({ kind: 'vectors' }, 300);
+    const other = await semantic.vectors('project-b', { query: ['q'], tools: list }, deadline(1000));
+    expect(other.status).not.toBe('hybrid');
+    await sleep(1500);
+    const texts = server.embeddingRequests.slice(before).flatMap((request) => request.input);
+    expect(texts.filter((text) => text.includes('epsilon'))).toHaveLength(16);
+  });
+
+  it('work queued per project is bounded', async () => {
+    server.setEmbeddings({ kind: 'hang' });
+    const semantic = stage({ maxQueuedPerProject: 10, waitShare: 0.05 });
+    await semantic.vectors('p1', { query: ['q'], tools: tools('zeta', 200) }, deadline(400));
+    await semantic.vectors('p1', { query: ['q'], tools: tools('eta', 200) }, deadline(400));
+    expect(semantic.stats.queued).toBeLessThanOrEqual(10);
+  });
+
+  it('the vector cache stays inside its byte bound under a flood of distinct lists', async () => {
+    const semantic = stage({ cacheBytes: 200_000, waitShare: 1 });
+    for (let list = 0; list < 20; list += 1) {
+      await semantic.vectors(`project-${list}`, { query: [`query ${list}`], tools: tools(`flood${list}`, 30) }, deadline(4000));
+      expect(semantic.stats.bytes).toBeLessThanOrEqual(200_000);
+    }
+    expect(semantic.stats.vectors).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,106 @@
+// The semantic stage inside the real service with an embeddings endpoint (our test server, the real
+// SDK over HTTP): the fused ranking answers without an LLM, fills the LLM's prompt with one, and a
+// failing endpoint degrades to the lexical answer, named in meta.semantic.
+import type { SearchResponse, ToolInfo } from '@catalog-search/core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Config } from '../../src/config.js';
+import { startApp, TEST_SECRET, testConfig, type RunningApp } from '../helpers/app.js';
+import { startOpenAITestServer, promptCandidates, type OpenAITestServer } from '../helpers/openai-test-server.js';
+import { claims, signJwt } from '../helpers/tokens.js';
+
+// 300 filler tools that share a word of the request, and one calendar tool that shares none of them.
+const tools: ToolInfo[] = [
+  ...Array.from({ length: 300 }, (_, i) => ({
+    toolKey: `notes:note_${i}`,
+    toolName: `note_${i}`,
+    serverName: `notes${i}`,
+    description: `Keep note ${i} as a reminder for tomorrow.`,
+  })),
+  { toolKey: 'gcal:list_events', toolName: 'list_events', serverName: 'gcal', description: 'List the events in a Google Calendar.' },
+];
+const query = ['what is on my plate tomorrow'];
+// Test vectors: "meaning" is whether a text is about the schedule (the request, the calendar tool), with
+// a little per-text variation so that the list has a spread.
+const vector = (text: string): number[] => {
+  const aboutSchedule = /calendar|what is on my plate/i.test(text);
+  const jitter = (text.length % 7) / 100;
+  return aboutSchedule ? [1, 0.05, jitter] : [0.05, 1, jitter];
+};
+
+let embeddings: OpenAITestServer;
+const embeddingsConfig = (baseUrl: string, extra: Partial<Config> = {}): Config =>
+  testConfig({
+    embeddings: {
+      endpoint: { baseUrl, apiKey: undefined, model: 'test-embed' },
+      threads: 1,
+      cacheBytes: 4 * 1024 * 1024,
+      waitShare: 0.5,
+      maxQueuedPerProject: 1000,
+    },
+    ...extra,
+  });
+
+beforeAll(async () => {
+  embeddings = await startOpenAITestServer();
+});
+afterAll(() => embeddings.close());
+afterEach(() => embeddings.setEmbeddings({ kind: 'vectors', vector }));
+
+async function search(service: RunningApp, projectId: string): Promise<SearchResponse> {
+  const token = signJwt(claims({ iss: 'https://router.example', aud: 'catalog-search', projectId }), { alg: 'HS256', key: TEST_SECRET });
+  const response = await fetch(`${service.url}/v1/catalog/search`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ query, tools, maxResults: 50 }),
+  });
+  expect(response.status).toBe(200);
+  return (await response.json()) as SearchResponse;
+}
+
+describe('service with an embeddings endpoint', () => {
+  it('without an LLM: the fused ranking lifts the tool that matches by meaning among weak word matches, and logs the source', async () => {
+    embeddings.setEmbeddings({ kind: 'vectors', vector });
+    const service = await startApp(embeddingsConfig(embeddings.baseURL));
+    try {
+      const answer = await search(service, 'p-fused');
+      expect(answer.meta.semantic).toBe('hybrid');
+      const calendar = answer.results.find((result) => result.toolKey === 'gcal:list_events');
+      expect(calendar?.explanation).toMatch(/matched by meaning/);
+      expect(service.logs.lines.some((line) => line.msg === 'semantic stage on: embeddings endpoint' && line.model === 'test-embed')).toBe(true);
+      expect(service.logs.lines.find((line) => line.audit === 'search')).toMatchObject({ semantic: 'hybrid' });
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('with an LLM: the tool that matches by meaning reaches the prompt, which the lexical ranking alone fills with word matches', async () => {
+    embeddings.setEmbeddings({ kind: 'vectors', vector });
+    const llm = await startOpenAITestServer();
+    const llmConfig = { baseUrl: llm.baseURL, apiKey: 'k', model: 'test-model', promptTokenBudget: 3000, cacheTtlMs: 0, cacheEntriesPerProject: 10 };
+    const withSemantic = await startApp(embeddingsConfig(embeddings.baseURL, { llm: llmConfig }));
+    const lexicalOnly = await startApp(testConfig({ llm: llmConfig }));
+    const inPrompt = () => promptCandidates(llm.requests.at(-1)!.body).some((candidate) => candidate.line.includes('list_events'));
+    try {
+      expect((await search(lexicalOnly, 'p-llm')).meta.semantic).toBe('off');
+      expect(inPrompt()).toBe(false);
+      expect((await search(withSemantic, 'p-llm')).meta.semantic).toBe('hybrid');
+      expect(inPrompt()).toBe(true);
+    } finally {
+      await withSemantic.close();
+      await lexicalOnly.close();
+      await llm.close();
+    }
+  });
+
+  it('a failing endpoint: the lexical answer, meta.semantic names why', async () => {
+    embeddings.setEmbeddings({ kind: 'error', status: 500 });
+    const service = await startApp(embeddingsConfig(embeddings.baseURL));
+    try {
+      const answer = await search(service, 'p-failing');
+      expect(answer.meta).toMatchObject({ ranker: 'bm25', semantic: 'upstream_error' });
+      expect(answer.results.every((result) => !/matched by meaning/.test(result.explanation ?? ''))).toBe(true);
+    } finally {
+      await service.close();
+    }
+  });
+});
