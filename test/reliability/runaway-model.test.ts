@@ -56,6 +56,7 @@ describe.each([
       LLM_MODEL: 'test-model',
       SEARCH_DEADLINE_MS: String(DEADLINE_MS),
       MAX_IN_FLIGHT_PER_PROJECT: '32',
+      EMBEDDINGS: 'off', // the semantic stage is not what this scenario is about
     });
     const token = hs256Token({ projectId: 'runaway-project' });
     await paced(200, 1_000, (at) => timedSearch(service.url, token, { query: [`warm up ${at}`], tools }));
