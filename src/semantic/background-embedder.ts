@@ -1,6 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { EmbeddingError, type Embedder, type EmbeddingFailure } from './embedder.js';
-import type { VectorCache } from './vector-cache.js';
 
 export interface BackgroundOptions {
   /** Texts waiting per project; more are not queued (the next search queues them again). */
@@ -29,7 +28,7 @@ const isIdle = (project: ProjectQueue) => project.pending.size === 0 && project.
 
 /**
  * Embeds tool texts away from any search: one batch at a time over all projects (round robin, so one
- * project's big list cannot starve another's small one), each result stored in the vector cache.
+ * project's big list cannot starve another's small one), each batch's vectors handed to `store`.
  * One batch at a time keeps the embedded encoder's queue short, so a search's query vector waits
  * behind at most one batch, and keeps an endpoint from being flooded.
  */
@@ -41,7 +40,8 @@ export class BackgroundEmbedder {
 
   constructor(
     private readonly embedder: Embedder,
-    private readonly cache: VectorCache,
+    /** Keeps a batch's vectors (the stage's caches), before anyone waiting on them is told. */
+    private readonly store: (projectId: string, keys: readonly string[], vectors: readonly Float32Array[]) => void,
     private readonly options: BackgroundOptions,
   ) {}
 
@@ -97,7 +97,11 @@ export class BackgroundEmbedder {
       .embed(batch.map(([, text]) => text), AbortSignal.timeout(this.options.batchTimeoutMs))
       .then(
         (vectors) => {
-          batch.forEach(([key], i) => this.cache.set(key, vectors[i]!));
+          this.store(
+            projectId,
+            batch.map(([key]) => key),
+            vectors,
+          );
           return undefined;
         },
         (error: unknown) => {
