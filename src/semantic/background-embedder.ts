@@ -19,6 +19,8 @@ interface Waiter {
 
 interface ProjectQueue {
   pending: Map<string, string>;
+  /** Headers of the latest search that queued texts (its trace context), sent with the project's batches. */
+  headers: Readonly<Record<string, string>> | undefined;
   waiters: Set<Waiter>;
   /** Texts of this project in the batch being embedded. */
   inFlight: number;
@@ -50,9 +52,10 @@ export class BackgroundEmbedder {
    * or failed, with the failure if one did. Keys that did not fit are resolved at once: they stay
    * lexical until a later search queues them.
    */
-  embed(projectId: string, entries: ReadonlyMap<string, string>): Promise<EmbeddingFailure | undefined> {
+  embed(projectId: string, entries: ReadonlyMap<string, string>, headers?: Readonly<Record<string, string>>): Promise<EmbeddingFailure | undefined> {
     let project = this.#projects.get(projectId);
-    if (project === undefined) this.#projects.set(projectId, (project = { pending: new Map(), waiters: new Set(), inFlight: 0 }));
+    if (project === undefined) this.#projects.set(projectId, (project = { pending: new Map(), headers, waiters: new Set(), inFlight: 0 }));
+    project.headers = headers;
     const waiting = new Set<string>();
     for (const [key, text] of entries) {
       if (project.pending.has(key) || this.#inFlight.has(key)) {
@@ -94,7 +97,11 @@ export class BackgroundEmbedder {
     project.inFlight = batch.length;
     this.#running = true;
     this.embedder
-      .embed(batch.map(([, text]) => text), AbortSignal.timeout(this.options.batchTimeoutMs))
+      .embed(
+        batch.map(([, text]) => text),
+        AbortSignal.timeout(this.options.batchTimeoutMs),
+        project.headers,
+      )
       .then(
         (vectors) => {
           this.store(

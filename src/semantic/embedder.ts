@@ -9,8 +9,11 @@ export interface Embedder {
   readonly model: string;
   /** Texts per call that keeps one call short (the stage embeds lists in batches of this size). */
   readonly batchSize: number;
-  /** One vector per text, in order. Rejects with an `EmbeddingError`; `signal` aborts the call. */
-  embed(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]>;
+  /**
+   * One vector per text, in order. Rejects with an `EmbeddingError`; `signal` aborts the call.
+   * `headers` go with an outbound call (the caller's W3C trace context); the embedded encoder has none.
+   */
+  embed(texts: readonly string[], signal?: AbortSignal, headers?: Readonly<Record<string, string>>): Promise<Float32Array[]>;
   close(): Promise<void>;
 }
 

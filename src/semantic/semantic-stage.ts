@@ -68,13 +68,15 @@ export class SemanticStage {
     projectId: string,
     request: { query: readonly string[]; tools: readonly ToolInfo[] },
     deadline: { remainingMs(): number; signal: AbortSignal },
+    /** Headers for the embeddings calls: the search's W3C trace context. */
+    headers?: Readonly<Record<string, string>>,
   ): Promise<SemanticVectors> {
     const { model } = this.embedder;
     const waitMs = Math.floor(deadline.remainingMs() * this.options.waitShare);
     const signal = AbortSignal.any([deadline.signal, AbortSignal.timeout(Math.max(1, waitMs))]);
 
     // The query goes to the encoder first: the tools' keys are worked out while it is embedded.
-    const queryVectors = this.#queryVectors(projectId, request.query, signal);
+    const queryVectors = this.#queryVectors(projectId, request.query, signal, headers);
     const texts = request.tools.map(toolText);
     const keys = texts.map((text) => VectorCache.key(projectId, VectorCache.contentId(model, text)));
     const missing = new Map<string, string>();
@@ -83,7 +85,7 @@ export class SemanticStage {
     });
     await this.#readShared(projectId, [...missing.keys()]);
     for (const key of missing.keys()) if (this.#cache.get(key) !== undefined) missing.delete(key);
-    const cold = missing.size === 0 ? Promise.resolve(undefined) : this.#background.embed(projectId, missing);
+    const cold = missing.size === 0 ? Promise.resolve(undefined) : this.#background.embed(projectId, missing, headers);
     const [queries, coldFailure] = await Promise.all([queryVectors, untilAborted(cold, signal)]);
 
     const tools = keys.map((key) => this.#cache.get(key));
@@ -94,7 +96,12 @@ export class SemanticStage {
     return { status: ready === 0 ? 'pending' : 'partial', queries, tools };
   }
 
-  async #queryVectors(projectId: string, requested: readonly string[], signal: AbortSignal): Promise<Float32Array[] | EmbeddingFailure> {
+  async #queryVectors(
+    projectId: string,
+    requested: readonly string[],
+    signal: AbortSignal,
+    headers: Readonly<Record<string, string>> | undefined,
+  ): Promise<Float32Array[] | EmbeddingFailure> {
     // As much of each sub-query as of a tool's description: a query's cost grows with its length.
     const queries = requested.map((query) => query.slice(0, EMBEDDED_DESCRIPTION_CHARS));
     const keys = queries.map((query) => VectorCache.key(projectId, VectorCache.contentId(this.embedder.model, `query\u0000${query}`)));
@@ -104,7 +111,7 @@ export class SemanticStage {
     if (missing.length > 0) {
       let fresh: Float32Array[];
       try {
-        fresh = await this.embedder.embed(missing, signal);
+        fresh = await this.embedder.embed(missing, signal, headers);
       } catch (error) {
         if (!(error instanceof EmbeddingError)) throw error;
         if (error.reason !== 'timeout') this.options.log?.warn({ err: error }, 'query embedding failed; answering lexically');
