@@ -4,6 +4,7 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.js';
 import { answerClientError, registerErrorHandling, sendProblem, toProblemError } from './errors.js';
+import { MemoryBudget } from './memory/index.js';
 import { ThrottledWarnings } from './log-throttle.js';
 import { createMetrics, type Metrics } from './metrics/metrics.js';
 import apiVersionPlugin from './plugins/api-version.js';
@@ -43,6 +44,8 @@ export interface AppDeps {
   reranker?: Reranker;
   /** Where logs go (default stdout); tests capture the audit lines here. */
   logStream?: DestinationStream;
+  /** The cache budget (default: one of config.memory); tests pass their own to look into it. */
+  memory?: MemoryBudget;
 }
 
 const CONNECTIONS_CHECKING_INTERVAL_MS = 250;
@@ -124,7 +127,9 @@ export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyI
     app.log.info({ redis: redisOrigin(config.redis!.url) }, 'shared state in Redis (REDIS_URL)');
     app.addHook('onClose', async () => shared.redis.disconnect());
   }
+  const memory = deps.memory ?? cacheBudget(config);
   toolSets = new ToolSetStore({
+    memory,
     ttlMs: config.toolSets.ttlMs,
     cacheBytes: config.toolSets.cacheBytes,
     maxSharedBytes: config.http.bodyLimitBytes,
@@ -135,6 +140,7 @@ export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyI
   const llmWarnings = new ThrottledWarnings(app.log);
   const reranker = deps.reranker ?? (config.llm
     ? rerankerFromConfig(config.llm, {
+        memory,
         ...(shared ? { sharedAnswers: sharedAnswerCache(shared) } : {}),
         // One line per cause every 10 s at most: an outage must be seen, not flood the logs.
         onUpstreamFailure: (failure) =>
@@ -173,8 +179,22 @@ export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyI
   app.register(openapiPlugin, { serveDocs: config.docs.enabled });
   app.register(authPlugin, { auth: config.auth });
   app.register(healthRoutes);
-  app.register(searchRoutes, { config, reranker, toolSets, shared, metrics, semantic: semantic?.stage });
+  app.register(searchRoutes, { config, reranker, toolSets, shared, metrics, memory, semantic: semantic?.stage });
   return app;
+}
+
+/**
+ * Memory the tokenizer's process-wide memos may hold (core's vocabulary: at most 60,000 words and
+ * 2,000,000 characters, ~10 MB; its run memo: 2^17 slots of 16 bytes and 64 characters a run at most,
+ * ~6 MB), set aside from the cache budget since no project owns it.
+ */
+const TOKENIZER_MEMOS_BYTES = 16 * 1024 * 1024;
+
+/** The one budget of every cache (CACHE_MEMORY_MB, CACHE_PROJECT_SHARE). */
+function cacheBudget(config: Readonly<Config>): MemoryBudget {
+  const memory = new MemoryBudget({ maxBytes: config.memory.cacheBytes, projectShare: config.memory.projectShare });
+  memory.reserve('tokenizer-memos', Math.min(TOKENIZER_MEMOS_BYTES, config.memory.cacheBytes / 4));
+  return memory;
 }
 
 /** Host and port only: the URL may carry a password. */

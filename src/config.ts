@@ -114,6 +114,22 @@ export interface Config {
   corsOrigins: readonly string[];
   /** Searches per project per minute; 0 disables rate limiting. */
   rateLimitPerMinute: number;
+  /** What one project may use besides its request count (src/search/fair-share.ts); 0 disables a limit. */
+  fairShare: {
+    /** Searches in flight at once per project (MAX_IN_FLIGHT_PER_PROJECT). */
+    maxInFlight: number;
+    /** Tools × sub-queries per project per minute (RATE_LIMIT_WORK_PER_MINUTE). */
+    workPerMinute: number;
+    /** Request bytes per project per minute (RATE_LIMIT_MB_PER_MINUTE). */
+    bytesPerMinute: number;
+  };
+  /** The one byte budget of every cache (src/memory). */
+  memory: {
+    /** Bytes all caches may hold together (CACHE_MEMORY_MB). */
+    cacheBytes: number;
+    /** Largest part of it one project may hold, in (0, 1] (CACHE_PROJECT_SHARE). */
+    projectShare: number;
+  };
   /** The shared store of all replicas (REDIS_URL); undefined: every replica keeps its state in process. */
   redis: RedisConfig | undefined;
   /** Tool lists kept for `toolSet` references. */
@@ -150,6 +166,8 @@ export class ConfigError extends Error {
   }
 }
 
+const MB = 1024 * 1024;
+
 export const UNASSIGNED_PROJECT_ID = 'UNASSIGNED_PROJECT_ID';
 
 export function parseConfig(env: Env): Readonly<Config> {
@@ -183,6 +201,15 @@ export function parseConfig(env: Env): Readonly<Config> {
     },
     corsOrigins: parseCorsOrigins(read, problems),
     rateLimitPerMinute: read.integer('RATE_LIMIT_PER_MINUTE', 600, 0, 10_000_000),
+    fairShare: {
+      maxInFlight: read.integer('MAX_IN_FLIGHT_PER_PROJECT', 8, 0, 100_000),
+      workPerMinute: read.integer('RATE_LIMIT_WORK_PER_MINUTE', 600_000, 0, 1_000_000_000_000),
+      bytesPerMinute: read.integer('RATE_LIMIT_MB_PER_MINUTE', 300, 0, 10_000_000) * MB,
+    },
+    memory: {
+      cacheBytes: read.integer('CACHE_MEMORY_MB', 128, 8, 1_000_000) * MB,
+      projectShare: read.decimal('CACHE_PROJECT_SHARE', 0.25, 0.01, 1),
+    },
     redis: parseRedis(read, problems),
     toolSets: {
       ttlMs: read.integer('TOOL_SET_TTL_MS', 3_600_000, 1000, 7 * 86_400_000),
@@ -451,6 +478,17 @@ class EnvReader {
     if (value === undefined) return fallback;
     if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
       this.problems.push(`${name}: must be an integer from ${min} to ${max} (got "${value}")`);
+      return fallback;
+    }
+    return Number(value);
+  }
+
+  /** A decimal number such as 0.25. */
+  decimal(name: string, fallback: number, min: number, max: number): number {
+    const value = this.optionalString(name);
+    if (value === undefined) return fallback;
+    if (!/^\d+(\.\d+)?$/.test(value) || Number(value) < min || Number(value) > max) {
+      this.problems.push(`${name}: must be a number from ${min} to ${max} (got "${value}")`);
       return fallback;
     }
     return Number(value);

@@ -63,6 +63,21 @@ describe('parseConfig', () => {
     });
   });
 
+  it('reads the fair-share limits and the cache memory budget, with their defaults', () => {
+    const defaults = parseConfig({});
+    expect(defaults.fairShare).toEqual({ maxInFlight: 8, workPerMinute: 600_000, bytesPerMinute: 300 * 1024 * 1024 });
+    expect(defaults.memory).toEqual({ cacheBytes: 128 * 1024 * 1024, projectShare: 0.25 });
+    const set = parseConfig({
+      MAX_IN_FLIGHT_PER_PROJECT: '2', RATE_LIMIT_WORK_PER_MINUTE: '0', RATE_LIMIT_MB_PER_MINUTE: '10',
+      CACHE_MEMORY_MB: '64', CACHE_PROJECT_SHARE: '0.5',
+    });
+    expect(set.fairShare).toEqual({ maxInFlight: 2, workPerMinute: 0, bytesPerMinute: 10 * 1024 * 1024 });
+    expect(set.memory).toEqual({ cacheBytes: 64 * 1024 * 1024, projectShare: 0.5 });
+    const named = problemsOf({ MAX_IN_FLIGHT_PER_PROJECT: '-1', CACHE_MEMORY_MB: '1', CACHE_PROJECT_SHARE: '2', RATE_LIMIT_MB_PER_MINUTE: 'lots' })
+      .map((problem) => problem.split(':')[0]);
+    expect(named).toEqual(expect.arrayContaining(['MAX_IN_FLIGHT_PER_PROJECT', 'CACHE_MEMORY_MB', 'CACHE_PROJECT_SHARE', 'RATE_LIMIT_MB_PER_MINUTE']));
+  });
+
   it('turns the semantic stage on with the embedded encoder by default, off with EMBEDDINGS=off, and reads an endpoint', () => {
     expect(parseConfig({ AUTH_JWT_SECRET: SECRET }).embeddings).toEqual({
       endpoint: undefined, threads: 1, cacheBytes: 128 * 1024 * 1024, waitShare: 0.15, maxQueuedPerProject: 5000,

@@ -1,5 +1,6 @@
-import type { RankedTool, ToolListSearchRequest } from '@catalog-search/core';
+import { rankTools, type RankedTool, type ToolListSearchRequest } from '@catalog-search/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MemoryBudget } from '../src/memory/index.js';
 import { ProjectRankCaches } from '../src/search/project-caches.js';
 import { keepRequestTools } from '../src/search/rerank-stage.js';
 import type { Reranker, RerankOptions, RerankRequest } from '../src/search/reranker.js';
@@ -123,7 +124,7 @@ describe('search pipeline with a reranker', () => {
 
 describe('per-project rank caches', () => {
   it('gives each project its own cache and forgets the least recently used project', () => {
-    const caches = new ProjectRankCaches({ projects: 2, toolsPerProject: 10 });
+    const caches = new ProjectRankCaches({ projects: 2, toolsPerProject: 10, memory: new MemoryBudget({ maxBytes: 1 << 20, projectShare: 0.5 }) });
     const a = caches.for('a');
     expect(caches.for('a')).toBe(a);
     const b = caches.for('b');
@@ -133,6 +134,23 @@ describe('per-project rank caches', () => {
     expect(caches.has('a')).toBe(true);
     expect(caches.has('b')).toBe(false);
     expect(caches.projectCount).toBe(2);
+  });
+
+  it('accounts each project\'s cache in the memory budget, and a cache the budget evicts starts again empty', () => {
+    const memory = new MemoryBudget({ maxBytes: 1024 * 1024, projectShare: 0.5 });
+    const caches = new ProjectRankCaches({ projects: 10, toolsPerProject: 10_000, memory });
+    const tools = (project: string) =>
+      Array.from({ length: 200 }, (_, at) => ({ toolKey: `${project}:t${at}`, toolName: `t${at}`, serverName: 'S', description: `${project} ${'word '.repeat(100)}` }));
+    for (const project of ['a', 'b', 'c', 'd']) {
+      const cache = caches.for(project);
+      rankTools({ query: ['word'], tools: tools(project) }, { cache });
+      caches.measure(project, cache);
+      expect(memory.projectBytes(project)).toBeGreaterThanOrEqual(cache.bytes);
+    }
+    expect(memory.usage().usedBytes).toBeLessThanOrEqual(1024 * 1024);
+    expect(memory.usage().byCache['rank-caches']).toBeGreaterThan(0);
+    expect(caches.has('a')).toBe(false); // trimmed for the later projects
+    expect(caches.for('a').size).toBe(0);
   });
 });
 

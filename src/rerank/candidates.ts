@@ -12,7 +12,7 @@
 // others compact lines: a budget holds more tools that way, and the model still sees enough of each
 // to recognise what it does.
 import { rankTools, type RankCache, type RankedTool, type ToolInfo } from '@catalog-search/core';
-import { sanitizeData } from './sanitize.js';
+import { readablePart, sanitizeData } from './sanitize.js';
 import type { LineParts, LinePartsCache } from './token-count.js';
 
 export interface CandidateOptions {
@@ -76,11 +76,6 @@ interface LineDetail {
   params: number;
 }
 
-export function candidateLine(id: string, tool: ToolInfo, lexicalRelevance: number, detail: LineDetail): string {
-  const { head, tail } = lineParts(tool, detail);
-  return `${id} | ${head} | ${lexicalRelevance.toFixed(2)} | ${tail}`;
-}
-
 /** The parts of a candidate line that depend on the tool only (not on the request): counted once, memoised. */
 function lineParts(tool: ToolInfo, detail: LineDetail): { head: string; tail: string } {
   const name = sanitizeData(tool.toolName, 80);
@@ -94,7 +89,12 @@ function lineParts(tool: ToolInfo, detail: LineDetail): { head: string; tail: st
 function toolContentKey(tool: ToolInfo, detail: LineDetail): string {
   const properties = (tool.inputSchema as { properties?: unknown } | undefined)?.properties;
   const params = typeof properties === 'object' && properties !== null ? Object.keys(properties).join('\u0001') : '';
-  return `${detail.descriptionChars}\u0000${detail.params}\u0000${tool.toolName}\u0000${tool.serverName}\u0000${params}\u0000${tool.description ?? ''}\u0000${tool.description === undefined ? (tool.title ?? '') : ''}`;
+  // Only the part of the description a line is made from (sanitize.ts reads no further), so a key
+  // stays short however long the description; LinePartsCache hashes whatever is still long.
+  const full = tool.description ?? '';
+  const description = readablePart(full, detail.descriptionChars);
+  const cut = description.length < full.length ? '\u0001' : '';
+  return `${detail.descriptionChars}\u0000${detail.params}\u0000${tool.toolName}\u0000${tool.serverName}\u0000${params}\u0000${description}${cut}\u0000${tool.description === undefined ? (tool.title ?? '') : ''}`;
 }
 
 /**

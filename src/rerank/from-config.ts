@@ -4,7 +4,7 @@ import { createReranker, type LlmReranker, type RerankerConfig } from './reranke
 /** The stage as configured by LLM_* (see docs/ranking.md, "LLM reranking"); `fetch` lets tests route the SDK. */
 export function rerankerFromConfig(
   llm: LlmConfig,
-  extra: Pick<RerankerConfig, 'fetch' | 'sharedAnswers' | 'onUpstreamFailure'> = {},
+  extra: Pick<RerankerConfig, 'fetch' | 'sharedAnswers' | 'onUpstreamFailure' | 'memory'> = {},
 ): LlmReranker {
   return createReranker({
     baseURL: llm.baseUrl,

@@ -8,7 +8,6 @@ import { classifyFailure, streamAnswer } from './llm-call.js';
 import type { OutputModeMemory } from './output-mode.js';
 import type { PromptPlan } from './prompt-plan.js';
 import type { Flight, FlightResult } from './single-flight.js';
-import { countTextTokens } from './token-count.js';
 
 export interface GradeCall {
   client: OpenAI;
@@ -61,22 +60,26 @@ export async function callForGrades(call: GradeCall, flight: Flight): Promise<Fl
       );
       const usage = answer.usage ?? {
         promptTokens: prompt.promptTokens,
-        completionTokens: countTextTokens(answer.text),
-        totalTokens: prompt.promptTokens + countTextTokens(answer.text),
+        completionTokens: answer.estimatedCompletionTokens,
+        totalTokens: prompt.promptTokens + answer.estimatedCompletionTokens,
       };
       const modelMs = performance.now() - started;
       // The SDK ends an aborted or dropped stream quietly: without a finish_reason the answer is
       // incomplete (and "length" means the token limit cut it).
-      const cutBy: DegradedReason | undefined = signal.aborted
-        ? 'timeout'
-        : answer.finishReason === undefined || answer.finishReason === 'length'
-          ? 'upstream_error'
-          : undefined;
+      const cutBy: DegradedReason | undefined = answer.capped
+        ? 'answer_too_long'
+        : signal.aborted
+          ? 'timeout'
+          : answer.finishReason === undefined || answer.finishReason === 'length'
+            ? 'upstream_error'
+            : undefined;
       if (cutBy === 'upstream_error') {
         call.onFailure?.({ reason: cutBy, message: `the answer stream ended without a finish (finish_reason ${answer.finishReason ?? 'absent'})` });
       }
       if (cutBy) {
-        return { grades: flight.grades, complete: false, failure: flight.grades.length > 0 ? 'partial' : cutBy, usage, modelMs };
+        // A capped answer says so even when some grades arrived; other cuts keep what came as `partial`.
+        const failure = flight.grades.length > 0 && cutBy !== 'answer_too_long' ? 'partial' : cutBy;
+        return { grades: flight.grades, complete: false, failure, usage, modelMs };
       }
       if (flight.grades.length === 0 && !isEmptyAnswer(answer.text)) {
         return { grades: [], complete: true, failure: 'invalid_output', usage, modelMs };

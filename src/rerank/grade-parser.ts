@@ -4,6 +4,9 @@
 // answer once, a small string-aware brace scanner emits every complete `{...}` object the moment
 // it closes, and any object with an `id` and a `grade` counts. A deadline cut therefore keeps every
 // grade that had fully arrived.
+// Only innermost objects (no `{` inside, outside strings) are parsed: a grade has no nested object, and
+// parsing every enclosing object again would be quadratic (64 KB of nested braces would parse
+// hundreds of MB). So each character is parsed at most once, and a push costs time linear in its chunk.
 
 export interface RawGrade {
   id: string;
@@ -15,6 +18,9 @@ export interface RawGrade {
 export const MIN_GRADE = 0;
 export const MAX_GRADE = 3;
 
+/** Characters of a grade's `why` kept (the explanation shows at most 200 of them). */
+const MAX_WHY_CHARS = 1_000;
+
 export class GradeStreamParser {
   #text = '';
   #scanned = 0;
@@ -22,6 +28,8 @@ export class GradeStreamParser {
   #escaped = false;
   /** Start offsets of the objects still open. */
   readonly #open: number[] = [];
+  /** Start of the innermost open object when no other object opened inside it yet, else -1. */
+  #leafStart = -1;
 
   /** All text received so far. */
   get text(): string {
@@ -42,12 +50,17 @@ export class GradeStreamParser {
         continue;
       }
       if (char === '"') this.#inString = true;
-      else if (char === '{') this.#open.push(at);
-      else if (char === '}') {
+      else if (char === '{') {
+        this.#open.push(at);
+        this.#leafStart = at;
+      } else if (char === '}') {
         const start = this.#open.pop();
         if (start === undefined) continue;
-        const grade = toGrade(text.slice(start, at + 1));
-        if (grade) found.push(grade);
+        if (start === this.#leafStart) {
+          const grade = toGrade(text.slice(start, at + 1));
+          if (grade) found.push(grade);
+        }
+        this.#leafStart = -1;
       }
     }
     this.#scanned = text.length;
@@ -68,7 +81,8 @@ function toGrade(json: string): RawGrade | undefined {
   const grade = typeof record.grade === 'string' ? Number(record.grade.trim()) : record.grade;
   if (id === undefined || typeof grade !== 'number' || !Number.isInteger(grade)) return undefined;
   if (grade < MIN_GRADE || grade > MAX_GRADE) return undefined;
-  const why = typeof record.why === 'string' ? record.why : '';
+  // Only a short line of it is ever shown (merge-ranking.ts); keep no more than can be.
+  const why = typeof record.why === 'string' ? record.why.slice(0, MAX_WHY_CHARS) : '';
   return { id, grade, why };
 }
 

@@ -10,7 +10,9 @@ import OpenAI, {
   RateLimitError,
 } from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
+import { AnswerTooLongError, MAX_ANSWER_CHARS } from './answer-limits.js';
 import { GRADES_JSON_SCHEMA, type PromptMessage } from './prompt.js';
+import { countTextTokens } from './token-count.js';
 import type { DegradedReason } from '@catalog-search/core';
 import type { TokenUsage } from '../search/reranker.js';
 
@@ -40,9 +42,18 @@ export interface CallSettings {
 }
 
 export interface StreamedAnswer {
+  /** The answer text, at most MAX_ANSWER_CHARS. */
   text: string;
   finishReason?: string;
+  /** The endpoint's usage chunk, if it sent one. */
   usage?: TokenUsage;
+  /**
+   * Completion tokens estimated as the deltas arrived (each counted on its own, so no single count
+   * can take long): for endpoints that send no usage.
+   */
+  estimatedCompletionTokens: number;
+  /** Reading stopped because the answer passed a limit of answer-limits.ts (the call is aborted). */
+  capped: boolean;
 }
 
 export async function streamAnswer(
@@ -73,23 +84,43 @@ export async function streamAnswer(
   let text = '';
   let finishReason: string | undefined;
   let usage: TokenUsage | undefined;
-  for await (const chunk of stream) {
-    const choice = chunk.choices[0];
-    const delta = choice?.delta?.content;
-    if (delta) {
-      text += delta;
-      onText(delta);
+  let estimatedCompletionTokens = 0;
+  let capped = false;
+  try {
+    for await (const chunk of stream) {
+      const choice = chunk.choices[0];
+      let delta = choice?.delta?.content;
+      if (delta) {
+        const room = MAX_ANSWER_CHARS - text.length;
+        if (delta.length > room) {
+          delta = delta.slice(0, room);
+          capped = true;
+        }
+        text += delta;
+        estimatedCompletionTokens += countTextTokens(delta);
+        onText(delta);
+        if (capped) break; // leaving the loop aborts the request
+      }
+      if (choice?.finish_reason) finishReason = choice.finish_reason;
+      if (chunk.usage) {
+        usage = {
+          promptTokens: chunk.usage.prompt_tokens,
+          completionTokens: chunk.usage.completion_tokens,
+          totalTokens: chunk.usage.total_tokens,
+        };
+      }
     }
-    if (choice?.finish_reason) finishReason = choice.finish_reason;
-    if (chunk.usage) {
-      usage = {
-        promptTokens: chunk.usage.prompt_tokens,
-        completionTokens: chunk.usage.completion_tokens,
-        totalTokens: chunk.usage.total_tokens,
-      };
-    }
+  } catch (error) {
+    if (!(error instanceof AnswerTooLongError)) throw error;
+    capped = true;
   }
-  return { text, ...(finishReason ? { finishReason } : {}), ...(usage ? { usage } : {}) };
+  return {
+    text,
+    ...(finishReason && !capped ? { finishReason } : {}),
+    ...(usage ? { usage } : {}),
+    estimatedCompletionTokens,
+    capped,
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
 // Turns the model's grades into the final ranking. Results are always built from our own tool
-// objects and our lexical ranking; the model contributes only an order, a grade and a sanitised
-// one-line explanation, so it cannot add tools or change any tool field.
+// objects and our lexical ranking; the model contributes only an order, a grade and a one-line
+// plain-text explanation, so it cannot add tools or change any tool field.
 //
 // Grade scale and calibrated relevance (fixed, so relevance means the same across requests):
 //   grade 3 essential  -> 0.85–0.98
@@ -15,7 +15,7 @@
 // it judged it irrelevant (grade 0): that relevance is capped at 0.05. Last, relevance is made
 // non-increasing down the list so that order and relevance never disagree.
 import { capRelevanceDownTheList, type RankedTool, type ToolInfo } from '@catalog-search/core';
-import { sanitizeLine } from './sanitize.js';
+import { plainTextLine } from './sanitize.js';
 import type { CandidateGrade } from './types.js';
 
 export interface GradeBand {
@@ -57,7 +57,7 @@ export function mergeRanking({ tools, lexical, grades, shown, complete }: MergeI
     const place = placeInGrade.get(entry.grade) ?? 0;
     placeInGrade.set(entry.grade, place + 1);
     const relevance = Math.max(band.low, band.high - ((band.high - band.low) / 10) * place);
-    const why = sanitizeLine(entry.why, MAX_EXPLANATION_CHARS);
+    const why = plainTextLine(entry.why, MAX_EXPLANATION_CHARS);
     return {
       tool: tools[entry.toolIndex]!,
       index: entry.toolIndex,

@@ -6,7 +6,9 @@ import type { DegradedReason, RankedTool } from '@catalog-search/core';
 import { LRUCache } from 'lru-cache';
 import OpenAI from 'openai';
 import type { Reranker, RerankOptions, RerankOutcome, RerankRequest, RerankStats } from '../search/reranker.js';
-import { AnswerCache } from './answer-cache.js';
+import { MemoryBudget } from '../memory/index.js';
+import { AnswerCache, cachedAnswerBytes, type CachedAnswer } from './answer-cache.js';
+import { sizeLimitedFetch } from './answer-limits.js';
 import { DEFAULT_CANDIDATE_OPTIONS, type Candidate, type CandidateOptions } from './candidates.js';
 import { callForGrades, type UpstreamFailure } from './grade-call.js';
 import type { RawGrade } from './grade-parser.js';
@@ -14,7 +16,7 @@ import { mergeRanking } from './merge-ranking.js';
 import { OutputModeMemory } from './output-mode.js';
 import { createPromptPlanner, type PromptPlan } from './prompt-plan.js';
 import { participate, SingleFlights } from './single-flight.js';
-import { LinePartsCache } from './token-count.js';
+import { LinePartsCache, linePartsBytes, type LineParts } from './token-count.js';
 import type { CandidateGrade } from './types.js';
 
 
@@ -38,6 +40,11 @@ export interface RerankerConfig {
   minCallMs?: number;
   /** Tuning of candidate selection (see candidates.ts). */
   candidates?: Partial<CandidateOptions>;
+  /**
+   * The service's cache budget: the stage keeps its answers ('llm-answers') and candidate lines
+   * ('candidate-lines') in it. Default: a budget of its own (DEFAULT_STAGE_MEMORY_BYTES).
+   */
+  memory?: MemoryBudget;
   /** For tests and proxies: the fetch the SDK uses. */
   fetch?: typeof fetch;
   /**
@@ -56,6 +63,8 @@ export interface SharedAnswerCache {
 
 export const DEFAULT_PROMPT_TOKEN_BUDGET = 7_000;
 export const DEFAULT_CACHE_TTL_MS = 10 * 60_000;
+/** The stage's own cache budget when it is given none (eval, benchmarks, tests). */
+export const DEFAULT_STAGE_MEMORY_BYTES = 64 * 1024 * 1024;
 
 /** The LLM stage: the pipeline's `Reranker`, and a look at the prompt it would send. */
 export interface LlmReranker extends Reranker {
@@ -79,7 +88,8 @@ export function createReranker(config: RerankerConfig): LlmReranker {
     apiKey: config.apiKey || 'unused',
     ...(config.baseURL ? { baseURL: config.baseURL } : {}),
     maxRetries: 0,
-    ...(config.fetch ? { fetch: config.fetch } : {}),
+    // The endpoint's answer is read within the limits of answer-limits.ts.
+    fetch: sizeLimitedFetch(config.fetch ?? fetch),
   });
   const modes = new OutputModeMemory();
   const planPrompt = createPromptPlanner({
@@ -88,12 +98,25 @@ export function createReranker(config: RerankerConfig): LlmReranker {
     candidates: { ...DEFAULT_CANDIDATE_OPTIONS, ...config.candidates },
   });
 
+  const memory = config.memory ?? new MemoryBudget({ maxBytes: DEFAULT_STAGE_MEMORY_BYTES, projectShare: 0.25 });
+  const answerCache =
+    cacheTtlMs > 0
+      ? memory.cache<CachedAnswer>('llm-answers', {
+          sizeOf: cachedAnswerBytes,
+          ttlMs: cacheTtlMs,
+          maxEntriesPerProject: config.cacheMaxEntries ?? 500,
+        })
+      : undefined;
+  const lineCache = memory.cache<LineParts>('candidate-lines', { sizeOf: linePartsBytes });
   const projects = new LRUCache<string, ProjectState>({ max: config.maxProjects ?? 1_000 });
   const project = (projectId: string): ProjectState => {
     let state = projects.get(projectId);
     if (!state) {
-      const answers = new AnswerCache({ ttlMs: cacheTtlMs, maxEntries: config.cacheMaxEntries ?? 500 });
-      state = { answers, lineParts: new LinePartsCache(), flights: new SingleFlights() };
+      state = {
+        answers: new AnswerCache(answerCache, projectId),
+        lineParts: new LinePartsCache(lineCache, projectId),
+        flights: new SingleFlights(),
+      };
       projects.set(projectId, state);
     }
     return state;
@@ -171,7 +194,8 @@ export function createReranker(config: RerankerConfig): LlmReranker {
       return lexicalOutcome(result.failure, stats);
     }
     const complete = result.complete && !result.failure;
-    return { ranked: merged(result.grades, complete), ranker: 'llm', ...(complete ? {} : { degraded: 'partial' as const }), stats };
+    const degraded = complete ? {} : { degraded: result.failure === 'answer_too_long' ? result.failure : ('partial' as const) };
+    return { ranked: merged(result.grades, complete), ranker: 'llm', ...degraded, stats };
   }
 
   return {

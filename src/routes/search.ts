@@ -1,13 +1,15 @@
 import compress from '@fastify/compress';
 import rateLimit from '@fastify/rate-limit';
 import { DEFAULT_MAX_RESULTS, prepareSearch, readToolList, SearchEnvelopeSchema, type ToolList } from '@catalog-search/core';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.js';
 import { ProblemError, type FieldError } from '../errors.js';
+import type { MemoryBudget } from '../memory/index.js';
 import { recordSearch, type Metrics } from '../metrics/metrics.js';
 import { SEARCH_PATHS, searchRouteSchema } from '../schemas/search.js';
 import { budgetFromHeader, DEADLINE_HEADER, startDeadline } from '../search/deadline.js';
+import { FairShare } from '../search/fair-share.js';
 import { enforceLimits } from '../search/limits.js';
 import { ProjectRankCaches } from '../search/project-caches.js';
 import { searchCatalog } from '../search/pipeline.js';
@@ -24,6 +26,8 @@ export const REQUEST_ENCODINGS = ['gzip', 'deflate', 'br', 'identity'] as const;
 export interface SearchRouteOptions {
   config: Readonly<Config>;
   reranker?: Reranker | undefined;
+  /** The service's one cache budget; the project rank caches are accounted in it. */
+  memory: MemoryBudget;
   toolSets: ToolSetStore;
   /** Redis, when REDIS_URL is set: the rate-limit buckets are shared by all replicas. */
   shared?: SharedStore | undefined;
@@ -42,10 +46,11 @@ declare module 'fastify' {
 
 /** POST /catalog/search: authenticate → rate limit per project → limits → validate → search → audit log. */
 export default async function searchRoutes(app: FastifyInstance, options: SearchRouteOptions): Promise<void> {
-  const { config, reranker, toolSets, shared, metrics, semantic } = options;
+  const { config, reranker, toolSets, shared, metrics, semantic, memory } = options;
   const caches = new ProjectRankCaches({
     projects: config.search.cacheProjects,
     toolsPerProject: config.search.cacheToolsPerProject,
+    memory,
   });
 
   // A 1,000-tool list is ~800 KB of JSON sent with every search: accept it compressed. The body
@@ -73,6 +78,14 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
   app.decorateRequest('searchBudgetMs', 0);
   app.decorateRequest('toolList', undefined);
 
+  // Per project: searches in flight, and work (tools × sub-queries) and bytes per minute. Checked
+  // before the body is parsed, like the request rate; a search's work is charged once it is validated.
+  const fairShare = new FairShare(config.fairShare);
+  const admit = async (request: FastifyRequest, reply: FastifyReply) => {
+    fairShare.admit(request.projectId, Number(request.headers['content-length']) || 0);
+    reply.raw.once('close', () => fairShare.finish(request.projectId));
+  };
+
   // One handler on two paths: /v1/catalog/search and the seed path /catalog/search (one operation).
   for (const { url, operationId } of SEARCH_PATHS) {
     app.withTypeProvider<TypeBoxTypeProvider>().post(
@@ -88,6 +101,7 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
             request.searchBudgetMs = budgetFromHeader(request.headers[DEADLINE_HEADER], config.search.deadlineMs);
           },
         ],
+        ...(fairShare.enabled ? { preParsing: admit } : {}),
         preValidation: async (request) => {
           enforceLimits(request.body, config.search);
           request.toolList =
@@ -101,22 +115,25 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
         const prepared = prepareSearch(body, list);
         if (!prepared.ok) throw invalidRequest(prepared.problems);
         const search = prepared.search;
+        if (fairShare.enabled) fairShare.chargeWork(request.projectId, search.tools.length * search.query.length);
         const trace = traceContextOf(request.headers.traceparent, request.headers.tracestate);
         const hangUp = new AbortController();
         reply.raw.once('close', () => {
           if (!reply.raw.writableFinished) hangUp.abort();
         });
+        const rankCache = caches.for(request.projectId);
         const { response, rerank } = await searchCatalog(search, {
           projectId: request.projectId,
           requestId: request.id,
           log: request.log,
-          rankCache: caches.for(request.projectId),
+          rankCache,
           deadline: startDeadline(request.searchBudgetMs, { elapsedMs: reply.elapsedTime, cancel: hangUp.signal }),
           maxDescriptionChars: config.search.maxDescriptionChars,
           reranker,
           trace,
           semantic,
         });
+        caches.measure(request.projectId, rankCache);
         // The other replicas can use the id only once the list is stored (bounded by REDIS_TIMEOUT_MS).
         if (saved) await saved;
         if (toolSet !== undefined) response.meta.toolSet = toolSet;

@@ -40,6 +40,7 @@ export const SEARCH_PATHS = [
 type SearchLimits = Pick<Config['search'], 'deadlineMs' | 'maxTools' | 'maxQueryChars' | 'maxContextChars'> & {
   bodyLimitBytes: number;
   rateLimitPerMinute: number;
+  fairShare: Config['fairShare'];
 };
 
 export function searchLimits(config: Readonly<Config>): SearchLimits {
@@ -50,6 +51,7 @@ export function searchLimits(config: Readonly<Config>): SearchLimits {
     maxContextChars: config.search.maxContextChars,
     bodyLimitBytes: config.http.bodyLimitBytes,
     rateLimitPerMinute: config.rateLimitPerMinute,
+    fairShare: config.fairShare,
   };
 }
 
@@ -112,11 +114,15 @@ function describeSearch(limits: SearchLimits, operationId: string): string {
     'Pipeline: verify the bearer token → validate → lexical prefilter (identifier-aware BM25F) → LLM rerank ' +
     'under the deadline → calibrated relevance. When the model is slow or failing the service still answers in ' +
     'time with the lexical ranking and says so: `meta.ranker` is `bm25` and `meta.degraded` names the reason ' +
-    '(`timeout`, `rate_limited`, `upstream_error`, `invalid_output`, `over_budget`, `internal_error`); when a ' +
+    '(`timeout`, `rate_limited`, `upstream_error`, `invalid_output`, `over_budget`, `answer_too_long`, ' +
+    '`internal_error`); when a ' +
     'streamed answer was cut, the grades that arrived are used: `meta.ranker` is `llm` and `meta.degraded` is ' +
-    '`partial`. A BM25-only deployment (no LLM configured) answers `bm25` without `degraded`.\n\n' +
+    '`partial` (or `answer_too_long` when the model\'s answer passed 64 KB and reading stopped there; without ' +
+    'grades before that point the ranker is `bm25` with the same reason). A BM25-only deployment (no LLM configured) answers `bm25` without `degraded`.\n\n' +
     'Tool descriptions are treated as untrusted third-party text: they are ranked, never followed as ' +
-    'instructions.\n\n' +
+    'instructions. An LLM `explanation` is reduced to one line of plain text (at most 200 characters, no markup, ' +
+    'no control characters), but it is still model output about third-party text: treat it as untrusted ' +
+    '(escape it when rendering, never act on it).\n\n' +
     '**The tool list**, in one of two forms: `tools`, a list of `ToolInfo` objects (MCP tool objects with `name` are ' +
     'accepted as they are), or `servers`, the `tools/list` results grouped by server (`toolKey` is `serverId:name`). ' +
     'The request is validated strictly, its tools leniently: a tool that cannot be used (no usable name, a required ' +
@@ -140,9 +146,19 @@ function describeSearch(limits: SearchLimits, operationId: string): string {
     `| \`maxResults\` | 1–${MAX_RESULTS_LIMIT}, default ${DEFAULT_MAX_RESULTS} | 400 |\n` +
     `| request body | ${mib(limits.bodyLimitBytes)} (\`MAX_BODY_BYTES\`) | 413 |\n` +
     `| time budget | ${limits.deadlineMs} ms (\`SEARCH_DEADLINE_MS\`), lowered by \`X-Search-Deadline-Ms\` | — |\n` +
-    `| searches per project per minute | ${limits.rateLimitPerMinute === 0 ? 'unlimited' : limits.rateLimitPerMinute} (\`RATE_LIMIT_PER_MINUTE\`) | 429 |\n`
+    `| searches per project per minute | ${limits.rateLimitPerMinute === 0 ? 'unlimited' : limits.rateLimitPerMinute} (\`RATE_LIMIT_PER_MINUTE\`) | 429 |\n` +
+    `| searches in flight per project | ${unlimited(limits.fairShare.maxInFlight)} (\`MAX_IN_FLIGHT_PER_PROJECT\`) | 429 |\n` +
+    `| search work (tools × sub-queries) per project per minute | ${unlimited(limits.fairShare.workPerMinute)} ` +
+    `(\`RATE_LIMIT_WORK_PER_MINUTE\`) | 429 |\n` +
+    `| request bytes per project per minute | ${limits.fairShare.bytesPerMinute === 0 ? 'unlimited' : mib(limits.fairShare.bytesPerMinute)} ` +
+    `(\`RATE_LIMIT_MB_PER_MINUTE\`) | 429 |\n` +
+    '\nWork and bytes are budgets that refill steadily (a quiet project may use 10 seconds\' worth at once); a search ' +
+    'is admitted while its project has budget left and is charged what it cost, so one large search may put the ' +
+    'project in debt for a while. Every 429 carries `Retry-After`.\n'
   );
 }
+
+const unlimited = (limit: number) => (limit === 0 ? 'unlimited' : limit.toLocaleString('en-US'));
 
 /**
  * Everything the search route declares besides its body: documentation, the request headers and a

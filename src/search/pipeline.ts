@@ -42,7 +42,7 @@ export async function searchCatalog(request: PreparedSearch, ctx: SearchContext)
   const maxResults = request.maxResults ?? DEFAULT_MAX_RESULTS;
   const { reranker, requestId } = ctx;
 
-  const lexical = rankLexically(request, {
+  const lexical = await rankLexically(request, {
     // A reranker, semantic fusion or a tag boost (each can lift any matching tool into the answer) needs every match.
     limit: reranker || ctx.semantic || needsWholeRanking(request) ? Number.POSITIVE_INFINITY : maxResults,
     cache: ctx.rankCache,

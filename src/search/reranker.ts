@@ -34,8 +34,11 @@ export interface RerankOptions {
 }
 
 export type RerankOutcome =
-  /** The reranked order. `degraded: "partial"`: the answer was cut; the grades that arrived are used, the rest is lexical. */
-  | { ranker: 'llm'; ranked: RankedTool[]; degraded?: 'partial'; stats?: RerankStats }
+  /**
+   * The reranked order. `degraded: "partial"` (or `"answer_too_long"`): the answer was cut; the grades
+   * that arrived are used, the rest is lexical.
+   */
+  | { ranker: 'llm'; ranked: RankedTool[]; degraded?: 'partial' | 'answer_too_long'; stats?: RerankStats }
   /** The reranker did not (fully) run: `ranked` is the lexical ranking, and `degraded` says why. */
   | { ranker: 'bm25'; ranked: RankedTool[]; degraded?: DegradedReason; stats?: RerankStats };
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { canonicalToolSet, type ToolInfo } from '@catalog-search/core';
-import { LRUCache } from 'lru-cache';
+import type { MemoryBudget, ProjectCache } from '../memory/index.js';
 import type { SharedStore } from '../shared/shared-store.js';
 
 /** Where a referenced list was found, for metrics. */
@@ -15,6 +15,8 @@ export interface ToolSetStoreOptions {
   maxSharedBytes: number;
   shared?: SharedStore | undefined;
   onLookup?: (where: ToolSetLookup) => void;
+  /** The service's one cache budget (src/memory): in-process lists count against it, per project. */
+  memory: MemoryBudget;
 }
 
 /**
@@ -31,16 +33,20 @@ const ESTIMATED_BYTES_PER_CHAR = 2;
  * by reference reads and analyses nothing again (no parse, no re-reading of 1,000 objects). With
  * Redis, the canonical JSON is kept there too (TTL, size limit), so a list sent to one replica can
  * be referred to on any other; a replica that finds it only in Redis parses it once and keeps it.
- * (LLM_SAFETY's memory budget module is not on main yet: the in-process bound is lru-cache's
- * `maxSize` in estimated bytes.)
+ * In process, lists are entries of the service's cache budget ('tool-sets', CACHE_MEMORY_MB): one
+ * project holds at most its share, and when the budget is full the largest projects give way first.
+ * `cacheBytes` (TOOL_SET_CACHE_BYTES) bounds the lists of all projects together besides, least recently
+ * used out first (0 keeps none).
  */
 export class ToolSetStore {
-  readonly #local: LRUCache<string, HeldList> | undefined;
+  readonly #local: ProjectCache<HeldList> | undefined;
+  readonly #memory: MemoryBudget;
 
   constructor(private readonly options: ToolSetStoreOptions) {
+    this.#memory = options.memory;
     this.#local =
       options.cacheBytes > 0
-        ? new LRUCache<string, HeldList>({ maxSize: options.cacheBytes, ttl: options.ttlMs })
+        ? options.memory.cache<HeldList>('tool-sets', { sizeOf: (held) => held.bytes, ttlMs: options.ttlMs, maxBytes: options.cacheBytes })
         : undefined;
   }
 
@@ -51,7 +57,11 @@ export class ToolSetStore {
 
   /** Bytes (estimated) held in process. */
   get localBytes(): number {
-    return this.#local?.calculatedSize ?? 0;
+    return this.#memory.usage().byCache['tool-sets'] ?? 0;
+  }
+
+  #keep(projectId: string, id: string, held: HeldList): void {
+    this.#local?.set(projectId, id, held);
   }
 
   /**
@@ -63,10 +73,9 @@ export class ToolSetStore {
     // core's toolSetIdOf (SHA-256, base64url) through node:crypto: 0.8 ms on 788 KB against 2.9 ms
     // for Web Crypto, which core uses to run in browsers too. Tests check that both agree.
     const id = createHash('sha256').update(canonical).digest('base64url');
-    const key = localKey(projectId, id);
-    const sharedAt = this.#local?.get(key)?.sharedAt ?? 0;
-    const held: HeldList = { tools, sharedAt };
-    this.#local?.set(key, held, { size: Math.max(1, canonical.length * ESTIMATED_BYTES_PER_CHAR) });
+    const sharedAt = this.#local?.get(projectId, id)?.sharedAt ?? 0;
+    const held: HeldList = { tools, sharedAt, bytes: Math.max(1, canonical.length * ESTIMATED_BYTES_PER_CHAR) };
+    this.#keep(projectId, id, held);
     const { shared } = this.options;
     // Written from here within the last half TTL: Redis still has it for a while; else write (and so
     // renew its TTL, as a list sent in full again should be).
@@ -81,8 +90,7 @@ export class ToolSetStore {
 
   /** The list a reference names, if this project's store has it. */
   async resolve(projectId: string, id: string): Promise<ToolInfo[] | undefined> {
-    const key = localKey(projectId, id);
-    const held = this.#local?.get(key);
+    const held = this.#local?.get(projectId, id);
     if (held) {
       this.options.onLookup?.('local');
       return held.tools;
@@ -95,7 +103,7 @@ export class ToolSetStore {
       return undefined;
     }
     // sharedAt 0: this replica has not written it, so the next full send of it renews the Redis copy.
-    this.#local?.set(key, { tools, sharedAt: 0 }, { size: Math.max(1, json!.length * ESTIMATED_BYTES_PER_CHAR) });
+    this.#keep(projectId, id, { tools, sharedAt: 0, bytes: Math.max(1, json!.length * ESTIMATED_BYTES_PER_CHAR) });
     this.options.onLookup?.('shared');
     return tools;
   }
@@ -105,10 +113,8 @@ interface HeldList {
   tools: ToolInfo[];
   /** When this replica last wrote the list to Redis (`Date.now()`; 0: never). */
   sharedAt: number;
-}
-
-function localKey(projectId: string, id: string): string {
-  return `${id}\n${projectId}`;
+  /** Estimated bytes it holds. */
+  bytes: number;
 }
 
 /** Our own canonical JSON, read back; anything else is treated as absent. */

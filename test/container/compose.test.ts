@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { composeRunner, docker, fetchWithin, freePort, sampleSearch, signHs256, waitForOk } from './helpers.js';
+import { freePort } from '../helpers/free-port.js';
+import { composeRunner, docker, fetchWithin, sampleSearch, signHs256, waitForOk } from './helpers.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const project = `catalog-search-test-${process.pid}`;

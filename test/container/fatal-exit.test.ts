@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { composeRunner, docker, fetchWithin, freePort, maximalSearch, run, signHs256, waitForOk } from './helpers.js';
+import { freePort } from '../helpers/free-port.js';
+import { composeRunner, docker, fetchWithin, maximalSearch, run, signHs256, waitForOk } from './helpers.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const image = inject('image');

@@ -1,7 +1,6 @@
 // Shared by the container tests: run-time JWTs, a sample search, bounded HTTP probes and CLI calls.
 import { execFile } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { createServer } from 'node:net';
 
 /** An HS256 JWT signed now (RFC 7519), as a router would issue it. */
 export function signHs256(secret: string, claims: Record<string, unknown>, lifetimeSec = 300): string {
@@ -106,14 +105,3 @@ export async function composeRunner(project: string, env: NodeJS.ProcessEnv, cwd
     run(command as string, [...(prefix as string[]), '--project-name', project, '--file', 'docker-compose.yml', ...args], { env, cwd, timeoutMs });
 }
 
-/** A loopback port that is free right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}

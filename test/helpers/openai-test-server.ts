@@ -1,8 +1,10 @@
 // An OpenAI-compatible chat-completions and embeddings server for tests: a real node:http server on
 // loopback that speaks the wire protocol the `openai` SDK expects (JSON responses and SSE streams), so
 // tests run the real SDK over real HTTP. Each test scripts how it behaves: answer well, slowly, with
-// 429/500, malformed JSON, unknown ids, hang, cut the stream, or reject `json_schema`; embeddings
-// answer vectors, hang, fail, or answer vectors of the wrong length, with NaN, or too few.
+// 429/500, malformed JSON, unknown ids, hang, cut the stream, reject `json_schema`, stream whitespace
+// forever or send an answer of many megabytes; embeddings answer vectors, hang, fail, or answer
+// vectors of the wrong length, with NaN, or too few.
+import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -56,7 +58,12 @@ export type Behaviour =
   /** Stream part of the answer, then keep the connection open and silent (a model stalled mid-answer). */
   | { kind: 'stall'; inner: Behaviour; afterChars: number }
   /** Stream part of the answer, then destroy the connection. */
-  | { kind: 'cut'; inner: Behaviour; afterChars: number };
+  | { kind: 'cut'; inner: Behaviour; afterChars: number }
+  /**
+   * Stream `prefix`, then `unit` (default `"\n"`) again and again until the client goes away: a model
+   * stuck in the JSON-mode whitespace loop. Streaming only (a plain completion would never end).
+   */
+  | { kind: 'endless'; prefix?: string; unit?: string };
 
 export interface Script {
   behaviour: Behaviour;
@@ -162,6 +169,8 @@ function contentFor(behaviour: Behaviour, request: ChatRequestBody): string {
     case 'stall':
     case 'cut':
       return contentFor(behaviour.inner, request);
+    case 'endless':
+      return behaviour.prefix ?? '';
     default:
       return '';
   }
@@ -284,23 +293,34 @@ export async function startOpenAITestServer(initial: Script = { behaviour: { kin
     }
 
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-    const send = (delta: Record<string, unknown>, finish: string | null = null) =>
-      res.write(
-        `data: ${JSON.stringify({
-          id,
-          object: 'chat.completion.chunk',
-          created,
-          model: body.model,
-          choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
-        })}\n\n`,
-      );
-    send({ role: 'assistant', content: '' });
+    // Waits while the socket's buffer is full, so that a huge or endless answer goes at the pace
+    // the client reads it (and the double's memory stays flat).
+    const send = async (delta: Record<string, unknown>, finish: string | null = null) => {
+      const event = `data: ${JSON.stringify({
+        id,
+        object: 'chat.completion.chunk',
+        created,
+        model: body.model,
+        choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
+      })}\n\n`;
+      if (!res.write(event) && !res.destroyed) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+    };
+    await send({ role: 'assistant', content: '' });
     const limit = behaviour.kind === 'cut' || behaviour.kind === 'stall' ? behaviour.afterChars : content.length;
     const step = Math.max(1, script.chunkChars ?? 24);
     for (let at = 0; at < Math.min(limit, content.length); at += step) {
       if (res.destroyed) return;
-      send({ content: content.slice(at, Math.min(at + step, limit)) });
+      await send({ content: content.slice(at, Math.min(at + step, limit)) });
       if (script.chunkDelayMs) await sleep(script.chunkDelayMs);
+    }
+    if (behaviour.kind === 'endless') {
+      const unit = (behaviour.unit ?? '\n').repeat(Math.max(1, Math.ceil(step / (behaviour.unit ?? '\n').length)));
+      while (!res.destroyed) {
+        await send({ content: unit });
+        // A pause (or at least a turn of the event loop) between chunks, so the double never hogs the CPU.
+        await (script.chunkDelayMs ? sleep(script.chunkDelayMs) : new Promise((resolve) => setImmediate(resolve)));
+      }
+      return;
     }
     if (behaviour.kind === 'stall') return;
     if (behaviour.kind === 'cut') {
@@ -310,7 +330,7 @@ export async function startOpenAITestServer(initial: Script = { behaviour: { kin
       res.destroy();
       return;
     }
-    send({}, 'stop');
+    await send({}, 'stop');
     if (body.stream_options?.include_usage) {
       res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: body.model, choices: [], usage })}\n\n`);
     }

@@ -3,9 +3,9 @@
 // printing figures). `npm run test:reliability` builds dist first.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { claims, signJwt } from '../helpers/tokens.js';
+import { freePort } from '../helpers/free-port.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 // RELIABILITY_SERVER_JS runs the scenarios against another build (e.g. main's, to compare figures).
@@ -30,17 +30,6 @@ export interface ServiceProcess {
   exited: Promise<number | string>;
   /** Sends SIGTERM and waits for the exit (SIGKILL after `timeoutMs`). */
   stop(timeoutMs?: number): Promise<number | string>;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 const running = new Set<ServiceProcess>();

@@ -51,3 +51,18 @@ describe('GradeStreamParser', () => {
     expect(isEmptyAnswer('I cannot help with that.')).toBe(false);
   });
 });
+
+describe('GradeStreamParser on hostile answers', () => {
+  it('parses only innermost objects, so nesting costs linear time (hang detection)', () => {
+    const depth = 30_000;
+    const text = `${'{"a":'.repeat(depth)}{"id":"t2","grade":2,"why":"deep"}${'}'.repeat(depth)}${'{'.repeat(depth)}${'}'.repeat(depth)}`;
+    const started = performance.now();
+    expect(parseAll(text)).toEqual([{ id: 't2', grade: 2, why: 'deep' }]);
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
+  it('keeps at most 1,000 characters of a why', () => {
+    const [grade] = parseAll(`{"id":"t1","grade":3,"why":"${'w'.repeat(50_000)}"}`);
+    expect(grade!.why).toHaveLength(1_000);
+  });
+});

@@ -3,6 +3,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import pino from 'pino';
 import { toolSetId } from '@catalog-search/core';
+import { MemoryBudget } from '../../src/memory/index.js';
 import { connectRedis } from '../../src/shared/redis-connection.js';
 import { SharedStore } from '../../src/shared/shared-store.js';
 import { ToolSetStore } from '../../src/tool-sets/tool-set-store.js';
@@ -10,6 +11,8 @@ import { manyTools } from '../fixtures/tools.js';
 import { startTestRedis, type TestRedis } from '../helpers/redis-server.js';
 
 const TTL_MS = 60_000;
+/** A cache budget of its own per store (as each replica has one). */
+const testMemory = () => new MemoryBudget({ maxBytes: 64 * 1024 * 1024, projectShare: 0.5 });
 let redis: TestRedis;
 let stores: SharedStore[] = [];
 
@@ -34,7 +37,7 @@ describe('ToolSetStore with Redis', () => {
   it('writes the canonical list under the project, renews it when sent again after half its TTL, and serves it to another replica', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     const shared = await sharedStore();
-    const store = new ToolSetStore({ ttlMs: TTL_MS, cacheBytes: 10_000_000, maxSharedBytes: 5_000_000, shared });
+    const store = new ToolSetStore({ ttlMs: TTL_MS, cacheBytes: 10_000_000, maxSharedBytes: 5_000_000, shared, memory: testMemory() });
     const tools = manyTools(20);
     const first = store.register('project-a', tools);
     await first.saved;
@@ -51,14 +54,14 @@ describe('ToolSetStore with Redis', () => {
     await store.register('project-a', structuredClone(tools)).saved;
     expect(await shared.redis.exists(key)).toBe(1);
 
-    const otherReplica = new ToolSetStore({ ttlMs: TTL_MS, cacheBytes: 10_000_000, maxSharedBytes: 5_000_000, shared: await sharedStore() });
+    const otherReplica = new ToolSetStore({ ttlMs: TTL_MS, cacheBytes: 10_000_000, maxSharedBytes: 5_000_000, shared: await sharedStore(), memory: testMemory() });
     expect(await otherReplica.resolve('project-a', first.id)).toEqual(tools);
     expect(await otherReplica.resolve('project-b', first.id)).toBeUndefined();
   });
 
   it('keeps no list in Redis that is larger than its byte bound', async () => {
     const shared = await sharedStore();
-    const store = new ToolSetStore({ ttlMs: TTL_MS, cacheBytes: 10_000_000, maxSharedBytes: 1_000, shared });
+    const store = new ToolSetStore({ ttlMs: TTL_MS, cacheBytes: 10_000_000, maxSharedBytes: 1_000, shared, memory: testMemory() });
     const { id, saved } = store.register('project-big', manyTools(20));
     await saved;
     expect(await shared.redis.exists(shared.key('tool-set', 'project-big', id))).toBe(0);

@@ -8,7 +8,7 @@ import { sampleRequest } from '../fixtures/tools.js';
 import { startOpenAITestServer, type OpenAITestServer } from '../helpers/openai-test-server.js';
 import { startTestRedis, type TestRedis } from '../helpers/redis-server.js';
 import { startServiceProcess, type ServiceProcess } from '../helpers/service-process.js';
-import { freePort } from '../reliability/service-process.js';
+import { freePort } from '../helpers/free-port.js';
 
 const RATE_LIMIT = 12;
 const token = (projectId: string) => signJwt(claims({ projectId }), { alg: 'HS256', key: TEST_SECRET });

@@ -1,11 +1,12 @@
 export * from './schemas.js';
 export type { RankCache, RankInput, RankOptions, RankedTool } from './ranking/types.js';
 export { capRelevanceDownTheList } from './ranking/calibrate.js';
-export { rankTools } from './ranking/rank.js';
-export { rankRequest } from './ranking/rank-request.js';
+export { rankTools, rankToolsInSteps } from './ranking/rank.js';
+export { rankRequest, rankRequestInSteps } from './ranking/rank-request.js';
 export { DEFAULT_MAX_DESCRIPTION_CHARS } from './ranking/tool-reader.js';
 export { createRankCache, type RankCacheOptions } from './ranking/rank-cache.js';
 export { toSearchResult } from './ranking/to-search-result.js';
+export { detachString } from './text/detach.js';
 export { codePointLength, codePointPrefix, exceedsCodePoints, DEFAULT_MAX_CONTEXT_CHARS, DEFAULT_MAX_QUERY_CHARS, RANKED_QUERY_CHARS } from './request/text-length.js';
 export { MAX_NESTING_DEPTH } from './request/nesting-depth.js';
 export { countTools, readToolList, type RequestProblem, type ToolList, type ToolListReading } from './request/tool-list.js';

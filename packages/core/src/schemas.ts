@@ -214,6 +214,9 @@ export type SkippedTool = Static<typeof SkippedToolSchema>;
  * - `upstream_error`: the endpoint failed (5xx, connection refused or reset, auth or other 4xx).
  * - `invalid_output`: the model answered, but nothing in it was a usable grade for a candidate.
  * - `over_budget`: the queries and context alone fill LLM_PROMPT_TOKEN_BUDGET; no candidate fits, no call.
+ * - `answer_too_long`: the model's answer passed the service's size limits (64 KB of text, 1 MB of
+ *   stream, 256 KB per event); reading stopped there. Grades that arrived before are used (ranker `llm`),
+ *   else the ranking is lexical (`bm25`).
  * - `internal_error`: the rerank stage itself threw (a bug; logged).
  * When the stage is off by configuration (no LLM_MODEL) nothing is degraded: `meta.ranker` is
  * `bm25` and `degraded` is absent, because BM25-only is that deployment's normal service.
@@ -225,6 +228,7 @@ const DegradedReasonSchema = Type.Union([
   Type.Literal('upstream_error'),
   Type.Literal('invalid_output'),
   Type.Literal('over_budget'),
+  Type.Literal('answer_too_long'),
   Type.Literal('internal_error'),
 ]);
 export type DegradedReason = Static<typeof DegradedReasonSchema>;

@@ -38,6 +38,9 @@ class ToolAnalysisCache implements RankCache {
   #lists = new WeakMap<readonly ToolInfo[], SeenList>();
   // The entries of the list ranked last, by position (see #findRead).
   #recent: readonly CacheEntry[] = [];
+  // Estimated bytes of the entries and of the prepared lists (see `bytes`).
+  #entryBytes = 0;
+  #corpusBytes = 0;
   // Reads each tool of a list to look it up (see ToolRecord).
   readonly #reader = new ToolReader();
 
@@ -49,6 +52,11 @@ class ToolAnalysisCache implements RankCache {
   /** Tool analyses held. */
   get size(): number {
     return this.#entries.size;
+  }
+
+  /** Approximate bytes held: each entry's record and analysis, and the prepared lists. */
+  get bytes(): number {
+    return this.#entryBytes + this.#corpusBytes;
   }
 
   analysesOf(tools: readonly ToolInfo[], maxDescriptionChars: number | undefined, epoch: number): ToolAnalysis[] {
@@ -112,7 +120,10 @@ class ToolAnalysisCache implements RankCache {
   /** Holds `analysis` for `record`, in place of what its tool key held before. */
   #set(record: ToolRecord, analysis: ToolAnalysis): CacheEntry {
     const entry = { record, analysis, used: ++this.#clock };
+    const replaced = this.#entries.get(recordKey(record));
+    if (replaced !== undefined) this.#entryBytes -= entryBytes(replaced);
     this.#entries.set(recordKey(record), entry);
+    this.#entryBytes += entryBytes(entry);
     if (this.#entries.size > this.#maxEntries) this.#evict();
     return entry;
   }
@@ -120,7 +131,10 @@ class ToolAnalysisCache implements RankCache {
   #evict(): void {
     const keep = this.#maxEntries - Math.floor(this.#maxEntries / 10);
     const byAge = [...this.#entries].sort((a, b) => a[1].used - b[1].used);
-    for (const [key] of byAge.slice(0, byAge.length - keep)) this.#entries.delete(key);
+    for (const [key, entry] of byAge.slice(0, byAge.length - keep)) {
+      this.#entries.delete(key);
+      this.#entryBytes -= entryBytes(entry);
+    }
   }
 
   /** What analysesOf recorded for this very array, if anything. */
@@ -141,15 +155,37 @@ class ToolAnalysisCache implements RankCache {
     const corpus = corpusOf(analyses);
     this.#corpora.unshift({ analyses, corpus });
     this.#corpora.length = Math.min(this.#corpora.length, MAX_CORPORA);
+    this.#corpusBytes = this.#corpora.reduce((sum, held) => sum + corpusBytes(held.corpus), 0);
     return corpus;
   }
 
   clear(): void {
     this.#entries.clear();
     this.#corpora = [];
+    this.#entryBytes = 0;
+    this.#corpusBytes = 0;
     this.#lists = new WeakMap();
     this.#recent = [];
   }
+}
+
+/** Bytes of an entry: its record's strings (2 per character) and numbers, and its analysis' share of the token arrays. */
+function entryBytes({ record, analysis }: CacheEntry): number {
+  let bytes = 64 + 8 * record.length;
+  for (const item of record) if (typeof item === 'string') bytes += 2 * item.length;
+  return bytes + 160 + 4 * (analysis.tokenCount + 8);
+}
+
+/** Bytes of a prepared list: its typed arrays and the names list. */
+function corpusBytes(corpus: Corpus): number {
+  return (
+    corpus.tokens.byteLength +
+    corpus.toolStarts.byteLength +
+    corpus.fieldLengths.byteLength +
+    corpus.fieldFactors.byteLength +
+    corpus.servers.byteLength +
+    24 * corpus.names.length
+  );
 }
 
 interface CacheEntry {

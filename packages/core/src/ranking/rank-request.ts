@@ -1,5 +1,5 @@
 import { DEFAULT_MAX_RESULTS } from '../schemas.js';
-import { rankTools } from './rank.js';
+import { rankTools, rankToolsInSteps } from './rank.js';
 import type { RankedTool, RankInput, RankOptions } from './types.js';
 
 /**
@@ -8,5 +8,14 @@ import type { RankedTool, RankInput, RankOptions } from './types.js';
  * maxResults, else DEFAULT_MAX_RESULTS); `context` is not scored (see rankTools).
  */
 export function rankRequest(request: RankInput & { maxResults?: number }, options: RankOptions = {}): RankedTool[] {
-  return rankTools(request, { ...options, limit: options.limit ?? request.maxResults ?? DEFAULT_MAX_RESULTS });
+  return rankTools(request, requestOptions(request, options));
+}
+
+/** rankRequest in steps (see rankToolsInSteps), for a server that lets other work run between them. */
+export function rankRequestInSteps(request: RankInput & { maxResults?: number }, options: RankOptions = {}): Generator<void, RankedTool[], void> {
+  return rankToolsInSteps(request, requestOptions(request, options));
+}
+
+function requestOptions(request: { maxResults?: number }, options: RankOptions): RankOptions {
+  return { ...options, limit: options.limit ?? request.maxResults ?? DEFAULT_MAX_RESULTS };
 }

@@ -3,6 +3,7 @@ import { buildCorpus } from './corpus.js';
 import { explainMatch } from './explain.js';
 import { fuseSubQueries } from './fuse.js';
 import { scoreSubQuery, type SubQueryResult } from './score-query.js';
+import { vocabulary } from '../text/vocabulary.js';
 import type { ToolInfo } from '../schemas.js';
 import { codePointPrefix, RANKED_QUERY_CHARS } from '../request/text-length.js';
 import type { RankedTool, RankInput, RankOptions } from './types.js';
@@ -20,6 +21,20 @@ import type { RankedTool, RankInput, RankOptions } from './types.js';
  * in tools for the background rather than for the request.
  */
 export function rankTools(input: RankInput, options: RankOptions = {}): RankedTool[] {
+  const steps = rankToolsInSteps(input, options);
+  let step = steps.next();
+  while (!step.done) step = steps.next();
+  return step.value;
+}
+
+/**
+ * rankTools as a generator that pauses after preparing the list and after each sub-query, so that a
+ * server can let other requests run between the steps of a large ranking (16 sub-queries over 5,000
+ * tools hold a thread for ~250 ms in one piece, ~15 ms per step). If the shared vocabulary was renewed
+ * while it was paused (another ranking filled it), its term ids no longer hold: it starts again and
+ * finishes without pausing.
+ */
+export function* rankToolsInSteps(input: RankInput, options: RankOptions = {}): Generator<void, RankedTool[], void> {
   const { tools } = input;
   // Ranking reads a bounded prefix of each sub-query (tasks may be tens of thousands of characters).
   const queries = input.query
@@ -27,7 +42,12 @@ export function rankTools(input: RankInput, options: RankOptions = {}): RankedTo
     .map((q) => codePointPrefix(q, RANKED_QUERY_CHARS));
   if (tools.length === 0 || queries.length === 0) return [];
   const corpus = buildCorpus(tools, options.cache, options.maxDescriptionChars);
-  const results = queries.map((q) => scoreSubQuery(corpus, q));
+  const results: SubQueryResult[] = [];
+  for (const query of queries) {
+    yield;
+    if (corpus.epoch !== vocabulary.epoch) return rankTools(input, options);
+    results.push(scoreSubQuery(corpus, query));
+  }
   const fused = fuseSubQueries(results);
   capRelevanceDownTheList(fused);
   const limit = options.limit === undefined || Number.isNaN(options.limit) ? fused.length : Math.max(0, options.limit);

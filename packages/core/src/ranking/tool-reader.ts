@@ -1,4 +1,5 @@
 import type { ToolInfo } from '../schemas.js';
+import { detachString } from '../text/detach.js';
 
 /**
  * The exact text analysis reads from a tool: its key, names, title, description (cut to
@@ -129,7 +130,13 @@ export class ToolReader {
 
   /** A copy of what was read last, to keep. */
   take(): ToolRecord {
-    return this.#reading.slice(0, this.#length) as unknown as ToolRecord;
+    const record = this.#reading.slice(0, this.#length);
+    // A kept record must not keep the request's texts alive through the cut ones (see detachString).
+    for (let i = 0; i < record.length; i += 1) {
+      const item = record[i];
+      if (typeof item === 'string') record[i] = detachString(item);
+    }
+    return record as unknown as ToolRecord;
   }
 
   /** The content analysis reads from `tool`. */

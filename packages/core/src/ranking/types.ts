@@ -27,6 +27,11 @@ export interface RankOptions {
  */
 export interface RankCache extends CorpusCache {
   readonly size: number;
+  /**
+   * Approximate bytes the cache holds (its tools' text, analyses and prepared lists), for a server
+   * that accounts its caches in bytes. An estimate: strings count two bytes a character.
+   */
+  readonly bytes: number;
   clear(): void;
 }
 

@@ -24,6 +24,12 @@ const WIDTH = 4;
 // The ID of a run with no term (a stop word). A run of several terms (camelCase, letters+digits)
 // stores -(2 + n), its ids being idLists[n].
 const NO_TERM = -1;
+/**
+ * Runs longer than this are not remembered: real words and identifiers are far shorter, and the pool
+ * keeps every remembered run's characters until the table is cleared, so 65,536 hostile runs of
+ * 2,000 letters would have held 130 MB.
+ */
+const MAX_REMEMBERED_RUN = 64;
 
 /** One per vocabulary (vocabulary.ts), which clears it whenever it drops its ids. */
 export class RunTable {
@@ -66,7 +72,7 @@ export class RunTable {
   /** Remembers that the ASCII run `bytes[start .. end)` gave the ids `produced` holds from `from` on. */
   remember(bytes: Uint8Array, start: number, end: number, hash: number, produced: TokenBuffer, from: number): void {
     const length = end - start;
-    if (length === 0) return;
+    if (length === 0 || length > MAX_REMEMBERED_RUN) return;
     if (this.#count >= 1 << (this.#bits - 1)) {
       if (this.#bits < MAX_BITS) this.#grow();
       else this.clear();
@@ -119,6 +125,7 @@ export class RunTable {
     this.#bits = MIN_BITS;
     this.#mask = (1 << MIN_BITS) - 1;
     this.#slots = new Int32Array((1 << MIN_BITS) * WIDTH);
+    this.#pool = new Uint8Array(1 << 15);
     this.#idLists = [];
     this.#poolUsed = 0;
     this.#count = 0;

@@ -1,8 +1,12 @@
 import { stem as porter2 } from 'porter2';
+import { detachString } from './detach.js';
 import { RunTable } from './run-table.js';
 import { STOP_WORDS } from './stop-words.js';
 
 const MAX_WORDS = 60_000;
+// And at most this many characters of words and terms together: hostile lists can bring long words.
+// With MAX_WORDS this bounds the vocabulary near 10 MB.
+const MAX_CHARS = 2_000_000;
 
 /**
  * The vocabulary: word as written -> term id, where a term is the Porter2 stem of the lowercase word
@@ -11,6 +15,7 @@ const MAX_WORDS = 60_000;
  * once is most of the tokenizer's speed, and ids let analysis count terms in flat arrays instead of a
  * Map per tool. Ids are transient: they hold only within one epoch (see `resetIfFull`). The
  * vocabulary holds only words and stems, no tool identity, so one serves every project of a process.
+ * It keeps its own copies of them (detachString): it outlives the texts they were cut from.
  */
 class Vocabulary {
   /** The tokenizer's memo of written ASCII runs -> their ids; cleared with the ids. */
@@ -19,12 +24,14 @@ class Vocabulary {
   readonly #idOfTerm = new Map<string, number>();
   readonly #terms: string[] = [];
   #epoch = 0;
+  #chars = 0;
 
   termId(written: string): number {
     let id = this.#idOfWritten.get(written);
     if (id === undefined) {
       id = this.termIdOfNewWord(written);
-      this.#idOfWritten.set(written, id);
+      this.#idOfWritten.set(detachString(written), id);
+      this.#chars += written.length;
     }
     return id;
   }
@@ -54,8 +61,10 @@ class Vocabulary {
     let id = this.#idOfTerm.get(term);
     if (id === undefined) {
       id = this.#terms.length;
-      this.#terms.push(term);
-      this.#idOfTerm.set(term, id);
+      const own = detachString(term);
+      this.#terms.push(own);
+      this.#idOfTerm.set(own, id);
+      this.#chars += term.length;
     }
     return id;
   }
@@ -72,7 +81,8 @@ class Vocabulary {
 
   /** Drops the vocabulary when it is full; call only between analyses, since it invalidates ids. */
   resetIfFull(): void {
-    if (this.#idOfWritten.size < MAX_WORDS && this.#terms.length < MAX_WORDS) return;
+    if (this.#idOfWritten.size < MAX_WORDS && this.#terms.length < MAX_WORDS && this.#chars < MAX_CHARS) return;
+    this.#chars = 0;
     this.#idOfWritten.clear();
     this.#idOfTerm.clear();
     this.#terms.length = 0;

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { createRankCache, rankTools, rankToolsInSteps, type ToolInfo } from '../src/index.js';
+import { vocabulary } from '../src/text/vocabulary.js';
+
+const tools: ToolInfo[] = Array.from({ length: 200 }, (_, at) => ({
+  toolKey: `srv${at % 7}:tool_${at}`,
+  toolName: `${['list', 'create', 'delete'][at % 3]}_${['invoice', 'ticket', 'contact', 'report'][at % 4]}_${at}`,
+  serverName: `Server ${at % 7}`,
+  description: `Works with ${['invoices', 'tickets', 'contacts', 'reports'][at % 4]} number ${at}.`,
+}));
+const query = ['create a ticket', 'list invoices', 'delete the report'];
+
+function drive(steps: Generator<void, ReturnType<typeof rankTools>, void>, between: () => void = () => undefined) {
+  let pauses = 0;
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return { ranked: step.value, pauses };
+    pauses += 1;
+    between();
+  }
+}
+
+/** A distinct word of letters only for every number (digits would split it into several terms). */
+const letters = (n: number) => `zq${n.toString(26).replace(/[0-9]/g, (d) => 'qrstuvwxyz'[Number(d)]!)}`;
+
+const plain = (ranked: ReturnType<typeof rankTools>) => ranked.map(({ index, score, relevance, explanation }) => ({ index, score, relevance, explanation }));
+
+describe('rankToolsInSteps', () => {
+  it('pauses once per sub-query and ranks exactly as rankTools', () => {
+    const { ranked, pauses } = drive(rankToolsInSteps({ query, tools }, { limit: 20 }));
+    expect(pauses).toBe(query.length);
+    expect(plain(ranked)).toEqual(plain(rankTools({ query, tools }, { limit: 20 })));
+  });
+
+  it('still ranks correctly when other rankings run (and fill the shared vocabulary) while it is paused', () => {
+    const cache = createRankCache();
+    const epoch = vocabulary.epoch;
+    let other = 0;
+    // Each pause ranks a list of ~40,000 new words, which renews the vocabulary (60,000 words).
+    const { ranked } = drive(rankToolsInSteps({ query, tools }, { limit: 20, cache }), () => {
+      other += 1;
+      const list = Array.from({ length: 200 }, (_, t) => ({
+        toolKey: `o:${t}`,
+        toolName: 'other',
+        serverName: 'O',
+        description: Array.from({ length: 200 }, (_, w) => letters(other * 1e6 + t * 1e3 + w)).join(' '),
+      }));
+      rankTools({ query: ['anything'], tools: list });
+    });
+    expect(vocabulary.epoch).toBeGreaterThan(epoch);
+    expect(plain(ranked)).toEqual(plain(rankTools({ query, tools }, { limit: 20 })));
+  });
+});

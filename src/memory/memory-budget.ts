@@ -1,0 +1,252 @@
+// One memory budget for every cache the service keeps. Caches used to be bounded by entry counts,
+// and an entry's size is the tenant's to choose: 25 tools with 180 KB descriptions took RSS from
+// 148 MB to 3.2 GB in a minute. Here every entry is accounted in bytes (its key included) against
+// one budget (CACHE_MEMORY_MB), and the budget is shared fairly between projects:
+// - no project holds more than `projectShare` of it (CACHE_PROJECT_SHARE): past that, the project's
+//   own least recently used entries go, whatever cache they belong to;
+// - when the whole budget is full, the largest projects are trimmed first, down to a common level
+//   (max-min fairness), so one busy project cannot evict everyone else's entries: it can push others
+//   down at most to its own size.
+// Each project's entries are one lru-cache (its maxSize is the project's share), so recency, TTLs and
+// size accounting are lru-cache's; this module adds the budget across projects and caches.
+import { LRUCache } from 'lru-cache';
+
+export interface MemoryBudgetOptions {
+  /** Bytes all caches together may hold. */
+  maxBytes: number;
+  /** Largest part of `maxBytes` one project may hold, in (0, 1]. */
+  projectShare: number;
+}
+
+/** Bytes a cache entry costs besides its key and value (lru-cache's slots, the entry object). */
+export const ENTRY_OVERHEAD_BYTES = 96;
+/**
+ * When the budget is full it is trimmed to this fraction of itself, so that trimming (which sorts the
+ * projects by size) runs once per few percent of the budget written rather than on every insert.
+ */
+const TRIM_TO = 0.95;
+
+/** Bytes of a string held in memory (V8 stores most strings one byte per character; two is the bound). */
+export function stringBytes(text: string): number {
+  return 2 * text.length;
+}
+
+export interface CacheOptions<V> {
+  /** Bytes the value holds (the key is counted separately). */
+  sizeOf: (value: V) => number;
+  /** How long an entry may be used; default: until evicted. */
+  ttlMs?: number;
+  /** Called when an entry leaves the cache for any reason but being read (eviction, expiry, replacement, clear). */
+  onRemove?: (value: V, projectId: string) => void;
+  /**
+   * Most entries of this cache per project, besides the byte budget (the oldest written go first);
+   * for caches with a published count limit. Costs a key list per project: not for hot caches.
+   */
+  maxEntriesPerProject?: number;
+  /**
+   * Most bytes of this cache for all projects together, besides the budget (the least recently used
+   * go first); for caches with a published byte limit. Costs a key list: not for hot caches.
+   */
+  maxBytes?: number;
+}
+
+/** A named cache whose entries belong to projects and count against the budget. */
+export interface ProjectCache<V> {
+  readonly name: string;
+  get(projectId: string, key: string): V | undefined;
+  /** Stores the value; false when it cannot be held (larger than a project's share). */
+  set(projectId: string, key: string, value: V): boolean;
+  delete(projectId: string, key: string): void;
+}
+
+export interface MemoryUsage {
+  maxBytes: number;
+  projectMaxBytes: number;
+  usedBytes: number;
+  projects: number;
+  /** Bytes held per cache name. */
+  byCache: Record<string, number>;
+}
+
+interface Held {
+  cache: string;
+  value: unknown;
+  size: number;
+  onRemove: ((value: never, projectId: string) => void) | undefined;
+  /** Set again with the same value (a new size): not a removal. */
+  resized?: boolean;
+}
+
+export class MemoryBudget {
+  readonly maxBytes: number;
+  readonly projectMaxBytes: number;
+  readonly #projects = new Map<string, LRUCache<string, Held>>();
+  readonly #byCache = new Map<string, number>();
+  #used = 0;
+  #reserved = 0;
+
+  constructor(options: MemoryBudgetOptions) {
+    if (!(options.maxBytes >= 1) || !(options.projectShare > 0 && options.projectShare <= 1)) {
+      throw new RangeError('MemoryBudget: maxBytes must be ≥ 1 and projectShare in (0, 1]');
+    }
+    this.maxBytes = Math.floor(options.maxBytes);
+    this.projectMaxBytes = Math.max(1, Math.floor(options.maxBytes * options.projectShare));
+  }
+
+  /**
+   * Sets aside `bytes` of the budget for memory held outside these caches (shared by all projects,
+   * such as the tokenizer's memos): the caches then share what is left.
+   */
+  reserve(name: string, bytes: number): void {
+    if (this.#byCache.has(name)) throw new Error(`MemoryBudget: "${name}" exists already`);
+    if (this.#reserved + bytes >= this.maxBytes) throw new RangeError(`MemoryBudget: reserving ${bytes} bytes for ${name} leaves nothing for caches`);
+    this.#byCache.set(name, bytes);
+    this.#reserved += bytes;
+    this.#used += bytes;
+    if (this.#used > this.maxBytes) this.#trim();
+  }
+
+  /** A cache of values accounted against this budget; `name` must be unique per budget. */
+  cache<V>(name: string, options: CacheOptions<V>): ProjectCache<V> {
+    if (this.#byCache.has(name)) throw new Error(`MemoryBudget: a cache named "${name}" exists already`);
+    this.#byCache.set(name, 0);
+    const prefix = `${name}\u0000`;
+    const onRemove = options.onRemove as Held['onRemove'];
+    const ttl = options.ttlMs;
+    const maxEntries = options.maxEntriesPerProject;
+    // Keys written per project, oldest first, when the cache has a count limit.
+    const written = maxEntries === undefined ? undefined : new Map<string, Set<string>>();
+    const countWrite = (projectId: string, key: string) => {
+      if (written === undefined || maxEntries === undefined) return;
+      let keys = written.get(projectId);
+      if (keys === undefined) written.set(projectId, (keys = new Set()));
+      keys.delete(key);
+      keys.add(key);
+      while (keys.size > maxEntries) {
+        const oldest = keys.values().next().value!;
+        keys.delete(oldest);
+        this.#projects.get(projectId)?.delete(oldest);
+      }
+      // Keys of entries the budget evicted are pruned here, so the lists stay bounded by the count limit.
+      if (written.size > 2 * this.#projects.size + 16) {
+        for (const projectId of written.keys()) if (!this.#projects.has(projectId)) written.delete(projectId);
+      }
+    };
+    // Entries in order of use, oldest first, when the cache has a byte limit of its own.
+    const maxBytes = options.maxBytes;
+    const used = maxBytes === undefined ? undefined : new Map<string, { projectId: string; key: string }>();
+    const touch = (projectId: string, key: string) => {
+      if (used === undefined) return;
+      const at = `${projectId}\u0000${key}`;
+      used.delete(at);
+      used.set(at, { projectId, key });
+    };
+    const keepWithinBytes = () => {
+      if (used === undefined || maxBytes === undefined) return;
+      for (const [at, { projectId, key }] of used) {
+        if ((this.#byCache.get(name) ?? 0) <= maxBytes) return;
+        used.delete(at);
+        this.#projects.get(projectId)?.delete(key);
+      }
+    };
+    return {
+      name,
+      get: (projectId, key) => {
+        const value = this.#projects.get(projectId)?.get(prefix + key)?.value as V | undefined;
+        if (value !== undefined) touch(projectId, prefix + key);
+        return value;
+      },
+      set: (projectId, key, value) => {
+        const size = ENTRY_OVERHEAD_BYTES + stringBytes(prefix) + stringBytes(key) + options.sizeOf(value);
+        if (maxBytes !== undefined && size > maxBytes) return false;
+        const held = this.#set(projectId, prefix + key, { cache: name, value, size, onRemove }, ttl);
+        if (held) {
+          countWrite(projectId, prefix + key);
+          touch(projectId, prefix + key);
+          keepWithinBytes();
+        }
+        return held;
+      },
+      delete: (projectId, key) => {
+        const partition = this.#projects.get(projectId);
+        partition?.delete(prefix + key);
+        if (partition?.size === 0) this.#projects.delete(projectId);
+      },
+    };
+  }
+
+  /** Bytes held for one project (all caches). */
+  projectBytes(projectId: string): number {
+    return this.#projects.get(projectId)?.calculatedSize ?? 0;
+  }
+
+  usage(): MemoryUsage {
+    return {
+      maxBytes: this.maxBytes,
+      projectMaxBytes: this.projectMaxBytes,
+      usedBytes: this.#used,
+      projects: this.#projects.size,
+      byCache: Object.fromEntries(this.#byCache),
+    };
+  }
+
+  #set(projectId: string, key: string, held: Held, ttl: number | undefined): boolean {
+    if (held.size > this.projectMaxBytes) {
+      this.#projects.get(projectId)?.delete(key);
+      return false;
+    }
+    let partition = this.#projects.get(projectId);
+    if (partition === undefined) {
+      partition = this.#partition(projectId);
+      this.#projects.set(projectId, partition);
+    }
+    const previous = partition.peek(key);
+    if (previous !== undefined && previous.value === held.value) previous.resized = true;
+    // lru-cache evicts this project's own oldest entries if the project passes its share.
+    partition.set(key, held, { size: held.size, ...(ttl === undefined ? {} : { ttl }) });
+    this.#account(held, +1);
+    if (this.#used > this.maxBytes) this.#trim();
+    return true;
+  }
+
+  #partition(projectId: string): LRUCache<string, Held> {
+    return new LRUCache<string, Held>({
+      maxSize: this.projectMaxBytes,
+      dispose: (held) => {
+        this.#account(held, -1);
+        if (!held.resized) held.onRemove?.(held.value as never, projectId);
+      },
+    });
+  }
+
+  #account(held: Held, sign: 1 | -1): void {
+    this.#used += sign * held.size;
+    this.#byCache.set(held.cache, (this.#byCache.get(held.cache) ?? 0) + sign * held.size);
+  }
+
+  /**
+   * Brings the total under TRIM_TO of the budget by trimming the largest projects towards one common
+   * level (each loses its least recently used entries), and forgets empty projects.
+   */
+  #trim(): void {
+    const target = this.maxBytes * TRIM_TO;
+    const partitions = [...this.#projects.values()].sort((a, b) => b.calculatedSize - a.calculatedSize);
+    // The level L such that the projects above it, cut to L, bring the total to the target.
+    let level = 0;
+    let rest = this.#used - this.#reserved;
+    for (let count = 1; count <= partitions.length; count += 1) {
+      rest -= partitions[count - 1]!.calculatedSize;
+      const next = partitions[count]?.calculatedSize ?? 0;
+      level = (target - this.#reserved - rest) / count;
+      if (level >= next) break;
+    }
+    level = Math.max(0, level);
+    // Largest first, and only until the target is met: where entries are large (a project's whole
+    // rank cache is one), cutting every project above the level would empty them all.
+    for (const partition of partitions) {
+      if (partition.calculatedSize <= level || this.#used <= target) break;
+      while (partition.calculatedSize > level && partition.size > 0 && this.#used > target) partition.pop();
+    }
+    for (const [projectId, partition] of this.#projects) if (partition.size === 0) this.#projects.delete(projectId);
+  }
+}

@@ -1,0 +1,82 @@
+// A model that misbehaves at length: the JSON-mode whitespace loop, a 10 MB answer (in many events
+// or in one), deeply nested braces. The stage must stop reading at the documented limits, say so in
+// `degraded`, and never hold the event loop (the event-loop bound here is hang detection, generous:
+// before these limits a whitespace loop stalled it for seconds).
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_ANSWER_CHARS } from '../../src/rerank/answer-limits.js';
+import { createReranker } from '../../src/rerank/index.js';
+import { startOpenAITestServer, type OpenAITestServer, type Script } from '../helpers/openai-test-server.js';
+import { everydayTools } from '../fixtures/tools.js';
+import { rerankRun } from '../helpers/rerank.js';
+
+let double: OpenAITestServer;
+beforeAll(async () => {
+  double = await startOpenAITestServer();
+});
+afterAll(() => double.close());
+afterEach(() => {
+  double.requests.length = 0;
+  double.setScript({ behaviour: { kind: 'grade' } });
+});
+
+const reranker = () => createReranker({ baseURL: double.baseURL, model: 'test-model', cacheTtlMs: 0 });
+const plateTomorrow = { query: ["what's on my plate tomorrow"], tools: everydayTools };
+const oneGrade = '{"results":[{"id":"t1","grade":3,"why":"first"},';
+
+/** Runs a search against the scripted double, watching the event loop meanwhile. */
+async function runAgainst(script: Script, deadlineMs = 3_000) {
+  double.setScript(script);
+  const lag = monitorEventLoopDelay({ resolution: 5 });
+  lag.enable();
+  const run = await rerankRun(reranker(), { ...plateTomorrow, deadlineMs });
+  lag.disable();
+  return { ...run, maxLagMs: lag.max / 1e6 };
+}
+
+describe('error: an answer past the limits is cut and reported', () => {
+  it('whitespace forever: stops at the size limit, lexical, "answer_too_long"', async () => {
+    const { outcome, elapsed, maxLagMs } = await runAgainst({ behaviour: { kind: 'endless', unit: '\n' }, chunkChars: 4096 });
+    expect(outcome).toMatchObject({ ranker: 'bm25', degraded: 'answer_too_long' });
+    expect(elapsed).toBeLessThan(3_000); // cut by size, not by the deadline
+    expect(maxLagMs).toBeLessThan(250);
+    expect(outcome.stats?.usage?.completionTokens).toBeGreaterThan(0); // estimated as the deltas came
+  });
+
+  it('whitespace forever in one-character deltas: answered by the deadline, the event loop free', async () => {
+    const { outcome, elapsed, maxLagMs } = await runAgainst({ behaviour: { kind: 'endless', unit: ' ' }, chunkChars: 1 }, 800);
+    expect(['timeout', 'answer_too_long']).toContain(outcome.degraded);
+    expect(elapsed).toBeLessThan(800 + 100);
+    expect(maxLagMs).toBeLessThan(250);
+  });
+
+  it('grades before the limit are kept: ranker "llm", degraded "answer_too_long"', async () => {
+    const { outcome } = await runAgainst({ behaviour: { kind: 'endless', prefix: oneGrade, unit: ' ' }, chunkChars: 4096 });
+    expect(outcome).toMatchObject({ ranker: 'llm', degraded: 'answer_too_long' });
+    expect(outcome.ranked[0]!.explanation).toContain('first');
+  });
+
+  it('a 10 MB answer in ordinary chunks: cut, and its text never held whole', async () => {
+    const content = `${oneGrade}"why":"${'x'.repeat(10 * 1024 * 1024)}"}]}`;
+    const { outcome, maxLagMs } = await runAgainst({ behaviour: { kind: 'content', content }, chunkChars: 16 * 1024 });
+    expect(outcome).toMatchObject({ ranker: 'llm', degraded: 'answer_too_long' });
+    expect(maxLagMs).toBeLessThan(250);
+    expect(MAX_ANSWER_CHARS).toBeLessThan(content.length);
+  });
+
+  it('a 10 MB answer in a single server-sent event: cut before the SDK buffers it', async () => {
+    const content = 'y'.repeat(10 * 1024 * 1024);
+    const { outcome, maxLagMs } = await runAgainst({ behaviour: { kind: 'content', content }, chunkChars: content.length });
+    expect(outcome).toMatchObject({ ranker: 'bm25', degraded: 'answer_too_long' });
+    expect(maxLagMs).toBeLessThan(250);
+  });
+
+  it('50 KB of nested braces parse in linear time and still yield the grade inside', async () => {
+    const depth = 10_000; // 50 KB of nesting, under the answer limit
+    const content = `${'{"a":'.repeat(depth)}{"id":"t1","grade":3,"why":"deep"}${'}'.repeat(depth)}`;
+    const { outcome, maxLagMs } = await runAgainst({ behaviour: { kind: 'content', content }, chunkChars: 60_000 });
+    expect(outcome.ranker).toBe('llm');
+    expect(outcome.ranked[0]!.explanation).toContain('deep');
+    expect(maxLagMs).toBeLessThan(250);
+  });
+});
