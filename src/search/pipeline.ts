@@ -50,7 +50,7 @@ export async function searchCatalog(request: PreparedSearch, ctx: SearchContext)
   });
 
   const hybrid = ctx.semantic
-    ? await rankHybrid(ctx.semantic, request, lexical, { projectId: ctx.projectId, deadline: ctx.deadline })
+    ? await rankHybrid(ctx.semantic, request, lexical, { projectId: ctx.projectId, deadline: ctx.deadline, ...(ctx.trace ? { headers: ctx.trace.headers } : {}) })
     : undefined;
   const candidates = hybrid?.ranked ?? lexical;
   const semantic = { semantic: hybrid?.status ?? 'off' };
