@@ -7,7 +7,19 @@ import { parseConfig, withDevelopmentKey } from '../src/config.js';
 
 const start = async (metricsEnabled: boolean) => {
   const config = withDevelopmentKey(
-    parseConfig({ HOST: '127.0.0.1', PORT: '0', RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'info', METRICS_ENABLED: String(metricsEnabled) }),
+    parseConfig({
+      HOST: '127.0.0.1',
+      PORT: '0',
+      // The bench sends thousands of 1,000-tool searches from one project: no request, work or byte
+      // budget (each would answer 429 within seconds); it measures the CPU of a search, not the limits.
+      RATE_LIMIT_PER_MINUTE: '0',
+      RATE_LIMIT_WORK_PER_MINUTE: '0',
+      RATE_LIMIT_MB_PER_MINUTE: '0',
+      LOG_LEVEL: 'info',
+      METRICS_ENABLED: String(metricsEnabled),
+      // BENCH_EMBEDDINGS=off measures the BM25-only service (the semantic stage is on by default).
+      EMBEDDINGS: process.env.BENCH_EMBEDDINGS ?? 'on',
+    }),
     'bench-secret-bench-secret-bench-secret!!',
   );
   // Logs as in production (info: request lines and the audit line), into /dev/null.

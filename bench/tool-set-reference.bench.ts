@@ -5,6 +5,7 @@
 // is the CPU of merely JSON.parse-ing the full body, measured in the service process in the same
 // run. Targets (issue 14): by reference ≤ 1 KB on the wire and ≤ 0.5× that floor. Measured once the
 // list is embedded (meta.semantic "hybrid" with the default embedded encoder): the steady state.
+// BENCH_EMBEDDINGS=off runs the service without the semantic stage (BM25 only).
 // Then the metrics' own cost: throughput of the same service with METRICS_ENABLED=true and false,
 // in alternating autocannon rounds (by-reference searches: the cheapest search, where per-request
 // overhead shows most).
