@@ -78,6 +78,23 @@ describe('ranking properties', () => {
     );
   });
 
+  it('ranks a list searched again and again (found through its postings) as a list seen for the first time', () => {
+    // The first search of a list scans its tokens; later ones read the postings made on the second.
+    const word = fc.constantFrom('search', 'issue', 'issues', 'file', 'files', 'getFileContents', 'create_issue', '搜索', 'read', 'mail', 'not', 'and');
+    const words = fc.array(word, { minLength: 1, maxLength: 5 }).map((list) => list.join(' '));
+    const small: fc.Arbitrary<ToolInfo> = fc.record({ toolKey: fc.constantFrom('a:x', 'a:y', 'b:x', 'b:z', 'c:w'), toolName: words, serverName: words, description: words });
+    fc.assert(
+      fc.property(fc.array(small, { minLength: 1, maxLength: 10 }), fc.array(fc.array(words, { minLength: 1, maxLength: 3 }), { minLength: 2, maxLength: 5 }), (tools, queries) => {
+        const cache = createRankCache();
+        const view = (list: ReturnType<typeof rankTools>) => list.map((r) => [r.index, r.score, r.relevance, r.explanation]);
+        for (const query of queries) {
+          expect(view(rankTools({ query, tools }, { cache }))).toEqual(view(rankTools({ query, tools })));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('tokenize gives the same terms for a word seen before as for a new one', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 80 }), (input) => {

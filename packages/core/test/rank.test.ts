@@ -172,6 +172,20 @@ describe('rank cache', () => {
     expect(cache.size).toBe(CATALOG.length);
   });
 
+  it('counts the postings a list gets when it is searched again in its bytes', () => {
+    const cache = createRankCache();
+    const query = ['search files on github'];
+    const first = rankTools({ query, tools: CATALOG }, { cache });
+    const afterFirst = cache.bytes;
+    const second = rankTools({ query, tools: CATALOG }, { cache });
+    // 4 bytes per token of the list, besides its term ids.
+    const afterSecond = cache.bytes;
+    expect(afterSecond).toBeGreaterThan(afterFirst);
+    rankTools({ query: ['weather forecast'], tools: CATALOG }, { cache });
+    expect(cache.bytes).toBe(afterSecond);
+    expect(second.map((r) => [r.index, r.score, r.relevance, r.explanation])).toEqual(first.map((r) => [r.index, r.score, r.relevance, r.explanation]));
+  });
+
   it('sees a changed tool as new content, whichever version comes next', () => {
     const cache = createRankCache();
     rankTools({ query: ['x'], tools: CATALOG }, { cache });

@@ -1,5 +1,6 @@
 import type { ToolInfo } from '../schemas.js';
 import { corpusOf, type Corpus } from './corpus.js';
+import { postingsBytes } from './term-matches.js';
 import { analyzeContents, type ToolAnalysis } from './tool-analysis.js';
 import { recordKey, ToolReader, type ToolRecord } from './tool-reader.js';
 import type { RankCache } from './types.js';
@@ -38,9 +39,8 @@ class ToolAnalysisCache implements RankCache {
   #lists = new WeakMap<readonly ToolInfo[], SeenList>();
   // The entries of the list ranked last, by position (see #findRead).
   #recent: readonly CacheEntry[] = [];
-  // Estimated bytes of the entries and of the prepared lists (see `bytes`).
+  // Estimated bytes of the entries (see `bytes`).
   #entryBytes = 0;
-  #corpusBytes = 0;
   // Reads each tool of a list to look it up (see ToolRecord).
   readonly #reader = new ToolReader();
 
@@ -54,9 +54,9 @@ class ToolAnalysisCache implements RankCache {
     return this.#entries.size;
   }
 
-  /** Approximate bytes held: each entry's record and analysis, and the prepared lists. */
+  /** Approximate bytes held: each entry's record and analysis, and the prepared lists (with their postings, once made). */
   get bytes(): number {
-    return this.#entryBytes + this.#corpusBytes;
+    return this.#entryBytes + this.#corpora.reduce((sum, held) => sum + corpusBytes(held.corpus), 0);
   }
 
   analysesOf(tools: readonly ToolInfo[], maxDescriptionChars: number | undefined, epoch: number): ToolAnalysis[] {
@@ -155,7 +155,6 @@ class ToolAnalysisCache implements RankCache {
     const corpus = corpusOf(analyses);
     this.#corpora.unshift({ analyses, corpus });
     this.#corpora.length = Math.min(this.#corpora.length, MAX_CORPORA);
-    this.#corpusBytes = this.#corpora.reduce((sum, held) => sum + corpusBytes(held.corpus), 0);
     return corpus;
   }
 
@@ -163,7 +162,6 @@ class ToolAnalysisCache implements RankCache {
     this.#entries.clear();
     this.#corpora = [];
     this.#entryBytes = 0;
-    this.#corpusBytes = 0;
     this.#lists = new WeakMap();
     this.#recent = [];
   }
@@ -176,9 +174,10 @@ function entryBytes({ record, analysis }: CacheEntry): number {
   return bytes + 160 + 4 * (analysis.tokenCount + 8);
 }
 
-/** Bytes of a prepared list: its typed arrays and the names list. */
+/** Bytes of a prepared list: its typed arrays, the names list and its postings (term-matches.ts). */
 function corpusBytes(corpus: Corpus): number {
   return (
+    postingsBytes(corpus) +
     corpus.tokens.byteLength +
     corpus.toolStarts.byteLength +
     corpus.fieldLengths.byteLength +
