@@ -4,6 +4,7 @@ export {
   MemoryBudget,
   stringBytes,
   type CacheOptions,
+  type HeldKey,
   type MemoryBudgetOptions,
   type MemoryUsage,
   type ProjectCache,

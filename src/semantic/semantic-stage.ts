@@ -4,7 +4,7 @@ import { BackgroundEmbedder } from './background-embedder.js';
 import { EmbeddingError, untilAborted, type Embedder, type EmbeddingFailure } from './embedder.js';
 import { EMBEDDED_DESCRIPTION_CHARS, toolText } from './tool-text.js';
 import { VectorCache, type SharedVectors } from './vector-cache.js';
-import type { MemoryBudget } from '../memory/index.js';
+import type { HeldKey, MemoryBudget } from '../memory/index.js';
 
 /**
  * How the semantic stage ran for a search (`meta.semantic`):
@@ -48,7 +48,7 @@ export interface SemanticStageOptions {
 export class SemanticStage {
   readonly #cache: VectorCache;
   readonly #background: BackgroundEmbedder;
-  readonly #listKeys = new WeakMap<readonly ToolInfo[], { model: string; ids: string[] }>();
+  readonly #listKeys = new WeakMap<readonly ToolInfo[], ListKeys>();
 
   constructor(
     readonly embedder: Embedder,
@@ -75,24 +75,28 @@ export class SemanticStage {
     /** Headers for the embeddings calls: the search's W3C trace context. */
     headers?: Readonly<Record<string, string>>,
   ): Promise<SemanticVectors> {
-    const waitMs = Math.floor(deadline.remainingMs() * this.options.waitShare);
-    const signal = AbortSignal.any([deadline.signal, AbortSignal.timeout(Math.max(1, waitMs))]);
+    const waitUntil = performance.now() + Math.floor(deadline.remainingMs() * this.options.waitShare);
+    // Made only when the stage must wait (for the encoder or the background embedder): a warm search
+    // never does, and an unused timeout would still fire later (see startDeadline).
+    let waitSignal: AbortSignal | undefined;
+    const signal = () =>
+      (waitSignal ??= AbortSignal.any([deadline.signal, AbortSignal.timeout(Math.max(1, Math.floor(waitUntil - performance.now())))]));
 
     // The query goes to the encoder first: the tools' keys are worked out while it is embedded.
     const queryVectors = this.#queryVectors(projectId, request.query, signal, headers);
-    const ids = this.#idsOf(request.tools);
-    const tools = ids.map((id) => this.#cache.get(projectId, id));
+    const { ids, held } = this.#keysOf(request.tools);
+    const tools = held.map((key) => this.#cache.getHeld(projectId, key));
     // Looked up again once the shared store or the background embedder may have brought them.
     const absent = (): number[] => tools.flatMap((vector, index) => (vector === undefined ? [index] : []));
-    const refresh = (indexes: readonly number[]) => indexes.forEach((index) => (tools[index] = this.#cache.get(projectId, ids[index]!)));
+    const refresh = (indexes: readonly number[]) => indexes.forEach((index) => (tools[index] = this.#cache.getHeld(projectId, held[index]!)));
     const missing = new Map<string, string>();
     if (tools.includes(undefined)) {
       await this.#readShared(projectId, absent().map((index) => ids[index]!));
       refresh(absent());
       for (const index of absent()) missing.set(ids[index]!, toolText(request.tools[index]!));
     }
-    const cold = missing.size === 0 ? Promise.resolve(undefined) : this.#background.embed(projectId, missing, headers);
-    const [queries, coldFailure] = await Promise.all([queryVectors, untilAborted(cold, signal)]);
+    const cold = missing.size === 0 ? undefined : untilAborted(this.#background.embed(projectId, missing, headers), signal());
+    const [queries, coldFailure] = await Promise.all([queryVectors, cold]);
     if (missing.size > 0) refresh(absent());
     if (!Array.isArray(queries)) return { status: queries, tools: [] };
     const ready = tools.filter((vector) => vector !== undefined).length;
@@ -104,7 +108,7 @@ export class SemanticStage {
   async #queryVectors(
     projectId: string,
     requested: readonly string[],
-    signal: AbortSignal,
+    signal: () => AbortSignal,
     headers: Readonly<Record<string, string>> | undefined,
   ): Promise<Float32Array[] | EmbeddingFailure> {
     // As much of each sub-query as of a tool's description: a query's cost grows with its length.
@@ -116,7 +120,7 @@ export class SemanticStage {
     if (missing.length > 0) {
       let fresh: Float32Array[];
       try {
-        fresh = await this.embedder.embed(missing, signal, headers);
+        fresh = await this.embedder.embed(missing, signal(), headers);
       } catch (error) {
         if (!(error instanceof EmbeddingError)) throw error;
         if (error.reason !== 'timeout') this.options.log?.warn({ err: error }, 'query embedding failed; answering lexically');
@@ -135,19 +139,21 @@ export class SemanticStage {
   }
 
   /**
-   * The tools' content ids. A list searched by reference (`toolSet`) is the very array the tool-set
-   * store holds on every search, so its ids (a text and a SHA-256 per tool: 1.8 ms of a 1,000-tool
-   * search, measured) are worked out once and kept as long as the list lives (a WeakMap keyed by the
-   * array, as core's rank cache does; about 130 bytes per tool beside the held list). Ids say only
-   * what a text is, so the list's project does not matter here.
+   * The tools' content ids, and the cache's keys for them. A list searched by reference (`toolSet`) is
+   * the very array the tool-set store holds on every search, so its ids (a text and a SHA-256 per tool:
+   * 1.8 ms of a 1,000-tool search, measured) and keys (0.14 ms, see ProjectCache.heldKey) are worked
+   * out once and kept as long as the list lives (a WeakMap keyed by the array, as core's rank cache
+   * does; about 250 bytes per tool beside the held list). Ids say only what a text is, so the list's
+   * project does not matter here.
    */
-  #idsOf(tools: readonly ToolInfo[]): readonly string[] {
+  #keysOf(tools: readonly ToolInfo[]): ListKeys {
     const { model } = this.embedder;
     const known = this.#listKeys.get(tools);
-    if (known?.model === model) return known.ids;
+    if (known?.model === model) return known;
     const ids = tools.map((tool) => VectorCache.contentId(model, toolText(tool)));
-    this.#listKeys.set(tools, { model, ids });
-    return ids;
+    const keys = { model, ids, held: ids.map((id) => this.#cache.heldKey(id)) };
+    this.#listKeys.set(tools, keys);
+    return keys;
   }
 
   /**
@@ -175,4 +181,11 @@ export class SemanticStage {
   close(): Promise<void> {
     return this.embedder.close();
   }
+}
+
+/** A tool list's content ids (by index) under `model`, and the vector cache's keys for them. */
+interface ListKeys {
+  model: string;
+  ids: readonly string[];
+  held: readonly HeldKey[];
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ENTRY_OVERHEAD_BYTES, type MemoryBudget, type ProjectCache } from '../memory/index.js';
+import { ENTRY_OVERHEAD_BYTES, type HeldKey, type MemoryBudget, type ProjectCache } from '../memory/index.js';
 
 /**
  * Vectors shared by the replicas (Redis, src/shared/shared-vectors.ts), by project and content id.
@@ -44,6 +44,15 @@ export class VectorCache {
 
   get(projectId: string, id: string): Float32Array | undefined {
     return this.#cache.get(projectId, id);
+  }
+
+  /** The cache's own key for an id, for `getHeld`: kept per tool list, looked up on every search of it. */
+  heldKey(id: string): HeldKey {
+    return this.#cache.heldKey(id);
+  }
+
+  getHeld(projectId: string, key: HeldKey): Float32Array | undefined {
+    return this.#cache.getHeld(projectId, key);
   }
 
   /** Stores a copy: a vector may view a batch's shared buffer, which must not stay alive through it. */

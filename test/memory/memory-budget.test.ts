@@ -70,6 +70,28 @@ describe('MemoryBudget', () => {
     expect(() => textCache(budget, 'first')).toThrow(/exists already/);
   });
 
+  it('finds an entry by a held key as by its key: within its cache and project, and not once evicted', () => {
+    const budget = new MemoryBudget({ maxBytes: 20 * KB, projectShare: 1 });
+    const first = textCache(budget, 'first');
+    const second = textCache(budget, 'second');
+    const held = first.heldKey('k');
+    expect(first.getHeld('a', held)).toBeUndefined();
+    first.set('a', 'k', 'first value');
+    second.set('a', 'k', 'second value');
+    expect(first.getHeld('a', held)).toBe('first value');
+    expect(second.getHeld('a', second.heldKey('k'))).toBe('second value');
+    expect(first.getHeld('b', held)).toBeUndefined();
+    // A lookup by held key counts as a use: the entry outlives one written after it when the project's
+    // share fills up, and goes once it is the least recently used.
+    first.set('a', 'old', 'x'.repeat(KB));
+    first.getHeld('a', held);
+    fill(second, 'a', 17, KB);
+    expect(first.get('a', 'old')).toBeUndefined();
+    expect(first.getHeld('a', held)).toBe('first value');
+    fill(second, 'a', 40, KB);
+    expect(first.getHeld('a', held)).toBeUndefined();
+  });
+
   it('sets memory held outside the caches aside, and resizing an entry is not a removal', () => {
     const removed: string[] = [];
     const budget = new MemoryBudget({ maxBytes: 100 * KB, projectShare: 1 });

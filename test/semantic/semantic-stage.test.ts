@@ -1,7 +1,7 @@
 // The semantic stage over the endpoint source (real SDK, real HTTP to our test server): background
 // embedding of new lists, the wait share, fault statuses, per-project scope and the byte bound.
 import type { ToolInfo } from '@catalog-search/core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MemoryBudget } from '../../src/memory/index.js';
 import { createEndpointSource } from '../../src/semantic/endpoint-source.js';
 import { SemanticStage, type SemanticStageOptions } from '../../src/semantic/semantic-stage.js';
@@ -56,6 +56,32 @@ describe('semantic stage', () => {
     await sleep(3 * 150 + 300);
     const second = await semantic.vectors('p1', { query: ['warm the query'], tools: list }, deadline(1000));
     expect(second.status).toBe('hybrid');
+  });
+
+  it('a warm search waits on nothing: it makes no timer and reads no deadline signal; one that must embed does', async () => {
+    const semantic = stage();
+    const list = tools('warm', 5);
+    await semantic.vectors('p1', { query: ['warm query'], tools: list }, deadline(4000));
+    let reads = 0;
+    const watched = {
+      get signal() {
+        reads += 1;
+        return AbortSignal.timeout(4000);
+      },
+      remainingMs: () => 4000,
+    };
+    const timeout = vi.spyOn(AbortSignal, 'timeout');
+    try {
+      const warm = await semantic.vectors('p1', { query: ['warm query'], tools: list }, watched);
+      expect(warm.status).toBe('hybrid');
+      expect(timeout).not.toHaveBeenCalled();
+      expect(reads).toBe(0);
+      const newQuery = await semantic.vectors('p1', { query: ['a query never embedded'], tools: list }, watched);
+      expect(newQuery.status).toBe('hybrid');
+      expect(reads).toBe(1);
+    } finally {
+      timeout.mockRestore();
+    }
   });
 
   it.each([
