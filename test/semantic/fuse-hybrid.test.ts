@@ -45,6 +45,33 @@ describe('fuseHybrid', () => {
     expect(fuseHybrid([], tools, flat)[0]!.relevance).toBeLessThan(0.2);
   });
 
+  it('scores the rest by weighted reciprocal ranks, both summed for a tool found both ways, ties in list order', () => {
+    // Three weak lexical matches (made up, relevance below strongRelevance) and similarities that rank
+    // tools 5, 2, 7, 9 first: tool 2 is found both ways, 7 and 9 only by meaning.
+    const weak = (index: number) => ({ tool: tools[index]!, index, score: 1, relevance: 0.1, explanation: 'lexical' });
+    const lexical = [weak(4), weak(2), weak(6)];
+    const similarity = new Float64Array(tools.length).fill(0.1);
+    similarity[5] = 0.9;
+    similarity[2] = 0.8;
+    similarity[7] = 0.7;
+    similarity[9] = 0.7;
+    const fused = fuseHybrid(lexical, tools, similarity, { k: 10, weight: 0.5, strongRelevance: 0.5, depth: 4 });
+    const expected = new Map([
+      [4, 1 / 10],
+      [2, 1 / 11 + 0.5 / 11],
+      [6, 1 / 12],
+      [5, 0.5 / 10],
+      [7, 0.5 / 12],
+      [9, 0.5 / 13],
+    ]);
+    const order = [...expected].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([index]) => index);
+    expect(fused.map((ranked) => ranked.index)).toEqual(order);
+    expect(fused.find((ranked) => ranked.index === 5)!.score).toBeCloseTo(0.05, 12);
+    // Equal similarities keep list order.
+    const tie = fuseHybrid([], tools, similarity, { k: 10, weight: 0.5, strongRelevance: 0.5, depth: 40 });
+    expect(tie.findIndex((ranked) => ranked.index === 7)).toBeLessThan(tie.findIndex((ranked) => ranked.index === 9));
+  });
+
   it('tools without vectors (NaN) rank lexically only; with no vectors at all the lexical ranking is unchanged', () => {
     const lexical = rankTools({ query: ['post a reply in a thread'], tools });
     const none = new Float64Array(tools.length).fill(Number.NaN);
