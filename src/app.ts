@@ -118,7 +118,7 @@ export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyI
   let toolSets: ToolSetStore | undefined;
   const metrics = createMetrics({ defaultMetrics: config.metrics.enabled, toolSetBytes: () => toolSets?.localBytes ?? 0 });
   app.decorate('metrics', metrics);
-  if (deps.tracing) traceRequests(app, deps.tracing);
+  if (deps.tracing) traceRequests(app, deps.tracing, new Set(['/healthz', '/readyz', config.metrics.path]));
 
   // REDIS_URL: rate limits, LLM answers and tool sets are shared by the replicas; never required.
   const shared = config.redis

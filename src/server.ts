@@ -38,6 +38,8 @@ const DRAIN_QUIET_MS = 1000;
 let metricsServer: Server | undefined;
 
 closeWithGrace({ delay: config.shutdown.timeoutMs, logger: false }, async ({ signal, err }) => {
+  // closeWithGrace exits with code 1 at this time; everything below must be done before it.
+  const hardStopAt = Date.now() + config.shutdown.timeoutMs;
   if (err) app.log.error({ err }, 'shutting down after an uncaught error');
   else app.log.info({ signal }, 'shutting down: finishing in-flight requests');
   // Readiness fails first, so load balancers stop sending before the listener closes.
@@ -52,7 +54,7 @@ closeWithGrace({ delay: config.shutdown.timeoutMs, logger: false }, async ({ sig
   metricsServer?.close();
   metricsServer?.closeAllConnections();
   // The last spans (those of the requests just finished) are still in the batch.
-  await tracing?.shutdown().catch((error: unknown) => app.log.warn({ err: error }, 'could not export the last spans'));
+  await tracing?.shutdown(Math.max(0, hardStopAt - Date.now() - 100)).catch((error: unknown) => app.log.warn({ err: error }, 'could not export the last spans'));
   app.log.info('shut down');
 });
 

@@ -87,9 +87,11 @@ describe('tracing on', () => {
       body: JSON.stringify({ query: ['send an email'], tools: everydayTools }),
     });
     expect(response.status).toBe(200);
+    expect((await fetch(`${service.url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${service.url}/metrics`)).status).toBe(200);
     await service.close();
     // Shutdown exports what is still batched, as server.ts does on SIGTERM.
-    await tracing.shutdown();
+    await tracing.shutdown(5000);
     spans = spansOf(receiver.bodies);
   });
   afterAll(async () => {
@@ -117,11 +119,43 @@ describe('tracing on', () => {
     expect(service.logs.lines.find((line) => line.audit === 'search')).toMatchObject({ traceId: TRACE_ID, spanId: server.spanId });
   });
 
+  it('traces no probe or metrics scrape', () => {
+    expect(spans.map((span) => span.name).sort()).toEqual(['POST /v1/catalog/search', 'search.lexical', 'search.rerank']);
+  });
+
   it('puts no project id, query or tool text on a span', () => {
     const sent = JSON.stringify(receiver.bodies);
     expect(sent).not.toContain('project-secret-42');
     expect(sent).not.toContain('send an email');
     expect(sent).not.toContain(everydayTools[0]!.description);
+  });
+});
+
+describe('a collector that never answers', () => {
+  it('costs no search, and the shutdown gives up on the last spans at its limit', async () => {
+    // Accepts the connection and reads the spans, never responds.
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const tracing = await startTracing({ endpoint: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/v1/traces`, serviceName: 'catalog-search-test' });
+    const service = await startApp(testConfig(), { tracing });
+    try {
+      for (let index = 0; index < 3; index += 1) {
+        const response = await fetch(`${service.url}/v1/catalog/search`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token()}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ query: ['send an email'], tools: everydayTools }),
+        });
+        expect(response.status).toBe(200);
+      }
+      await service.close();
+      const started = Date.now();
+      await expect(tracing.shutdown(300)).rejects.toThrow(/not exported within 300 ms/);
+      // Generous: only a hang (the exporter's own 10 s timeout) would pass it.
+      expect(Date.now() - started).toBeLessThan(5000);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 });
 

@@ -10,6 +10,10 @@ import type { Tracing, TraceSpan } from './spans.js';
  * Tracing with the OpenTelemetry SDK: spans batched and sent as OTLP/HTTP JSON to the configured
  * endpoint. Parents are passed explicitly (no context manager, so no async hooks on every request).
  * The default sampler follows the caller's sampled flag and samples every new trace.
+ *
+ * Memory stays bounded when the collector is slow or gone: the batch processor holds at most 2,048
+ * spans (OTEL_BSP_MAX_QUEUE_SIZE) and drops the rest, and the exporter keeps at most 30 exports in
+ * flight, each given up after 10 s (OTEL_EXPORTER_OTLP_TIMEOUT).
  */
 export function startOtelTracing(config: TracingConfig): Tracing {
   const provider = new BasicTracerProvider({
@@ -47,6 +51,16 @@ export function startOtelTracing(config: TracingConfig): Tracing {
       const parent = propagator.extract(ROOT_CONTEXT, headers, defaultTextMapGetter);
       return wrap(tracer.startSpan(name, { kind: SpanKind.SERVER, attributes }, parent));
     },
-    shutdown: () => provider.shutdown(),
+    async shutdown(timeoutMs) {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(() => reject(new Error(`the last spans were not exported within ${timeoutMs} ms`)), timeoutMs);
+      });
+      try {
+        await Promise.race([provider.shutdown(), late]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
   };
 }

@@ -11,11 +11,14 @@ declare module 'fastify' {
 /**
  * One server span per request, named by the route (`POST /v1/catalog/search`), continuing the
  * caller's `traceparent`. Attributes are the method, route and status only: no ids, no body.
+ * Probes and scrapes (`untraced`: /healthz, /readyz, the metrics path) get none: every replica answers
+ * them every few seconds, and a trace of each would bury the searches.
  */
-export function traceRequests(app: FastifyInstance, tracing: Tracing): void {
+export function traceRequests(app: FastifyInstance, tracing: Tracing, untraced: ReadonlySet<string>): void {
   app.decorateRequest('span', undefined);
   app.addHook('onRequest', async (request) => {
     const route = request.routeOptions.url ?? 'unmatched';
+    if (untraced.has(route)) return;
     request.span = tracing.startRequest(`${request.method} ${route}`, request.headers, {
       'http.request.method': request.method,
       'http.route': route,

@@ -20,8 +20,11 @@ export interface TraceSpan {
 export interface Tracing {
   /** A server span continuing the caller's `traceparent` (a new trace without one). */
   startRequest(name: string, headers: IncomingHttpHeaders, attributes: SpanAttributes): TraceSpan;
-  /** Exports the spans still buffered, then stops. */
-  shutdown(): Promise<void>;
+  /**
+   * Exports the spans still buffered, then stops; rejects after `timeoutMs` (a dead collector must
+   * not hold the process past its shutdown limit).
+   */
+  shutdown(timeoutMs: number): Promise<void>;
 }
 
 /** Runs one stage in a child span of `parent` (just runs it without one) and ends it with `describe(result)`. */
