@@ -19,6 +19,7 @@ import type { Reranker } from './search/reranker.js';
 import { originOf, semanticStageFromConfig } from './semantic/stage-from-config.js';
 import { connectRedis } from './shared/redis-connection.js';
 import { sharedAnswerCache } from './shared/shared-answers.js';
+import { sharedVectors } from './shared/shared-vectors.js';
 import { SharedStore } from './shared/shared-store.js';
 import { ToolSetStore } from './tool-sets/tool-set-store.js';
 import { traceRequests } from './tracing/request-spans.js';
@@ -157,7 +158,7 @@ export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyI
     app.log.info('BM25-only: LLM_MODEL is not set, searches are ranked lexically (meta.ranker "bm25")');
   }
 
-  const semantic = config.embeddings ? semanticStageFromConfig(config.embeddings, app.log) : undefined;
+  const semantic = config.embeddings ? semanticStageFromConfig(config.embeddings, app.log, shared ? sharedVectors(shared) : undefined) : undefined;
   if (semantic) {
     app.addHook('onReady', semantic.ready);
     app.addHook('onClose', () => semantic.stage.close());

@@ -131,6 +131,44 @@ describe('tracing on', () => {
   });
 });
 
+describe('tracing on, with the semantic stage', () => {
+  it("makes the semantic span the parent of the query's and the list's embeddings calls", async () => {
+    const receiver = await startReceiver();
+    const embeddings = await startOpenAITestServer();
+    const tracing = await startTracing({ endpoint: `${receiver.url}/v1/traces`, serviceName: 'catalog-search-test' });
+    const service = await startApp(
+      testConfig({
+        embeddings: { endpoint: { baseUrl: embeddings.baseURL, apiKey: undefined, model: 'test-embed' }, threads: 1, cacheBytes: 1024 * 1024, waitShare: 0.5, maxQueuedPerProject: 1000 },
+      }),
+      { tracing },
+    );
+    try {
+      const response = await fetch(`${service.url}/v1/catalog/search`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token()}`, 'content-type': 'application/json', traceparent: `00-${TRACE_ID}-${CALLER_SPAN}-01`, tracestate: 'vendor=abc' },
+        body: JSON.stringify({ query: ['what is on my plate tomorrow'], tools: everydayTools }),
+      });
+      expect(response.status).toBe(200);
+      await service.close();
+      await tracing.shutdown(5000);
+      const spans = spansOf(receiver.bodies);
+      const server = spans.find((span) => span.name === 'POST /v1/catalog/search')!;
+      const semantic = spans.find((span) => span.name === 'search.semantic')!;
+      expect(semantic).toMatchObject({ traceId: TRACE_ID, parentSpanId: server.spanId });
+      expect(attribute(semantic, 'catalog_search.semantic')).toBeTypeOf('string');
+      // The query's call and the list's background batch.
+      expect(embeddings.embeddingHeaders.length).toBeGreaterThanOrEqual(2);
+      for (const headers of embeddings.embeddingHeaders) {
+        expect(headers.traceparent).toBe(`00-${TRACE_ID}-${semantic.spanId}-01`);
+        expect(headers.tracestate).toBe('vendor=abc');
+      }
+    } finally {
+      await embeddings.close();
+      await receiver.close();
+    }
+  });
+});
+
 describe('a collector that never answers', () => {
   it('costs no search, and the shutdown gives up on the last spans at its limit', async () => {
     // Accepts the connection and reads the spans, never responds.

@@ -25,8 +25,8 @@ export interface SearchContext {
   /** The caller's W3C trace context, carried on to outbound calls (when tracing is off). */
   trace?: TraceContext | undefined;
   /**
-   * The request's span when tracing is on: each stage gets a child span, and the rerank span is the
-   * parent of the model call. Attributes are counts and outcomes only: no project id, query or tool text.
+   * The request's span when tracing is on: each stage gets a child span; the semantic span is the
+   * parent of the embeddings calls, the rerank span of the model call. Attributes are counts and outcomes only: no project id, query or tool text.
    */
   span?: TraceSpan | undefined;
 }
@@ -66,7 +66,11 @@ export async function searchCatalog(request: PreparedSearch, ctx: SearchContext)
     ? await inSpan(
         ctx.span,
         'search.semantic',
-        () => rankHybrid(semanticStage, request, lexical, { projectId: ctx.projectId, deadline: ctx.deadline }),
+        (span) => {
+          // The embeddings calls' traceparent names the semantic span (tracing on) or this request (off).
+          const headers = span?.outboundHeaders() ?? ctx.trace?.headers;
+          return rankHybrid(semanticStage, request, lexical, { projectId: ctx.projectId, deadline: ctx.deadline, ...(headers ? { headers } : {}) });
+        },
         (fused) => ({ 'catalog_search.semantic': fused.status }),
       )
     : undefined;

@@ -1,6 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { EmbeddingError, type Embedder, type EmbeddingFailure } from './embedder.js';
-import type { VectorCache } from './vector-cache.js';
 
 export interface BackgroundOptions {
   /** Texts waiting per project; more are not queued (the next search queues them again). */
@@ -20,6 +19,8 @@ interface Waiter {
 
 interface ProjectQueue {
   pending: Map<string, string>;
+  /** Headers of the latest search that queued texts (its trace context), sent with the project's batches. */
+  headers: Readonly<Record<string, string>> | undefined;
   waiters: Set<Waiter>;
   /** Texts of this project in the batch being embedded. */
   inFlight: number;
@@ -29,7 +30,7 @@ const isIdle = (project: ProjectQueue) => project.pending.size === 0 && project.
 
 /**
  * Embeds tool texts away from any search: one batch at a time over all projects (round robin, so one
- * project's big list cannot starve another's small one), each result stored in the vector cache.
+ * project's big list cannot starve another's small one), each batch's vectors handed to `store`.
  * One batch at a time keeps the embedded encoder's queue short, so a search's query vector waits
  * behind at most one batch, and keeps an endpoint from being flooded.
  */
@@ -41,7 +42,8 @@ export class BackgroundEmbedder {
 
   constructor(
     private readonly embedder: Embedder,
-    private readonly cache: VectorCache,
+    /** Keeps a batch's vectors (the stage's caches), before anyone waiting on them is told. */
+    private readonly store: (projectId: string, keys: readonly string[], vectors: readonly Float32Array[]) => void,
     private readonly options: BackgroundOptions,
   ) {}
 
@@ -50,9 +52,10 @@ export class BackgroundEmbedder {
    * or failed, with the failure if one did. Keys that did not fit are resolved at once: they stay
    * lexical until a later search queues them.
    */
-  embed(projectId: string, entries: ReadonlyMap<string, string>): Promise<EmbeddingFailure | undefined> {
+  embed(projectId: string, entries: ReadonlyMap<string, string>, headers?: Readonly<Record<string, string>>): Promise<EmbeddingFailure | undefined> {
     let project = this.#projects.get(projectId);
-    if (project === undefined) this.#projects.set(projectId, (project = { pending: new Map(), waiters: new Set(), inFlight: 0 }));
+    if (project === undefined) this.#projects.set(projectId, (project = { pending: new Map(), headers, waiters: new Set(), inFlight: 0 }));
+    project.headers = headers;
     const waiting = new Set<string>();
     for (const [key, text] of entries) {
       if (project.pending.has(key) || this.#inFlight.has(key)) {
@@ -94,10 +97,18 @@ export class BackgroundEmbedder {
     project.inFlight = batch.length;
     this.#running = true;
     this.embedder
-      .embed(batch.map(([, text]) => text), AbortSignal.timeout(this.options.batchTimeoutMs))
+      .embed(
+        batch.map(([, text]) => text),
+        AbortSignal.timeout(this.options.batchTimeoutMs),
+        project.headers,
+      )
       .then(
         (vectors) => {
-          batch.forEach(([key], i) => this.cache.set(key, vectors[i]!));
+          this.store(
+            projectId,
+            batch.map(([key]) => key),
+            vectors,
+          );
           return undefined;
         },
         (error: unknown) => {

@@ -33,13 +33,13 @@ export function createEndpointSource(options: EndpointSourceOptions): Embedder {
     source: 'endpoint',
     model: options.model,
     batchSize: options.batchSize ?? 128,
-    async embed(texts, signal) {
+    async embed(texts, signal, headers) {
       if (texts.length === 0) return [];
       let data: Array<{ index: number; embedding: unknown }>;
       try {
         const answer = await client.embeddings.create(
           { model: options.model, input: [...texts], encoding_format: 'float' },
-          { ...(signal ? { signal } : {}), timeout: timeoutMs, maxRetries: 0 },
+          { ...(signal ? { signal } : {}), ...(headers ? { headers: { ...headers } } : {}), timeout: timeoutMs, maxRetries: 0 },
         );
         data = answer.data as Array<{ index: number; embedding: unknown }>;
       } catch (error) {

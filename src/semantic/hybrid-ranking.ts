@@ -12,18 +12,23 @@ export async function rankHybrid(
   stage: SemanticStage,
   request: { query: readonly string[]; tools: readonly ToolInfo[] },
   lexical: RankedTool[],
-  context: { projectId: string; deadline: { remainingMs(): number; signal: AbortSignal } },
+  context: { projectId: string; deadline: { remainingMs(): number; signal: AbortSignal }; headers?: Readonly<Record<string, string>> },
 ): Promise<{ ranked: RankedTool[]; status: SemanticStatus }> {
   const queries = request.query.filter((query) => query.trim() !== '');
   if (request.tools.length === 0 || queries.length === 0) return { ranked: lexical, status: 'hybrid' };
-  const vectors = await stage.vectors(context.projectId, { query: queries, tools: request.tools }, context.deadline);
+  const vectors = await stage.vectors(context.projectId, { query: queries, tools: request.tools }, context.deadline, context.headers);
   if (vectors.queries === undefined) return { ranked: lexical, status: vectors.status };
   const similarity = new Float64Array(request.tools.length).fill(Number.NaN);
-  vectors.tools.forEach((vector, index) => {
-    if (vector === undefined) return;
+  const { queries: queryVectors, tools } = vectors;
+  for (let index = 0; index < tools.length; index += 1) {
+    const vector = tools[index];
+    if (vector === undefined) continue;
     let best = -Infinity;
-    for (const query of vectors.queries!) best = Math.max(best, dot(query, vector));
+    for (const query of queryVectors) {
+      const score = dot(query, vector);
+      if (score > best) best = score;
+    }
     similarity[index] = best;
-  });
+  }
   return { ranked: fuseHybrid(lexical, request.tools, similarity), status: vectors.status };
 }

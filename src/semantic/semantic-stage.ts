@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { BackgroundEmbedder } from './background-embedder.js';
 import { EmbeddingError, untilAborted, type Embedder, type EmbeddingFailure } from './embedder.js';
 import { EMBEDDED_DESCRIPTION_CHARS, toolText } from './tool-text.js';
-import { VectorCache } from './vector-cache.js';
+import { VectorCache, type SharedVectors } from './vector-cache.js';
 
 /**
  * How the semantic stage ran for a search (`meta.semantic`):
@@ -32,6 +32,8 @@ export interface SemanticStageOptions {
   waitShare: number;
   /** Tool texts queued for background embedding per project. */
   maxQueuedPerProject: number;
+  /** Redis, when REDIS_URL is set: vectors embedded by any replica serve all of them. */
+  shared?: SharedVectors | undefined;
   log?: Pick<FastifyBaseLogger, 'warn'>;
 }
 
@@ -43,13 +45,14 @@ export interface SemanticStageOptions {
 export class SemanticStage {
   readonly #cache: VectorCache;
   readonly #background: BackgroundEmbedder;
+  readonly #listKeys = new WeakMap<readonly ToolInfo[], { projectId: string; keys: string[] }>();
 
   constructor(
     readonly embedder: Embedder,
     private readonly options: SemanticStageOptions,
   ) {
     this.#cache = new VectorCache(options.cacheBytes);
-    this.#background = new BackgroundEmbedder(embedder, this.#cache, {
+    this.#background = new BackgroundEmbedder(embedder, (projectId, keys, vectors) => this.#store(projectId, keys, vectors), {
       maxQueuedPerProject: options.maxQueuedPerProject,
       maxQueuedTotal: options.maxQueuedPerProject * 8,
       batchTimeoutMs: 30_000,
@@ -66,19 +69,22 @@ export class SemanticStage {
     projectId: string,
     request: { query: readonly string[]; tools: readonly ToolInfo[] },
     deadline: { remainingMs(): number; signal: AbortSignal },
+    /** Headers for the embeddings calls: the search's W3C trace context. */
+    headers?: Readonly<Record<string, string>>,
   ): Promise<SemanticVectors> {
-    const { model } = this.embedder;
     const waitMs = Math.floor(deadline.remainingMs() * this.options.waitShare);
     const signal = AbortSignal.any([deadline.signal, AbortSignal.timeout(Math.max(1, waitMs))]);
 
     // The query goes to the encoder first: the tools' keys are worked out while it is embedded.
-    const queryVectors = this.#queryVectors(projectId, request.query, signal);
-    const keys = request.tools.map((tool) => VectorCache.key(projectId, model, toolText(tool)));
+    const queryVectors = this.#queryVectors(projectId, request.query, signal, headers);
+    const keys = this.#keysOf(projectId, request.tools);
     const missing = new Map<string, string>();
     keys.forEach((key, index) => {
       if (this.#cache.get(key) === undefined) missing.set(key, toolText(request.tools[index]!));
     });
-    const cold = missing.size === 0 ? Promise.resolve(undefined) : this.#background.embed(projectId, missing);
+    await this.#readShared(projectId, [...missing.keys()]);
+    for (const key of missing.keys()) if (this.#cache.get(key) !== undefined) missing.delete(key);
+    const cold = missing.size === 0 ? Promise.resolve(undefined) : this.#background.embed(projectId, missing, headers);
     const [queries, coldFailure] = await Promise.all([queryVectors, untilAborted(cold, signal)]);
 
     const tools = keys.map((key) => this.#cache.get(key));
@@ -89,32 +95,79 @@ export class SemanticStage {
     return { status: ready === 0 ? 'pending' : 'partial', queries, tools };
   }
 
-  async #queryVectors(projectId: string, requested: readonly string[], signal: AbortSignal): Promise<Float32Array[] | EmbeddingFailure> {
+  async #queryVectors(
+    projectId: string,
+    requested: readonly string[],
+    signal: AbortSignal,
+    headers: Readonly<Record<string, string>> | undefined,
+  ): Promise<Float32Array[] | EmbeddingFailure> {
     // As much of each sub-query as of a tool's description: a query's cost grows with its length.
     const queries = requested.map((query) => query.slice(0, EMBEDDED_DESCRIPTION_CHARS));
-    const keys = queries.map((query) => VectorCache.key(projectId, this.embedder.model, `query\u0000${query}`));
+    const keys = queries.map((query) => VectorCache.key(projectId, VectorCache.contentId(this.embedder.model, `query\u0000${query}`)));
+    await this.#readShared(projectId, keys.filter((key) => this.#cache.get(key) === undefined));
     const vectors = keys.map((key) => this.#cache.get(key));
     const missing = queries.filter((_, i) => vectors[i] === undefined);
     if (missing.length > 0) {
       let fresh: Float32Array[];
       try {
-        fresh = await this.embedder.embed(missing, signal);
+        fresh = await this.embedder.embed(missing, signal, headers);
       } catch (error) {
         if (!(error instanceof EmbeddingError)) throw error;
         if (error.reason !== 'timeout') this.options.log?.warn({ err: error }, 'query embedding failed; answering lexically');
         return error.reason;
       }
       let next = 0;
+      const freshKeys: string[] = [];
       vectors.forEach((vector, i) => {
         if (vector !== undefined) return;
         vectors[i] = fresh[next++]!;
-        this.#cache.set(keys[i]!, vectors[i]!);
+        freshKeys.push(keys[i]!);
       });
+      this.#store(projectId, freshKeys, fresh);
     }
     return vectors as Float32Array[];
+  }
+
+  /**
+   * The tools' cache keys. A list searched by reference (`toolSet`) is the very array the tool-set
+   * store holds on every search, so its keys (a text and a SHA-256 per tool: 1.8 ms of a 1,000-tool
+   * search, measured) are worked out once and kept as long as the list lives (a WeakMap keyed by the
+   * array, as core's rank cache does; about 130 bytes per tool beside the held list).
+   */
+  #keysOf(projectId: string, tools: readonly ToolInfo[]): readonly string[] {
+    const known = this.#listKeys.get(tools);
+    if (known?.projectId === projectId) return known.keys;
+    const keys = tools.map((tool) => VectorCache.key(projectId, VectorCache.contentId(this.embedder.model, toolText(tool))));
+    this.#listKeys.set(tools, { projectId, keys });
+    return keys;
+  }
+
+  /**
+   * Brings the replicas' vectors for these keys (ones this process lacks) into the local cache. Bounded
+   * by REDIS_TIMEOUT_MS; on any Redis trouble nothing is brought and the caller embeds.
+   */
+  async #readShared(projectId: string, keys: readonly string[]): Promise<void> {
+    const { shared } = this.options;
+    if (shared === undefined || keys.length === 0) return;
+    const vectors = await shared.read(projectId, keys.map((key) => contentIdOf(projectId, key)));
+    vectors.forEach((vector, i) => {
+      if (vector !== undefined) this.#cache.set(keys[i]!, vector);
+    });
+  }
+
+  /** Keeps fresh vectors here and, when configured, for the other replicas. */
+  #store(projectId: string, keys: readonly string[], vectors: readonly Float32Array[]): void {
+    keys.forEach((key, i) => this.#cache.set(key, vectors[i]!));
+    this.options.shared?.write(
+      projectId,
+      keys.map((key, i) => [contentIdOf(projectId, key), vectors[i]!] as const),
+    );
   }
 
   close(): Promise<void> {
     return this.embedder.close();
   }
 }
+
+/** The content id of a key made by `VectorCache.key(projectId, id)`. */
+const contentIdOf = (projectId: string, key: string) => key.slice(projectId.length + 1);

@@ -3,14 +3,19 @@ import type { EmbeddingsConfig } from '../config.js';
 import { createEmbeddedSource } from './embedded-source.js';
 import { createEndpointSource } from './endpoint-source.js';
 import { SemanticStage } from './semantic-stage.js';
+import type { SharedVectors } from './vector-cache.js';
 
 /**
  * The semantic stage as configured by EMBEDDINGS_* (docs/configuration.md): the endpoint when one is
  * set, else the embedded encoder, whose worker loads the model at start (`ready`, run by the app's
- * onReady hook) rather than on the first search.
+ * onReady hook) rather than on the first search. With `shared` (REDIS_URL) the replicas share vectors.
  */
-export function semanticStageFromConfig(config: EmbeddingsConfig, log: FastifyBaseLogger): { stage: SemanticStage; ready(): Promise<void> } {
-  const options = { cacheBytes: config.cacheBytes, waitShare: config.waitShare, maxQueuedPerProject: config.maxQueuedPerProject, log };
+export function semanticStageFromConfig(
+  config: EmbeddingsConfig,
+  log: FastifyBaseLogger,
+  shared?: SharedVectors,
+): { stage: SemanticStage; ready(): Promise<void> } {
+  const options = { cacheBytes: config.cacheBytes, waitShare: config.waitShare, maxQueuedPerProject: config.maxQueuedPerProject, shared, log };
   const { endpoint } = config;
   if (endpoint) {
     const embedder = createEndpointSource({

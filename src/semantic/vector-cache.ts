@@ -2,8 +2,18 @@ import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 
 /**
- * Vectors by content: the key is the project, the model and a SHA-256 of the embedded text, so a tool
- * whose text changes is embedded anew and a renamed model never reuses another's vectors.
+ * Vectors shared by the replicas (Redis, src/shared/shared-vectors.ts), by project and content id.
+ * Never fails: a vector that cannot be read is undefined, a write is best effort.
+ */
+export interface SharedVectors {
+  read(projectId: string, ids: readonly string[]): Promise<Array<Float32Array | undefined>>;
+  write(projectId: string, entries: ReadonlyArray<readonly [id: string, vector: Float32Array]>): void;
+}
+
+/**
+ * Vectors by content: the key is the project and a content id (a SHA-256 of the model and the
+ * embedded text), so a tool whose text changes is embedded anew and a renamed model never reuses
+ * another's vectors. Redis, when configured, keeps them under the same scope.
  *
  * Scope: per project. Tool vectors are not secrets, but a cache shared across projects would tell one
  * project which tools another sent: a list some other tenant had already embedded would answer
@@ -24,8 +34,13 @@ export class VectorCache {
     });
   }
 
-  static key(projectId: string, model: string, text: string): string {
-    return `${projectId}\u0000${model}\u0000${createHash('sha256').update(text).digest('base64url')}`;
+  /** What a vector is of: the model and the text, hashed (43 characters). */
+  static contentId(model: string, text: string): string {
+    return createHash('sha256').update(model).update('\u0000').update(text).digest('base64url');
+  }
+
+  static key(projectId: string, contentId: string): string {
+    return `${projectId}\u0000${contentId}`;
   }
 
   get(key: string): Float32Array | undefined {

@@ -12,7 +12,7 @@ export interface SharedStoreEvents {
 }
 
 /** The kinds of value kept, one key space each. */
-export type SharedKind = 'llm' | 'tool-set' | 'rate-limit';
+export type SharedKind = 'llm' | 'tool-set' | 'rate-limit' | 'vector';
 
 /**
  * Redis as the replicas' shared memory, always optional: every method resolves (never rejects), and
@@ -60,6 +60,28 @@ export class SharedStore {
   async set(operation: string, key: string, value: string, ttlMs: number, maxBytes: number): Promise<boolean> {
     if (Buffer.byteLength(value) > maxBytes) return false;
     return (await this.#run(operation, () => this.redis.set(key, value, 'PX', Math.max(1, Math.round(ttlMs))))) === 'OK';
+  }
+
+  /** Values as bytes, one per key in order (undefined where absent, and all of them when Redis fails): one MGET. */
+  async getBuffers(operation: string, keys: readonly string[]): Promise<Array<Buffer | undefined>> {
+    if (keys.length === 0) return [];
+    const values = await this.#run(operation, () => this.redis.mgetBuffer(...keys));
+    return keys.map((_, i) => values?.[i] ?? undefined);
+  }
+
+  /** Writes each value with the TTL in one round trip (a pipeline), leaving out values over `maxBytes`. */
+  async setBuffers(operation: string, entries: ReadonlyArray<readonly [key: string, value: Buffer]>, ttlMs: number, maxBytes: number): Promise<boolean> {
+    const fitting = entries.filter(([, value]) => value.byteLength <= maxBytes);
+    if (fitting.length === 0) return false;
+    const px = Math.max(1, Math.round(ttlMs));
+    const written = await this.#run(operation, async () => {
+      const pipeline = this.redis.pipeline();
+      for (const [key, value] of fitting) pipeline.set(key, value, 'PX', px);
+      const failed = (await pipeline.exec())?.find(([error]) => error !== null);
+      if (failed) throw failed[0];
+      return true;
+    });
+    return written === true;
   }
 
   /** Runs a command; on any failure reports it and resolves undefined. */

@@ -25,8 +25,6 @@ beforeAll(async () => {
     CATALOG_SEARCH_IMAGE: inject('image'),
     CATALOG_SEARCH_ENV_FILE: envFile,
     CATALOG_SEARCH_PORT: String(port),
-    // No registry here: the Redis image built from Debian's redis-server (scripts/build-redis-standin.sh).
-    REDIS_IMAGE: process.env.REDIS_IMAGE ?? 'local/redis:standin',
   };
   runCompose = await composeRunner(project, env, repoRoot);
   const up = await runCompose(['up', '--detach', '--no-build']);

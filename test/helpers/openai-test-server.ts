@@ -123,6 +123,8 @@ export interface OpenAITestServer {
   enqueue(...scripts: Script[]): void;
   /** Every embeddings request received, in order. */
   readonly embeddingRequests: EmbeddingsRequestBody[];
+  /** The headers of every embeddings request, in the same order. */
+  readonly embeddingHeaders: IncomingMessage['headers'][];
   /** How `/v1/embeddings` answers from now on (default: vectors), after `delayMs`. */
   setEmbeddings(behaviour: EmbeddingsBehaviour, delayMs?: number): void;
   close(): Promise<void>;
@@ -185,6 +187,7 @@ export async function startOpenAITestServer(initial: Script = { behaviour: { kin
   const queue: Script[] = [];
   const requests: RecordedRequest[] = [];
   const embeddingRequests: EmbeddingsRequestBody[] = [];
+  const embeddingHeaders: IncomingMessage['headers'][] = [];
   let embeddings: { behaviour: EmbeddingsBehaviour; delayMs: number } = { behaviour: { kind: 'vectors' }, delayMs: 0 };
   let counter = 0;
 
@@ -216,6 +219,7 @@ export async function startOpenAITestServer(initial: Script = { behaviour: { kin
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const path = (req.url ?? '/').split('?')[0]!;
     if (req.method === 'POST' && path.endsWith('/embeddings')) {
+      embeddingHeaders.push(req.headers);
       await handleEmbeddings(JSON.parse(Buffer.concat(chunks).toString('utf8')) as EmbeddingsRequestBody, res);
       return;
     }
@@ -364,6 +368,7 @@ export async function startOpenAITestServer(initial: Script = { behaviour: { kin
       queue.push(...scripts);
     },
     embeddingRequests,
+    embeddingHeaders,
     setEmbeddings(behaviour, delayMs = 0) {
       embeddings = { behaviour, delayMs };
     },

@@ -59,6 +59,35 @@ describe('trace context', () => {
   });
 });
 
+describe('trace context on the embeddings calls', () => {
+  it("carries the caller trace to the query's and the list's embeddings calls, with this service's span as parent", async () => {
+    const embeddings = await startOpenAITestServer();
+    const semantic = await startApp(
+      testConfig({
+        embeddings: { endpoint: { baseUrl: embeddings.baseURL, apiKey: undefined, model: 'test-embed' }, threads: 1, cacheBytes: 1024 * 1024, waitShare: 0.5, maxQueuedPerProject: 1000 },
+      }),
+    );
+    try {
+      expect(await search(semantic, { traceparent: `00-${TRACE_ID}-${CALLER_SPAN}-01`, tracestate: 'vendor=abc' }, 'what is on my plate tomorrow')).toBe(200);
+      const { spanId } = audits(semantic).at(-1)!;
+      expect(spanId).toMatch(/^[0-9a-f]{16}$/);
+      // The query's call and the list's background batch: both children of this search's span.
+      expect(embeddings.embeddingHeaders.length).toBeGreaterThanOrEqual(2);
+      for (const headers of embeddings.embeddingHeaders) {
+        expect(headers.traceparent).toBe(`00-${TRACE_ID}-${String(spanId)}-01`);
+        expect(headers.tracestate).toBe('vendor=abc');
+      }
+
+      // No trace context on the request: none on the embeddings call.
+      expect(await search(semantic, {}, 'another request without a trace')).toBe(200);
+      expect(embeddings.embeddingHeaders.at(-1)!.traceparent).toBeUndefined();
+    } finally {
+      await semantic.close();
+      await embeddings.close();
+    }
+  });
+});
+
 describe('model failures in the logs', () => {
   it('logs an HTTP failure at warn with its status, once per 10 s however often it repeats', async () => {
     model.setScript({ behaviour: { kind: 'error', status: 503, message: 'overloaded' } });

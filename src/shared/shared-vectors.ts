@@ -1,0 +1,40 @@
+import type { SharedVectors } from '../semantic/vector-cache.js';
+import type { SharedStore } from './shared-store.js';
+
+/**
+ * How long a vector stays in Redis after it was written. Vectors are keyed by content, so they never
+ * go stale: the TTL only bounds Redis memory to the lists sent lately (a list searched every day is
+ * embedded about once a day, over all replicas).
+ */
+const VECTOR_TTL_MS = 24 * 60 * 60 * 1000;
+/** Up to 4,096 dimensions (text-embedding-3-large has 3,072; the embedded encoder 512). */
+const MAX_VECTOR_BYTES = 4096 * 4;
+
+/**
+ * Tool and query vectors shared by all replicas, so a list embedded on one is hybrid on the others'
+ * first search. Keys are `<prefix>vector:<project>:<content id>`: the same per-project scope as the
+ * in-process cache (vector-cache.ts says why). Values are the raw Float32 bytes (2 KB for 512
+ * dimensions; JSON would be about 4.5×), in the machine's byte order: every platform Node runs on
+ * in production is little-endian.
+ */
+export function sharedVectors(store: SharedStore): SharedVectors {
+  return {
+    async read(projectId, ids) {
+      const values = await store.getBuffers('vector-read', ids.map((id) => store.key('vector', projectId, id)));
+      return values.map((value) => (value === undefined ? undefined : decode(value)));
+    },
+    write(projectId, entries) {
+      const values = entries.map(([id, vector]) => [store.key('vector', projectId, id), Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength)] as const);
+      void store.setBuffers('vector-write', values, VECTOR_TTL_MS, MAX_VECTOR_BYTES);
+    },
+  };
+}
+
+/** The vector, or undefined for a value that cannot be one (wrong length, a non-finite entry). */
+function decode(value: Buffer): Float32Array | undefined {
+  if (value.byteLength === 0 || value.byteLength % 4 !== 0 || value.byteLength > MAX_VECTOR_BYTES) return undefined;
+  // Copied: a Buffer may start at an offset a Float32Array cannot view.
+  const vector = new Float32Array(value.byteLength / 4);
+  new Uint8Array(vector.buffer).set(value);
+  return vector.every(Number.isFinite) ? vector : undefined;
+}

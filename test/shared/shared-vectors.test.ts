@@ -1,0 +1,107 @@
+// Two service processes on one real Redis with an embeddings endpoint (our test server, the real SDK
+// over HTTP): vectors embedded on one replica serve the other, per project, and a Redis outage only
+// means embedding again.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SearchResponse } from '@catalog-search/core';
+import { Redis } from 'ioredis';
+import { TEST_SECRET } from '../helpers/app.js';
+import { claims, signJwt } from '../helpers/tokens.js';
+import { sampleRequest } from '../fixtures/tools.js';
+import { startOpenAITestServer, type OpenAITestServer } from '../helpers/openai-test-server.js';
+import { startTestRedis, type TestRedis } from '../helpers/redis-server.js';
+import { startServiceProcess, type ServiceProcess } from '../helpers/service-process.js';
+
+const token = (projectId: string) => signJwt(claims({ projectId }), { alg: 'HS256', key: TEST_SECRET });
+
+let redis: TestRedis;
+let embeddings: OpenAITestServer;
+let replicas: ServiceProcess[];
+
+beforeAll(async () => {
+  [redis, embeddings] = await Promise.all([startTestRedis(), startOpenAITestServer()]);
+  const env = {
+    AUTH_JWT_SECRET: TEST_SECRET,
+    REDIS_URL: redis.url,
+    REDIS_TIMEOUT_MS: '200',
+    EMBEDDINGS_BASE_URL: embeddings.baseURL,
+    EMBEDDINGS_MODEL: 'test-embed',
+    SEARCH_DEADLINE_MS: '5000',
+  };
+  replicas = await Promise.all([startServiceProcess(env), startServiceProcess(env)]);
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all((replicas ?? []).map((replica) => replica.stop()));
+  await Promise.all([redis?.stop(), embeddings?.close()]);
+});
+
+async function search(replica: ServiceProcess, projectId: string, query: string): Promise<SearchResponse> {
+  const response = await fetch(`${replica.url}/v1/catalog/search`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token(projectId)}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ ...sampleRequest, query: [query] }),
+  });
+  expect(response.status).toBe(200);
+  return (await response.json()) as SearchResponse;
+}
+
+/** Searches until the list is fully hybrid there (its background embedding done). */
+async function untilHybrid(replica: ServiceProcess, projectId: string, query: string): Promise<void> {
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    if ((await search(replica, projectId, query)).meta.semantic === 'hybrid') return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('the list never became hybrid');
+}
+
+const [a, b] = [0, 1];
+const embeddedTexts = () => embeddings.embeddingRequests.reduce((sum, request) => sum + (Array.isArray(request.input) ? request.input.length : 1), 0);
+
+describe('vectors shared through Redis', () => {
+  it("serves a list embedded on one replica fully hybrid on the other's first search, without embedding it again", async () => {
+    const query = 'what is on my plate tomorrow';
+    await untilHybrid(replicas[a]!, 'vector-project', query);
+    const embedded = embeddedTexts();
+    expect(embedded).toBeGreaterThanOrEqual(sampleRequest.tools.length + 1);
+
+    // The writes are best effort and asynchronous: wait until Redis holds every tool's and the query's vector.
+    const client = new Redis(redis.url);
+    try {
+      for (let attempt = 0; attempt < 50; attempt += 1) {
+        if ((await client.keys('catalog-search:vector:vector-project:*')).length >= sampleRequest.tools.length + 1) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const keys = await client.keys('catalog-search:vector:vector-project:*');
+      expect(keys.length).toBe(sampleRequest.tools.length + 1);
+      // Compact and bounded in time: raw Float32 bytes, with a TTL.
+      const value = await client.getBuffer(keys[0]!);
+      expect(value!.byteLength % 4).toBe(0);
+      expect(await client.pttl(keys[0]!)).toBeGreaterThan(0);
+    } finally {
+      client.disconnect();
+    }
+
+    const first = await search(replicas[b]!, 'vector-project', query);
+    expect(first.meta.semantic).toBe('hybrid');
+    expect(embeddedTexts()).toBe(embedded);
+
+    // Another project sending the same list gets nothing from it: the list is embedded for that project.
+    await search(replicas[b]!, 'vector-project-2', query);
+    expect(embeddedTexts()).toBeGreaterThanOrEqual(embedded + sampleRequest.tools.length);
+  });
+
+  it('embeds on its own while Redis is down: no failed search, counted as a fallback', async () => {
+    await redis.kill();
+    try {
+      const started = Date.now();
+      await search(replicas[b]!, 'vector-outage', 'post a message to slack');
+      await untilHybrid(replicas[b]!, 'vector-outage', 'post a message to slack');
+      // Hang detection only.
+      expect(Date.now() - started).toBeLessThan(10_000);
+      const metrics = await (await fetch(`${replicas[b]!.url}/metrics`)).text();
+      expect(metrics).toMatch(/catalog_search_redis_fallbacks_total\{operation="vector-read"\} [1-9]/);
+    } finally {
+      await redis.start();
+    }
+  }, 20_000);
+});
