@@ -1,6 +1,6 @@
 // OpenTelemetry tracing (src/tracing): spans sent as OTLP/HTTP JSON to a real loopback receiver.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -203,7 +203,8 @@ describe('a collector that never answers', () => {
  */
 async function searchThenStop(env: Record<string, string>): Promise<{ otelImports: string[]; exitCode: number | null }> {
   const root = fileURLToPath(new URL('..', import.meta.url));
-  const record = join(mkdtempSync(join(tmpdir(), 'otel-imports-')), 'imports.txt');
+  const recordDir = mkdtempSync(join(tmpdir(), 'otel-imports-'));
+  const record = join(recordDir, 'imports.txt');
   const child = spawn(process.execPath, ['--import', './test/helpers/record-otel-imports.mjs', '--import', 'tsx', 'src/server.ts'], {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', NODE_ENV: 'development', HOST: '127.0.0.1', PORT: '0', EMBEDDINGS: 'off', RECORD_OTEL_IMPORTS: record, ...env },
@@ -231,6 +232,7 @@ async function searchThenStop(env: Record<string, string>): Promise<{ otelImport
     return { otelImports: existsSync(record) ? readFileSync(record, 'utf8').split('\n').filter(Boolean) : [], exitCode };
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL');
+    rmSync(recordDir, { recursive: true, force: true });
   }
 }
 
@@ -247,6 +249,20 @@ describe('npm start (src/server.ts)', () => {
     expect(otelImports).toContain('@opentelemetry/sdk-trace-base');
     const server = spansOf(receiver.bodies).find((span) => span.name === 'POST /v1/catalog/search');
     expect(server).toMatchObject({ traceId: TRACE_ID, parentSpanId: CALLER_SPAN });
+  }, 60_000);
+
+  it('with a collector that never answers: still exits 0 within SHUTDOWN_TIMEOUT_MS', async () => {
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const endpoint = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+      // Past the limit close-with-grace exits 1; the exporter alone would wait 10 s for an answer.
+      const { exitCode } = await searchThenStop({ OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, SHUTDOWN_TIMEOUT_MS: '2000' });
+      expect(exitCode).toBe(0);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   }, 60_000);
 
   it('without one: loads no OpenTelemetry module and sends nothing', async () => {
