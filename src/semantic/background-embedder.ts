@@ -22,11 +22,11 @@ interface ProjectQueue {
   /** Headers of the latest search that queued texts (its trace context), sent with the project's batches. */
   headers: Readonly<Record<string, string>> | undefined;
   waiters: Set<Waiter>;
-  /** Texts of this project in the batch being embedded. */
-  inFlight: number;
+  /** Content ids of this project in the batch being embedded. */
+  inFlight: Set<string>;
 }
 
-const isIdle = (project: ProjectQueue) => project.pending.size === 0 && project.waiters.size === 0 && project.inFlight === 0;
+const isIdle = (project: ProjectQueue) => project.pending.size === 0 && project.waiters.size === 0 && project.inFlight.size === 0;
 
 /**
  * Embeds tool texts away from any search: one batch at a time over all projects (round robin, so one
@@ -36,7 +36,6 @@ const isIdle = (project: ProjectQueue) => project.pending.size === 0 && project.
  */
 export class BackgroundEmbedder {
   readonly #projects = new Map<string, ProjectQueue>();
-  readonly #inFlight = new Set<string>();
   #queued = 0;
   #running = false;
 
@@ -54,11 +53,11 @@ export class BackgroundEmbedder {
    */
   embed(projectId: string, entries: ReadonlyMap<string, string>, headers?: Readonly<Record<string, string>>): Promise<EmbeddingFailure | undefined> {
     let project = this.#projects.get(projectId);
-    if (project === undefined) this.#projects.set(projectId, (project = { pending: new Map(), headers, waiters: new Set(), inFlight: 0 }));
+    if (project === undefined) this.#projects.set(projectId, (project = { pending: new Map(), headers, waiters: new Set(), inFlight: new Set() }));
     project.headers = headers;
     const waiting = new Set<string>();
     for (const [key, text] of entries) {
-      if (project.pending.has(key) || this.#inFlight.has(key)) {
+      if (project.pending.has(key) || project.inFlight.has(key)) {
         waiting.add(key);
         continue;
       }
@@ -91,10 +90,9 @@ export class BackgroundEmbedder {
     const batch = [...project.pending].slice(0, this.embedder.batchSize);
     for (const [key] of batch) {
       project.pending.delete(key);
-      this.#inFlight.add(key);
+      project.inFlight.add(key);
     }
     this.#queued -= batch.length;
-    project.inFlight = batch.length;
     this.#running = true;
     this.embedder
       .embed(
@@ -118,8 +116,7 @@ export class BackgroundEmbedder {
         },
       )
       .then((failure) => {
-        for (const [key] of batch) this.#inFlight.delete(key);
-        project.inFlight = 0;
+        project.inFlight.clear();
         this.#settle(project, batch.map(([key]) => key), failure);
         if (isIdle(project)) this.#projects.delete(projectId);
         this.#running = false;

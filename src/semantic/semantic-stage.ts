@@ -4,6 +4,7 @@ import { BackgroundEmbedder } from './background-embedder.js';
 import { EmbeddingError, untilAborted, type Embedder, type EmbeddingFailure } from './embedder.js';
 import { EMBEDDED_DESCRIPTION_CHARS, toolText } from './tool-text.js';
 import { VectorCache, type SharedVectors } from './vector-cache.js';
+import type { MemoryBudget } from '../memory/index.js';
 
 /**
  * How the semantic stage ran for a search (`meta.semantic`):
@@ -28,6 +29,8 @@ export interface SemanticVectors {
 export interface SemanticStageOptions {
   /** Bytes of tool and query vectors kept (all projects). */
   cacheBytes: number;
+  /** The service's cache budget, which the vectors are entries of. */
+  memory: MemoryBudget;
   /** The most of a search's remaining time the stage may take (query vectors and cold tool vectors). */
   waitShare: number;
   /** Tool texts queued for background embedding per project. */
@@ -45,13 +48,13 @@ export interface SemanticStageOptions {
 export class SemanticStage {
   readonly #cache: VectorCache;
   readonly #background: BackgroundEmbedder;
-  readonly #listKeys = new WeakMap<readonly ToolInfo[], { projectId: string; keys: string[] }>();
+  readonly #listKeys = new WeakMap<readonly ToolInfo[], { model: string; ids: string[] }>();
 
   constructor(
     readonly embedder: Embedder,
     private readonly options: SemanticStageOptions,
   ) {
-    this.#cache = new VectorCache(options.cacheBytes);
+    this.#cache = new VectorCache(options.memory, options.cacheBytes);
     this.#background = new BackgroundEmbedder(embedder, (projectId, keys, vectors) => this.#store(projectId, keys, vectors), {
       maxQueuedPerProject: options.maxQueuedPerProject,
       maxQueuedTotal: options.maxQueuedPerProject * 8,
@@ -60,9 +63,9 @@ export class SemanticStage {
     });
   }
 
-  /** Vectors kept and their bytes (all projects), and texts waiting for background embedding. */
-  get stats(): { vectors: number; bytes: number; queued: number } {
-    return { vectors: this.#cache.size, bytes: this.#cache.bytes, queued: this.#background.queued };
+  /** Bytes of vectors kept (all projects) and texts waiting for background embedding. */
+  get stats(): { bytes: number; queued: number } {
+    return { bytes: this.options.memory.usage().byCache.vectors ?? 0, queued: this.#background.queued };
   }
 
   async vectors(
@@ -77,17 +80,20 @@ export class SemanticStage {
 
     // The query goes to the encoder first: the tools' keys are worked out while it is embedded.
     const queryVectors = this.#queryVectors(projectId, request.query, signal, headers);
-    const keys = this.#keysOf(projectId, request.tools);
+    const ids = this.#idsOf(request.tools);
+    const tools = ids.map((id) => this.#cache.get(projectId, id));
+    // Looked up again once the shared store or the background embedder may have brought them.
+    const absent = (): number[] => tools.flatMap((vector, index) => (vector === undefined ? [index] : []));
+    const refresh = (indexes: readonly number[]) => indexes.forEach((index) => (tools[index] = this.#cache.get(projectId, ids[index]!)));
     const missing = new Map<string, string>();
-    keys.forEach((key, index) => {
-      if (this.#cache.get(key) === undefined) missing.set(key, toolText(request.tools[index]!));
-    });
-    await this.#readShared(projectId, [...missing.keys()]);
-    for (const key of missing.keys()) if (this.#cache.get(key) !== undefined) missing.delete(key);
+    if (tools.includes(undefined)) {
+      await this.#readShared(projectId, absent().map((index) => ids[index]!));
+      refresh(absent());
+      for (const index of absent()) missing.set(ids[index]!, toolText(request.tools[index]!));
+    }
     const cold = missing.size === 0 ? Promise.resolve(undefined) : this.#background.embed(projectId, missing, headers);
     const [queries, coldFailure] = await Promise.all([queryVectors, untilAborted(cold, signal)]);
-
-    const tools = keys.map((key) => this.#cache.get(key));
+    if (missing.size > 0) refresh(absent());
     if (!Array.isArray(queries)) return { status: queries, tools: [] };
     const ready = tools.filter((vector) => vector !== undefined).length;
     if (ready === tools.length) return { status: 'hybrid', queries, tools };
@@ -103,9 +109,9 @@ export class SemanticStage {
   ): Promise<Float32Array[] | EmbeddingFailure> {
     // As much of each sub-query as of a tool's description: a query's cost grows with its length.
     const queries = requested.map((query) => query.slice(0, EMBEDDED_DESCRIPTION_CHARS));
-    const keys = queries.map((query) => VectorCache.key(projectId, VectorCache.contentId(this.embedder.model, `query\u0000${query}`)));
-    await this.#readShared(projectId, keys.filter((key) => this.#cache.get(key) === undefined));
-    const vectors = keys.map((key) => this.#cache.get(key));
+    const ids = queries.map((query) => VectorCache.contentId(this.embedder.model, `query\u0000${query}`));
+    await this.#readShared(projectId, ids.filter((id) => this.#cache.get(projectId, id) === undefined));
+    const vectors = ids.map((id) => this.#cache.get(projectId, id));
     const missing = queries.filter((_, i) => vectors[i] === undefined);
     if (missing.length > 0) {
       let fresh: Float32Array[];
@@ -117,50 +123,52 @@ export class SemanticStage {
         return error.reason;
       }
       let next = 0;
-      const freshKeys: string[] = [];
+      const freshIds: string[] = [];
       vectors.forEach((vector, i) => {
         if (vector !== undefined) return;
         vectors[i] = fresh[next++]!;
-        freshKeys.push(keys[i]!);
+        freshIds.push(ids[i]!);
       });
-      this.#store(projectId, freshKeys, fresh);
+      this.#store(projectId, freshIds, fresh);
     }
     return vectors as Float32Array[];
   }
 
   /**
-   * The tools' cache keys. A list searched by reference (`toolSet`) is the very array the tool-set
-   * store holds on every search, so its keys (a text and a SHA-256 per tool: 1.8 ms of a 1,000-tool
+   * The tools' content ids. A list searched by reference (`toolSet`) is the very array the tool-set
+   * store holds on every search, so its ids (a text and a SHA-256 per tool: 1.8 ms of a 1,000-tool
    * search, measured) are worked out once and kept as long as the list lives (a WeakMap keyed by the
-   * array, as core's rank cache does; about 130 bytes per tool beside the held list).
+   * array, as core's rank cache does; about 130 bytes per tool beside the held list). Ids say only
+   * what a text is, so the list's project does not matter here.
    */
-  #keysOf(projectId: string, tools: readonly ToolInfo[]): readonly string[] {
+  #idsOf(tools: readonly ToolInfo[]): readonly string[] {
+    const { model } = this.embedder;
     const known = this.#listKeys.get(tools);
-    if (known?.projectId === projectId) return known.keys;
-    const keys = tools.map((tool) => VectorCache.key(projectId, VectorCache.contentId(this.embedder.model, toolText(tool))));
-    this.#listKeys.set(tools, { projectId, keys });
-    return keys;
+    if (known?.model === model) return known.ids;
+    const ids = tools.map((tool) => VectorCache.contentId(model, toolText(tool)));
+    this.#listKeys.set(tools, { model, ids });
+    return ids;
   }
 
   /**
    * Brings the replicas' vectors for these keys (ones this process lacks) into the local cache. Bounded
    * by REDIS_TIMEOUT_MS; on any Redis trouble nothing is brought and the caller embeds.
    */
-  async #readShared(projectId: string, keys: readonly string[]): Promise<void> {
+  async #readShared(projectId: string, ids: readonly string[]): Promise<void> {
     const { shared } = this.options;
-    if (shared === undefined || keys.length === 0) return;
-    const vectors = await shared.read(projectId, keys.map((key) => contentIdOf(projectId, key)));
+    if (shared === undefined || ids.length === 0) return;
+    const vectors = await shared.read(projectId, ids);
     vectors.forEach((vector, i) => {
-      if (vector !== undefined) this.#cache.set(keys[i]!, vector);
+      if (vector !== undefined) this.#cache.set(projectId, ids[i]!, vector);
     });
   }
 
   /** Keeps fresh vectors here and, when configured, for the other replicas. */
-  #store(projectId: string, keys: readonly string[], vectors: readonly Float32Array[]): void {
-    keys.forEach((key, i) => this.#cache.set(key, vectors[i]!));
+  #store(projectId: string, ids: readonly string[], vectors: readonly Float32Array[]): void {
+    ids.forEach((id, i) => this.#cache.set(projectId, id, vectors[i]!));
     this.options.shared?.write(
       projectId,
-      keys.map((key, i) => [contentIdOf(projectId, key), vectors[i]!] as const),
+      ids.map((id, i) => [id, vectors[i]!] as const),
     );
   }
 
@@ -168,6 +176,3 @@ export class SemanticStage {
     return this.embedder.close();
   }
 }
-
-/** The content id of a key made by `VectorCache.key(projectId, id)`. */
-const contentIdOf = (projectId: string, key: string) => key.slice(projectId.length + 1);

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { EmbeddingsConfig } from '../config.js';
+import type { MemoryBudget } from '../memory/index.js';
 import { createEmbeddedSource } from './embedded-source.js';
 import { createEndpointSource } from './endpoint-source.js';
 import { SemanticStage } from './semantic-stage.js';
@@ -13,9 +14,10 @@ import type { SharedVectors } from './vector-cache.js';
 export function semanticStageFromConfig(
   config: EmbeddingsConfig,
   log: FastifyBaseLogger,
+  memory: MemoryBudget,
   shared?: SharedVectors,
 ): { stage: SemanticStage; ready(): Promise<void> } {
-  const options = { cacheBytes: config.cacheBytes, waitShare: config.waitShare, maxQueuedPerProject: config.maxQueuedPerProject, shared, log };
+  const options = { cacheBytes: config.cacheBytes, memory, waitShare: config.waitShare, maxQueuedPerProject: config.maxQueuedPerProject, shared, log };
   const { endpoint } = config;
   if (endpoint) {
     const embedder = createEndpointSource({

@@ -2,6 +2,7 @@
 // embedding of new lists, the wait share, fault statuses, per-project scope and the byte bound.
 import type { ToolInfo } from '@catalog-search/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { MemoryBudget } from '../../src/memory/index.js';
 import { createEndpointSource } from '../../src/semantic/endpoint-source.js';
 import { SemanticStage, type SemanticStageOptions } from '../../src/semantic/semantic-stage.js';
 import { startOpenAITestServer, type OpenAITestServer } from '../helpers/openai-test-server.js';
@@ -23,7 +24,8 @@ const tools = (prefix: string, count: number): ToolInfo[] =>
 
 function stage(options: Partial<SemanticStageOptions> = {}): SemanticStage {
   const embedder = createEndpointSource({ baseURL: server.baseURL, model: 'test-embed', batchSize: 8 });
-  return new SemanticStage(embedder, { cacheBytes: 10_000_000, waitShare: 0.5, maxQueuedPerProject: 1000, ...options });
+  const memory = new MemoryBudget({ maxBytes: 64 * 1024 * 1024, projectShare: 0.25 });
+  return new SemanticStage(embedder, { cacheBytes: 10_000_000, memory, waitShare: 0.5, maxQueuedPerProject: 1000, ...options });
 }
 
 const deadline = (ms: number) => {
@@ -105,6 +107,27 @@ describe('semantic stage', () => {
       await semantic.vectors(`project-${list}`, { query: [`query ${list}`], tools: tools(`flood${list}`, 30) }, deadline(4000));
       expect(semantic.stats.bytes).toBeLessThanOrEqual(200_000);
     }
-    expect(semantic.stats.vectors).toBeGreaterThan(0);
+    expect(semantic.stats.bytes).toBeGreaterThan(100_000);
+  });
+
+  it('vectors are entries of the memory budget: a flooding project cannot evict another project\'s', async () => {
+    // Room for about 110 vectors of the test server's (64 dimensions, ~550 bytes an entry), 100 for
+    // one project: the flood passes the whole budget, which trims the largest project first.
+    const memory = new MemoryBudget({ maxBytes: 60_000, projectShare: 0.9 });
+    const semantic = stage({ memory, cacheBytes: 10_000_000, waitShare: 1 });
+    const quiet = tools('quiet', 20);
+    expect((await semantic.vectors('quiet', { query: ['thing 1'], tools: quiet }, deadline(4000))).status).toBe('hybrid');
+    for (let list = 0; list < 10; list += 1) {
+      await semantic.vectors('flood', { query: [`query ${list}`], tools: tools(`flood${list}`, 30) }, deadline(4000));
+      expect(memory.usage().usedBytes).toBeLessThanOrEqual(60_000);
+      expect(memory.projectBytes('flood')).toBeLessThanOrEqual(54_000);
+    }
+    expect(memory.usage().byCache.vectors).toBeGreaterThan(0);
+    const before = server.embeddingRequests.length;
+    // The quiet project's list is still whole: hybrid again with no tool embedded anew.
+    const again = await semantic.vectors('quiet', { query: ['thing 1'], tools: quiet }, deadline(4000));
+    expect(again.status).toBe('hybrid');
+    const texts = server.embeddingRequests.slice(before).flatMap((request) => request.input);
+    expect(texts.filter((text) => text.includes('quiet'))).toHaveLength(0);
   });
 });
