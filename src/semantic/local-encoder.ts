@@ -10,9 +10,9 @@ export const LOCAL_DIMENSIONS = 512;
 
 /**
  * What runs the model: TensorFlow.js's WebAssembly backend with SIMD, one thread (tfjs turns its
- * threaded build off under Node). Its two big matrix products are ~85 % of a query's time and run at
- * ~14 G multiply-adds/s on one core here, about what 128-bit SIMD allows, so a query costs ~4 ms plus
- * ~0.4 ms per token (docs/performance.md).
+ * threaded build off under Node). Matrix products are 87 % of a query's time and run at ~14 G
+ * multiply-adds/s on one core here, about what 128-bit WebAssembly SIMD allows, so a query costs ~4 ms
+ * plus ~0.4 ms per token (docs/performance.md).
  */
 export interface EncoderBackend {
   name: string;
