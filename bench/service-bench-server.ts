@@ -10,8 +10,18 @@ import { parseConfig, withDevelopmentKey } from '../src/config.js';
 
 const config = withDevelopmentKey(
   // The semantic stage is measured on its own in semantic.bench.ts; here a list's background embedding
-  // would take CPU from the requests being counted.
-  parseConfig({ HOST: '127.0.0.1', PORT: '0', RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'info', EMBEDDINGS: 'off' }),
+  // would take CPU from the requests being counted. One project sends everything, so the per-project
+  // limits (count, work, bytes, in flight) are off: they would answer 429 long before the service is busy.
+  parseConfig({
+    HOST: '127.0.0.1',
+    PORT: '0',
+    RATE_LIMIT_PER_MINUTE: '0',
+    RATE_LIMIT_WORK_PER_MINUTE: '0',
+    RATE_LIMIT_MB_PER_MINUTE: '0',
+    MAX_IN_FLIGHT_PER_PROJECT: '0',
+    LOG_LEVEL: 'info',
+    EMBEDDINGS: 'off',
+  }),
   'bench-secret-bench-secret-bench-secret!!',
 );
 // The service logs as in production (info: request lines and the audit line), into /dev/null.

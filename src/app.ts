@@ -22,6 +22,8 @@ import { sharedAnswerCache } from './shared/shared-answers.js';
 import { sharedVectors } from './shared/shared-vectors.js';
 import { SharedStore } from './shared/shared-store.js';
 import { ToolSetStore } from './tool-sets/tool-set-store.js';
+import { traceRequests } from './tracing/request-spans.js';
+import type { Tracing } from './tracing/spans.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -46,6 +48,8 @@ export interface AppDeps {
   logStream?: DestinationStream;
   /** The cache budget (default: one of config.memory); tests pass their own to look into it. */
   memory?: MemoryBudget;
+  /** OpenTelemetry tracing, started by server.ts when config.tracing is set (src/tracing); off when absent. */
+  tracing?: Tracing;
 }
 
 const CONNECTIONS_CHECKING_INTERVAL_MS = 250;
@@ -115,6 +119,7 @@ export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyI
   let toolSets: ToolSetStore | undefined;
   const metrics = createMetrics({ defaultMetrics: config.metrics.enabled, toolSetBytes: () => toolSets?.localBytes ?? 0 });
   app.decorate('metrics', metrics);
+  if (deps.tracing) traceRequests(app, deps.tracing, new Set(['/healthz', '/readyz', config.metrics.path]));
 
   // REDIS_URL: rate limits, LLM answers and tool sets are shared by the replicas; never required.
   const shared = config.redis

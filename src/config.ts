@@ -149,12 +149,20 @@ export interface Config {
   };
   /** Serve the API reference (/docs) and the spec (/openapi.json, /openapi.yaml). */
   docs: { enabled: boolean };
+  /** OpenTelemetry tracing (src/tracing); undefined (off) unless an OTLP endpoint is set. */
+  tracing: TracingConfig | undefined;
   shutdown: {
     /** Time between SIGTERM (readiness turns 503) and closing the listener, for load balancers to notice. */
     delayMs: number;
     /** Hard limit for the whole shutdown; past it the process exits with an error. */
     timeoutMs: number;
   };
+}
+
+export interface TracingConfig {
+  /** Where spans are POSTed (OTLP/HTTP JSON), e.g. http://collector:4318/v1/traces. */
+  endpoint: string;
+  serviceName: string;
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -217,6 +225,7 @@ export function parseConfig(env: Env): Readonly<Config> {
     },
     metrics: parseMetrics(read, problems),
     docs: { enabled: read.boolean('DOCS_ENABLED', true) },
+    tracing: parseTracing(read, problems),
     shutdown: {
       delayMs: read.integer('SHUTDOWN_DELAY_MS', 0, 0, 600_000),
       timeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 20_000, 1000, 600_000),
@@ -424,6 +433,25 @@ function parseMetrics(read: EnvReader, problems: string[]): Config['metrics'] {
     problems.push(`METRICS_PATH: must be a path like /metrics outside the API (got "${path}")`);
   }
   return { enabled, path, port, host };
+}
+
+/**
+ * The standard OpenTelemetry variables: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is the full URL;
+ * OTEL_EXPORTER_OTLP_ENDPOINT is a base that gets /v1/traces appended (OTLP exporter spec).
+ * Neither set, or OTEL_SDK_DISABLED=true: tracing is off.
+ */
+function parseTracing(read: EnvReader, problems: string[]): TracingConfig | undefined {
+  const serviceName = read.string('OTEL_SERVICE_NAME', 'catalog-search');
+  if (read.boolean('OTEL_SDK_DISABLED', false)) return undefined;
+  const traces = read.optionalString('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT');
+  const base = read.optionalString('OTEL_EXPORTER_OTLP_ENDPOINT');
+  const [name, value] = traces !== undefined ? ['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', traces] : ['OTEL_EXPORTER_OTLP_ENDPOINT', base];
+  if (value === undefined) return undefined;
+  if (!isHttpUrl(value)) {
+    problems.push(`${name}: must be an http(s) URL like http://otel-collector:4318 (got "${value}")`);
+    return undefined;
+  }
+  return { endpoint: traces ?? `${value.replace(/\/+$/, '')}/v1/traces`, serviceName };
 }
 
 function parseCorsOrigins(read: EnvReader, problems: string[]): string[] {

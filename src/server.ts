@@ -8,6 +8,7 @@ import { buildApp } from './app.js';
 import { ConfigError, parseConfig, withDevelopmentKey, type Config } from './config.js';
 import { trackConnections } from './connection-drain.js';
 import { listenForMetrics } from './metrics/metrics-server.js';
+import { startTracing } from './tracing/index.js';
 
 const DEV_PROJECT_ID = 'dev-project';
 const DEV_TOKEN_LIFETIME = '24h';
@@ -27,7 +28,9 @@ if (devMode) {
   config = withDevelopmentKey(config, randomBytes(32).toString('base64url'));
 }
 
-const app = buildApp(config);
+// Only when an OTLP endpoint is configured: otherwise no OpenTelemetry module is loaded.
+const tracing = config.tracing ? await startTracing(config.tracing) : undefined;
+const app = buildApp(config, tracing ? { tracing } : {});
 const connections = trackConnections(app.server);
 /** A keep-alive connection with no request for this long is closed on shutdown (see connection-drain.ts). */
 const DRAIN_QUIET_MS = 1000;
@@ -35,6 +38,8 @@ const DRAIN_QUIET_MS = 1000;
 let metricsServer: Server | undefined;
 
 closeWithGrace({ delay: config.shutdown.timeoutMs, logger: false }, async ({ signal, err }) => {
+  // closeWithGrace exits with code 1 at this time; everything below must be done before it.
+  const hardStopAt = Date.now() + config.shutdown.timeoutMs;
   if (err) app.log.error({ err }, 'shutting down after an uncaught error');
   else app.log.info({ signal }, 'shutting down: finishing in-flight requests');
   // Readiness fails first, so load balancers stop sending before the listener closes.
@@ -48,6 +53,8 @@ closeWithGrace({ delay: config.shutdown.timeoutMs, logger: false }, async ({ sig
   // A scraper's keep-alive connection must not hold the exit.
   metricsServer?.close();
   metricsServer?.closeAllConnections();
+  // The last spans (those of the requests just finished) are still in the batch.
+  await tracing?.shutdown(Math.max(0, hardStopAt - Date.now() - 100)).catch((error: unknown) => app.log.warn({ err: error }, 'could not export the last spans'));
   app.log.info('shut down');
 });
 

@@ -4,8 +4,7 @@ import { randomBytes } from 'node:crypto';
  * W3C Trace Context (https://www.w3.org/TR/trace-context/): a caller's `traceparent` is accepted and
  * the trace carried on to the model and embeddings calls, with this service's own span id as their
  * parent; `tracestate` is passed on unchanged. A malformed header is ignored, as the spec asks.
- * Only propagation and logs: no spans are exported (OpenTelemetry's SDK and exporters were not
- * added; the trace id in the audit line links a search to the caller's trace).
+ * Used when tracing is off; with OpenTelemetry on (src/tracing) the request's span does this.
  */
 export interface TraceContext {
   traceId: string;

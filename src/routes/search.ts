@@ -116,7 +116,10 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
         if (!prepared.ok) throw invalidRequest(prepared.problems);
         const search = prepared.search;
         if (fairShare.enabled) fairShare.chargeWork(request.projectId, search.tools.length * search.query.length);
-        const trace = traceContextOf(request.headers.traceparent, request.headers.tracestate);
+        // With tracing on, the request span carries the trace (and names this service's span id).
+        const { span } = request;
+        const trace = span ? undefined : traceContextOf(request.headers.traceparent, request.headers.tracestate);
+        const traceIds = span ?? trace;
         const hangUp = new AbortController();
         reply.raw.once('close', () => {
           if (!reply.raw.writableFinished) hangUp.abort();
@@ -131,6 +134,7 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
           maxDescriptionChars: config.search.maxDescriptionChars,
           reranker,
           trace,
+          span,
           semantic,
         });
         caches.measure(request.projectId, rankCache);
@@ -142,7 +146,7 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
           {
             // requestId and projectId are bound to request.log already.
             audit: 'search',
-            ...(trace ? { traceId: trace.traceId, spanId: trace.spanId } : {}),
+            ...(traceIds ? { traceId: traceIds.traceId, spanId: traceIds.spanId } : {}),
             tools: search.tools.length,
             ...(byReference ? { byReference: true } : {}),
             usableTools: search.usableTools,

@@ -1,6 +1,7 @@
 import { DEFAULT_MAX_RESULTS, needsWholeRanking, type PreparedSearch, type RankCache, type SearchMeta, type SearchResponse } from '@catalog-search/core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { TraceContext } from '../trace-context.js';
+import { inSpan, type TraceSpan } from '../tracing/spans.js';
 import type { Deadline } from './deadline.js';
 import { rankLexically } from './lexical-stage.js';
 import { rerankWithinDeadline } from './rerank-stage.js';
@@ -21,8 +22,13 @@ export interface SearchContext {
   reranker?: Reranker | undefined;
   /** The embedding stage (src/semantic); undefined when EMBEDDINGS=off. */
   semantic?: SemanticStage | undefined;
-  /** The caller's W3C trace context, carried on to outbound calls. */
+  /** The caller's W3C trace context, carried on to outbound calls (when tracing is off). */
   trace?: TraceContext | undefined;
+  /**
+   * The request's span when tracing is on: each stage gets a child span; the semantic span is the
+   * parent of the embeddings calls, the rerank span of the model call. Attributes are counts and outcomes only: no project id, query or tool text.
+   */
+  span?: TraceSpan | undefined;
 }
 
 export interface SearchOutcome {
@@ -42,15 +48,31 @@ export async function searchCatalog(request: PreparedSearch, ctx: SearchContext)
   const maxResults = request.maxResults ?? DEFAULT_MAX_RESULTS;
   const { reranker, requestId } = ctx;
 
-  const lexical = await rankLexically(request, {
-    // A reranker, semantic fusion or a tag boost (each can lift any matching tool into the answer) needs every match.
-    limit: reranker || ctx.semantic || needsWholeRanking(request) ? Number.POSITIVE_INFINITY : maxResults,
-    cache: ctx.rankCache,
-    maxDescriptionChars: ctx.maxDescriptionChars,
-  });
+  const lexical = await inSpan(
+    ctx.span,
+    'search.lexical',
+    () =>
+      rankLexically(request, {
+        // A reranker, semantic fusion or a tag boost (each can lift any matching tool into the answer) needs every match.
+        limit: reranker || ctx.semantic || needsWholeRanking(request) ? Number.POSITIVE_INFINITY : maxResults,
+        cache: ctx.rankCache,
+        maxDescriptionChars: ctx.maxDescriptionChars,
+      }),
+    (ranked) => ({ 'catalog_search.tools': request.tools.length, 'catalog_search.queries': request.query.length, 'catalog_search.matches': ranked.length }),
+  );
 
-  const hybrid = ctx.semantic
-    ? await rankHybrid(ctx.semantic, request, lexical, { projectId: ctx.projectId, deadline: ctx.deadline, ...(ctx.trace ? { headers: ctx.trace.headers } : {}) })
+  const { semantic: semanticStage } = ctx;
+  const hybrid = semanticStage
+    ? await inSpan(
+        ctx.span,
+        'search.semantic',
+        (span) => {
+          // The embeddings calls' traceparent names the semantic span (tracing on) or this request (off).
+          const headers = span?.outboundHeaders() ?? ctx.trace?.headers;
+          return rankHybrid(semanticStage, request, lexical, { projectId: ctx.projectId, deadline: ctx.deadline, ...(headers ? { headers } : {}) });
+        },
+        (fused) => ({ 'catalog_search.semantic': fused.status }),
+      )
     : undefined;
   const candidates = hybrid?.ranked ?? lexical;
   const semantic = { semantic: hybrid?.status ?? 'off' };
@@ -58,18 +80,33 @@ export async function searchCatalog(request: PreparedSearch, ctx: SearchContext)
   if (!reranker || request.tools.length === 0) {
     return { response: respond(candidates, request, { ranker: 'bm25', ...semantic, requestId }) };
   }
-  const outcome = await rerankWithinDeadline(
-    reranker,
-    {
-      query: request.query,
-      ...(request.context === undefined ? {} : { context: request.context }),
-      tools: request.tools,
-      lexical: candidates,
-      maxResults,
-      rankCache: ctx.rankCache,
+  const outcome = await inSpan(
+    ctx.span,
+    'search.rerank',
+    (span) => {
+      // The model call's traceparent names the rerank span (tracing on) or this request (off).
+      const headers = span?.outboundHeaders() ?? ctx.trace?.headers;
+      return rerankWithinDeadline(
+        reranker,
+        {
+          query: request.query,
+          ...(request.context === undefined ? {} : { context: request.context }),
+          tools: request.tools,
+          lexical: candidates,
+          maxResults,
+          rankCache: ctx.rankCache,
+        },
+        { projectId: ctx.projectId, deadline: ctx.deadline, ...(headers ? { headers } : {}) },
+        ctx.log,
+      );
     },
-    { projectId: ctx.projectId, deadline: ctx.deadline, ...(ctx.trace ? { headers: ctx.trace.headers } : {}) },
-    ctx.log,
+    ({ ranker, degraded, stats }) => ({
+      'catalog_search.ranker': ranker,
+      ...(degraded ? { 'catalog_search.degraded': degraded } : {}),
+      ...(stats
+        ? { 'catalog_search.llm.candidates': stats.candidates, 'catalog_search.llm.prompt_tokens': stats.promptTokens, 'catalog_search.llm.cached': stats.cached, 'catalog_search.llm.shared': stats.shared }
+        : {}),
+    }),
   );
 
   const meta: SearchMeta = { ranker: outcome.ranker, ...semantic, requestId, ...(outcome.degraded ? { degraded: outcome.degraded } : {}) };

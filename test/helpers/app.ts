@@ -42,6 +42,7 @@ export function testConfig(overrides: { auth?: Partial<AuthConfig> } & Partial<O
     toolSets: { ttlMs: 3_600_000, cacheBytes: 64 * 1024 * 1024 },
     metrics: { enabled: true, path: '/metrics', port: undefined, host: '127.0.0.1' },
     docs: { enabled: true },
+    tracing: undefined,
     shutdown: { delayMs: 0, timeoutMs: 10_000 },
     ...rest,
   };

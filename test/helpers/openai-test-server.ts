@@ -303,7 +303,12 @@ export async function startOpenAITestServer(initial: Script = { behaviour: { kin
         model: body.model,
         choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
       })}\n\n`;
-      if (!res.write(event) && !res.destroyed) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+      if (!res.write(event) && !res.destroyed) {
+        // The listener that did not fire is removed (else every slow write leaves two behind).
+        const settled = new AbortController();
+        const { signal } = settled;
+        await Promise.race([once(res, 'drain', { signal }), once(res, 'close', { signal })]).finally(() => settled.abort());
+      }
     };
     await send({ role: 'assistant', content: '' });
     const limit = behaviour.kind === 'cut' || behaviour.kind === 'stall' ? behaviour.afterChars : content.length;

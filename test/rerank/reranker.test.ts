@@ -102,20 +102,22 @@ describe('error: faults end in a valid lexical answer with the reason', () => {
     expect(elapsed).toBeLessThan(300 + 100);
   });
 
-  it('429: degraded "rate_limited", no retry, within 50 ms of the error', async () => {
+  // "Promptly" is bounded at 300 ms: generous for a loaded machine (a quiet one takes ~5 ms), and still
+  // below the SDK's first retry backoff (0.5 s less up to 25 % jitter), so a retry would show.
+  it('429: degraded "rate_limited", no retry, promptly after the error', async () => {
     double.setScript({ behaviour: { kind: 'error', status: 429, headers: { 'retry-after': '1' } } });
     const { outcome, finishedAt } = await rerankRun(reranker(), plateTomorrow);
     expect(outcome).toMatchObject({ ranker: 'bm25', degraded: 'rate_limited' });
     expect(double.requests).toHaveLength(1);
-    expect(finishedAt - double.requests[0]!.receivedAt).toBeLessThan(50);
+    expect(finishedAt - double.requests[0]!.receivedAt).toBeLessThan(300);
   });
 
-  it('500: degraded "upstream_error", no retry, within 50 ms of the error', async () => {
+  it('500: degraded "upstream_error", no retry, promptly after the error', async () => {
     double.setScript({ behaviour: { kind: 'error', status: 500 } });
     const { outcome, finishedAt } = await rerankRun(reranker(), plateTomorrow);
     expect(outcome).toMatchObject({ ranker: 'bm25', degraded: 'upstream_error' });
     expect(double.requests).toHaveLength(1);
-    expect(finishedAt - double.requests[0]!.receivedAt).toBeLessThan(50);
+    expect(finishedAt - double.requests[0]!.receivedAt).toBeLessThan(300);
   });
 
   it('connection refused: degraded "upstream_error"', async () => {

@@ -123,7 +123,7 @@ describe('error: the deadline holds whatever the model does', () => {
   it.each([
     [500, 'upstream_error'],
     [429, 'rate_limited'],
-  ])('model answering %i: lexical answer within 50 ms of the error, degraded "%s"', async (status, reason) => {
+  ])('model answering %i: lexical answer promptly after the error, degraded "%s"', async (status, reason) => {
     double.setScript({ behaviour: { kind: 'error', status }, delayMs: 100 });
     const requestId = `error-${status}`;
     const run = await search(['list calendar events'], { 'x-request-id': requestId });
@@ -132,7 +132,8 @@ describe('error: the deadline holds whatever the model does', () => {
     // (wall-clock ms, same process), so this process's client work does not count against it.
     const completed = service.logs.lines.find((line) => line.msg === 'request completed' && line.requestId === requestId)!;
     const errorSentAt = performance.timeOrigin + double.requests[0]!.closedAt!;
-    expect(Number(completed.time) - errorSentAt).toBeLessThan(50);
+    // Generous for a loaded machine (a quiet one takes a few ms), below the SDK's first retry backoff (≥ 375 ms).
+    expect(Number(completed.time) - errorSentAt).toBeLessThan(300);
     expect(Number(completed.time) - errorSentAt).toBeGreaterThan(-2); // the answer did wait for the error
   });
 
