@@ -30,7 +30,7 @@ const summary = (values: number[]) =>
 
 // The encoder on its own.
 const embedder = createEmbeddedSource();
-const loadMs = await embedder.warmUp();
+const { loadMs, backend } = await embedder.warmUp();
 const texts = tools.slice(0, 64).map(toolText);
 let started = performance.now();
 for (let at = 0; at < texts.length; at += embedder.batchSize) await embedder.embed(texts.slice(at, at + embedder.batchSize));
@@ -41,7 +41,7 @@ for (const request of requests.slice(0, 60)) {
   await embedder.embed([request.slice(0, 200)]);
   queryTimes.push(performance.now() - started);
 }
-console.log(`embedded encoder (node ${process.version}): load ${loadMs.toFixed(0)} ms in the worker; ${perToolText.toFixed(1)} ms per tool text (batches of ${embedder.batchSize}); one query ${summary(queryTimes)}`);
+console.log(`embedded encoder (node ${process.version}, tfjs ${backend.name}${backend.simd ? ' SIMD' : ''}, ${backend.threads} thread): load ${loadMs.toFixed(0)} ms in the worker; ${perToolText.toFixed(1)} ms per tool text (batches of ${embedder.batchSize}); one query ${summary(queryTimes)}`);
 
 // Warm 1,000-tool searches.
 const stage = new SemanticStage(embedder, {

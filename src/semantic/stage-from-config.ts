@@ -34,8 +34,8 @@ export function semanticStageFromConfig(
   return {
     stage: new SemanticStage(embedder, options),
     ready: async () => {
-      const loadMs = await embedder.warmUp();
-      log.info({ source: 'embedded', model: embedder.model, loadMs: Math.round(loadMs) }, 'semantic stage on: embedded encoder loaded');
+      const { loadMs, backend } = await embedder.warmUp();
+      log.info({ source: 'embedded', model: embedder.model, loadMs: Math.round(loadMs), backend }, 'semantic stage on: embedded encoder loaded');
     },
   };
 }

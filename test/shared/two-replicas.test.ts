@@ -28,6 +28,10 @@ beforeAll(async () => {
     LLM_MODEL: 'test-model',
     RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
     SEARCH_DEADLINE_MS: '5000',
+    // The semantic stage's sharing has its own test (shared-vectors.test.ts). Here it would make the LLM
+    // answer depend on timing: once one replica's background embedding lands in Redis, the other's
+    // fused candidates (so its prompt, so the answer's cache key) differ from the first search's.
+    EMBEDDINGS: 'off',
   };
   // The second serves its metrics on their own port (METRICS_PORT), as the Kubernetes base does.
   const metricsPort = await freePort();
