@@ -28,29 +28,43 @@ export function fuseSubQueries(results: readonly SubQueryResult[]): FusedEntry[]
   if (results.length === 1 && only) {
     return only.order.map((index) => ({ index, score: only.scores[index]!, relevance: only.relevance[index]!, subQuery: 0 }));
   }
-  const fused = new Map<number, FusedEntry & { sum: number; best: number }>();
+  // Per tool index rather than a Map of entry objects (every match of every sub-query passes here): a
+  // warm ranking of 1,000 tools × 2 sub-queries 0.45–0.50 ms instead of 0.48–0.55 ms (alternating runs).
+  const size = results[0]?.scores.length ?? 0;
+  const sums = new Float64Array(size);
+  const bests = new Float64Array(size);
+  const relevances = new Float64Array(size);
+  const subQueries = new Int32Array(size);
+  const found = new Uint8Array(size);
+  const indexes: number[] = [];
   results.forEach((result, q) => {
-    result.order.forEach((index, rank) => {
+    const { order } = result;
+    for (let rank = 0; rank < order.length; rank += 1) {
+      const index = order[rank]!;
       const relevance = result.relevance[index]!;
       const weight = (0.3 + 0.7 * relevance) / (RANK_K + rank);
-      const entry = fused.get(index);
-      if (entry === undefined) {
-        fused.set(index, { index, score: 0, relevance, subQuery: q, sum: weight, best: weight });
-        return;
+      if (found[index] === 0) {
+        found[index] = 1;
+        indexes.push(index);
+        sums[index] = weight;
+        bests[index] = weight;
+        relevances[index] = relevance;
+        subQueries[index] = q;
+        continue;
       }
-      entry.sum += weight;
-      if (weight > entry.best) {
-        entry.best = weight;
-        entry.subQuery = q;
+      sums[index]! += weight;
+      if (weight > bests[index]!) {
+        bests[index] = weight;
+        subQueries[index] = q;
       }
-      entry.relevance = Math.max(entry.relevance, relevance);
-    });
+      relevances[index] = Math.max(relevances[index]!, relevance);
+    }
   });
-  const entries = [...fused.values()].map(({ index, relevance, subQuery, sum, best }) => ({
+  const entries = indexes.map((index) => ({
     index,
-    relevance,
-    subQuery,
-    score: best + SUPPORT * (sum - best),
+    relevance: relevances[index]!,
+    subQuery: subQueries[index]!,
+    score: bests[index]! + SUPPORT * (sums[index]! - bests[index]!),
   }));
   return entries.sort((a, b) => b.score - a.score || a.index - b.index);
 }
