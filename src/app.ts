@@ -115,9 +115,14 @@ export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyI
   });
   registerErrorHandling(app);
 
+  const memory = deps.memory ?? cacheBudget(config);
   // Assigned below; the tool-set gauge reads it at scrape time.
   let toolSets: ToolSetStore | undefined;
-  const metrics = createMetrics({ defaultMetrics: config.metrics.enabled, toolSetBytes: () => toolSets?.localBytes ?? 0 });
+  const metrics = createMetrics({
+    defaultMetrics: config.metrics.enabled,
+    toolSetBytes: () => toolSets?.localBytes ?? 0,
+    memoryUsage: () => memory.usage(),
+  });
   app.decorate('metrics', metrics);
   if (deps.tracing) traceRequests(app, deps.tracing, new Set(['/healthz', '/readyz', config.metrics.path]));
 
@@ -132,7 +137,6 @@ export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyI
     app.log.info({ redis: redisOrigin(config.redis!.url) }, 'shared state in Redis (REDIS_URL)');
     app.addHook('onClose', async () => shared.redis.disconnect());
   }
-  const memory = deps.memory ?? cacheBudget(config);
   toolSets = new ToolSetStore({
     memory,
     ttlMs: config.toolSets.ttlMs,

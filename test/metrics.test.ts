@@ -2,6 +2,7 @@
 // project ids, and the endpoint can be moved to its own port or turned off.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AddressInfo } from 'node:net';
+import { MemoryBudget } from '../src/memory/index.js';
 import { listenForMetrics } from '../src/metrics/metrics-server.js';
 import { startApp, TEST_SECRET, testConfig, type RunningApp } from './helpers/app.js';
 import { claims, signJwt } from './helpers/tokens.js';
@@ -75,6 +76,26 @@ describe('GET /metrics', () => {
       expect(series(llmText, 'catalog_search_llm_tokens_total{kind="completion"}')).toBeGreaterThan(0);
     } finally {
       await Promise.all([server.close(), llm.close()]);
+    }
+  });
+
+  it('counts searches refused by the fair share by limit, and shows the memory budget by cache', async () => {
+    // Work budget: 60 tools × sub-queries per minute with a 10 s burst, so the first search passes and
+    // runs the budget into debt; the next is refused.
+    const memory = new MemoryBudget({ maxBytes: 64 * 1024 * 1024, projectShare: 0.25 });
+    const server = await startApp(testConfig({ fairShare: { maxInFlight: 0, workPerMinute: 60, bytesPerMinute: 0 } }), { memory });
+    try {
+      expect(await search(server, sampleRequest)).toBe(200);
+      expect(await search(server, sampleRequest)).toBe(429);
+      const text = await (await fetch(`${server.url}/metrics`)).text();
+      expect(series(text, 'catalog_search_cost_limited_total{limit="work"}')).toBe(1);
+      expect(series(text, 'catalog_search_cost_limited_total{limit="in_flight"}')).toBe(0);
+      expect(series(text, 'catalog_search_cache_budget_bytes')).toBe(64 * 1024 * 1024);
+      const usage = memory.usage();
+      expect(usage.byCache['rank-caches']).toBeGreaterThan(0); // the search's list, analysed and kept
+      for (const [cache, bytes] of Object.entries(usage.byCache)) expect(series(text, `catalog_search_cache_bytes{cache="${cache}"}`)).toBe(bytes);
+    } finally {
+      await server.close();
     }
   });
 

@@ -81,7 +81,7 @@ describe('security: one project cannot take more than its share', () => {
 describe('FairShare buckets', () => {
   it('refill at their rate and say when to retry', () => {
     let now = 0;
-    const share = new FairShare({ maxInFlight: 0, workPerMinute: 60_000, bytesPerMinute: 0 }, () => now); // 1,000 per second
+    const share = new FairShare({ maxInFlight: 0, workPerMinute: 60_000, bytesPerMinute: 0 }, { now: () => now }); // 1,000 per second
     share.admit('p', 0);
     share.chargeWork('p', 12_000); // a bucket of 10,000: 2,000 in debt
     share.finish('p');

@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { MemoryUsage } from '../memory/index.js';
 import type { RerankStats } from '../search/reranker.js';
 
 /**
@@ -17,6 +18,7 @@ export interface Metrics {
   cacheRequests: Counter<'cache' | 'result'>;
   toolSetReferences: Counter<'result'>;
   rateLimited: Counter;
+  costLimited: Counter<'limit'>;
   redisErrors: Counter<'operation'>;
   redisFallbacks: Counter<'operation'>;
 }
@@ -26,6 +28,8 @@ export interface MetricsOptions {
   defaultMetrics: boolean;
   /** Bytes held by the in-process tool-set store (estimated), read at scrape time. */
   toolSetBytes: () => number;
+  /** The cache budget's use (src/memory), read at scrape time. */
+  memoryUsage: () => MemoryUsage;
 }
 
 const PREFIX = 'catalog_search_';
@@ -86,6 +90,12 @@ export function createMetrics(options: MetricsOptions): Metrics {
       help: 'Searches refused with 429 by the per-project rate limit.',
       registers,
     }),
+    costLimited: new Counter({
+      name: `${PREFIX}cost_limited_total`,
+      help: 'Searches refused with 429 by the per-project fair share, by limit (in_flight, work: tools × sub-queries per minute, bytes per minute).',
+      labelNames: ['limit'],
+      registers,
+    }),
     redisErrors: new Counter({
       name: `${PREFIX}redis_errors_total`,
       help: 'Redis commands that failed or timed out, by operation.',
@@ -105,6 +115,23 @@ export function createMetrics(options: MetricsOptions): Metrics {
     registers,
     collect() {
       this.set(options.toolSetBytes());
+    },
+  });
+  new Gauge({
+    name: `${PREFIX}cache_bytes`,
+    help: 'Bytes held by each cache in the memory budget (CACHE_MEMORY_MB), keys included; reserved memory counts from the start.',
+    labelNames: ['cache'],
+    registers,
+    collect() {
+      for (const [cache, bytes] of Object.entries(options.memoryUsage().byCache)) this.set({ cache }, bytes);
+    },
+  });
+  new Gauge({
+    name: `${PREFIX}cache_budget_bytes`,
+    help: 'The memory budget all caches share (CACHE_MEMORY_MB).',
+    registers,
+    collect() {
+      this.set(options.memoryUsage().maxBytes);
     },
   });
   return metrics;

@@ -80,7 +80,7 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
 
   // Per project: searches in flight, and work (tools × sub-queries) and bytes per minute. Checked
   // before the body is parsed, like the request rate; a search's work is charged once it is validated.
-  const fairShare = new FairShare(config.fairShare);
+  const fairShare = new FairShare(config.fairShare, { onRefused: (limit) => metrics.costLimited.inc({ limit }) });
   const admit = async (request: FastifyRequest, reply: FastifyReply) => {
     fairShare.admit(request.projectId, Number(request.headers['content-length']) || 0);
     reply.raw.once('close', () => fairShare.finish(request.projectId));

@@ -66,13 +66,28 @@ interface ProjectShare {
   bytes: DebtBucket | undefined;
 }
 
+/** Which limit refused a search (a metrics label). */
+export type FairShareLimit = 'in_flight' | 'work' | 'bytes';
+
+export interface FairShareOptions {
+  /** The clock (ms); tests pass their own. */
+  now?: () => number;
+  /** Told of each refusal, with the limit that refused (metrics). */
+  onRefused?: (limit: FairShareLimit) => void;
+}
+
 export class FairShare {
   readonly #projects = new Map<string, ProjectShare>();
+  readonly now: () => number;
+  readonly #onRefused: ((limit: FairShareLimit) => void) | undefined;
 
   constructor(
     private readonly limits: FairShareLimits,
-    private readonly now: () => number = () => performance.now(),
-  ) {}
+    options: FairShareOptions = {},
+  ) {
+    this.now = options.now ?? (() => performance.now());
+    this.#onRefused = options.onRefused;
+  }
 
   get enabled(): boolean {
     return this.limits.maxInFlight > 0 || this.limits.workPerMinute > 0 || this.limits.bytesPerMinute > 0;
@@ -87,10 +102,14 @@ export class FairShare {
     const share = this.#share(projectId, now);
     const { maxInFlight } = this.limits;
     if (maxInFlight > 0 && share.inFlight >= maxInFlight) {
+      this.#onRefused?.('in_flight');
       throw rateLimited(`This project may have ${maxInFlight} searches in flight at once; wait for one to finish.`, 1_000);
     }
-    const waitMs = Math.max(share.work?.msUntilPositive(now) ?? 0, share.bytes?.msUntilPositive(now) ?? 0);
+    const workWaitMs = share.work?.msUntilPositive(now) ?? 0;
+    const bytesWaitMs = share.bytes?.msUntilPositive(now) ?? 0;
+    const waitMs = Math.max(workWaitMs, bytesWaitMs);
     if (waitMs > 0) {
+      this.#onRefused?.(workWaitMs >= bytesWaitMs ? 'work' : 'bytes');
       throw rateLimited(
         `This project has used its share of search work (tools × sub-queries and request bytes per minute); ` +
           `retry in ${Math.ceil(waitMs / 1000)} s.`,
