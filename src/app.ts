@@ -162,7 +162,14 @@ export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyI
     app.log.info('BM25-only: LLM_MODEL is not set, searches are ranked lexically (meta.ranker "bm25")');
   }
 
-  const semantic = config.embeddings ? semanticStageFromConfig(config.embeddings, app.log, memory, shared ? sharedVectors(shared) : undefined) : undefined;
+  const semantic = config.embeddings ? semanticStageFromConfig(config.embeddings, app.log, {
+        memory,
+        shared: shared ? sharedVectors(shared) : undefined,
+        onLookup: (hits, misses) => {
+          metrics.cacheRequests.inc({ cache: 'vectors', result: 'hit' }, hits);
+          metrics.cacheRequests.inc({ cache: 'vectors', result: 'miss' }, misses);
+        },
+      }) : undefined;
   if (semantic) {
     app.addHook('onReady', semantic.ready);
     app.addHook('onClose', () => semantic.stage.close());

@@ -59,6 +59,9 @@ describe('GET /metrics', () => {
       expect(series(text, 'catalog_search_tool_set_references_total{result="local"}')).toBe(1);
       expect(series(text, 'catalog_search_tool_set_references_total{result="miss"}')).toBe(1);
       expect(series(text, 'catalog_search_rate_limited_total')).toBe(1);
+      // The project's analyses: made by the first search, kept for the three after it (the 409 and 429 rank nothing).
+      expect(series(text, 'catalog_search_cache_requests_total{cache="rank",result="miss"}')).toBe(1);
+      expect(series(text, 'catalog_search_cache_requests_total{cache="rank",result="hit"}')).toBe(3);
       expect(series(text, 'catalog_search_http_request_duration_seconds_count{method="POST",route="/v1/catalog/search",status_code="200"}')).toBe(4);
       expect(series(text, 'catalog_search_http_request_duration_seconds_count{method="POST",route="/v1/catalog/search",status_code="409"}')).toBe(1);
       expect(text).toContain('nodejs_eventloop_lag_seconds');
@@ -94,6 +97,24 @@ describe('GET /metrics', () => {
       const usage = memory.usage();
       expect(usage.byCache['rank-caches']).toBeGreaterThan(0); // the search's list, analysed and kept
       for (const [cache, bytes] of Object.entries(usage.byCache)) expect(series(text, `catalog_search_cache_bytes{cache="${cache}"}`)).toBe(bytes);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('counts the semantic stage\'s vector lookups per tool: misses for a new list, hits once it is embedded', async () => {
+    const server = await startApp(
+      testConfig({
+        embeddings: { endpoint: { baseUrl: model.baseURL, apiKey: undefined, model: 'test-embed' }, threads: 1, cacheBytes: 4 << 20, waitShare: 0.5, maxQueuedPerProject: 1000 },
+      }),
+    );
+    try {
+      const tools = sampleRequest.tools.length;
+      expect(await search(server, sampleRequest)).toBe(200); // embeds the list (small: within the wait share)
+      expect(await search(server, { ...sampleRequest, query: ['slack'] })).toBe(200);
+      const text = await (await fetch(`${server.url}/metrics`)).text();
+      expect(series(text, 'catalog_search_cache_requests_total{cache="vectors",result="miss"}')).toBe(tools);
+      expect(series(text, 'catalog_search_cache_requests_total{cache="vectors",result="hit"}')).toBe(tools);
     } finally {
       await server.close();
     }

@@ -124,6 +124,8 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
         reply.raw.once('close', () => {
           if (!reply.raw.writableFinished) hangUp.abort();
         });
+        // A hit: the project's analyses were kept (its tools need not all be known to them).
+        metrics.cacheRequests.inc({ cache: 'rank', result: caches.has(request.projectId) ? 'hit' : 'miss' });
         const rankCache = caches.for(request.projectId);
         const { response, rerank } = await searchCatalog(search, {
           projectId: request.projectId,

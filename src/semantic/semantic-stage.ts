@@ -35,6 +35,8 @@ export interface SemanticStageOptions {
   waitShare: number;
   /** Tool texts queued for background embedding per project. */
   maxQueuedPerProject: number;
+  /** Told, per search, how many of its tools' vectors this process held (hits) and lacked (misses). */
+  onLookup?: ((hits: number, misses: number) => void) | undefined;
   /** Redis, when REDIS_URL is set: vectors embedded by any replica serve all of them. */
   shared?: SharedVectors | undefined;
   log?: Pick<FastifyBaseLogger, 'warn'>;
@@ -90,9 +92,11 @@ export class SemanticStage {
     const absent = (): number[] => tools.flatMap((vector, index) => (vector === undefined ? [index] : []));
     const refresh = (indexes: readonly number[]) => indexes.forEach((index) => (tools[index] = this.#cache.getHeld(projectId, held[index]!)));
     const missing = new Map<string, string>();
-    if (tools.includes(undefined)) {
-      await this.#readShared(projectId, absent().map((index) => ids[index]!));
-      refresh(absent());
+    const lacking = absent();
+    this.options.onLookup?.(tools.length - lacking.length, lacking.length);
+    if (lacking.length > 0) {
+      await this.#readShared(projectId, lacking.map((index) => ids[index]!));
+      refresh(lacking);
       for (const index of absent()) missing.set(ids[index]!, toolText(request.tools[index]!));
     }
     const cold = missing.size === 0 ? undefined : untilAborted(this.#background.embed(projectId, missing, headers), signal());

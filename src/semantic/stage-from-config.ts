@@ -1,10 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { EmbeddingsConfig } from '../config.js';
-import type { MemoryBudget } from '../memory/index.js';
 import { createEmbeddedSource } from './embedded-source.js';
 import { createEndpointSource } from './endpoint-source.js';
-import { SemanticStage } from './semantic-stage.js';
+import { SemanticStage, type SemanticStageOptions } from './semantic-stage.js';
 import type { SharedVectors } from './vector-cache.js';
+
+/** What the stage gets from the app: the cache budget, Redis when configured, a vector-cache counter. */
+export type SemanticStageDeps = Pick<SemanticStageOptions, 'memory' | 'shared' | 'onLookup'>;
 
 /**
  * The semantic stage as configured by EMBEDDINGS_* (docs/configuration.md): the endpoint when one is
@@ -14,10 +16,9 @@ import type { SharedVectors } from './vector-cache.js';
 export function semanticStageFromConfig(
   config: EmbeddingsConfig,
   log: FastifyBaseLogger,
-  memory: MemoryBudget,
-  shared?: SharedVectors,
+  deps: SemanticStageDeps,
 ): { stage: SemanticStage; ready(): Promise<void> } {
-  const options = { cacheBytes: config.cacheBytes, memory, waitShare: config.waitShare, maxQueuedPerProject: config.maxQueuedPerProject, shared, log };
+  const options = { ...deps, cacheBytes: config.cacheBytes, waitShare: config.waitShare, maxQueuedPerProject: config.maxQueuedPerProject, log };
   const { endpoint } = config;
   if (endpoint) {
     const embedder = createEndpointSource({
