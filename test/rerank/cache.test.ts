@@ -1,19 +1,11 @@
 // Cost controls: per-project answer cache (LRU + TTL) and single-flight of identical requests.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createReranker, type RerankerConfig } from '../../src/rerank/index.js';
-import { startOpenAITestServer, type OpenAITestServer } from '../helpers/openai-test-server.js';
+import { testModelForFile } from '../helpers/test-model.js';
 import { everydayTools } from '../fixtures/tools.js';
 import { rerankRun } from '../helpers/rerank.js';
 
-let double: OpenAITestServer;
-beforeAll(async () => {
-  double = await startOpenAITestServer();
-});
-afterAll(() => double.close());
-afterEach(() => {
-  double.requests.length = 0;
-  double.setScript({ behaviour: { kind: 'grade' } });
-});
+const double = testModelForFile();
 
 const reranker = (overrides: Partial<RerankerConfig> = {}) =>
   createReranker({ baseURL: double.baseURL, model: 'test-model', ...overrides });

@@ -1,25 +1,12 @@
 // The LLM stage against the OpenAI-compatible double over real HTTP, with the real `openai` SDK.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createReranker, GRADE_BANDS, type RerankerConfig } from '../../src/rerank/index.js';
-import {
-  promptCandidates,
-  startOpenAITestServer,
-  type ChatRequestBody,
-  type OpenAITestServer,
-  type PromptCandidate,
-} from '../helpers/openai-test-server.js';
+import { promptCandidates, type ChatRequestBody, type PromptCandidate } from '../helpers/openai-test-server.js';
+import { testModelForFile } from '../helpers/test-model.js';
 import { everydayTools } from '../fixtures/tools.js';
 import { keys, rerankRun } from '../helpers/rerank.js';
 
-let double: OpenAITestServer;
-beforeAll(async () => {
-  double = await startOpenAITestServer();
-});
-afterAll(() => double.close());
-afterEach(() => {
-  double.requests.length = 0;
-  double.setScript({ behaviour: { kind: 'grade' } });
-});
+const double = testModelForFile();
 
 const reranker = (overrides: Partial<RerankerConfig> = {}) =>
   createReranker({ baseURL: double.baseURL, apiKey: 'test-key', model: 'test-model', cacheTtlMs: 0, ...overrides });

@@ -3,22 +3,15 @@
 // `degraded`, and never hold the event loop (the event-loop bound here is hang detection, generous:
 // before these limits a whitespace loop stalled it for seconds).
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_ANSWER_CHARS } from '../../src/rerank/answer-limits.js';
 import { createReranker } from '../../src/rerank/index.js';
-import { startOpenAITestServer, type OpenAITestServer, type Script } from '../helpers/openai-test-server.js';
+import type { Script } from '../helpers/openai-test-server.js';
+import { testModelForFile } from '../helpers/test-model.js';
 import { everydayTools } from '../fixtures/tools.js';
 import { rerankRun } from '../helpers/rerank.js';
 
-let double: OpenAITestServer;
-beforeAll(async () => {
-  double = await startOpenAITestServer();
-});
-afterAll(() => double.close());
-afterEach(() => {
-  double.requests.length = 0;
-  double.setScript({ behaviour: { kind: 'grade' } });
-});
+const double = testModelForFile();
 
 const reranker = () => createReranker({ baseURL: double.baseURL, model: 'test-model', cacheTtlMs: 0 });
 const plateTomorrow = { query: ["what's on my plate tomorrow"], tools: everydayTools };
