@@ -1,7 +1,7 @@
 // GET /metrics scraped after known traffic: each series counts what was done, labels carry no
 // project ids, and the endpoint can be moved to its own port or turned off.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { MemoryBudget } from '../src/memory/index.js';
 import { listenForMetrics } from '../src/metrics/metrics-server.js';
 import { startApp, TEST_SECRET, testConfig, type RunningApp } from './helpers/app.js';
@@ -130,6 +130,17 @@ describe('GET /metrics', () => {
       expect(response.status).toBe(200);
       expect(await response.text()).toContain('catalog_search_searches_total');
       expect((await fetch(`http://127.0.0.1:${port}/other`)).status).toBe(404);
+      expect((await fetch(`http://127.0.0.1:${port}/internal/metrics?name[]=x`)).status).toBe(200);
+      // A target `new URL` cannot parse gets 404, and the port keeps serving (no uncaught exception).
+      const raw = await new Promise<string>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1', () => socket.end('GET //[ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'));
+        let answer = '';
+        socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+        socket.on('end', () => resolve(answer));
+        socket.on('error', reject);
+      });
+      expect(raw).toMatch(/^HTTP\/1\.1 404/);
+      expect((await fetch(`http://127.0.0.1:${port}/internal/metrics`)).status).toBe(200);
     } finally {
       metricsServer.close();
       await server.close();

@@ -7,7 +7,9 @@ import type { Registry } from 'prom-client';
  */
 export async function listenForMetrics(registry: Registry, options: { host: string; port: number; path: string }): Promise<Server> {
   const server = createServer((request, response) => {
-    if (request.method !== 'GET' || new URL(request.url ?? '/', 'http://metrics').pathname !== options.path) {
+    // The path compared as sent, without parsing it as a URL: a malformed target such as `//[` makes
+    // `new URL` throw, and an exception in this listener would end the process.
+    if (request.method !== 'GET' || (request.url ?? '/').split('?')[0] !== options.path) {
       response.writeHead(404).end();
       return;
     }
