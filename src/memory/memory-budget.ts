@@ -45,7 +45,8 @@ export interface CacheOptions<V> {
   maxEntriesPerProject?: number;
   /**
    * Most bytes of this cache for all projects together, besides the budget (the least recently used
-   * go first); for caches with a published byte limit. Costs a key list: not for hot caches.
+   * go first); for caches with a published byte limit. Below the budget it costs a recency list (a
+   * key per entry, and time on every lookup); at or above it, it never binds first and is ignored.
    */
   maxBytes?: number;
 }
@@ -84,6 +85,8 @@ interface Held {
   value: unknown;
   size: number;
   onRemove: ((value: never, projectId: string) => void) | undefined;
+  /** Takes the entry out of its cache's own bookkeeping (the recency list of a cache with a byte limit). */
+  untrack: ((projectId: string, key: string) => void) | undefined;
   /** Set again with the same value (a new size): not a removal. */
   resized?: boolean;
 }
@@ -143,9 +146,12 @@ export class MemoryBudget {
         for (const projectId of written.keys()) if (!this.#projects.has(projectId)) written.delete(projectId);
       }
     };
-    // Entries in order of use, oldest first, when the cache has a byte limit of its own.
-    const maxBytes = options.maxBytes;
+    // Entries in order of use, oldest first, when the cache has a byte limit of its own below the
+    // budget (one at or above it never binds first, and the list costs time on every lookup: 0.18 →
+    // 0.41 ms per 1,000). An entry leaves the list whenever it leaves the cache (untrack).
+    const maxBytes = options.maxBytes !== undefined && options.maxBytes < this.maxBytes ? options.maxBytes : undefined;
     const used = maxBytes === undefined ? undefined : new Map<string, { projectId: string; key: string }>();
+    const untrack = used === undefined ? undefined : (projectId: string, key: string) => used.delete(`${projectId}\u0000${key}`);
     const touch = (projectId: string, key: string) => {
       if (used === undefined) return;
       const at = `${projectId}\u0000${key}`;
@@ -174,7 +180,7 @@ export class MemoryBudget {
       set: (projectId, key, value) => {
         const size = ENTRY_OVERHEAD_BYTES + stringBytes(prefix) + stringBytes(key) + options.sizeOf(value);
         if (maxBytes !== undefined && size > maxBytes) return false;
-        const held = this.#set(projectId, prefix + key, { cache: name, value, size, onRemove }, ttl);
+        const held = this.#set(projectId, prefix + key, { cache: name, value, size, onRemove, untrack }, ttl);
         if (held) {
           countWrite(projectId, prefix + key);
           touch(projectId, prefix + key);
@@ -227,8 +233,9 @@ export class MemoryBudget {
   #partition(projectId: string): LRUCache<string, Held> {
     return new LRUCache<string, Held>({
       maxSize: this.projectMaxBytes,
-      dispose: (held) => {
+      dispose: (held, key) => {
         this.#account(held, -1);
+        held.untrack?.(projectId, key);
         if (!held.resized) held.onRemove?.(held.value as never, projectId);
       },
     });
