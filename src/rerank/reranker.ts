@@ -30,9 +30,9 @@ export interface RerankerConfig {
   promptTokenBudget?: number;
   /** How long an answer stays in the per-project cache. Default 10 minutes; 0 turns the cache off. */
   cacheTtlMs?: number;
-  /** Answers kept per project (least recently used go first). Default 500. */
+  /** Answers kept per project (the oldest written go first). Default 500. */
   cacheMaxEntries?: number;
-  /** Projects whose caches are kept. Default 1,000. */
+  /** Projects whose in-flight model calls are tracked for sharing (answers live in the memory budget). Default 1,000. */
   maxProjects?: number;
   /** Time kept back before the deadline to merge and send the answer (also under load). Default 50 ms. */
   reserveMs?: number;

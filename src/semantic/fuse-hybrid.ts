@@ -1,4 +1,4 @@
-import type { RankedTool, ToolInfo } from '@catalog-search/core';
+import { capRelevanceDownTheList, type RankedTool, type ToolInfo } from '@catalog-search/core';
 
 export interface FusionOptions {
   /** Reciprocal-rank constant. */
@@ -105,7 +105,7 @@ export function fuseHybrid(
   }
   // As in the lexical ranking, relevance never rises down the list (an understatement, never an overstatement).
   // The lexical entries are this request's own objects (rankTools makes new ones per call).
-  for (let i = 1; i < fused.length; i += 1) fused[i]!.relevance = Math.min(fused[i]!.relevance, fused[i - 1]!.relevance);
+  capRelevanceDownTheList(fused);
   return fused;
 }
 

@@ -59,9 +59,9 @@ export function findTermMatches(corpus: Corpus, terms: readonly string[]): TermM
     termIndexOfId[id] = t;
   }
   if (ids.length > 0) {
-    const postings = postingsOf.get(corpus);
+    let postings = postingsOf.get(corpus);
     if (postings === undefined) postingsOf.set(corpus, null);
-    else if (postings === null) postingsOf.set(corpus, new Postings(corpus));
+    else if (postings === null) postingsOf.set(corpus, (postings = new Postings(corpus)));
     countMatches(corpus, termCount, postings ? postings.find(ids) : scan(corpus));
   }
   for (const id of ids) termIndexOfId[id] = -1;
