@@ -44,14 +44,15 @@ describe('createJwksResolver', () => {
   });
 
   it('refetches for unknown kids at most once per minRefetchMs, then finds a newly published key', async () => {
-    const resolve = resolverFor();
+    // A cooldown long enough that the twenty lookups and the publish below stay inside it on a loaded machine.
+    const resolve = resolverFor({ minRefetchMs: 1000 });
     expect(await resolve(first)).toBe('ok');
-    await sleep(250);
+    await sleep(1050);
     for (let i = 0; i < 20; i += 1) expect(await resolve(`random-${i}`)).toBe('UNAUTHORIZED');
     expect(jwks.fetches).toBe(2); // one refetch for twenty unknown kids
     const second = jwks.publish(newSigningKey('key-2'));
     expect(await resolve(second)).toBe('UNAUTHORIZED'); // within the cooldown
-    await sleep(250);
+    await sleep(1050);
     expect(await resolve(second)).toBe('ok');
     expect(jwks.fetches).toBe(3);
   });

@@ -28,12 +28,21 @@ describe('security: one project cannot take more than its share', () => {
   it('limits searches in flight per project; other projects and later searches are served', async () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
+    let bothArrived!: () => void;
+    const twoInFlight = new Promise<void>((resolve) => (bothArrived = resolve));
+    let arrived = 0;
     // A reranker that holds every search until released: searches stay in flight.
-    const reranker: Reranker = { rerank: async (request) => (await held, { ranker: 'bm25', ranked: request.lexical, degraded: 'timeout' }) };
+    const reranker: Reranker = {
+      rerank: async (request) => {
+        if (++arrived === 2) bothArrived();
+        await held;
+        return { ranker: 'bm25', ranked: request.lexical, degraded: 'timeout' };
+      },
+    };
     const server = await startApp(limits({ maxInFlight: 2 }), { reranker });
     try {
       const first = [search(server.url, 'busy'), search(server.url, 'busy')];
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await twoInFlight; // both admitted and held, however slow the machine
       const third = await search(server.url, 'busy');
       expect(third.status).toBe(429);
       expect(third.type).toMatch(/^application\/problem\+json/);

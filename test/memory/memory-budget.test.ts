@@ -111,10 +111,10 @@ describe('MemoryBudget', () => {
 
   it('expires entries after their TTL', async () => {
     const budget = new MemoryBudget({ maxBytes: 10 * KB, projectShare: 1 });
-    const cache = budget.cache<string>('ttl', { sizeOf: stringBytes, ttlMs: 20 });
+    const cache = budget.cache<string>('ttl', { sizeOf: stringBytes, ttlMs: 300 });
     cache.set('p', 'k', 'v');
     expect(cache.get('p', 'k')).toBe('v');
-    await new Promise((resolve) => setTimeout(resolve, 40));
+    await new Promise((resolve) => setTimeout(resolve, 600));
     expect(cache.get('p', 'k')).toBeUndefined();
     expect(budget.usage().usedBytes).toBe(0);
   });
