@@ -12,17 +12,29 @@ export interface ServiceProcess {
 
 const SERVER = fileURLToPath(new URL('../../src/server.ts', import.meta.url));
 
+// Every process still running when the test worker exits is killed, so that a test that failed
+// half-way (one replica of two started, a start that timed out) leaves none behind.
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
 export async function startServiceProcess(env: Record<string, string>): Promise<ServiceProcess> {
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', SERVER], {
     env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', HOST: '127.0.0.1', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   const logs: Record<string, unknown>[] = [];
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const url = await new Promise<string>((resolve, reject) => {
     let buffered = '';
-    const timer = setTimeout(() => reject(new Error(`service did not start in 30 s: ${stderr}`)), 30_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`service did not start in 30 s: ${stderr}`));
+    }, 30_000);
     child.once('exit', (code) => reject(new Error(`service exited with ${code}: ${stderr}`)));
     child.stdout!.on('data', (chunk: Buffer) => {
       buffered += chunk.toString();
@@ -51,7 +63,12 @@ export async function startServiceProcess(env: Record<string, string>): Promise<
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
+        // SIGTERM drains; a process that has not exited 10 s later is killed.
+        const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        child.once('exit', () => {
+          clearTimeout(kill);
+          resolve();
+        });
         child.kill('SIGTERM');
       }),
   };
