@@ -88,6 +88,14 @@ describe('toolSet references', () => {
     expect(JSON.stringify(malformed.body.errors)).toContain('/toolSet');
   });
 
+  it('keeps no list from a request it refuses (invalid envelope or filter)', async () => {
+    const tools = manyTools(30);
+    const id = await toolSetId(tools);
+    expect((await search({ query: 42, tools }, 'project-refused')).status).toBe(400);
+    expect((await search({ query: ['x'], tools, filter: { tools: ['/(unclosed/'] } }, 'project-refused')).status).toBe(400);
+    expect((await search({ query: ['x'], toolSet: id }, 'project-refused')).status).toBe(409);
+  });
+
   it("never serves one project's list to another", async () => {
     const { body } = await search(sampleRequest, 'project-a');
     const other = await search({ query: ['x'], toolSet: body.meta.toolSet }, 'project-b');

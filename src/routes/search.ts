@@ -104,16 +104,16 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
         ...(fairShare.enabled ? { preParsing: admit } : {}),
         preValidation: async (request) => {
           enforceLimits(request.body, config.search);
-          request.toolList =
-            (await referencedList(request.body, request.projectId, toolSets)) ??
-            registeredOrUndefined(readTools(request.body), request.projectId, toolSets);
+          request.toolList = (await referencedList(request.body, request.projectId, toolSets)) ?? sentList(readTools(request.body));
         },
       },
       async (request, reply) => {
         const body = request.body;
-        const { list, toolSet, saved, byReference } = request.toolList!;
-        const prepared = prepareSearch(body, list);
+        const sent = request.toolList!;
+        const prepared = prepareSearch(body, sent.list);
         if (!prepared.ok) throw invalidRequest(prepared.problems);
+        // A list sent in full is kept for references only once the request is known to be valid.
+        const { toolSet, saved, byReference } = sent.byReference ? sent : registeredList(sent.list, request.projectId, toolSets);
         const search = prepared.search;
         if (fairShare.enabled) fairShare.chargeWork(request.projectId, search.tools.length * search.query.length);
         // With tracing on, the request span carries the trace (and names this service's span id).
@@ -197,8 +197,8 @@ function readTools(body: unknown): ToolList | undefined {
   return reading.list;
 }
 
-function registeredOrUndefined(list: ToolList | undefined, projectId: string, store: ToolSetStore): RequestToolList | undefined {
-  return list === undefined ? undefined : registeredList(list, projectId, store);
+function sentList(list: ToolList | undefined): RequestToolList | undefined {
+  return list === undefined ? undefined : { list, byReference: false };
 }
 
 function invalidRequest(problems: readonly FieldError[]): ProblemError {
