@@ -17,12 +17,42 @@ export interface EndpointSourceOptions {
   fetch?: typeof fetch;
 }
 
+/**
+ * Most bytes of one answer per input: 4,096 dimensions (text-embedding-3-large has 3,072) of up to 24
+ * characters of JSON each. An answer is parsed whole, so without a bound an endpoint that sends
+ * megabytes costs that much memory (as a 10 MB model answer once took RSS to 1.9 GB).
+ */
+const MAX_ANSWER_BYTES_PER_INPUT = 4096 * 24;
+
+/** Thrown into a response body that passes its byte bound. */
+class AnswerTooLargeError extends Error {}
+
+/** A fetch whose response bodies fail with AnswerTooLargeError once they pass `maxBytes`. */
+function boundedFetch(inner: typeof fetch, maxBytes: number): typeof fetch {
+  return async (input, init) => {
+    const response = await inner(input, init);
+    if (!response.body) return response;
+    let total = 0;
+    const bounded = response.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          total += chunk.byteLength;
+          if (total > maxBytes) controller.error(new AnswerTooLargeError(`the embeddings answer passed ${maxBytes} bytes`));
+          else controller.enqueue(chunk);
+        },
+      }),
+    );
+    return new Response(bounded, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+}
+
 export function createEndpointSource(options: EndpointSourceOptions): Embedder {
+  const batchSize = options.batchSize ?? 128;
   const client = new OpenAI({
     baseURL: options.baseURL,
     apiKey: options.apiKey ?? 'unused',
     maxRetries: 0,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
+    fetch: boundedFetch(options.fetch ?? fetch, 64 * 1024 + batchSize * MAX_ANSWER_BYTES_PER_INPUT),
   });
   const timeoutMs = options.timeoutMs ?? 30_000;
   // The model's vector length, learnt from its first valid answer: a later answer of another length
@@ -32,7 +62,7 @@ export function createEndpointSource(options: EndpointSourceOptions): Embedder {
   return {
     source: 'endpoint',
     model: options.model,
-    batchSize: options.batchSize ?? 128,
+    batchSize,
     async embed(texts, signal, headers) {
       if (texts.length === 0) return [];
       let data: Array<{ index: number; embedding: unknown }>;
@@ -76,6 +106,7 @@ export function createEndpointSource(options: EndpointSourceOptions): Embedder {
 }
 
 function classify(error: unknown, aborted: boolean): EmbeddingFailure {
+  if (error instanceof AnswerTooLargeError || (error instanceof Error && error.cause instanceof AnswerTooLargeError)) return 'invalid_response';
   if (aborted || error instanceof APIUserAbortError || error instanceof APIConnectionTimeoutError) return 'timeout';
   if (error instanceof RateLimitError) return 'rate_limited';
   return 'upstream_error';

@@ -63,4 +63,12 @@ describe('endpoint embeddings source', () => {
     server.setEmbeddings({ kind: 'vectors', vector: () => [1, 2, 3] });
     expect(await failure(embedder.embed(['second']))).toBe('invalid_response');
   });
+
+  it('an answer larger than any real one (here ~1.3 MB for one input) is refused while it arrives, as invalid_response', async () => {
+    const embedder = createEndpointSource({ baseURL: server.baseURL, apiKey: 'test-key', model: 'test-embed', batchSize: 1 });
+    server.setEmbeddings({ kind: 'vectors', vector: () => Array.from({ length: 100_000 }, (_, i) => 0.123456789 + i) });
+    expect(await failure(embedder.embed(['huge']))).toBe('invalid_response');
+    server.setEmbeddings({ kind: 'vectors' });
+    expect(await embedder.embed(['normal'])).toHaveLength(1); // the next answer is read as usual
+  });
 });
