@@ -10,7 +10,7 @@ export { detachString } from './text/detach.js';
 export { codePointLength, codePointPrefix, exceedsCodePoints, DEFAULT_MAX_CONTEXT_CHARS, DEFAULT_MAX_QUERY_CHARS, RANKED_QUERY_CHARS } from './request/text-length.js';
 export { MAX_NESTING_DEPTH } from './request/nesting-depth.js';
 export { countTools, readToolList, type RequestProblem, type ToolList, type ToolListReading } from './request/tool-list.js';
-export { compileToolFilter, serverIdOf, type ToolFilter } from './request/tool-filter.js';
+export { compileToolFilter, type ToolFilter } from './request/tool-filter.js';
 export { compileToolNamePatterns, type ToolNameMatcher } from './request/tool-name-patterns.js';
 export { adjustRelevance, needsWholeRanking, type RelevanceAdjustments } from './request/relevance-adjustments.js';
 export { prepareSearch, type Preparation, type PreparedSearch } from './request/prepare-search.js';

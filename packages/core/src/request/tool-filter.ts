@@ -43,7 +43,7 @@ export function compileToolFilter(filter: SearchFilter | undefined): FilterCompi
 const hint = (tool: ToolInfo, name: string): unknown => (tool.annotations as Record<string, unknown> | undefined)?.[name];
 
 /** The server id of a tool: its `toolKey` up to the first `:` (the whole key when it has none). */
-export function serverIdOf(tool: ToolInfo): string {
+function serverIdOf(tool: ToolInfo): string {
   const colon = tool.toolKey.indexOf(':');
   return colon < 0 ? tool.toolKey : tool.toolKey.slice(0, colon);
 }
