@@ -172,6 +172,21 @@ describe('rank cache', () => {
     expect(cache.size).toBe(CATALOG.length);
   });
 
+  it('keeps no more than a cut of hostile tags, parameter names and enum values (a cached tool stays small)', () => {
+    const huge = 'x'.repeat(1_000_000);
+    const hostile: ToolInfo = {
+      toolKey: 'h:tool',
+      toolName: 'tool',
+      serverName: 'H',
+      tags: [huge, ...Array.from({ length: 1_000 }, (_, i) => `tag${i}`)],
+      inputSchema: { type: 'object', properties: { [huge]: { type: 'string', enum: [huge, 'b'] } } },
+    };
+    const cache = createRankCache();
+    rankTools({ query: ['tool'], tools: [hostile] }, { cache });
+    // Each text cut to 300 characters, at most 64 tags: a few KB, not the megabytes sent.
+    expect(cache.bytes).toBeLessThan(30_000);
+  });
+
   it('counts the postings a list gets when it is searched again in its bytes', () => {
     const cache = createRankCache();
     const query = ['search files on github'];

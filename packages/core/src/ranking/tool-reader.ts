@@ -54,6 +54,12 @@ const MAX_PARAMS = 64;
 const MAX_PARAM_DEPTH = 3;
 const MAX_PARAM_TEXT = 300;
 const MAX_ENUM_VALUES = 20;
+/**
+ * Tags read per tool. Tags, parameter names and enum values are cut to MAX_PARAM_TEXT each too: all of
+ * them are copied into cached records and tokenized into the shared vocabulary, so none may be as long
+ * as the body allows (5 MB); real ones are words.
+ */
+const MAX_TAGS = 64;
 /** Descriptions are cut to this length for ranking unless a caller says otherwise (the service's MAX_DESCRIPTION_CHARS default). */
 export const DEFAULT_MAX_DESCRIPTION_CHARS = 2_000;
 
@@ -104,8 +110,9 @@ export class ToolReader {
     const tags = tool.tags as unknown;
     if (Array.isArray(tags)) {
       for (const tag of tags) {
+        if (tagCount >= MAX_TAGS) break;
         if (typeof tag !== 'string') continue;
-        reading[this.#length++] = tag;
+        reading[this.#length++] = cut(tag, MAX_PARAM_TEXT);
         tagCount += 1;
       }
     }
@@ -203,7 +210,7 @@ export class ToolReader {
       if (this.#paramCount >= MAX_PARAMS) return;
       if (!Object.hasOwn(properties, name)) continue;
       this.#paramCount += 1;
-      reading[this.#length++] = name;
+      reading[this.#length++] = cut(name, MAX_PARAM_TEXT);
       const property = (properties as Record<string, unknown>)[name];
       if (typeof property !== 'object' || property === null) {
         reading[this.#length++] = '';
@@ -213,7 +220,7 @@ export class ToolReader {
       this.#findKeys(property);
       const { enum: values, properties: nested, items } = found;
       const description = str(found.description);
-      reading[this.#length++] = description.length > MAX_PARAM_TEXT ? description.slice(0, MAX_PARAM_TEXT) : description;
+      reading[this.#length++] = cut(description, MAX_PARAM_TEXT);
       if (Array.isArray(values)) this.#readEnum(values);
       else reading[this.#length++] = -1;
       // What #readParams(property, depth + 1) reads, from the keys already found.
@@ -252,7 +259,7 @@ export class ToolReader {
     for (let i = 0; i < values.length && i < MAX_ENUM_VALUES; i += 1) {
       const value = values[i];
       if (typeof value !== 'string') continue;
-      reading[this.#length++] = value;
+      reading[this.#length++] = cut(value, MAX_PARAM_TEXT);
       count += 1;
     }
     reading[countAt] = count;
@@ -265,4 +272,9 @@ function joinFirst(texts: string[], count: number): string {
   if (count === 1) return texts[0]!;
   texts.length = count;
   return texts.join(' ');
+}
+
+/** The text, or its first `max` characters. */
+function cut(text: string, max: number): string {
+  return text.length > max ? text.slice(0, max) : text;
 }
