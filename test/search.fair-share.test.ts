@@ -85,6 +85,24 @@ describe('security: one project cannot take more than its share', () => {
       await server.close();
     }
   });
+  it('charges the bytes of a body that declares fewer: sent chunked, without Content-Length', async () => {
+    const server = await startApp(limits({ bytesPerMinute: 6 * 1024 })); // a bucket of 1 KB
+    const big = JSON.stringify({ query: ['create an issue'], tools: sampleTools.map((tool) => ({ ...tool, description: 'd'.repeat(500) })) });
+    const chunked = (projectId: string) =>
+      fetch(`${server.url}/v1/catalog/search`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: as(projectId) },
+        body: new Blob([big]).stream(),
+        duplex: 'half',
+      } as RequestInit);
+    try {
+      expect((await chunked('chunked')).status).toBe(200);
+      expect((await chunked('chunked')).status).toBe(429); // the first one's ~25 KB were charged
+      expect((await search(server.url, 'other')).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
 });
 
 describe('FairShare buckets', () => {

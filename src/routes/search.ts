@@ -2,6 +2,7 @@ import compress from '@fastify/compress';
 import rateLimit from '@fastify/rate-limit';
 import { DEFAULT_MAX_RESULTS, prepareSearch, readToolList, SearchEnvelopeSchema, type ToolList } from '@catalog-search/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Readable } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.js';
 import { ProblemError, type FieldError } from '../errors.js';
@@ -81,9 +82,11 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
   // Per project: searches in flight, and work (tools × sub-queries) and bytes per minute. Checked
   // before the body is parsed, like the request rate; a search's work is charged once it is validated.
   const fairShare = new FairShare(config.fairShare, { onRefused: (limit) => metrics.costLimited.inc({ limit }) });
-  const admit = async (request: FastifyRequest, reply: FastifyReply) => {
-    fairShare.admit(request.projectId, Number(request.headers['content-length']) || 0);
+  const admit = async (request: FastifyRequest, reply: FastifyReply, payload: Readable) => {
+    const declared = Number(request.headers['content-length']) || 0;
+    fairShare.admit(request.projectId, declared);
     reply.raw.once('close', () => fairShare.finish(request.projectId));
+    return fairShare.meteredBody(request.projectId, payload, declared);
   };
 
   // One handler on two paths: /v1/catalog/search and the seed path /catalog/search (one operation).

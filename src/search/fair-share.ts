@@ -8,10 +8,12 @@
 // - a byte budget: request bytes, which parsing and validation time grow with.
 // The budgets are token buckets that may go into debt: a search is admitted while its project's buckets
 // are positive and is charged what it costs once that is known (bytes from Content-Length before the
-// body is read, work after validation). A project in debt is refused before its body is parsed, so a
+// body is read, then any bytes past it as the decompressed body is read: a chunked or compressed body
+// declares fewer than parsing costs; work after validation). A project in debt is refused before its body is parsed, so a
 // throttled heavy request costs almost nothing. Why not a library: @fastify/rate-limit counts requests
 // only, and rate-limiter-flexible's fixed windows forget a cost at the end of its window, so a
 // search costlier than one window's points is either never admitted or admitted every window.
+import { pipeline, Transform, type Readable } from 'node:stream';
 import { ProblemError } from '../errors.js';
 
 export interface FairShareLimits {
@@ -118,6 +120,29 @@ export class FairShare {
     }
     share.bytes?.charge(bytes, now);
     share.inFlight += 1;
+  }
+
+  /**
+   * The body as the parser will read it (after any decompression), charging this project's byte budget
+   * for every byte past the `declared` ones already charged by `admit`. For a Fastify preParsing hook:
+   * the raw length the body limit checks is passed on (`receivedEncodedLength`).
+   */
+  meteredBody(projectId: string, payload: Readable & { receivedEncodedLength?: number }, declared: number): Readable {
+    const bytes = this.#projects.get(projectId)?.bytes;
+    if (bytes === undefined) return payload;
+    let received = 0;
+    const now = this.now;
+    const metered = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        const before = received;
+        received += chunk.length;
+        if (received > declared) bytes.charge(received - Math.max(before, declared), now());
+        done(null, chunk);
+      },
+    });
+    Object.defineProperty(metered, 'receivedEncodedLength', { get: () => payload.receivedEncodedLength });
+    // pipeline passes an error or an early close of the request on to the parser reading `metered`.
+    return pipeline(payload, metered, () => {});
   }
 
   /** Charges an admitted search's work (tools × sub-queries), known once its body is validated. */
