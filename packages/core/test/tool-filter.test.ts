@@ -49,6 +49,16 @@ describe('filter', () => {
     });
   });
 
+  it('refuses a glob with an unclosed brace, naming it (glob-to-regexp threw: a 500)', () => {
+    expect(compileToolNamePatterns(['ok_*', 'a{b', 'x"AT${'])).toEqual({
+      ok: false,
+      problems: [
+        { field: '/filter/tools/1', message: expect.stringContaining('is not a valid glob') },
+        { field: '/filter/tools/2', message: expect.stringContaining('is not a valid glob') },
+      ],
+    });
+  });
+
   it('answers a catastrophic-backtracking pattern promptly (ReDoS)', () => {
     const long = 'a'.repeat(500);
     const tools: ToolInfo[] = Array.from({ length: 2000 }, (_, i) => ({ toolKey: `s${i}:${long}`, toolName: `${long}!`, serverName: 'S' }));

@@ -53,18 +53,18 @@ export function compileToolNamePatterns(rules: readonly string[], field = '/filt
 function toRe2Source(rule: string): string | { problem: string } {
   if (rule === '') return { problem: 'must not be empty' };
   const regex = REGEX_RULE.exec(rule);
-  let source: string;
+  let source = '';
   let flags = '';
   if (regex) {
     source = regex[1]!;
     flags = regex[2]!;
     const unknown = [...flags].find((flag) => !(flag in FLAGS));
     if (unknown !== undefined) return { problem: `regex flag "${unknown}" is not supported (use i, m or s)` };
-  } else {
-    // Globs match the whole name (or the whole key); `{a,b}` and `[abc]` are supported.
-    source = globToRegExp(rule, { extended: true }).source;
   }
   try {
+    // Globs match the whole name (or the whole key); `{a,b}` and `[abc]` are supported. glob-to-regexp
+    // builds a JavaScript RegExp, which throws for an unclosed `{` (`a{b`).
+    if (!regex) source = globToRegExp(rule, { extended: true }).source;
     const flagBits = [...flags].reduce((bits, flag) => bits | FLAGS[flag]!, 0);
     RE2JS.compile(source, flagBits);
   } catch (error) {
