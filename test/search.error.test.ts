@@ -71,6 +71,7 @@ describe('bad input gets a documented 4xx problem+json, and the server keeps ser
     { name: 'a server without serverId', body: { query: ['x'], servers: [{ tools: [] }] }, status: 400, code: 'INVALID_REQUEST', field: '/servers/0/serverId' },
     { name: 'an unknown filter field', body: { ...valid, filter: { server: ['a'] } }, status: 400, code: 'INVALID_REQUEST', field: '/filter/server' },
     { name: 'a filter.tools rule RE2 refuses', body: { ...valid, filter: { tools: ['ok', '/(a)\\1/'] } }, status: 400, code: 'INVALID_REQUEST', field: '/filter/tools/1' },
+    { name: 'filter.tools rules too large together', body: { ...valid, filter: { tools: Array.from({ length: 64 }, (_, i) => `/[a-z]{1,999}b${i}/`) } }, status: 400, code: 'INVALID_REQUEST', field: '/filter/tools/4' },
     { name: 'a filter.tools glob with an unclosed brace', body: { ...valid, filter: { tools: ['ok', 'a{b'] } }, status: 400, code: 'INVALID_REQUEST', field: '/filter/tools/1' },
     { name: 'minRelevance above 1', body: { ...valid, minRelevance: 1.5 }, status: 400, code: 'INVALID_REQUEST', field: '/minRelevance' },
     { name: 'maxResults above 100', body: { ...valid, maxResults: 101 }, status: 400, code: 'INVALID_REQUEST', field: '/maxResults' },

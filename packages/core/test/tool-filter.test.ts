@@ -59,6 +59,20 @@ describe('filter', () => {
     });
   });
 
+  it('refuses rules that compile too large together, at the rule that crosses the bound, without compiling the rest', () => {
+    const started = performance.now();
+    // Each compiles to 200,801 instructions in ~150 ms; 64 of them together were too large for RE2 (a 500).
+    const huge = Array.from({ length: 64 }, (_, i) => `/(?:[^a]${'x'.repeat(200)}){999}${i}/`);
+    expect(compileToolNamePatterns(huge)).toEqual({ ok: false, problems: [{ field: '/filter/tools/0', message: expect.stringContaining('too large to run') }] });
+    // ~2,000 instructions each: the fifth passes 10,000.
+    const repeated = Array.from({ length: 64 }, (_, i) => `/[a-z]{1,999}b${i}/`);
+    expect(compileToolNamePatterns(repeated)).toEqual({ ok: false, problems: [{ field: '/filter/tools/4', message: expect.stringContaining('too large to run') }] });
+    // A generous bound, for hang detection only: compiling every huge rule took about 10 s.
+    expect(performance.now() - started).toBeLessThan(5_000);
+    // Real rule lists are far below the bound.
+    expect(compileToolNamePatterns(Array.from({ length: 64 }, (_, i) => `server${i}:*`)).ok).toBe(true);
+  });
+
   it('answers a catastrophic-backtracking pattern promptly (ReDoS)', () => {
     const long = 'a'.repeat(500);
     const tools: ToolInfo[] = Array.from({ length: 2000 }, (_, i) => ({ toolKey: `s${i}:${long}`, toolName: `${long}!`, serverName: 'S' }));

@@ -10,6 +10,13 @@ import type { RequestProblem } from './tool-list.js';
  * uses only `.*`, `.`, classes and alternation. picomatch was tried first: it compiles to
  * backtracking JavaScript RegExps (`*a*a*a*a*b` against a long name is polynomial of high degree)
  * and to look-aheads RE2 refuses, so it cannot be run safely.
+ *
+ * Linear is not cheap, though: matching costs up to (program size × name length), and compiling
+ * grows with program size. A 213-character rule (a 200-character group repeated 999 times, which RE2
+ * allows) compiles to 200,801 instructions in 151 ms, and 64 such rules did not fit RE2's limit
+ * together (a 500); 16 rules `[a-z]{1,100}b` (3,239 instructions) took 50 ms per 512-character name,
+ * 4 minutes for 5,000 tools. So the rules of a request may compile to MAX_RULE_INSTRUCTIONS in all
+ * (64 server globs such as `github:*` take about 700).
  */
 export interface ToolNameMatcher {
   /** Whether a tool with this name and key passes the rules. */
@@ -18,6 +25,9 @@ export interface ToolNameMatcher {
 
 export type PatternCompilation = { ok: true; matcher: ToolNameMatcher } | { ok: false; problems: RequestProblem[] };
 
+/** RE2 instructions all rules of a request may compile to. */
+const MAX_RULE_INSTRUCTIONS = 10_000;
+
 const REGEX_RULE = /^\/(.+)\/([a-z]*)$/s;
 const FLAGS: Record<string, number> = { i: RE2JS.CASE_INSENSITIVE, m: RE2JS.MULTILINE, s: RE2JS.DOTALL };
 
@@ -25,16 +35,24 @@ export function compileToolNamePatterns(rules: readonly string[], field = '/filt
   const include: string[] = [];
   const exclude: string[] = [];
   const problems: RequestProblem[] = [];
-  rules.forEach((rule, index) => {
+  let instructions = 0;
+  for (const [index, rule] of rules.entries()) {
     const negated = rule.startsWith('!');
     const body = negated ? rule.slice(1) : rule;
-    const source = toRe2Source(body);
-    if (typeof source !== 'string') {
-      problems.push({ field: `${field}/${index}`, message: source.problem });
-      return;
+    const compiled = toRe2Source(body);
+    if ('problem' in compiled) {
+      problems.push({ field: `${field}/${index}`, message: compiled.problem });
+      continue;
     }
-    (negated ? exclude : include).push(source);
-  });
+    instructions += compiled.instructions;
+    if (instructions > MAX_RULE_INSTRUCTIONS) {
+      // Stop compiling here: each further rule could cost as much again.
+      const message = `makes the rules too large to run (over ${MAX_RULE_INSTRUCTIONS} RE2 instructions in all): use fewer or simpler rules (a counted repetition such as {1,999} is costly)`;
+      problems.push({ field: `${field}/${index}`, message });
+      break;
+    }
+    (negated ? exclude : include).push(compiled.source);
+  }
   if (problems.length > 0) return { ok: false, problems };
   // One alternation per side: each name is scanned once per side, however many rules there are.
   const included = include.length > 0 ? RE2JS.compile(include.map((s) => `(?:${s})`).join('|')) : undefined;
@@ -49,12 +67,13 @@ export function compileToolNamePatterns(rules: readonly string[], field = '/filt
   };
 }
 
-/** An RE2 source for one rule (flags inlined as `(?i)`), or why the rule is refused. */
-function toRe2Source(rule: string): string | { problem: string } {
+/** An RE2 source for one rule (flags inlined as `(?i)`) and its program size, or why the rule is refused. */
+function toRe2Source(rule: string): { source: string; instructions: number } | { problem: string } {
   if (rule === '') return { problem: 'must not be empty' };
   const regex = REGEX_RULE.exec(rule);
   let source = '';
   let flags = '';
+  let instructions: number;
   if (regex) {
     source = regex[1]!;
     flags = regex[2]!;
@@ -66,9 +85,9 @@ function toRe2Source(rule: string): string | { problem: string } {
     // builds a JavaScript RegExp, which throws for an unclosed `{` (`a{b`).
     if (!regex) source = globToRegExp(rule, { extended: true }).source;
     const flagBits = [...flags].reduce((bits, flag) => bits | FLAGS[flag]!, 0);
-    RE2JS.compile(source, flagBits);
+    instructions = RE2JS.compile(source, flagBits).programSize();
   } catch (error) {
     return { problem: `is not a valid ${regex ? 'RE2 regular expression' : 'glob'}: ${(error as Error).message}` };
   }
-  return flags === '' ? source : `(?${flags})${source}`;
+  return { source: flags === '' ? source : `(?${flags})${source}`, instructions };
 }
