@@ -156,6 +156,18 @@ describe('bad input gets a documented 4xx problem+json, and the server keeps ser
     await expectStillServing();
   });
 
+  it('a filter.tools rule set too slow for the list → 400 naming /filter/tools, not seconds of blocked event loop', async () => {
+    // ~50 ms per 512-character name: about 10 s for these 200 tools.
+    const tools = Array.from({ length: 200 }, (_, i) => ({ toolKey: `s:${i}`, toolName: 'ab'.repeat(254) + i, serverName: 'S' }));
+    const rules = Array.from({ length: 16 }, (_, i) => `/[a-z]{1,100}b${i}/`);
+    const started = performance.now();
+    const problem = expectProblem(await post(JSON.stringify({ query: ['x'], tools, filter: { tools: rules } })), 400, 'INVALID_REQUEST', '/filter/tools');
+    expect(problem.detail).toContain('/filter/tools');
+    // A generous bound, for hang detection only: the filter's budget is 500 ms.
+    expect(performance.now() - started).toBeLessThan(5_000);
+    await expectStillServing();
+  });
+
   it('answers 200 with no results for a body whose hundreds of tools are all unusable, naming the first 20', async () => {
     const tools = Array.from({ length: 150 }, () => ({ toolKey: 1, toolName: 2, serverName: 3 }));
     const response = await post(JSON.stringify({ query: ['x'], tools }));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileToolFilter, compileToolNamePatterns, type ToolInfo } from '../src/index.js';
+import { compileToolFilter, compileToolNamePatterns, prepareSearch, type ToolInfo } from '../src/index.js';
 import { CATALOG } from './fixtures/tools.js';
 
 function kept(filter: Parameters<typeof compileToolFilter>[0], tools: ToolInfo[] = CATALOG): string[] {
@@ -81,6 +81,19 @@ describe('filter', () => {
     expect(kept({ tools: ['/^(a+)+$/', '*a*a*a*a*a*a*a*a*a*a*b'] }, tools)).toEqual([]);
     // A generous bound, for hang detection only: this takes well under a second.
     expect(performance.now() - started).toBeLessThan(15_000);
+  });
+
+  it('refuses a filter that takes too long on the list, naming filter.tools, instead of holding the event loop', () => {
+    // 3,239 instructions, within the bound, but ~50 ms per 512-character name: ~50 s for these 1,000 tools.
+    const rules = Array.from({ length: 16 }, (_, i) => `/[a-z]{1,100}b${i}/`);
+    const tools: ToolInfo[] = Array.from({ length: 1000 }, (_, i) => ({ toolKey: `s:${i}`, toolName: `${'ab'.repeat(256)}`.slice(0, 508) + i, serverName: 'S' }));
+    const started = performance.now();
+    const prepared = prepareSearch({ query: ['x'], filter: { tools: rules } }, { tools, skipped: [], skippedCount: 0 });
+    expect(prepared).toEqual({ ok: false, problems: [{ field: '/filter/tools', message: expect.stringContaining('took over 500 ms') }] });
+    // A generous bound, for hang detection only: the budget is 500 ms.
+    expect(performance.now() - started).toBeLessThan(5_000);
+    // The same list with an everyday filter is prepared.
+    expect(prepareSearch({ query: ['x'], filter: { tools: ['s:1*'] } }, { tools, skipped: [], skippedCount: 0 })).toMatchObject({ ok: true });
   });
 
   it('tags keep tools with at least one matching tag, case-insensitively (seed 004)', () => {

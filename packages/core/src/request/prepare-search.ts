@@ -1,5 +1,5 @@
 import type { SearchBoost, SearchEnvelope, SearchMeta, ToolInfo } from '../schemas.js';
-import { compileToolFilter } from './tool-filter.js';
+import { compileToolFilter, type ToolFilter } from './tool-filter.js';
 import type { RequestProblem, ToolList } from './tool-list.js';
 
 /**
@@ -26,12 +26,25 @@ export interface PreparedSearch {
 
 export type Preparation = { ok: true; search: PreparedSearch } | { ok: false; problems: RequestProblem[] };
 
+/**
+ * Time the filter may take on one list. Name rules are bounded in size (MAX_RULE_INSTRUCTIONS) but
+ * not in cost: 16 rules `[a-z]{1,100}b` took 4 minutes on 5,000 tools with 512-character names. Real
+ * filters take far less (64 server globs over 5,000 tools: about 50 ms), so a filter still running
+ * after this is refused rather than allowed to hold the event loop.
+ */
+const FILTER_TIME_BUDGET_MS = 500;
+
 export function prepareSearch(envelope: SearchEnvelope, list: ToolList): Preparation {
   const filter = compileToolFilter(envelope.filter);
   if (!filter.ok) return filter;
+  const tools = filter.keep ? keepWithinBudget(list.tools, filter.keep) : list.tools;
+  if (tools === undefined) {
+    const field = envelope.filter?.tools?.length ? '/filter/tools' : '/filter';
+    return { ok: false, problems: [{ field, message: `took over ${FILTER_TIME_BUDGET_MS} ms on this list: use fewer or simpler rules` }] };
+  }
   const search: PreparedSearch = {
     query: envelope.query,
-    tools: filter.keep ? list.tools.filter(filter.keep) : list.tools,
+    tools,
     usableTools: list.tools.length,
     list: list.tools,
     skippedMeta: list.skippedCount === 0 ? {} : { skipped: list.skipped, skippedCount: list.skippedCount },
@@ -41,4 +54,15 @@ export function prepareSearch(envelope: SearchEnvelope, list: ToolList): Prepara
   if (envelope.boost !== undefined) search.boost = envelope.boost;
   if (envelope.minRelevance !== undefined) search.minRelevance = envelope.minRelevance;
   return { ok: true, search };
+}
+
+/** The tools `keep` keeps, or undefined when that takes longer than FILTER_TIME_BUDGET_MS. */
+function keepWithinBudget(tools: ToolInfo[], keep: ToolFilter): ToolInfo[] | undefined {
+  const until = performance.now() + FILTER_TIME_BUDGET_MS;
+  const kept: ToolInfo[] = [];
+  for (const tool of tools) {
+    if (keep(tool)) kept.push(tool);
+    if (performance.now() > until) return undefined;
+  }
+  return kept;
 }

@@ -16,7 +16,8 @@ import type { RequestProblem } from './tool-list.js';
  * allows) compiles to 200,801 instructions in 151 ms, and 64 such rules did not fit RE2's limit
  * together (a 500); 16 rules `[a-z]{1,100}b` (3,239 instructions) took 50 ms per 512-character name,
  * 4 minutes for 5,000 tools. So the rules of a request may compile to MAX_RULE_INSTRUCTIONS in all
- * (64 server globs such as `github:*` take about 700).
+ * (64 server globs such as `github:*` take about 700), and prepareSearch bounds the time spent
+ * applying them.
  */
 export interface ToolNameMatcher {
   /** Whether a tool with this name and key passes the rules. */
