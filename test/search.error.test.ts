@@ -156,6 +156,14 @@ describe('bad input gets a documented 4xx problem+json, and the server keeps ser
     await expectStillServing();
   });
 
+  it('a list of 100,000 bad servers → 400 naming the first 20 (all of them made a 6 MB answer)', async () => {
+    const response = await post(`{"query":["x"],"servers":[${Array.from({ length: 100_000 }, () => '1').join(',')}]}`);
+    const problem = expectProblem(response, 400, 'INVALID_REQUEST', '/servers/0');
+    expect(problem.errors).toHaveLength(20);
+    expect(response.text.length).toBeLessThan(4_096);
+    await expectStillServing();
+  });
+
   it('a filter.tools rule set too slow for the list → 400 naming /filter/tools, not seconds of blocked event loop', async () => {
     // ~50 ms per 512-character name: about 10 s for these 200 tools.
     const tools = Array.from({ length: 200 }, (_, i) => ({ toolKey: `s:${i}`, toolName: 'ab'.repeat(254) + i, serverName: 'S' }));

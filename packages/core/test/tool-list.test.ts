@@ -122,6 +122,15 @@ describe('readToolList: the grouped MCP form', () => {
     if (!reading.ok) expect(reading.problems.map((problem) => problem.field)).toEqual([field]);
   });
 
+  it('names the first 20 bad servers of a list, not all of them', () => {
+    const reading = readToolList({ servers: [{ serverId: 's', tools: [] }, ...Array.from({ length: 100_000 }, () => 1)] });
+    expect(reading.ok).toBe(false);
+    if (!reading.ok) {
+      expect(reading.problems).toHaveLength(20);
+      expect(reading.problems[0]).toEqual({ field: '/servers/1', message: 'must be an object' });
+    }
+  });
+
   it('counts the tools of either form for MAX_TOOLS', () => {
     expect(countTools({ tools: [1, 2, 3] })).toBe(3);
     expect(countTools({ servers: [{ tools: [1, 2] }, { tools: [3] }, null] })).toBe(3);
