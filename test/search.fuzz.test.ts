@@ -19,6 +19,8 @@ const SEED = Number(process.env.FUZZ_SEED ?? 20261124);
 const RUNS = Math.max(1, Number(process.env.FUZZ_RUNS ?? 1));
 /** Generous: a search here takes milliseconds; only a hang gets near this. */
 const HANG_MS = 5_000;
+/** Per property: vitest's 20 s, scaled with FUZZ_RUNS. */
+const PROPERTY_TIMEOUT_MS = 20_000 * RUNS;
 const BODY_LIMIT = 512 * 1024;
 const MAX_TOOLS = 300;
 
@@ -409,7 +411,7 @@ describe('fuzzed search requests', () => {
       ),
       250,
     );
-  });
+  }, PROPERTY_TIMEOUT_MS);
 
   it('odd content types, encodings, truncated or corrupted bodies and gzip bombs never get a 5xx or a hang', async () => {
     await holds(
@@ -420,7 +422,7 @@ describe('fuzzed search requests', () => {
       }),
       80,
     );
-  });
+  }, PROPERTY_TIMEOUT_MS);
 
   it('keeps serving a plain search afterwards', async () => {
     const answer = await send({ projectId: 'project-a', body: JSON.stringify({ query: ['read a file'], tools: sampleTools }) });
