@@ -89,7 +89,7 @@ export class ProblemError extends Error {
 }
 
 /** At most this many field errors are listed; a body with thousands of bad tools gets the first few. */
-const MAX_FIELD_ERRORS = 20;
+export const MAX_FIELD_ERRORS = 20;
 
 /** Fastify's validation errors carry `validation` (one entry per failure) and `validationContext`. */
 interface ValidationEntry {

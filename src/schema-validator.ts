@@ -1,0 +1,26 @@
+import type { TSchema } from '@sinclair/typebox';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { Value } from '@sinclair/typebox/value';
+import type { FastifySchemaCompiler, FastifySchemaValidationError } from 'fastify';
+import { MAX_FIELD_ERRORS } from './errors.js';
+
+/**
+ * Request validation with TypeBox's compiled checks (markedly faster than Fastify's default ajv on
+ * a 1,000-tool list), as @fastify/type-provider-typebox's TypeBoxValidatorCompiler does, except that
+ * it stops after the MAX_FIELD_ERRORS errors the answer lists. That compiler collects every error
+ * first: a 4 MB body whose `query` held 2,000,000 numbers made 2,000,000 error objects, 2.7 s and
+ * +659 MB of memory for one 400.
+ */
+export const boundedValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
+  const check = TypeCompiler.Compile(schema);
+  return (value: unknown) => {
+    const converted = httpPart === 'body' ? value : Value.Convert(schema, value);
+    if (check.Check(converted)) return { value: converted };
+    const errors: FastifySchemaValidationError[] = [];
+    for (const error of check.Errors(converted)) {
+      errors.push({ keyword: 'typebox', instancePath: error.path, schemaPath: '', params: {}, message: error.message });
+      if (errors.length === MAX_FIELD_ERRORS) break;
+    }
+    return { error: errors };
+  };
+};
