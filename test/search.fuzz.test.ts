@@ -12,6 +12,7 @@ import { Value } from '@sinclair/typebox/value';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, TEST_SECRET, testConfig, type RunningApp } from './helpers/app.js';
+import { startOpenAITestServer, type OpenAITestServer } from './helpers/openai-test-server.js';
 import { claims, signJwt } from './helpers/tokens.js';
 import { sampleTools } from './fixtures/tools.js';
 
@@ -25,45 +26,61 @@ const BODY_LIMIT = 512 * 1024;
 const MAX_TOOLS = 300;
 
 let server: RunningApp;
+/** The same service with the LLM stage on, over our OpenAI-compatible test server (the real SDK). */
+let withModel: RunningApp;
+let model: OpenAITestServer;
 /** A tool set project-a registered, so references can hit as well as miss. */
 let knownToolSet: string;
 
 beforeAll(async () => {
-  server = await startApp(
-    testConfig({
-      search: { ...testConfig().search, maxTools: MAX_TOOLS, maxQueryChars: 4_000, maxContextChars: 8_000 },
-      http: { ...testConfig().http, bodyLimitBytes: BODY_LIMIT },
-    }),
-  );
-  const registered = await send({ projectId: 'project-a', body: JSON.stringify({ query: ['read a file'], tools: sampleTools }) });
-  knownToolSet = (registered.json as { meta: { toolSet: string } }).meta.toolSet;
+  const config = testConfig({
+    search: { ...testConfig().search, maxTools: MAX_TOOLS, maxQueryChars: 4_000, maxContextChars: 8_000 },
+    http: { ...testConfig().http, bodyLimitBytes: BODY_LIMIT },
+  });
+  model = await startOpenAITestServer();
+  server = await startApp(config);
+  withModel = await startApp({
+    ...config,
+    llm: { baseUrl: model.baseURL, apiKey: 'k', model: 'test-model', promptTokenBudget: 7000, cacheTtlMs: 60_000, cacheEntriesPerProject: 10 },
+  });
+  for (const to of [server, withModel]) {
+    const registered = await send({ projectId: 'project-a', body: JSON.stringify({ query: ['read a file'], tools: sampleTools }), to });
+    knownToolSet = (registered.json as { meta: { toolSet: string } }).meta.toolSet;
+  }
 });
-afterAll(() => server.close());
+afterAll(async () => {
+  await server.close();
+  await withModel.close();
+  await model.close();
+});
 
 // ---------- values ----------
 
 const LONE_SURROGATES = ['\ud800', '\udfff', 'a\udc00b', '\ud83d'];
 const PROTO_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf'];
 
-/** Text as routers forward it, and as attackers would send it. */
-const text = fc.oneof(
-  { weight: 4, arbitrary: fc.constantFrom('read a file', 'create issue', 'send_email', 'github', 'calendar events tomorrow', 'x') },
-  { weight: 2, arbitrary: fc.string({ maxLength: 40 }) },
-  { weight: 2, arbitrary: fc.string({ unit: 'grapheme', maxLength: 20 }) },
-  { weight: 1, arbitrary: fc.string({ unit: fc.constantFrom(...LONE_SURROGATES, '\u0000', '\u2028', '😀', 'é', ' ', ':', '/', '*'), maxLength: 30 }) },
-  { weight: 1, arbitrary: fc.constantFrom(...PROTO_KEYS, '', ' ', '\t\n') },
-  {
-    weight: 1,
-    arbitrary: fc.constantFrom(
-      'a'.repeat(5_000),
-      'word '.repeat(2_000),
-      '😀'.repeat(3_000),
-      '\ud800'.repeat(2_000),
-      'camelCase'.repeat(600),
-      '\n'.repeat(10_000),
-    ),
-  },
+const words = fc.constantFrom('read a file', 'create issue', 'send_email', 'github', 'calendar events tomorrow', 'x');
+/** Short text of every odd kind: control characters, lone surrogates, prototype names, blanks. */
+const oddText = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: 'grapheme', maxLength: 20 }),
+  fc.string({ unit: fc.constantFrom(...LONE_SURROGATES, '\u0000', '\u2028', '😀', 'é', ' ', ':', '/', '*'), maxLength: 30 }),
+  fc.constantFrom(...PROTO_KEYS, '', ' ', '\t\n'),
 );
+/** Long text, some of it over the limits. */
+const hugeText = fc.constantFrom(
+  'a'.repeat(5_000),
+  'word '.repeat(2_000),
+  '😀'.repeat(3_000),
+  '\ud800'.repeat(2_000),
+  'camelCase'.repeat(600),
+  '\n'.repeat(10_000),
+);
+/** Text as routers forward it, and as attackers would send it. */
+const text = fc.oneof({ weight: 8, arbitrary: words }, { weight: 5, arbitrary: oddText }, { weight: 1, arbitrary: hugeText });
+const shortText = fc.oneof({ weight: 3, arbitrary: words }, { weight: 2, arbitrary: oddText });
+/** Mostly `valid`, sometimes `odd`: requests must get through validation often enough to reach ranking. */
+const mostly = <T, U>(valid: fc.Arbitrary<T>, odd: fc.Arbitrary<U>) => fc.oneof({ weight: 6, arbitrary: valid }, { weight: 1, arbitrary: odd });
 
 /** A value in place of any field: wrong types, nulls and edge numbers included. */
 const anyValue: fc.Arbitrary<unknown> = fc.oneof(
@@ -124,53 +141,65 @@ const mcpTool = fc.record(
 
 const server_ = fc.record({ serverId: text, serverName: text, tools: fc.array(mcpTool, { maxLength: 6 }) }, { requiredKeys: ['serverId', 'tools'] });
 
-const filterRule = fc.oneof(
-  fc.constantFrom('read_*', '*issue*', '!*delete*', '/^gh:/', '/file/i', '{a,b}*', '[abc]*', '/(a+)+$/', '/\\1/', '/[/', '!', ''),
-  text,
+const filterRule = mostly(
+  fc.constantFrom('read_*', '*issue*', '!*delete*', '/^gh:/', '/file/i', '{a,b}*', '[abc]*', '/(a+)+$/', 'github:*'),
+  fc.oneof(fc.constantFrom('/\\1/', '/[/', '!', '', 'a{b'), text),
 );
+const shortList = fc.array(mostly(shortText, text), { maxLength: 3 });
 
 const envelope = fc.record(
   {
-    query: fc.array(text, { minLength: 1, maxLength: 4 }),
+    query: fc.array(mostly(shortText, text), { minLength: 1, maxLength: 4 }),
     context: text,
-    maxResults: fc.oneof(fc.integer({ min: 1, max: 100 }), fc.constantFrom(0, -1, 101, 1.5, 1e9)),
-    minRelevance: fc.oneof(fc.double({ min: 0, max: 1, noNaN: true }), fc.constantFrom(-0.1, 1.1)),
-    filter: fc.record(
-      {
-        servers: fc.array(text, { maxLength: 3 }),
-        excludeServers: fc.array(text, { maxLength: 3 }),
-        tools: fc.array(filterRule, { maxLength: 4 }),
-        tags: fc.array(text, { maxLength: 3 }),
-        readOnly: fc.boolean(),
-        excludeDestructive: fc.boolean(),
-      },
-      { requiredKeys: [] },
-    ),
-    boost: fc.record({ tags: fc.array(text, { maxLength: 3 }) }, { requiredKeys: [] }),
+    maxResults: mostly(fc.integer({ min: 1, max: 100 }), fc.constantFrom(0, -1, 101, 1.5, 1e9)),
+    minRelevance: mostly(fc.double({ min: 0, max: 1, noNaN: true }), fc.constantFrom(-0.1, 1.1)),
   },
   { requiredKeys: ['query'] },
+);
+
+/** A filter keeps few of a small list: sent now and then, so that most searches have tools to rank. */
+const filterAndBoost = mostly(
+  fc.constant({}),
+  fc.record(
+    {
+      filter: fc.record(
+        {
+          servers: shortList,
+          excludeServers: shortList,
+          tools: fc.array(filterRule, { maxLength: 4 }),
+          tags: shortList,
+          readOnly: fc.boolean(),
+          excludeDestructive: fc.boolean(),
+        },
+        { requiredKeys: [] },
+      ),
+      boost: fc.record({ tags: shortList }, { requiredKeys: [] }),
+    },
+    { requiredKeys: [] },
+  ),
 );
 
 type ListForm = 'tools' | 'servers' | 'toolSet' | 'tools+servers' | 'tools+toolSet' | 'none';
 
 const toolSetId = fc.oneof(
-  fc.constant('known'),
-  fc.constantFrom('A'.repeat(43), 'A'.repeat(42), 'A'.repeat(44), '../../etc/passwd', '', '__proto__'),
-  text,
+  { weight: 3, arbitrary: fc.constant('known') },
+  { weight: 1, arbitrary: fc.constantFrom('A'.repeat(43), 'A'.repeat(42), 'A'.repeat(44), '../../etc/passwd', '', '__proto__') },
+  { weight: 1, arbitrary: text },
 );
 
 /** A valid-looking request in one of the list forms (or a mix the service must refuse). */
 const request = fc
   .record({
     envelope,
-    form: fc.constantFrom<ListForm>('tools', 'tools', 'tools', 'servers', 'servers', 'toolSet', 'tools+servers', 'tools+toolSet', 'none'),
+    narrowing: filterAndBoost,
+    form: mostly(fc.constantFrom<ListForm>('tools', 'tools', 'servers', 'toolSet'), fc.constantFrom<ListForm>('tools+servers', 'tools+toolSet', 'none')),
     tools: fc.array(toolInfo, { maxLength: 8 }),
     sample: fc.nat({ max: sampleTools.length }),
     servers: fc.array(server_, { maxLength: 3 }),
     toolSet: toolSetId,
   })
-  .map(({ envelope, form, tools, sample, servers, toolSet }) => {
-    const body: Record<string, unknown> = { ...envelope };
+  .map(({ envelope, narrowing, form, tools, sample, servers, toolSet }) => {
+    const body: Record<string, unknown> = { ...envelope, ...narrowing };
     // Duplicate tools on purpose: the sample list's first tools again, after the generated ones.
     const list = [...sampleTools.slice(0, sample), ...tools, ...sampleTools.slice(0, Math.min(2, sample))];
     if (form.includes('tools')) body.tools = list;
@@ -316,16 +345,17 @@ function encode(json: string, how: Transport): Wire {
 
 const PROJECTS = ['project-a', 'project-b', '__proto__', 'constructor', '', 'p\ud800', 'x'.repeat(600)];
 
-async function send({ projectId, body, headers = { 'content-type': 'application/json' }, path = '/v1/catalog/search' }: {
+async function send({ projectId, body, headers = { 'content-type': 'application/json' }, path = '/v1/catalog/search', to = server }: {
   projectId: string;
   body: Uint8Array | string;
   headers?: Record<string, string>;
   path?: string;
+  to?: RunningApp;
 }) {
   const token = signJwt(claims({ iss: 'https://router.example', aud: 'catalog-search', projectId }), { alg: 'HS256', key: TEST_SECRET });
   let response: Response;
   try {
-    response = await fetch(`${server.url}${path}`, {
+    response = await fetch(`${to.url}${path}`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, ...headers },
       body: body as BodyInit,
@@ -369,7 +399,9 @@ function check(answer: Awaited<ReturnType<typeof send>>, sent: { intact: boolean
   expect(answer.type, where).toMatch(/^application\/json/);
   const errors = [...Value.Errors(SearchResponseSchema, answer.json)].slice(0, 3);
   expect(errors.map((error) => `${error.path}: ${error.message}`), where).toEqual([]);
-  const { results } = answer.json as { results: { toolKey: string; relevance: number }[] };
+  const { results, meta } = answer.json as { results: { toolKey: string; relevance: number }[]; meta: { degraded?: string } };
+  // The rerank stage threw: a bug, whatever the input.
+  expect(meta.degraded, where).not.toBe('internal_error');
   const maxResults = typeof sent.maxResults === 'number' ? sent.maxResults : 20;
   expect(results.length, where).toBeLessThanOrEqual(maxResults);
   for (const result of results) {
@@ -400,8 +432,8 @@ describe('fuzzed search requests', () => {
     await holds(
       fc.asyncProperty(
         request,
-        fc.array(mutation, { maxLength: 3 }),
-        fc.constantFrom(...PROJECTS),
+        fc.array(mutation, { maxLength: 2 }),
+        mostly(fc.constant('project-a'), fc.constantFrom(...PROJECTS)),
         fc.constantFrom('/v1/catalog/search', '/catalog/search'),
         async (body, mutations, projectId, path) => {
           const mutated = mutate(body, mutations);
@@ -421,6 +453,17 @@ describe('fuzzed search requests', () => {
         check(answer, { intact: wire.intact, maxResults: body.maxResults });
       }),
       80,
+    );
+  }, PROPERTY_TIMEOUT_MS);
+
+  it('with the LLM stage on, a mutated body never gets a 5xx, a hang or a failed rerank stage', async () => {
+    await holds(
+      fc.asyncProperty(request, fc.array(mutation, { maxLength: 1 }), async (body, mutations) => {
+        const mutated = mutate(body, mutations);
+        const answer = await send({ projectId: 'project-a', body: serialise(mutated), to: withModel });
+        check(answer, { intact: true, maxResults: mutated.maxResults });
+      }),
+      60,
     );
   }, PROPERTY_TIMEOUT_MS);
 
