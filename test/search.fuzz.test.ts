@@ -141,9 +141,10 @@ const mcpTool = fc.record(
 
 const server_ = fc.record({ serverId: text, serverName: text, tools: fc.array(mcpTool, { maxLength: 6 }) }, { requiredKeys: ['serverId', 'tools'] });
 
-const filterRule = mostly(
-  fc.constantFrom('read_*', '*issue*', '!*delete*', '/^gh:/', '/file/i', '{a,b}*', '[abc]*', '/(a+)+$/', 'github:*'),
-  fc.oneof(fc.constantFrom('/\\1/', '/[/', '!', '', 'a{b'), text),
+const filterRule = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom('read_*', '*issue*', '!*delete*', '/^gh:/', '/file/i', '{a,b}*', '[abc]*', '/(a+)+$/', 'github:*') },
+  { weight: 1, arbitrary: fc.constantFrom('/\\1/', '/[/', '!', '', 'a{b', '*}', '[a', '/(?i)x/m', '/[a-z]{1,999}b/') },
+  { weight: 1, arbitrary: text },
 );
 const shortList = fc.array(mostly(shortText, text), { maxLength: 3 });
 
@@ -158,25 +159,28 @@ const envelope = fc.record(
 );
 
 /** A filter keeps few of a small list: sent now and then, so that most searches have tools to rank. */
-const filterAndBoost = mostly(
-  fc.constant({}),
-  fc.record(
-    {
-      filter: fc.record(
-        {
-          servers: shortList,
-          excludeServers: shortList,
-          tools: fc.array(filterRule, { maxLength: 4 }),
-          tags: shortList,
-          readOnly: fc.boolean(),
-          excludeDestructive: fc.boolean(),
-        },
-        { requiredKeys: [] },
-      ),
-      boost: fc.record({ tags: shortList }, { requiredKeys: [] }),
-    },
-    { requiredKeys: [] },
-  ),
+const filterAndBoost = fc.oneof(
+  { weight: 3, arbitrary: fc.constant({}) },
+  {
+    weight: 1,
+    arbitrary: fc.record(
+      {
+        filter: fc.record(
+          {
+            servers: shortList,
+            excludeServers: shortList,
+            tools: fc.array(filterRule, { maxLength: 4 }),
+            tags: shortList,
+            readOnly: fc.boolean(),
+            excludeDestructive: fc.boolean(),
+          },
+          { requiredKeys: [] },
+        ),
+        boost: fc.record({ tags: shortList }, { requiredKeys: [] }),
+      },
+      { requiredKeys: [] },
+    ),
+  },
 );
 
 type ListForm = 'tools' | 'servers' | 'toolSet' | 'tools+servers' | 'tools+toolSet' | 'none';
