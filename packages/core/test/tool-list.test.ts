@@ -116,6 +116,8 @@ describe('readToolList: the grouped MCP form', () => {
     ['a server without serverId', { servers: [{ tools: [] }] }, '/servers/0/serverId'],
     ['a server whose tools are not a list', { servers: [{ serverId: 's', tools: {} }] }, '/servers/0/tools'],
     ['an unknown server field', { servers: [{ serverId: 's', tools: [], extra: 1 }] }, '/servers/0/extra'],
+    // Each of its tools was skipped instead, naming /servers/0/tools/N/serverName, a field MCP tools do not have.
+    ['a serverName over 512 characters', { servers: [{ serverId: 's', serverName: 'N'.repeat(513), tools: [{ name: 'a', inputSchema: {} }] }] }, '/servers/0/serverName'],
   ])('refuses %s as a request problem naming the field', (_name, body, field) => {
     const reading = readToolList(body);
     expect(reading.ok).toBe(false);

@@ -80,6 +80,9 @@ function serverProblem(server: unknown, s: number): RequestProblem | undefined {
   if (serverName !== undefined && serverName !== null && typeof serverName !== 'string') {
     return { field: `/servers/${s}/serverName`, message: 'must be a string' };
   }
+  if (typeof serverName === 'string' && exceedsCodePoints(serverName, MAX_NAME_CHARS)) {
+    return { field: `/servers/${s}/serverName`, message: `must be at most ${MAX_NAME_CHARS} characters` };
+  }
   if (!Array.isArray(tools)) return { field: `/servers/${s}/tools`, message: 'must be an array' };
   const unknown = Object.keys(server).find((key) => key !== 'serverId' && key !== 'serverName' && key !== 'tools');
   if (unknown !== undefined) return { field: `/servers/${s}/${unknown}`, message: 'is not a known field' };
