@@ -96,3 +96,17 @@ describe('client tool-set references against the real service', () => {
     expect(answer.results[0]!.toolKey).toBe(inPlace[3]!.toolKey);
   });
 });
+
+describe('client tool-set references: what the router sees does not depend on them', () => {
+  it('reports the skipped tools of a list sent by reference as when it was sent in full', async () => {
+    const withBad = [...tools.slice(0, 50), { toolKey: 'broken:tool', serverName: 'Broken' } as unknown as ToolInfo, tools[0]!];
+    const first = await search(withBad);
+    expect(first.meta.skippedCount).toBe(2);
+    sent.length = 0;
+    const second = await search(withBad);
+    expect(sent).toEqual([{ toolSet: first.meta.toolSet }]);
+    expect(second.meta.skipped).toEqual(first.meta.skipped);
+    expect(second.meta.skippedCount).toBe(2);
+    expect(second.results).toEqual(first.results);
+  });
+});

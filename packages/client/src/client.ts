@@ -178,9 +178,11 @@ export function createCatalogSearchClient(options: CatalogSearchClientOptions): 
             toolSet: reference,
           });
         let response: SearchResponse;
+        let byReference = false;
         if (references.holds(toolSet)) {
           try {
             response = await call(toolSet, callTimeoutMs);
+            byReference = true;
           } catch (error) {
             if (!isToolSetUnknown(error)) throw error;
             // The service lost the list (restart, eviction, TTL): send it once in full, in what is left of the budget.
@@ -193,7 +195,10 @@ export function createCatalogSearchClient(options: CatalogSearchClientOptions): 
         references.learn(response.meta.toolSet);
         breaker?.success();
         lastFailure = undefined;
-        return { results: response.results, meta: response.meta, source: 'cloud' };
+        // The service reported the list's skipped tools when it was sent; a reference names only its
+        // usable tools. The router gets them on every answer, as from a full list or the local fallback.
+        const meta = byReference && response.meta.skippedCount === undefined ? { ...response.meta, ...prepared.skippedMeta } : response.meta;
+        return { results: response.results, meta, source: 'cloud' };
       } catch (error) {
         if (error instanceof APIUserAbortError) {
           breaker?.abandon();
