@@ -9,6 +9,7 @@ import {
   InternalServerError,
   RateLimitError,
 } from './errors.js';
+import { startDeadline } from './deadline.js';
 import { CONFIGURATION_REASONS, fallbackReasonFor, type FallbackReason } from './fallback-reason.js';
 import { prepareLocally, searchLocally, usableTools, type LocalSearch } from './local-search.js';
 import { newRequestId } from './request-id.js';
@@ -155,23 +156,23 @@ export function createCatalogSearchClient(options: CatalogSearchClientOptions): 
       // local ranking meanwhile (the request is long sent, the thread is idle), so a fallback then
       // costs a warm ranking instead of a cold one. Nearly free when the list is already cached.
       const warmUp = setTimeout(() => prepareQuietly(prepared, local), callTimeoutMs / 2);
-      const started = Date.now();
+      // One budget for the whole cloud side of the search: the list's id, the call, and a resend after a 409.
+      const deadline = startDeadline(callTimeoutMs, signal);
       try {
         const failing = (breaker?.snapshot().consecutiveFailures ?? 0) > 0;
         // While the cloud is failing, its call most likely fails too: no id work before it (the list is sent).
         const toolSet = references.any && !failing ? await references.idOf(prepared.list) : undefined;
-        const call = (reference: string | undefined, budgetMs: number) =>
+        const call = (reference: string | undefined) =>
           callCloud(request, {
             fetch: fetchImpl,
             url,
             resolveToken,
-            timeoutMs: budgetMs,
+            deadline,
             deadlineMarginMs,
             requestId,
             prepared,
             projectId: options.projectId,
             userAgent: options.userAgent,
-            signal,
             // While the cloud is failing, the next call most likely fails too: spare it the gzip work.
             compression: failing ? 'none' : compression,
             streaming,
@@ -181,16 +182,16 @@ export function createCatalogSearchClient(options: CatalogSearchClientOptions): 
         let byReference = false;
         if (references.holds(toolSet)) {
           try {
-            response = await call(toolSet, callTimeoutMs);
+            response = await call(toolSet);
             byReference = true;
           } catch (error) {
             if (!isToolSetUnknown(error)) throw error;
             // The service lost the list (restart, eviction, TTL): send it once in full, in what is left of the budget.
             references.forget(toolSet);
-            response = await call(undefined, Math.max(1, callTimeoutMs - (Date.now() - started)));
+            response = await call(undefined);
           }
         } else {
-          response = await call(undefined, callTimeoutMs);
+          response = await call(undefined);
         }
         references.learn(response.meta.toolSet);
         breaker?.success();
@@ -211,6 +212,7 @@ export function createCatalogSearchClient(options: CatalogSearchClientOptions): 
         breaker?.failure(retryAfterOf(failure));
         return answerLocally(prepared, failure, requestId, signal);
       } finally {
+        deadline.dispose();
         clearTimeout(warmUp);
       }
     },
