@@ -14,7 +14,7 @@ import { CONFIGURATION_REASONS, fallbackReasonFor, type FallbackReason } from '.
 import { prepareLocally, searchLocally, usableTools, type LocalSearch } from './local-search.js';
 import { newRequestId } from './request-id.js';
 import { runtimeStreamsBodies } from './streamed-body.js';
-import { isToolSetUnknown, ToolSetReferences } from './tool-set-references.js';
+import { isRefusedReference, ToolSetReferences } from './tool-set-references.js';
 import { prepareRequest } from './validation.js';
 
 export const DEFAULT_TIMEOUT_MS = 5_000;
@@ -185,8 +185,8 @@ export function createCatalogSearchClient(options: CatalogSearchClientOptions): 
             response = await call(toolSet);
             byReference = true;
           } catch (error) {
-            if (!isToolSetUnknown(error)) throw error;
-            // The service lost the list (restart, eviction, TTL): send it once in full, in what is left of the budget.
+            if (!isRefusedReference(error)) throw error;
+            // The service lost the list, or does not know references: send it once in full, in what is left of the budget.
             references.forget(toolSet);
             response = await call(undefined);
           }

@@ -50,7 +50,13 @@ export class ToolSetReferences {
   }
 }
 
-/** The service no longer has the referenced list (restarted, evicted, expired): send it again. */
-export function isToolSetUnknown(error: unknown): boolean {
-  return error instanceof APIError && error.status === 409 && error.problem?.code === 'TOOL_SET_UNKNOWN';
+/**
+ * Whether the service refused a reference in a way that sending the list may not be: 409
+ * TOOL_SET_UNKNOWN (it lost the list: restart, eviction, TTL), and any other 400, 409 or 422, which
+ * is what a replica of a version before references answers for the unknown `toolSet` field (a
+ * rolling update or a rollback behind one URL). The list sent then gets the answer a search with
+ * the list would have had: a reference never fails a search that the list would not have failed.
+ */
+export function isRefusedReference(error: unknown): boolean {
+  return error instanceof APIError && (error.status === 400 || error.status === 409 || error.status === 422);
 }

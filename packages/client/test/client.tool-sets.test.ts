@@ -22,6 +22,8 @@ beforeAll(async () => {
 const carried = (loopback: LoopbackServer) =>
   loopback.seen.map(({ body }) => ((body as { toolSet?: string }).toolSet !== undefined ? (body as { toolSet: string }).toolSet : 'full'));
 
+const byReference = (body: unknown): boolean => (body as { toolSet?: unknown }).toolSet !== undefined;
+
 /** The current service's answer to a list: the cloud answer with the list's id. */
 const answerWithId = (res: Parameters<Handler>[1]) => sendJson(res, 200, { ...cloudAnswer(), meta: { ranker: 'llm', requestId: 'r', toolSet: id } });
 
@@ -39,6 +41,34 @@ async function clientOf(handler: Handler, timeoutMs = 5000) {
 }
 
 describe('tool-set references against services that misbehave', () => {
+  it('a replica that does not know references (400 for the toolSet field) gets the list, and the search is answered', async () => {
+    // A rolling update (or a rollback) puts replicas of the previous version behind the same URL:
+    // they refuse the unknown `toolSet` field as any unknown field, as the service did before v1 had references.
+    const { client, events, server } = await clientOf((_req, res, body) => {
+      if (byReference(body)) sendJson(res, 400, { ...problem(400, 'Invalid request', 'body must NOT have additional properties: toolSet'), code: 'INVALID_REQUEST' });
+      else answerWithId(res);
+    });
+    for (let i = 0; i < 3; i += 1) expect((await client.search(REQUEST)).source).toBe('cloud');
+    expect(events).toEqual([]);
+    expect(carried(server)[0]).toBe('full');
+    expect(carried(server)[1]).toBe(id);
+    expect(carried(server)[2]).toBe('full');
+  });
+
+  it('resends the list once and no more when the service answers 409 to the list as well', async () => {
+    let answered = 0;
+    const { client, events, server } = await clientOf((_req, res) => {
+      answered += 1;
+      if (answered === 1) answerWithId(res);
+      else sendJson(res, 409, problem(409, 'Tool set unknown', 'send the list'));
+    });
+    expect((await client.search(REQUEST)).source).toBe('cloud');
+    const outcome = await client.search(REQUEST);
+    expect(outcome.source).toBe('local');
+    expect(carried(server)).toEqual(['full', id, 'full']);
+    expect(events.map((event) => event.reason)).toEqual(['bad_request']);
+  });
+
   it('the resend after a 409 gets only what is left of the budget', async () => {
     const timeoutMs = 1500;
     let answered = 0;
