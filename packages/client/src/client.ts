@@ -180,20 +180,23 @@ export function createCatalogSearchClient(options: CatalogSearchClientOptions): 
           });
         let response: SearchResponse;
         let byReference = false;
-        if (references.holds(toolSet)) {
+        let resent = false;
+        const held = references.held(toolSet);
+        if (held) {
           try {
-            response = await call(toolSet);
+            response = await call(held.id);
             byReference = true;
           } catch (error) {
             if (!isRefusedReference(error)) throw error;
             // The service lost the list, or does not know references: send it once in full, in what is left of the budget.
-            references.forget(toolSet);
+            references.refused(held);
+            resent = true;
             response = await call(undefined);
           }
         } else {
           response = await call(undefined);
         }
-        references.learn(response.meta.toolSet);
+        references.learn(response.meta.toolSet, resent);
         breaker?.success();
         lastFailure = undefined;
         // The service reported the list's skipped tools when it was sent; a reference names only its
