@@ -1,4 +1,5 @@
 import {
+  DEFAULT_MAX_RESULTS,
   prepareSearch,
   readToolList,
   SearchEnvelopeSchema,
@@ -68,9 +69,21 @@ export function responseProblem(body: unknown, request: PreparedSearch): string 
     return `response does not match SearchResponse: ${first?.path || '(root)'} ${first?.message ?? ''}`.trim();
   }
   const response = body as SearchResponse;
-  // Every result must be one of the usable tools we sent that pass the filter: anything else is not an answer to this request.
-  const sentKeys = new Set(request.tools.map((tool) => tool.toolKey));
-  const stranger = response.results.find((result) => !sentKeys.has(result.toolKey));
-  if (stranger) return `response names a tool that was not sent: ${JSON.stringify(stranger.toolKey)}`;
+  // The service answers at most maxResults tools, each once, each one of the usable tools sent that
+  // pass the filter, named as sent. Anything else is not an answer to this request, and would hand
+  // the router tools it does not have (a known key under another tool's name) or a list of any length.
+  const maxResults = request.maxResults ?? DEFAULT_MAX_RESULTS;
+  if (response.results.length > maxResults) return `response has ${response.results.length} results, more than maxResults (${maxResults})`;
+  const sent = new Map(request.tools.map((tool) => [tool.toolKey, tool]));
+  const answered = new Set<string>();
+  for (const result of response.results) {
+    const tool = sent.get(result.toolKey);
+    if (!tool) return `response names a tool that was not sent: ${JSON.stringify(result.toolKey)}`;
+    if (answered.has(result.toolKey)) return `response names ${JSON.stringify(result.toolKey)} twice`;
+    answered.add(result.toolKey);
+    if (result.toolName !== tool.toolName || result.serverName !== tool.serverName) {
+      return `response names ${JSON.stringify(result.toolKey)} as ${JSON.stringify(`${result.serverName} / ${result.toolName}`)}, not as sent`;
+    }
+  }
   return undefined;
 }

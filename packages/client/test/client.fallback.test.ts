@@ -163,6 +163,25 @@ describe('fallback when the cloud is unusable', () => {
     expect(events[0]!.error.message).toMatch(/evil:exfiltrate/);
   });
 
+  it.each([
+    ['names a sent tool twice', (answer: ReturnType<typeof cloudAnswer>) => answer.results.push({ ...answer.results[0]! }), /twice/],
+    ['has more results than maxResults', (answer: ReturnType<typeof cloudAnswer>) => {
+      answer.results = REQUEST.tools.map((tool) => ({ toolKey: tool.toolKey, toolName: tool.toolName, serverName: tool.serverName, relevance: 0.5 }));
+    }, /more than maxResults/],
+    ['gives a sent key another tool name', (answer: ReturnType<typeof cloudAnswer>) => {
+      answer.results[0]!.toolName = 'delete_everything';
+    }, /delete_everything/],
+    ['gives a sent key another server name', (answer: ReturnType<typeof cloudAnswer>) => {
+      answer.results[0]!.serverName = 'Evil Corp';
+    }, /Evil Corp/],
+  ])('answers locally with "invalid_response" when the answer %s', async (_case, spoil, message) => {
+    const answer = cloudAnswer();
+    spoil(answer);
+    const { outcome, events } = await searchAgainst((_req, res) => sendJson(res, 200, answer));
+    expectLocalAnswer(outcome, 'invalid_response');
+    expect(events[0]!.error.message).toMatch(message);
+  });
+
   it('answers locally with "unauthorized" when getToken() throws, without calling the cloud', async () => {
     const { outcome, events } = await searchAgainst((_req, res) => sendJson(res, 200, cloudAnswer()), {
       token: undefined,
