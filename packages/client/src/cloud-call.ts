@@ -11,6 +11,7 @@ import {
   InvalidResponseError,
   type ProblemDetails,
 } from './errors.js';
+import { MAX_RESPONSE_BYTES, readBody } from './response-body.js';
 import { jsonAtLeast, streamedBody } from './streamed-body.js';
 import { responseProblem } from './validation.js';
 
@@ -45,16 +46,17 @@ export async function callCloud(request: SearchRequest, call: CloudCall): Promis
   const { deadline } = call;
   const token = await resolveToken(call, deadline);
   let response: Response;
-  let text: string;
+  let text: string | undefined;
   try {
     // Raced as well as signalled: an injected fetch that ignores `signal` still cannot outlast the budget.
     response = await raceSignal(post(request, call, token, deadline), deadline.signal);
-    text = await raceSignal(response.text(), deadline.signal);
+    text = await raceSignal(readBody(response), deadline.signal);
   } catch (error) {
     throw connectionError(error, deadline);
   }
   const requestId = response.headers.get('x-request-id') ?? call.requestId;
-  if (!response.ok) throw APIError.generate(response.status, parseProblem(text), response.headers, requestId);
+  if (!response.ok) throw APIError.generate(response.status, text === undefined ? undefined : parseProblem(text), response.headers, requestId);
+  if (text === undefined) throw new InvalidResponseError(`response body is larger than ${MAX_RESPONSE_BYTES} bytes`, response.status, requestId);
 
   let parsed: unknown;
   try {

@@ -16,6 +16,7 @@ import {
   type CatalogSearchClientOptions,
   type FallbackEvent,
 } from '@catalog-search/client';
+import { MAX_RESPONSE_BYTES } from '../src/response-body.js';
 import {
   closedPortUrl,
   cloudAnswer,
@@ -180,6 +181,34 @@ describe('fallback when the cloud is unusable', () => {
     const { outcome, events } = await searchAgainst((_req, res) => sendJson(res, 200, answer));
     expectLocalAnswer(outcome, 'invalid_response');
     expect(events[0]!.error.message).toMatch(message);
+  });
+
+  it.each([
+    ['with a Content-Length', true],
+    ['streamed without a length', false],
+  ])('answers locally with "invalid_response" when a 2xx body is over the size limit (%s)', async (_case, withLength) => {
+    // A valid answer padded past MAX_RESPONSE_BYTES: the client must not buffer whatever a server sends.
+    const json = JSON.stringify({ ...cloudAnswer(), padding: 'x'.repeat(MAX_RESPONSE_BYTES) });
+    let written = 0;
+    const { outcome, events } = await searchAgainst((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', ...(withLength ? { 'content-length': String(Buffer.byteLength(json)) } : {}) });
+      const chunk = 64 * 1024;
+      const writeMore = (): void => {
+        while (written < json.length) {
+          const part = json.slice(written, written + chunk);
+          written += part.length;
+          if (!res.write(part)) {
+            res.once('drain', writeMore);
+            return;
+          }
+        }
+        res.end();
+      };
+      res.on('close', () => res.off('drain', writeMore));
+      writeMore();
+    });
+    expectLocalAnswer(outcome, 'invalid_response');
+    expect(events[0]!.error.message).toMatch(/larger than/);
   });
 
   it('answers locally with "unauthorized" when getToken() throws, without calling the cloud', async () => {
