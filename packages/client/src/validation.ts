@@ -34,6 +34,9 @@ export function prepareRequest(request: unknown): PreparedSearch {
     const first = reading.problems[0]!;
     throw new InvalidRequestError(first.field, first.message);
   }
+  // The service's envelope takes `toolSet` instead of a list; the client takes the list and refers to
+  // it by itself, and a list sent with a reference is refused (400) on every search.
+  if (envelope.toolSet !== undefined) throw new InvalidRequestError('/toolSet', 'is sent by the client itself: give tools or servers only');
   assertMatches(SearchEnvelopeSchema, envelope, '');
   const prepared = prepareSearch(envelope as SearchEnvelope, reading.list);
   if (!prepared.ok) {

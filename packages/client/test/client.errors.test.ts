@@ -100,6 +100,8 @@ describe('requests that are never sent', () => {
     ['a filter.tools rule that is not RE2', { ...REQUEST, filter: { tools: ['/(?=a)/'] } }, '/filter/tools/0'],
     ['maxResults over the limit', { ...REQUEST, maxResults: 101 }, '/maxResults'],
     ['an unknown top-level field', { ...REQUEST, limit: 3 }, '/limit'],
+    // The client sends references by itself; the service refuses a list and a reference together.
+    ['a toolSet beside the tools', { ...REQUEST, toolSet: 'A'.repeat(43) }, '/toolSet'],
   ])('%s → InvalidRequestError naming the field, even with fallback on', async (_name, request, path) => {
     server = await startServer((_req, res) => sendJson(res, 200, cloudAnswer()));
     const events: FallbackEvent[] = [];
