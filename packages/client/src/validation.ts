@@ -1,5 +1,7 @@
 import {
   DEFAULT_MAX_RESULTS,
+  inspectNesting,
+  MAX_NESTING_DEPTH,
   prepareSearch,
   readToolList,
   SearchEnvelopeSchema,
@@ -65,8 +67,16 @@ const TolerantSearchResponseSchema = Type.Object(
   { additionalProperties: true },
 );
 
+/**
+ * The deepest a service's answer nests: a result's `annotations` (level 4 of the body) are a tool's
+ * as sent, and the service skips tools nested deeper than MAX_NESTING_DEPTH. A deeper body passes
+ * JSON.parse but would overflow the stack of the router's JSON.stringify when it hands the tools on.
+ */
+const MAX_RESPONSE_DEPTH = MAX_NESTING_DEPTH + 3;
+
 /** Why a parsed body is not a usable answer to `request`, or undefined when it is. */
 export function responseProblem(body: unknown, request: PreparedSearch): string | undefined {
+  if (inspectNesting(body, MAX_RESPONSE_DEPTH) === 'too_deep') return `response nests deeper than ${MAX_RESPONSE_DEPTH} levels`;
   if (!Value.Check(TolerantSearchResponseSchema, body)) {
     const first = Value.Errors(TolerantSearchResponseSchema, body).First();
     return `response does not match SearchResponse: ${first?.path || '(root)'} ${first?.message ?? ''}`.trim();

@@ -184,6 +184,23 @@ describe('fallback when the cloud is unusable', () => {
   });
 
   it.each([
+    ['a result\'s annotations object', (deep: string) => `{"results":[{"toolKey":"jira:create_ticket","toolName":"create_ticket","serverName":"Jira","relevance":0.9,"annotations":${deep}}],"meta":{"ranker":"llm","requestId":"r"}}`],
+    ['a meta field the client does not know', (deep: string) => `{"results":[],"meta":{"ranker":"llm","requestId":"r","extra":${deep}}}`],
+  ])('answers locally with "invalid_response" when %s is nested deeper than any tool the service accepts', async (_case, answer) => {
+    // 100,000 levels in 700 KB: JSON.parse takes it, but the router's JSON.stringify of the answer
+    // (to hand the tools to its model) would overflow the stack.
+    const levels = 100_000;
+    const deep = '{"a":'.repeat(levels) + '{}' + '}'.repeat(levels);
+    const { outcome, events } = await searchAgainst((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(answer(deep));
+    });
+    expectLocalAnswer(outcome, 'invalid_response');
+    expect(events[0]!.error.message).toMatch(/nests deeper than/);
+    expect(() => JSON.stringify(outcome)).not.toThrow();
+  });
+
+  it.each([
     ['with a Content-Length', true],
     ['streamed without a length', false],
   ])('answers locally with "invalid_response" when a 2xx body is over the size limit (%s)', async (_case, withLength) => {
