@@ -156,7 +156,7 @@ export function createCatalogSearchClient(options: CatalogSearchClientOptions): 
       // local ranking meanwhile (the request is long sent, the thread is idle), so a fallback then
       // costs a warm ranking instead of a cold one. Nearly free when the list is already cached.
       const warmUp = setTimeout(() => prepareQuietly(prepared, local), callTimeoutMs / 2);
-      // One budget for the whole cloud side of the search: the list's id, the call, and a resend after a 409.
+      // One budget for the whole cloud side of the search: the list's id, the call, and the resend after a refused reference.
       const deadline = startDeadline(callTimeoutMs, signal);
       try {
         const failing = (breaker?.snapshot().consecutiveFailures ?? 0) > 0;

@@ -11,7 +11,7 @@ import {
   InvalidResponseError,
   type ProblemDetails,
 } from './errors.js';
-import { MAX_RESPONSE_BYTES, readBody } from './response-body.js';
+import { MAX_PROBLEM_BYTES, MAX_RESPONSE_BYTES, readBody } from './response-body.js';
 import { jsonAtLeast, streamedBody } from './streamed-body.js';
 import { responseProblem } from './validation.js';
 
@@ -50,7 +50,7 @@ export async function callCloud(request: SearchRequest, call: CloudCall): Promis
   try {
     // Raced as well as signalled: an injected fetch that ignores `signal` still cannot outlast the budget.
     response = await raceSignal(post(request, call, token, deadline), deadline.signal);
-    text = await raceSignal(readBody(response), deadline.signal);
+    text = await raceSignal(readBody(response, response.ok ? MAX_RESPONSE_BYTES : MAX_PROBLEM_BYTES), deadline.signal);
   } catch (error) {
     throw connectionError(error, deadline);
   }

@@ -9,10 +9,17 @@
 export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
 /**
+ * The most of an error body the client reads: the service's problem details are well under 1 KB. A
+ * longer one is not used (the status still is), so that an error, which reaches the router's logs
+ * through `onFallback` on every failing search, stays small.
+ */
+export const MAX_PROBLEM_BYTES = 64 * 1024;
+
+/**
  * The body as text, or undefined when it is larger than `maxBytes` (then the rest is not read: the
  * stream is cancelled). A declared Content-Length over the limit is refused before reading.
  */
-export async function readBody(response: Response, maxBytes: number = MAX_RESPONSE_BYTES): Promise<string | undefined> {
+export async function readBody(response: Response, maxBytes: number): Promise<string | undefined> {
   const declared = Number(response.headers.get('content-length'));
   const { body } = response;
   if (declared > maxBytes) {

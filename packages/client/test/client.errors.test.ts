@@ -71,6 +71,15 @@ describe('fallback: false rejects with typed errors', () => {
     expect((error as InternalServerError).problem).toBeUndefined();
   });
 
+  it('an error body over 64 KiB is not read: an APIError with no problem, and a short message', async () => {
+    // The error reaches the router's logs through onFallback on every search while the cloud fails.
+    const client = await strictClient((_req, res) => sendJson(res, 500, problem(500, 'Nope', 'x'.repeat(1024 * 1024))));
+    const error = await client.search(REQUEST).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(InternalServerError);
+    expect((error as InternalServerError).problem).toBeUndefined();
+    expect((error as Error).message).toBe('500 status code (no problem details)');
+  });
+
   it('a hang → APIConnectionTimeoutError', async () => {
     const client = await strictClient(() => {}, 300);
     const error = await client.search(REQUEST).catch((caught: unknown) => caught);
