@@ -159,7 +159,8 @@ export function createCatalogSearchClient(options: CatalogSearchClientOptions): 
       // One budget for the whole cloud side of the search: the list's id, the call, and the resend after a refused reference.
       const deadline = startDeadline(callTimeoutMs, signal);
       try {
-        const failing = (breaker?.snapshot().consecutiveFailures ?? 0) > 0;
+        // The last call failed (tracked with or without a breaker).
+        const failing = lastFailure !== undefined;
         // While the cloud is failing, its call most likely fails too: no id work before it (the list is sent).
         const toolSet = references.any && !failing ? await references.idOf(prepared.list) : undefined;
         const call = (reference: string | undefined) =>
