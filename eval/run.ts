@@ -1,7 +1,8 @@
 // `npm run eval [-- --json FILE] [--max N] [--only NAME,NAME] [--no-calibration] [--llm]`
 // Ranks every sampled query of every dataset in ../shared/bench with each ranker and prints NDCG@10,
 // Recall@5/10/40 and MRR per dataset, the average over datasets, and each ranker's change relative to
-// the first (the plain BM25 baseline), then the calibration report. Our ranker's row also shows what
+// the first (the plain BM25 baseline), each later ranker's NDCG@10 change against ours with a paired
+// bootstrap interval, then the calibration report. Our ranker's row also shows what
 // the LLM stage's prompt would hold at LLM_PROMPT_TOKEN_BUDGET (candidate recall vs the lexical top-k of
 // the same size, prompt tokens); `--llm` adds the LLM stage itself against LLM_BASE_URL / LLM_MODEL.
 import { writeFileSync } from 'node:fs';
