@@ -248,8 +248,13 @@ function tokenSource(options: CatalogSearchClientOptions): () => string | Promis
   throw new CatalogSearchError('missing credentials: give token or getToken');
 }
 
+/** The longest timers wait: a longer delay fires at once (Node, browsers), so every search would time out. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 function checkTimeout(value: number, name: string): number {
-  if (!Number.isFinite(value) || value <= 0) throw new CatalogSearchError(`${name} must be a finite number > 0`);
+  if (!Number.isFinite(value) || value <= 0 || value > MAX_TIMER_MS) {
+    throw new CatalogSearchError(`${name} must be a number > 0 and <= ${MAX_TIMER_MS}`);
+  }
   return value;
 }
 

@@ -206,7 +206,10 @@ describe('configuration is checked when the client is created', () => {
     ['a zero timeout', { baseUrl: 'http://127.0.0.1:1', token: 't', timeoutMs: 0 }, /timeoutMs/],
     ['a fractional maxDescriptionChars', { baseUrl: 'http://127.0.0.1:1', token: 't', maxDescriptionChars: 1.5 }, /maxDescriptionChars/],
     ['a bad breaker threshold', { baseUrl: 'http://127.0.0.1:1', token: 't', breaker: { failureThreshold: 0 } }, /failureThreshold/],
-  ])('%s throws', (_name, options, message) => {
+    // Timers fire at once past 2^31 - 1 ms: every search would time out and rank locally.
+    ['a timeout longer than a timer can wait', { baseUrl: 'http://127.0.0.1:1', token: 't', timeoutMs: 2 ** 31 }, /timeoutMs/],
+  ])('%s throws a CatalogSearchError', (_name, options, message) => {
     expect(() => createCatalogSearchClient(options)).toThrow(message);
+    expect(() => createCatalogSearchClient(options)).toThrow(CatalogSearchError);
   });
 });
