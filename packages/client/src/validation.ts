@@ -83,8 +83,9 @@ export function responseProblem(body: unknown, request: PreparedSearch): string 
   }
   const response = body as SearchResponse;
   // The service answers at most maxResults tools, each once, each one of the usable tools sent that
-  // pass the filter, named as sent. Anything else is not an answer to this request, and would hand
-  // the router tools it does not have (a known key under another tool's name) or a list of any length.
+  // pass the filter, named as sent, none below minRelevance. Anything else is not an answer to this
+  // request, and would hand the router tools it does not have (a known key under another tool's
+  // name), tools it filtered out, or a list of any length.
   const maxResults = request.maxResults ?? DEFAULT_MAX_RESULTS;
   if (response.results.length > maxResults) return `response has ${response.results.length} results, more than maxResults (${maxResults})`;
   const sent = new Map(request.tools.map((tool) => [tool.toolKey, tool]));
@@ -93,6 +94,9 @@ export function responseProblem(body: unknown, request: PreparedSearch): string 
     const tool = sent.get(result.toolKey);
     if (!tool) return `response names a tool that was not sent: ${JSON.stringify(result.toolKey)}`;
     if (answered.has(result.toolKey)) return `response names ${JSON.stringify(result.toolKey)} twice`;
+    if (request.minRelevance !== undefined && result.relevance < request.minRelevance) {
+      return `response names ${JSON.stringify(result.toolKey)} with relevance ${result.relevance}, below minRelevance (${request.minRelevance})`;
+    }
     answered.add(result.toolKey);
     if (result.toolName !== tool.toolName || result.serverName !== tool.serverName) {
       return `response names ${JSON.stringify(result.toolKey)} as ${JSON.stringify(`${result.serverName} / ${result.toolName}`)}, not as sent`;

@@ -175,11 +175,19 @@ describe('fallback when the cloud is unusable', () => {
     ['gives a sent key another server name', (answer: ReturnType<typeof cloudAnswer>) => {
       answer.results[0]!.serverName = 'Evil Corp';
     }, /Evil Corp/],
+    ['has a result below minRelevance', (answer: ReturnType<typeof cloudAnswer>) => {
+      answer.results[0]!.relevance = 0.05;
+    }, /minRelevance/],
   ])('answers locally with "invalid_response" when the answer %s', async (_case, spoil, message) => {
     const answer = cloudAnswer();
     spoil(answer);
-    const { outcome, events } = await searchAgainst((_req, res) => sendJson(res, 200, answer));
-    expectLocalAnswer(outcome, 'invalid_response');
+    server = await startServer((_req, res) => sendJson(res, 200, answer));
+    const events: FallbackEvent[] = [];
+    const client = testClient(server.baseUrl, { breaker: false, onFallback: (event) => events.push(event) });
+    const request = { ...REQUEST, minRelevance: 0.1 };
+    const outcome = await client.search(request);
+    expect(outcome).toMatchObject({ source: 'local', fallbackReason: 'invalid_response' });
+    expect(outcome.results).toEqual(expectedLocalResults(REQUEST).filter((result) => result.relevance >= 0.1));
     expect(events[0]!.error.message).toMatch(message);
   });
 
