@@ -97,6 +97,25 @@ describe('client tool-set references against the real service', () => {
   });
 });
 
+describe('client tool-set references under concurrent searches', () => {
+  it('searches of two lists at once, across a restart, are all answered, and both lists are referred to afterwards', async () => {
+    const other = manyTools(120).map((tool) => ({ ...tool, toolKey: `other:${tool.toolName}`, serverName: 'Other' }));
+    await Promise.all([search(tools), search(other)]);
+    const ids = [(await search(tools)).meta.toolSet!, (await search(other)).meta.toolSet!];
+    await app.close();
+    await startService(); // both lists lost
+    sent.length = 0;
+    const outcomes = await Promise.all([search(tools), search(tools), search(other), search(other)]);
+    expect(outcomes.map((outcome) => outcome.source)).toEqual(['cloud', 'cloud', 'cloud', 'cloud']);
+    // Each search: its reference refused, then its list.
+    expect(sent.filter((entry) => entry === 'full')).toHaveLength(4);
+    sent.length = 0;
+    await Promise.all([search(tools), search(other)]);
+    expect(sent).toEqual(expect.arrayContaining([{ toolSet: ids[0] }, { toolSet: ids[1] }]));
+    expect(sent).toHaveLength(2);
+  });
+});
+
 describe('client tool-set references: what the router sees does not depend on them', () => {
   it('reports the skipped tools of a list sent by reference as when it was sent in full', async () => {
     const withBad = [...tools.slice(0, 50), { toolKey: 'broken:tool', serverName: 'Broken' } as unknown as ToolInfo, tools[0]!];
