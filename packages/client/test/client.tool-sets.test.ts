@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createCatalogSearchClient, type FallbackEvent } from '@catalog-search/client';
+import { APIUserAbortError, createCatalogSearchClient, type FallbackEvent } from '@catalog-search/client';
 import { toolSetId } from '@catalog-search/core';
 import { cloudAnswer, problem, REQUEST, sendJson, startServer, TOOLS, type Handler, type LoopbackServer } from './loopback.js';
 
@@ -87,5 +87,23 @@ describe('tool-set references against services that misbehave', () => {
     expect(events[0]!.error.message).toBe(`Request timed out after ${timeoutMs} ms.`);
     // A fresh budget for the resend would end at 1.8 × timeoutMs; hang detection only, not speed.
     expect(elapsed).toBeLessThan(timeoutMs * 1.6);
+  });
+
+  it('a caller abort during the resend rejects the search, with no fallback', async () => {
+    let answered = 0;
+    const { client, events, server } = await clientOf((_req, res) => {
+      answered += 1;
+      if (answered === 1) answerWithId(res);
+      else if (answered === 2) sendJson(res, 409, { ...problem(409, 'Tool set unknown', 'send the list'), code: 'TOOL_SET_UNKNOWN' });
+      // The list hangs until the caller gives up.
+    });
+    await client.search(REQUEST);
+    const controller = new AbortController();
+    const pending = client.search(REQUEST, { signal: controller.signal }).catch((caught: unknown) => caught);
+    while (server.seen.length < 3) await new Promise((resolve) => setTimeout(resolve, 10));
+    controller.abort();
+    expect(await pending).toBeInstanceOf(APIUserAbortError);
+    expect(events).toEqual([]);
+    expect(carried(server)).toEqual(['full', id, 'full']);
   });
 });
