@@ -37,3 +37,40 @@ export function scoreQuery(ranked: readonly string[], relevant: readonly string[
     MRR: reciprocalRank(ranked, gold),
   };
 }
+
+/**
+ * How far a mean difference between two rankers is from noise: the 95 % interval of the mean of
+ * `b[i] - a[i]` over queries resampled with replacement (paired bootstrap: both rankers see the same
+ * resampled queries). An interval that contains 0 is a change within noise. Seeded, so a rerun of
+ * the same scores prints the same interval.
+ */
+export function pairedBootstrap(
+  a: readonly number[],
+  b: readonly number[],
+  resamples = 2_000,
+  seed = 1,
+): { mean: number; low: number; high: number } {
+  if (a.length !== b.length || a.length === 0) throw new RangeError('pairedBootstrap: two non-empty arrays of the same length');
+  const differences = a.map((value, i) => b[i]! - value);
+  const n = differences.length;
+  let state = seed >>> 0 || 1;
+  // xorshift32: a small, seeded generator; the interval needs uniform indices, not cryptography.
+  const nextIndex = (): number => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) % n;
+  };
+  const means: number[] = [];
+  for (let r = 0; r < resamples; r += 1) {
+    let sum = 0;
+    for (let i = 0; i < n; i += 1) sum += differences[nextIndex()]!;
+    means.push(sum / n);
+  }
+  means.sort((x, y) => x - y);
+  return {
+    mean: differences.reduce((sum, d) => sum + d, 0) / n,
+    low: means[Math.floor(0.025 * (resamples - 1))]!,
+    high: means[Math.ceil(0.975 * (resamples - 1))]!,
+  };
+}

@@ -1,14 +1,15 @@
 // `npm run eval [-- --json FILE] [--max N] [--only NAME,NAME] [--no-calibration] [--llm]`
 // Ranks every sampled query of every dataset in ../shared/bench with each ranker and prints NDCG@10,
 // Recall@5/10/40 and MRR per dataset, the average over datasets, and each ranker's change relative to
-// the first (the plain BM25 baseline), then the calibration report. Our ranker's row also shows what
+// the first (the plain BM25 baseline), each later ranker's NDCG@10 change against ours with a paired
+// bootstrap interval, then the calibration report. Our ranker's row also shows what
 // the LLM stage's prompt would hold at LLM_PROMPT_TOKEN_BUDGET (candidate recall vs the lexical top-k of
 // the same size, prompt tokens); `--llm` adds the LLM stage itself against LLM_BASE_URL / LLM_MODEL.
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { calibrationReport, printCalibration } from './calibration.js';
 import { loadDatasets } from './datasets.js';
-import { METRICS, scoreQuery, type Metric } from './metrics.js';
+import { METRICS, pairedBootstrap, scoreQuery, type Metric } from './metrics.js';
 import { llmRankerFromEnv, withPromptColumns } from './llm-rankers.js';
 import { defaultRankers, winkQueryRanker, type RankerVariant } from './rankers.js';
 import { fusedRanker, semanticRankers } from './semantic-rankers.js';
@@ -41,19 +42,26 @@ interface DatasetResult {
   byRanker: Record<string, Row>;
 }
 
+/** NDCG@10 of every query, by dataset and ranker, for the intervals of the changes (not in --json). */
+const ndcgByQuery = new Map<string, Record<string, number[]>>();
+
 async function evaluate(rankers: RankerVariant[]): Promise<DatasetResult[]> {
   const datasets = loadDatasets({ maxQueries: Number(values.max), only: values.only?.split(',') });
   const results: DatasetResult[] = [];
   for (const dataset of datasets) {
     if (dataset.queries.length === 0) continue;
     const byRanker: Record<string, Row> = {};
+    const perQuery: Record<string, number[]> = {};
+    ndcgByQuery.set(dataset.name, perQuery);
     for (const ranker of rankers) {
+      const ndcgs: number[] = (perQuery[ranker.name] = []);
       await ranker.prepare?.(dataset);
       const sums: Row = {};
       const started = performance.now();
       for (const query of dataset.queries) {
         const output = await ranker.rank(query, dataset.tools);
         const scores: Row = { ...scoreQuery(output.ranked, query.relevant), ...output.extras };
+        ndcgs.push(scores['NDCG@10']!);
         for (const [key, value] of Object.entries(scores)) sums[key] = (sums[key] ?? 0) + value;
       }
       const row: Row = {};
@@ -118,6 +126,25 @@ function summarize(results: DatasetResult[], rankers: RankerVariant[]): Record<s
   return average;
 }
 
+/**
+ * Each ranker after ours against ours, per dataset: the NDCG@10 change with its paired bootstrap 95 %
+ * interval over the dataset's queries, so "within noise" is a measurement (an interval containing 0).
+ */
+function printChangeIntervals(results: DatasetResult[], rankers: RankerVariant[]): void {
+  const [, ours, ...others] = rankers;
+  if (ours === undefined || others.length === 0) return;
+  console.log(`\n== NDCG@10 change vs ${ours.name} per dataset (paired bootstrap 95 % interval over queries) ==`);
+  for (const other of others) {
+    for (const result of results) {
+      const perQuery = ndcgByQuery.get(result.dataset)!;
+      const { mean, low, high } = pairedBootstrap(perQuery[ours.name]!, perQuery[other.name]!);
+      const verdict = low > 0 ? 'better' : high < 0 ? 'worse' : 'within noise';
+      const signed = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(3)}`;
+      console.log(`  ${other.name.padEnd(8)} ${result.dataset.padEnd(20)} ${signed(mean)}  [${signed(low)}, ${signed(high)}]  ${verdict}`);
+    }
+  }
+}
+
 const started = performance.now();
 const [baseline, ours] = defaultRankers();
 const promptBudget = process.env.LLM_PROMPT_TOKEN_BUDGET ? Number(process.env.LLM_PROMPT_TOKEN_BUDGET) : undefined;
@@ -138,6 +165,7 @@ const rankers: RankerVariant[] = [
 const results = await evaluate(rankers);
 semantic?.index.vectors.save();
 const average = summarize(results, rankers);
+printChangeIntervals(results, rankers);
 const calibration = values['no-calibration']
   ? undefined
   : [
