@@ -168,8 +168,10 @@ export class SemanticStage {
     const { shared } = this.options;
     if (shared === undefined || ids.length === 0) return;
     const vectors = await shared.read(projectId, ids);
+    // A vector of another length than the model's cannot be compared with its others.
+    const { dimensions } = this.embedder;
     vectors.forEach((vector, i) => {
-      if (vector !== undefined) this.#cache.set(projectId, ids[i]!, vector);
+      if (vector !== undefined && (dimensions === undefined || vector.length === dimensions)) this.#cache.set(projectId, ids[i]!, vector);
     });
   }
 
