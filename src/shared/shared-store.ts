@@ -112,7 +112,10 @@ export class SharedStore {
   }
 }
 
-/** A project id as it appears in keys: itself when short and plain, else its SHA-256. */
+/**
+ * A project id as it appears in keys: itself when short and plain, else `h-` and its SHA-256. A plain
+ * id that starts with `h-` is hashed too, or the project named `h-<hash of X>` would share X's keys.
+ */
 export function projectTag(projectId: string): string {
-  return /^[A-Za-z0-9_.-]{1,64}$/.test(projectId) ? projectId : `h-${createHash('sha256').update(projectId).digest('base64url')}`;
+  return /^(?!h-)[A-Za-z0-9_.-]{1,64}$/.test(projectId) ? projectId : `h-${createHash('sha256').update(projectId).digest('base64url')}`;
 }

@@ -1,5 +1,6 @@
 // The tool-set store against a real Redis: what it writes, when it renews the shared copy, and how a
 // second replica reads it.
+import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import pino from 'pino';
 import { canonicalToolSet, toolSetId } from '@catalog-search/core';
@@ -83,5 +84,15 @@ describe('ToolSetStore with Redis', () => {
     }
     await shared.redis.set(key, canonical);
     expect(await reader.resolve('project-a', id)).toEqual(tools);
+  });
+
+  it('keeps a project whose id looks like another project\'s hashed id apart from it', async () => {
+    const shared = await sharedStore();
+    const options = { ttlMs: TTL_MS, cacheBytes: 0, maxSharedBytes: 5_000_000, shared, memory: testMemory() };
+    const { id, saved } = new ToolSetStore(options).register('team x', manyTools(3));
+    await saved;
+    // A plain id ("h-" and 43 base64url characters) that is the hashed form of "team x"'s.
+    const lookalike = `h-${createHash('sha256').update('team x').digest('base64url')}`;
+    expect(await new ToolSetStore(options).resolve(lookalike, id)).toBeUndefined();
   });
 });
