@@ -48,10 +48,16 @@ export class BackgroundEmbedder {
 
   /**
    * Queues what is not queued yet (up to the bounds) and resolves when every given key is embedded
-   * or failed, with the failure if one did. Keys that did not fit are resolved at once: they stay
-   * lexical until a later search queues them.
+   * or failed, with the failure if one did, or with undefined once `signal` aborts (the texts stay
+   * queued). Keys that did not fit are resolved at once: they stay lexical until a later search
+   * queues them.
    */
-  embed(projectId: string, entries: ReadonlyMap<string, string>, headers?: Readonly<Record<string, string>>): Promise<EmbeddingFailure | undefined> {
+  embed(
+    projectId: string,
+    entries: ReadonlyMap<string, string>,
+    signal: AbortSignal,
+    headers?: Readonly<Record<string, string>>,
+  ): Promise<EmbeddingFailure | undefined> {
     let project = this.#projects.get(projectId);
     if (project === undefined) this.#projects.set(projectId, (project = { pending: new Map(), headers, waiters: new Set(), inFlight: new Set() }));
     project.headers = headers;
@@ -67,11 +73,40 @@ export class BackgroundEmbedder {
       waiting.add(key);
     }
     this.#pump();
-    if (waiting.size === 0) {
-      if (isIdle(project)) this.#projects.delete(projectId);
+    if (waiting.size === 0 || signal.aborted) {
+      this.#forgetIfIdle(projectId, project);
       return Promise.resolve(undefined);
     }
-    return new Promise((resolve) => project.waiters.add({ keys: waiting, failure: undefined, resolve }));
+    return new Promise((resolve) => {
+      // A search that stops waiting leaves at once: its waiter held its keys (up to the project's
+      // queue) until they were embedded, so a hanging endpoint let every search of a cold list add one.
+      const leave = () => {
+        project.waiters.delete(waiter);
+        this.#forgetIfIdle(projectId, project);
+        resolve(undefined);
+      };
+      const waiter: Waiter = {
+        keys: waiting,
+        failure: undefined,
+        resolve: (failure) => {
+          signal.removeEventListener('abort', leave);
+          resolve(failure);
+        },
+      };
+      signal.addEventListener('abort', leave, { once: true });
+      project.waiters.add(waiter);
+    });
+  }
+
+  /** Searches waiting for their texts (all projects). */
+  get waiting(): number {
+    let waiting = 0;
+    for (const project of this.#projects.values()) waiting += project.waiters.size;
+    return waiting;
+  }
+
+  #forgetIfIdle(projectId: string, project: ProjectQueue): void {
+    if (isIdle(project) && this.#projects.get(projectId) === project) this.#projects.delete(projectId);
   }
 
   /** Texts waiting to be embedded (all projects). */
@@ -118,7 +153,7 @@ export class BackgroundEmbedder {
       .then((failure) => {
         project.inFlight.clear();
         this.#settle(project, batch.map(([key]) => key), failure);
-        if (isIdle(project)) this.#projects.delete(projectId);
+        this.#forgetIfIdle(projectId, project);
         this.#running = false;
         this.#pump();
       });

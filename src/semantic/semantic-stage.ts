@@ -1,7 +1,7 @@
 import type { ToolInfo } from '@catalog-search/core';
 import type { FastifyBaseLogger } from 'fastify';
 import { BackgroundEmbedder } from './background-embedder.js';
-import { EmbeddingError, untilAborted, type Embedder, type EmbeddingFailure } from './embedder.js';
+import { EmbeddingError, type Embedder, type EmbeddingFailure } from './embedder.js';
 import { EMBEDDED_DESCRIPTION_CHARS, toolText } from './tool-text.js';
 import { VectorCache, type SharedVectors } from './vector-cache.js';
 import type { HeldKey, MemoryBudget } from '../memory/index.js';
@@ -65,9 +65,9 @@ export class SemanticStage {
     });
   }
 
-  /** Bytes of vectors kept (all projects) and texts waiting for background embedding. */
-  get stats(): { bytes: number; queued: number } {
-    return { bytes: this.options.memory.usage().byCache.vectors ?? 0, queued: this.#background.queued };
+  /** Bytes of vectors kept (all projects), texts waiting for background embedding, and searches waiting for them. */
+  get stats(): { bytes: number; queued: number; waiting: number } {
+    return { bytes: this.options.memory.usage().byCache.vectors ?? 0, queued: this.#background.queued, waiting: this.#background.waiting };
   }
 
   async vectors(
@@ -99,7 +99,7 @@ export class SemanticStage {
       refresh(lacking);
       for (const index of absent()) missing.set(ids[index]!, toolText(request.tools[index]!));
     }
-    const cold = missing.size === 0 ? undefined : untilAborted(this.#background.embed(projectId, missing, headers), signal());
+    const cold = missing.size === 0 ? undefined : this.#background.embed(projectId, missing, signal(), headers);
     const [queries, coldFailure] = await Promise.all([queryVectors, cold]);
     if (missing.size > 0) refresh(absent());
     if (!Array.isArray(queries)) return { status: queries, tools: [] };

@@ -127,6 +127,18 @@ describe('semantic stage', () => {
     expect(semantic.stats.queued).toBeLessThanOrEqual(10);
   });
 
+  it('a search that stops waiting for a cold list leaves nothing behind while the endpoint hangs', async () => {
+    const semantic = stage({ waitShare: 0.5 });
+    await semantic.vectors('p1', { query: ['q'], tools: [] }, deadline(4000));
+    server.setEmbeddings({ kind: 'hang' });
+    const list = tools('theta', 100);
+    for (let search = 0; search < 20; search += 1) {
+      expect((await semantic.vectors('p1', { query: ['q'], tools: list }, deadline(100))).status).toBe('pending');
+    }
+    expect(semantic.stats.queued).toBeGreaterThan(0);
+    expect(semantic.stats.waiting).toBe(0);
+  });
+
   it('the vector cache stays inside its byte bound under a flood of distinct lists', async () => {
     const semantic = stage({ cacheBytes: 200_000, waitShare: 1 });
     for (let list = 0; list < 20; list += 1) {
