@@ -61,6 +61,9 @@ export class BackgroundEmbedder {
     let project = this.#projects.get(projectId);
     if (project === undefined) this.#projects.set(projectId, (project = { pending: new Map(), headers, waiters: new Set(), inFlight: new Set() }));
     project.headers = headers;
+    let fresh = 0;
+    for (const key of entries.keys()) if (!project.pending.has(key) && !project.inFlight.has(key)) fresh += 1;
+    this.#makeRoom(project, Math.min(fresh, this.options.maxQueuedPerProject - project.pending.size));
     const waiting = new Set<string>();
     for (const [key, text] of entries) {
       if (project.pending.has(key) || project.inFlight.has(key)) {
@@ -103,6 +106,30 @@ export class BackgroundEmbedder {
     let waiting = 0;
     for (const project of this.#projects.values()) waiting += project.waiters.size;
     return waiting;
+  }
+
+  /**
+   * When the queue over all projects cannot take `wanted` more texts of `project`, takes the newest
+   * texts of projects queued beyond an equal share, so that `project` gets up to its share: a few
+   * projects' big lists had filled the whole queue, and no other project's list was embedded until
+   * it drained. Texts taken out stay lexical until their project's next search queues them again.
+   */
+  #makeRoom(project: ProjectQueue, wanted: number): void {
+    const { maxQueuedTotal } = this.options;
+    if (wanted <= 0 || this.#queued + wanted <= maxQueuedTotal) return;
+    const queues = [...this.#projects].filter(([, queue]) => queue.pending.size > 0 || queue === project);
+    const share = Math.floor(maxQueuedTotal / queues.length);
+    let room = Math.min(wanted, share - project.pending.size) - (maxQueuedTotal - this.#queued);
+    for (const [otherId, other] of queues) {
+      const excess = Math.min(other.pending.size - share, room);
+      if (excess <= 0) continue;
+      const taken = [...other.pending.keys()].slice(-excess);
+      for (const key of taken) other.pending.delete(key);
+      this.#queued -= excess;
+      room -= excess;
+      this.#settle(other, taken, undefined);
+      this.#forgetIfIdle(otherId, other);
+    }
   }
 
   #forgetIfIdle(projectId: string, project: ProjectQueue): void {

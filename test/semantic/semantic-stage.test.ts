@@ -139,6 +139,22 @@ describe('semantic stage', () => {
     expect(semantic.stats.waiting).toBe(0);
   });
 
+  it('projects that fill the whole background queue leave room for another project\'s list', async () => {
+    // Queues of 10 per project, 80 in all: nine projects fill it while the endpoint is slow (one batch of 8 in flight).
+    const semantic = stage({ maxQueuedPerProject: 10, waitShare: 0.05 });
+    await semantic.vectors('p1', { query: ['q'], tools: [] }, deadline(4000));
+    server.setEmbeddings({ kind: 'vectors' }, 200);
+    for (let project = 0; project < 9; project += 1) {
+      await semantic.vectors(`flood-${project}`, { query: ['q'], tools: tools(`flood${project}`, 10) }, deadline(200));
+    }
+    const before = server.embeddingRequests.length;
+    await semantic.vectors('quiet', { query: ['q'], tools: tools('iota', 4) }, deadline(200));
+    // Round robin: the quiet project's texts go within the next ten batches (each 200 ms).
+    const embeddedQuiet = () => server.embeddingRequests.slice(before).some((request) => request.input.some((text) => text.includes('iota')));
+    for (let wait = 0; wait < 80 && !embeddedQuiet(); wait += 1) await sleep(50);
+    expect(embeddedQuiet()).toBe(true);
+  });
+
   it('the vector cache stays inside its byte bound under a flood of distinct lists', async () => {
     const semantic = stage({ cacheBytes: 200_000, waitShare: 1 });
     for (let list = 0; list < 20; list += 1) {
