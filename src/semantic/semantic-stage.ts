@@ -87,13 +87,17 @@ export class SemanticStage {
     // The query goes to the encoder first: the tools' keys are worked out while it is embedded.
     const queryVectors = this.#queryVectors(projectId, request.query, signal, headers);
     const { ids, held } = this.#keysOf(request.tools);
-    const tools = held.map((key) => this.#cache.getHeld(projectId, key));
+    // Only the first tools whose vectors the project can keep are looked up, fetched or embedded
+    // (VectorCache.capacity); the rest rank lexically. Not even looked up: a lookup would keep them.
+    const reach = Math.min(held.length, this.#cache.capacity(this.embedder.dimensions));
+    const tools = held.map((key, index) => (index < reach ? this.#cache.getHeld(projectId, key) : undefined));
     // Looked up again once the shared store or the background embedder may have brought them.
-    const absent = (): number[] => tools.flatMap((vector, index) => (vector === undefined ? [index] : []));
+    const absent = (): number[] => tools.slice(0, reach).flatMap((vector, index) => (vector === undefined ? [index] : []));
     const refresh = (indexes: readonly number[]) => indexes.forEach((index) => (tools[index] = this.#cache.getHeld(projectId, held[index]!)));
     const missing = new Map<string, string>();
     const lacking = absent();
-    this.options.onLookup?.(tools.length - lacking.length, lacking.length);
+    const hits = reach - lacking.length;
+    this.options.onLookup?.(hits, tools.length - hits);
     if (lacking.length > 0) {
       await this.#readShared(projectId, lacking.map((index) => ids[index]!));
       refresh(lacking);

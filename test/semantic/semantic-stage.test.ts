@@ -164,6 +164,23 @@ describe('semantic stage', () => {
     expect(semantic.stats.bytes).toBeGreaterThan(100_000);
   });
 
+  it('a list whose vectors the project cannot hold is embedded up to what it can hold, not again on every search', async () => {
+    // A project's share holds about 54 of the test server's vectors (~550 bytes an entry); the list has 80.
+    const memory = new MemoryBudget({ maxBytes: 60_000, projectShare: 0.5 });
+    const semantic = stage({ memory, cacheBytes: 10_000_000, waitShare: 1 });
+    const list = tools('kappa', 80);
+    for (let search = 0; search < 2; search += 1) await semantic.vectors('big', { query: ['thing 1'], tools: list }, deadline(4000));
+    const before = server.embeddingRequests.length;
+    for (let search = 0; search < 3; search += 1) {
+      const result = await semantic.vectors('big', { query: ['thing 1'], tools: list }, deadline(4000));
+      expect(result.status).toBe('partial');
+      expect(result.tools.filter((vector) => vector !== undefined).length).toBeGreaterThan(20);
+    }
+    const texts = server.embeddingRequests.slice(before).flatMap((request) => request.input);
+    expect(texts.filter((text) => text.includes('kappa'))).toHaveLength(0);
+    expect(memory.projectBytes('big')).toBeLessThanOrEqual(30_000);
+  });
+
   it('vectors are entries of the memory budget: a flooding project cannot evict another project\'s', async () => {
     // Room for about 110 vectors of the test server's (64 dimensions, ~550 bytes an entry), 100 for
     // one project: the flood passes the whole budget, which trims the largest project first.
