@@ -11,7 +11,7 @@ import {
   type FetchLike,
   type SearchOutcome,
 } from '@catalog-search/client';
-import type { ToolListSearchRequest, ToolInfo } from '@catalog-search/core';
+import { MAX_NESTING_DEPTH, type ToolListSearchRequest, type ToolInfo } from '@catalog-search/core';
 import { startApp, testConfig, TEST_SECRET, type RunningApp } from '../helpers/app.js';
 import { claims, signJwt } from '../helpers/tokens.js';
 import { manyTools } from '../fixtures/tools.js';
@@ -87,6 +87,16 @@ describe('client → real service', () => {
     const fromV1 = await v1.search(sampleRequest);
     expect(fromV1.source).toBe('cloud');
     expect(fromV1.results).toEqual((await seed.search(sampleRequest)).results);
+  });
+
+  it('takes the answer for a tool whose annotations nest as deep as the service accepts', async () => {
+    const client = createCatalogSearchClient({ baseUrl: service.url, token: token(), fallback: false });
+    let annotations: Record<string, unknown> = { readOnlyHint: true };
+    for (let level = 1; level < MAX_NESTING_DEPTH; level += 1) annotations = { nested: annotations };
+    const tools: ToolInfo[] = [{ toolKey: 'deep:read_file', toolName: 'read_file', serverName: 'Deep', description: 'Read a file', annotations }];
+    const outcome = await client.search({ query: ['read a file'], tools });
+    expect(outcome.meta.skippedCount).toBeUndefined();
+    expect(outcome.results[0]).toMatchObject({ toolKey: 'deep:read_file', annotations });
   });
 
   it('uses a rotating token through getToken()', async () => {

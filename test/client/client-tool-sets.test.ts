@@ -3,7 +3,7 @@
 // once more; a changed list is always sent in full and never answered from the old set.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCatalogSearchClient, type CatalogSearchClient, type FetchLike } from '@catalog-search/client';
-import type { ToolInfo } from '@catalog-search/core';
+import { toolSetId as toolSetIdOfList, type ToolInfo } from '@catalog-search/core';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { LogCapture, testConfig, TEST_SECRET } from '../helpers/app.js';
@@ -94,5 +94,63 @@ describe('client tool-set references against the real service', () => {
     const answer = await search(inPlace, 'transmit telemetry packet to ground station');
     expect(sent).toEqual(['full']);
     expect(answer.results[0]!.toolKey).toBe(inPlace[3]!.toolKey);
+  });
+});
+
+describe('client tool-set references under concurrent searches', () => {
+  it('searches of two lists at once, across a restart, are all answered, and both lists are referred to afterwards', async () => {
+    const other = manyTools(120).map((tool) => ({ ...tool, toolKey: `other:${tool.toolName}`, serverName: 'Other' }));
+    await Promise.all([search(tools), search(other)]);
+    const ids = [(await search(tools)).meta.toolSet!, (await search(other)).meta.toolSet!];
+    await app.close();
+    await startService(); // both lists lost
+    sent.length = 0;
+    const outcomes = await Promise.all([search(tools), search(tools), search(other), search(other)]);
+    expect(outcomes.map((outcome) => outcome.source)).toEqual(['cloud', 'cloud', 'cloud', 'cloud']);
+    // Each search: its reference refused, then its list.
+    expect(sent.filter((entry) => entry === 'full')).toHaveLength(4);
+    sent.length = 0;
+    await Promise.all([search(tools), search(other)]);
+    expect(sent).toEqual(expect.arrayContaining([{ toolSet: ids[0] }, { toolSet: ids[1] }]));
+    expect(sent).toHaveLength(2);
+  });
+});
+
+describe('client tool-set references: what the router sees does not depend on them', () => {
+  it('reports the skipped tools of a list sent by reference as when it was sent in full', async () => {
+    const withBad = [...tools.slice(0, 50), { toolKey: 'broken:tool', serverName: 'Broken' } as unknown as ToolInfo, tools[0]!];
+    const first = await search(withBad);
+    expect(first.meta.skippedCount).toBe(2);
+    sent.length = 0;
+    const second = await search(withBad);
+    expect(sent).toEqual([{ toolSet: first.meta.toolSet }]);
+    expect(second.meta.skipped).toEqual(first.meta.skipped);
+    expect(second.meta.skippedCount).toBe(2);
+    expect(second.results).toEqual(first.results);
+  });
+});
+
+describe('client tool-set references against a service that cannot keep the list', () => {
+  // A list larger than the service's store (TOOL_SET_CACHE_BYTES, or a project's share of the cache
+  // budget) is answered with its id but never held: every reference to it is a 409.
+  let small: FastifyInstance;
+  beforeAll(async () => {
+    small = buildApp(testConfig({ toolSets: { ttlMs: 3_600_000, cacheBytes: 1024 } }), { logStream: new LogCapture() });
+    await small.listen({ host: '127.0.0.1', port: 0 });
+  });
+  afterAll(() => small.close());
+
+  it('stops referring to a list the service answered 409 for right after it was resent', async () => {
+    const address = small.server.address();
+    if (address === null || typeof address === 'string') throw new Error('no port');
+    const smallClient = createCatalogSearchClient({ baseUrl: `http://127.0.0.1:${address.port}`, token, fetch: recordingFetch, breaker: false, fallback: false });
+    sent.length = 0;
+    statuses.length = 0;
+    for (let i = 0; i < 5; i += 1) expect((await smallClient.search({ query: ['create a calendar event'], tools, maxResults: 5 })).source).toBe('cloud');
+    const id = await toolSetIdOfList(tools);
+    // Sent, referred to (409: restart or eviction?), resent, referred to again (409 again: it is not
+    // kept), resent; from then on the list is sent in full, one request per search.
+    expect(sent).toEqual(['full', { toolSet: id }, 'full', { toolSet: id }, 'full', 'full', 'full']);
+    expect(statuses).toEqual([200, 409, 200, 409, 200, 200, 200]);
   });
 });

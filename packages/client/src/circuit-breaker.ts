@@ -1,3 +1,5 @@
+import { CatalogSearchError } from './errors.js';
+
 /**
  * Consecutive-failure circuit breaker. Closed: every search calls the cloud. After
  * `failureThreshold` failures in a row it opens: searches rank locally at once for `cooldownMs`
@@ -94,11 +96,11 @@ export class CircuitBreaker {
 }
 
 function positiveInteger(value: number, name: string): number {
-  if (!Number.isInteger(value) || value < 1) throw new TypeError(`breaker.${name} must be an integer >= 1`);
+  if (!Number.isInteger(value) || value < 1) throw new CatalogSearchError(`breaker.${name} must be an integer >= 1`);
   return value;
 }
 
 function nonNegative(value: number, name: string): number {
-  if (!Number.isFinite(value) || value < 0) throw new TypeError(`breaker.${name} must be a finite number >= 0`);
+  if (!Number.isFinite(value) || value < 0) throw new CatalogSearchError(`breaker.${name} must be a finite number >= 0`);
   return value;
 }

@@ -9,11 +9,12 @@ import {
   InternalServerError,
   RateLimitError,
 } from './errors.js';
+import { startDeadline } from './deadline.js';
 import { CONFIGURATION_REASONS, fallbackReasonFor, type FallbackReason } from './fallback-reason.js';
 import { prepareLocally, searchLocally, usableTools, type LocalSearch } from './local-search.js';
 import { newRequestId } from './request-id.js';
 import { runtimeStreamsBodies } from './streamed-body.js';
-import { isToolSetUnknown, ToolSetReferences } from './tool-set-references.js';
+import { isRefusedReference, ToolSetReferences } from './tool-set-references.js';
 import { prepareRequest } from './validation.js';
 
 export const DEFAULT_TIMEOUT_MS = 5_000;
@@ -155,45 +156,54 @@ export function createCatalogSearchClient(options: CatalogSearchClientOptions): 
       // local ranking meanwhile (the request is long sent, the thread is idle), so a fallback then
       // costs a warm ranking instead of a cold one. Nearly free when the list is already cached.
       const warmUp = setTimeout(() => prepareQuietly(prepared, local), callTimeoutMs / 2);
-      const started = Date.now();
+      // One budget for the whole cloud side of the search: the list's id, the call, and the resend after a refused reference.
+      const deadline = startDeadline(callTimeoutMs, signal);
       try {
-        const failing = (breaker?.snapshot().consecutiveFailures ?? 0) > 0;
+        // The last call failed (tracked with or without a breaker).
+        const failing = lastFailure !== undefined;
         // While the cloud is failing, its call most likely fails too: no id work before it (the list is sent).
         const toolSet = references.any && !failing ? await references.idOf(prepared.list) : undefined;
-        const call = (reference: string | undefined, budgetMs: number) =>
+        const call = (reference: string | undefined) =>
           callCloud(request, {
             fetch: fetchImpl,
             url,
             resolveToken,
-            timeoutMs: budgetMs,
+            deadline,
             deadlineMarginMs,
             requestId,
             prepared,
             projectId: options.projectId,
             userAgent: options.userAgent,
-            signal,
             // While the cloud is failing, the next call most likely fails too: spare it the gzip work.
             compression: failing ? 'none' : compression,
             streaming,
             toolSet: reference,
           });
         let response: SearchResponse;
-        if (references.holds(toolSet)) {
+        let byReference = false;
+        let resent = false;
+        const held = references.held(toolSet);
+        if (held) {
           try {
-            response = await call(toolSet, callTimeoutMs);
+            response = await call(held.id);
+            byReference = true;
           } catch (error) {
-            if (!isToolSetUnknown(error)) throw error;
-            // The service lost the list (restart, eviction, TTL): send it once in full, in what is left of the budget.
-            references.forget(toolSet);
-            response = await call(undefined, Math.max(1, callTimeoutMs - (Date.now() - started)));
+            if (!isRefusedReference(error)) throw error;
+            // The service lost the list, or does not know references: send it once in full, in what is left of the budget.
+            references.refused(held);
+            resent = true;
+            response = await call(undefined);
           }
         } else {
-          response = await call(undefined, callTimeoutMs);
+          response = await call(undefined);
         }
-        references.learn(response.meta.toolSet);
+        references.learn(response.meta.toolSet, resent);
         breaker?.success();
         lastFailure = undefined;
-        return { results: response.results, meta: response.meta, source: 'cloud' };
+        // The service reported the list's skipped tools when it was sent; a reference names only its
+        // usable tools. The router gets them on every answer, as from a full list or the local fallback.
+        const meta = byReference && response.meta.skippedCount === undefined ? { ...response.meta, ...prepared.skippedMeta } : response.meta;
+        return { results: response.results, meta, source: 'cloud' };
       } catch (error) {
         if (error instanceof APIUserAbortError) {
           breaker?.abandon();
@@ -206,6 +216,7 @@ export function createCatalogSearchClient(options: CatalogSearchClientOptions): 
         breaker?.failure(retryAfterOf(failure));
         return answerLocally(prepared, failure, requestId, signal);
       } finally {
+        deadline.dispose();
         clearTimeout(warmUp);
       }
     },
@@ -237,8 +248,13 @@ function tokenSource(options: CatalogSearchClientOptions): () => string | Promis
   throw new CatalogSearchError('missing credentials: give token or getToken');
 }
 
+/** The longest timers wait: a longer delay fires at once (Node, browsers), so every search would time out. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 function checkTimeout(value: number, name: string): number {
-  if (!Number.isFinite(value) || value <= 0) throw new CatalogSearchError(`${name} must be a finite number > 0`);
+  if (!Number.isFinite(value) || value <= 0 || value > MAX_TIMER_MS) {
+    throw new CatalogSearchError(`${name} must be a number > 0 and <= ${MAX_TIMER_MS}`);
+  }
   return value;
 }
 

@@ -1,6 +1,6 @@
 import type { PreparedSearch, ReferenceSearchRequest, SearchRequest, SearchResponse } from '@catalog-search/core';
 import { canGzip, COMPRESSION_THRESHOLD, encodeBody, type Compression } from './compression.js';
-import { raceSignal, startDeadline, type Deadline } from './deadline.js';
+import { raceSignal, type Deadline } from './deadline.js';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -11,6 +11,7 @@ import {
   InvalidResponseError,
   type ProblemDetails,
 } from './errors.js';
+import { MAX_PROBLEM_BYTES, MAX_RESPONSE_BYTES, readBody } from './response-body.js';
 import { jsonAtLeast, streamedBody } from './streamed-body.js';
 import { responseProblem } from './validation.js';
 
@@ -20,7 +21,8 @@ export interface CloudCall {
   fetch: FetchLike;
   url: string;
   resolveToken: () => string | Promise<string>;
-  timeoutMs: number;
+  /** The search's budget (and the caller's signal): one for every call of a search, a resend included. */
+  deadline: Deadline;
   /** Subtracted from the remaining budget in `X-Search-Deadline-Ms`, for the answer's trip back. */
   deadlineMarginMs: number;
   requestId: string;
@@ -28,7 +30,6 @@ export interface CloudCall {
   prepared: PreparedSearch;
   projectId: string | undefined;
   userAgent: string | undefined;
-  signal: AbortSignal | undefined;
   compression: Compression;
   /** Whether to try streamed bodies; the client's own flag, turned off when its fetch refuses one. */
   streaming: { enabled: boolean };
@@ -37,38 +38,35 @@ export interface CloudCall {
 }
 
 /**
- * One POST to the service within the budget: token, request and body read all count against
- * `timeoutMs`. Resolves with a response checked against the wire schema; rejects with a
+ * One POST to the service within the search's deadline: token, request and body read all count
+ * against it. Resolves with a response checked against the wire schema; rejects with a
  * CatalogSearchError subclass (never anything else).
  */
 export async function callCloud(request: SearchRequest, call: CloudCall): Promise<SearchResponse> {
-  const deadline = startDeadline(call.timeoutMs, call.signal);
+  const { deadline } = call;
+  const token = await resolveToken(call, deadline);
+  let response: Response;
+  let text: string | undefined;
   try {
-    const token = await resolveToken(call, deadline);
-    let response: Response;
-    let text: string;
-    try {
-      // Raced as well as signalled: an injected fetch that ignores `signal` still cannot outlast the budget.
-      response = await raceSignal(post(request, call, token, deadline), deadline.signal);
-      text = await raceSignal(response.text(), deadline.signal);
-    } catch (error) {
-      throw connectionError(error, deadline);
-    }
-    const requestId = response.headers.get('x-request-id') ?? call.requestId;
-    if (!response.ok) throw APIError.generate(response.status, parseProblem(text), response.headers, requestId);
-
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch (error) {
-      throw new InvalidResponseError('response body is not JSON', response.status, requestId, { cause: error });
-    }
-    const problem = responseProblem(parsed, call.prepared);
-    if (problem !== undefined) throw new InvalidResponseError(problem, response.status, requestId);
-    return parsed as SearchResponse;
-  } finally {
-    deadline.dispose();
+    // Raced as well as signalled: an injected fetch that ignores `signal` still cannot outlast the budget.
+    response = await raceSignal(post(request, call, token, deadline), deadline.signal);
+    text = await raceSignal(readBody(response, response.ok ? MAX_RESPONSE_BYTES : MAX_PROBLEM_BYTES), deadline.signal);
+  } catch (error) {
+    throw connectionError(error, deadline);
   }
+  const requestId = response.headers.get('x-request-id') ?? call.requestId;
+  if (!response.ok) throw APIError.generate(response.status, text === undefined ? undefined : parseProblem(text), response.headers, requestId);
+  if (text === undefined) throw new InvalidResponseError(`response body is larger than ${MAX_RESPONSE_BYTES} bytes`, response.status, requestId);
+
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new InvalidResponseError('response body is not JSON', response.status, requestId, { cause: error });
+  }
+  const problem = responseProblem(parsed, call.prepared);
+  if (problem !== undefined) throw new InvalidResponseError(problem, response.status, requestId);
+  return parsed as SearchResponse;
 }
 
 /**

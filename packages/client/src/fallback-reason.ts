@@ -21,7 +21,8 @@ import {
  * - `forbidden`: a 403 answer (e.g. `projectId` differs from the token's project). Fix the setup.
  * - `not_found`: a 404 answer. Fix `baseUrl` / `path`.
  * - `bad_request`: any other 4xx (400, 413, 422…): the service refused this request.
- * - `invalid_response`: a 2xx whose body is not JSON or not a SearchResponse for this request.
+ * - `invalid_response`: a 2xx whose body is not JSON or not a SearchResponse for this request (only tools
+ *   sent that pass the filter, each once and named as sent, at most `maxResults`, none below `minRelevance`).
  * - `circuit_open`: the breaker is open after repeated failures; the cloud was not called.
  */
 export type FallbackReason =

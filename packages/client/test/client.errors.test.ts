@@ -71,6 +71,15 @@ describe('fallback: false rejects with typed errors', () => {
     expect((error as InternalServerError).problem).toBeUndefined();
   });
 
+  it('an error body over 64 KiB is not read: an APIError with no problem, and a short message', async () => {
+    // The error reaches the router's logs through onFallback on every search while the cloud fails.
+    const client = await strictClient((_req, res) => sendJson(res, 500, problem(500, 'Nope', 'x'.repeat(1024 * 1024))));
+    const error = await client.search(REQUEST).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(InternalServerError);
+    expect((error as InternalServerError).problem).toBeUndefined();
+    expect((error as Error).message).toBe('500 status code (no problem details)');
+  });
+
   it('a hang → APIConnectionTimeoutError', async () => {
     const client = await strictClient(() => {}, 300);
     const error = await client.search(REQUEST).catch((caught: unknown) => caught);
@@ -100,6 +109,8 @@ describe('requests that are never sent', () => {
     ['a filter.tools rule that is not RE2', { ...REQUEST, filter: { tools: ['/(?=a)/'] } }, '/filter/tools/0'],
     ['maxResults over the limit', { ...REQUEST, maxResults: 101 }, '/maxResults'],
     ['an unknown top-level field', { ...REQUEST, limit: 3 }, '/limit'],
+    // The client sends references by itself; the service refuses a list and a reference together.
+    ['a toolSet beside the tools', { ...REQUEST, toolSet: 'A'.repeat(43) }, '/toolSet'],
   ])('%s → InvalidRequestError naming the field, even with fallback on', async (_name, request, path) => {
     server = await startServer((_req, res) => sendJson(res, 200, cloudAnswer()));
     const events: FallbackEvent[] = [];
@@ -195,7 +206,10 @@ describe('configuration is checked when the client is created', () => {
     ['a zero timeout', { baseUrl: 'http://127.0.0.1:1', token: 't', timeoutMs: 0 }, /timeoutMs/],
     ['a fractional maxDescriptionChars', { baseUrl: 'http://127.0.0.1:1', token: 't', maxDescriptionChars: 1.5 }, /maxDescriptionChars/],
     ['a bad breaker threshold', { baseUrl: 'http://127.0.0.1:1', token: 't', breaker: { failureThreshold: 0 } }, /failureThreshold/],
-  ])('%s throws', (_name, options, message) => {
+    // Timers fire at once past 2^31 - 1 ms: every search would time out and rank locally.
+    ['a timeout longer than a timer can wait', { baseUrl: 'http://127.0.0.1:1', token: 't', timeoutMs: 2 ** 31 }, /timeoutMs/],
+  ])('%s throws a CatalogSearchError', (_name, options, message) => {
     expect(() => createCatalogSearchClient(options)).toThrow(message);
+    expect(() => createCatalogSearchClient(options)).toThrow(CatalogSearchError);
   });
 });

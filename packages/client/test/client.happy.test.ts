@@ -113,12 +113,15 @@ describe('cloud answers', () => {
       expect(server.seen[0]?.body).toEqual(big);
     });
 
-    it('sends plain JSON while the cloud is failing, and compresses again once it answers', async () => {
+    it.each([
+      ['with the breaker', {}],
+      ['without a breaker', { breaker: false as const }],
+    ])('sends plain JSON while the cloud is failing, and compresses again once it answers (%s)', async (_case, options) => {
       let fail = true;
       server = await startServer((_req, res) =>
         fail ? sendJson(res, 500, {}) : sendJson(res, 200, { results: [], meta: { ranker: 'bm25', requestId: 'r' } }),
       );
-      const client = testClient(server.baseUrl);
+      const client = testClient(server.baseUrl, options);
       await client.search(big);
       await client.search(big);
       fail = false;
