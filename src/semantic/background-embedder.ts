@@ -48,13 +48,22 @@ export class BackgroundEmbedder {
 
   /**
    * Queues what is not queued yet (up to the bounds) and resolves when every given key is embedded
-   * or failed, with the failure if one did. Keys that did not fit are resolved at once: they stay
-   * lexical until a later search queues them.
+   * or failed, with the failure if one did, or with undefined once `signal` aborts (the texts stay
+   * queued). Keys that did not fit are resolved at once: they stay lexical until a later search
+   * queues them.
    */
-  embed(projectId: string, entries: ReadonlyMap<string, string>, headers?: Readonly<Record<string, string>>): Promise<EmbeddingFailure | undefined> {
+  embed(
+    projectId: string,
+    entries: ReadonlyMap<string, string>,
+    signal: AbortSignal,
+    headers?: Readonly<Record<string, string>>,
+  ): Promise<EmbeddingFailure | undefined> {
     let project = this.#projects.get(projectId);
     if (project === undefined) this.#projects.set(projectId, (project = { pending: new Map(), headers, waiters: new Set(), inFlight: new Set() }));
     project.headers = headers;
+    let fresh = 0;
+    for (const key of entries.keys()) if (!project.pending.has(key) && !project.inFlight.has(key)) fresh += 1;
+    this.#makeRoom(project, Math.min(fresh, this.options.maxQueuedPerProject - project.pending.size));
     const waiting = new Set<string>();
     for (const [key, text] of entries) {
       if (project.pending.has(key) || project.inFlight.has(key)) {
@@ -67,11 +76,64 @@ export class BackgroundEmbedder {
       waiting.add(key);
     }
     this.#pump();
-    if (waiting.size === 0) {
-      if (isIdle(project)) this.#projects.delete(projectId);
+    if (waiting.size === 0 || signal.aborted) {
+      this.#forgetIfIdle(projectId, project);
       return Promise.resolve(undefined);
     }
-    return new Promise((resolve) => project.waiters.add({ keys: waiting, failure: undefined, resolve }));
+    return new Promise((resolve) => {
+      // A search that stops waiting leaves at once: its waiter held its keys (up to the project's
+      // queue) until they were embedded, so a hanging endpoint let every search of a cold list add one.
+      const leave = () => {
+        project.waiters.delete(waiter);
+        this.#forgetIfIdle(projectId, project);
+        resolve(undefined);
+      };
+      const waiter: Waiter = {
+        keys: waiting,
+        failure: undefined,
+        resolve: (failure) => {
+          signal.removeEventListener('abort', leave);
+          resolve(failure);
+        },
+      };
+      signal.addEventListener('abort', leave, { once: true });
+      project.waiters.add(waiter);
+    });
+  }
+
+  /** Searches waiting for their texts (all projects). */
+  get waiting(): number {
+    let waiting = 0;
+    for (const project of this.#projects.values()) waiting += project.waiters.size;
+    return waiting;
+  }
+
+  /**
+   * When the queue over all projects cannot take `wanted` more texts of `project`, takes the newest
+   * texts of projects queued beyond an equal share, so that `project` gets up to its share: a few
+   * projects' big lists had filled the whole queue, and no other project's list was embedded until
+   * it drained. Texts taken out stay lexical until their project's next search queues them again.
+   */
+  #makeRoom(project: ProjectQueue, wanted: number): void {
+    const { maxQueuedTotal } = this.options;
+    if (wanted <= 0 || this.#queued + wanted <= maxQueuedTotal) return;
+    const queues = [...this.#projects].filter(([, queue]) => queue.pending.size > 0 || queue === project);
+    const share = Math.floor(maxQueuedTotal / queues.length);
+    let room = Math.min(wanted, share - project.pending.size) - (maxQueuedTotal - this.#queued);
+    for (const [otherId, other] of queues) {
+      const excess = Math.min(other.pending.size - share, room);
+      if (excess <= 0) continue;
+      const taken = [...other.pending.keys()].slice(-excess);
+      for (const key of taken) other.pending.delete(key);
+      this.#queued -= excess;
+      room -= excess;
+      this.#settle(other, taken, undefined);
+      this.#forgetIfIdle(otherId, other);
+    }
+  }
+
+  #forgetIfIdle(projectId: string, project: ProjectQueue): void {
+    if (isIdle(project) && this.#projects.get(projectId) === project) this.#projects.delete(projectId);
   }
 
   /** Texts waiting to be embedded (all projects). */
@@ -118,7 +180,7 @@ export class BackgroundEmbedder {
       .then((failure) => {
         project.inFlight.clear();
         this.#settle(project, batch.map(([key]) => key), failure);
-        if (isIdle(project)) this.#projects.delete(projectId);
+        this.#forgetIfIdle(projectId, project);
         this.#running = false;
         this.#pump();
       });

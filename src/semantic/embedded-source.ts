@@ -57,6 +57,7 @@ export function createEmbeddedSource(options: EmbeddedSourceOptions = {}): Embed
     source: 'embedded',
     model: LOCAL_MODEL,
     batchSize: 4,
+    dimensions: LOCAL_DIMENSIONS,
     embed,
     /**
      * Loads the model in the worker now (instead of on the first search) and embeds once (the first

@@ -9,6 +9,8 @@ export interface Embedder {
   readonly model: string;
   /** Texts per call that keeps one call short (the stage embeds lists in batches of this size). */
   readonly batchSize: number;
+  /** The length of its vectors, once known (an endpoint's, from its first valid answer). */
+  readonly dimensions: number | undefined;
   /**
    * One vector per text, in order. Rejects with an `EmbeddingError`; `signal` aborts the call.
    * `headers` go with an outbound call (the caller's W3C trace context); the embedded encoder has none.

@@ -63,6 +63,9 @@ export function createEndpointSource(options: EndpointSourceOptions): Embedder {
     source: 'endpoint',
     model: options.model,
     batchSize,
+    get dimensions() {
+      return dimensions;
+    },
     async embed(texts, signal, headers) {
       if (texts.length === 0) return [];
       let data: Array<{ index: number; embedding: unknown }>;

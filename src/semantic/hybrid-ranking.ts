@@ -20,9 +20,12 @@ export async function rankHybrid(
   if (vectors.queries === undefined) return { ranked: lexical, status: vectors.status };
   const similarity = new Float64Array(request.tools.length).fill(Number.NaN);
   const { queries: queryVectors, tools } = vectors;
+  // Only vectors of the query's length compare (one read from Redis before this process learnt an
+  // endpoint's length may not): others rank lexically.
+  const length = queryVectors[0]!.length;
   for (let index = 0; index < tools.length; index += 1) {
     const vector = tools[index];
-    if (vector !== undefined) similarity[index] = bestDot(queryVectors, vector);
+    if (vector?.length === length) similarity[index] = bestDot(queryVectors, vector);
   }
   return { ranked: fuseHybrid(lexical, request.tools, similarity), status: vectors.status };
 }

@@ -1,7 +1,7 @@
 import type { ToolInfo } from '@catalog-search/core';
 import type { FastifyBaseLogger } from 'fastify';
 import { BackgroundEmbedder } from './background-embedder.js';
-import { EmbeddingError, untilAborted, type Embedder, type EmbeddingFailure } from './embedder.js';
+import { EmbeddingError, type Embedder, type EmbeddingFailure } from './embedder.js';
 import { EMBEDDED_DESCRIPTION_CHARS, toolText } from './tool-text.js';
 import { VectorCache, type SharedVectors } from './vector-cache.js';
 import type { HeldKey, MemoryBudget } from '../memory/index.js';
@@ -65,9 +65,9 @@ export class SemanticStage {
     });
   }
 
-  /** Bytes of vectors kept (all projects) and texts waiting for background embedding. */
-  get stats(): { bytes: number; queued: number } {
-    return { bytes: this.options.memory.usage().byCache.vectors ?? 0, queued: this.#background.queued };
+  /** Bytes of vectors kept (all projects), texts waiting for background embedding, and searches waiting for them. */
+  get stats(): { bytes: number; queued: number; waiting: number } {
+    return { bytes: this.options.memory.usage().byCache.vectors ?? 0, queued: this.#background.queued, waiting: this.#background.waiting };
   }
 
   async vectors(
@@ -87,19 +87,23 @@ export class SemanticStage {
     // The query goes to the encoder first: the tools' keys are worked out while it is embedded.
     const queryVectors = this.#queryVectors(projectId, request.query, signal, headers);
     const { ids, held } = this.#keysOf(request.tools);
-    const tools = held.map((key) => this.#cache.getHeld(projectId, key));
+    // Only the first tools whose vectors the project can keep are looked up, fetched or embedded
+    // (VectorCache.capacity); the rest rank lexically. Not even looked up: a lookup would keep them.
+    const reach = Math.min(held.length, this.#cache.capacity(this.embedder.dimensions));
+    const tools = held.map((key, index) => (index < reach ? this.#cache.getHeld(projectId, key) : undefined));
     // Looked up again once the shared store or the background embedder may have brought them.
-    const absent = (): number[] => tools.flatMap((vector, index) => (vector === undefined ? [index] : []));
+    const absent = (): number[] => tools.slice(0, reach).flatMap((vector, index) => (vector === undefined ? [index] : []));
     const refresh = (indexes: readonly number[]) => indexes.forEach((index) => (tools[index] = this.#cache.getHeld(projectId, held[index]!)));
     const missing = new Map<string, string>();
     const lacking = absent();
-    this.options.onLookup?.(tools.length - lacking.length, lacking.length);
+    const hits = reach - lacking.length;
+    this.options.onLookup?.(hits, tools.length - hits);
     if (lacking.length > 0) {
       await this.#readShared(projectId, lacking.map((index) => ids[index]!));
       refresh(lacking);
       for (const index of absent()) missing.set(ids[index]!, toolText(request.tools[index]!));
     }
-    const cold = missing.size === 0 ? undefined : untilAborted(this.#background.embed(projectId, missing, headers), signal());
+    const cold = missing.size === 0 ? undefined : this.#background.embed(projectId, missing, signal(), headers);
     const [queries, coldFailure] = await Promise.all([queryVectors, cold]);
     if (missing.size > 0) refresh(absent());
     if (!Array.isArray(queries)) return { status: queries, tools: [] };
@@ -168,8 +172,10 @@ export class SemanticStage {
     const { shared } = this.options;
     if (shared === undefined || ids.length === 0) return;
     const vectors = await shared.read(projectId, ids);
+    // A vector of another length than the model's cannot be compared with its others.
+    const { dimensions } = this.embedder;
     vectors.forEach((vector, i) => {
-      if (vector !== undefined) this.#cache.set(projectId, ids[i]!, vector);
+      if (vector !== undefined && (dimensions === undefined || vector.length === dimensions)) this.#cache.set(projectId, ids[i]!, vector);
     });
   }
 

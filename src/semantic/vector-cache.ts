@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ENTRY_OVERHEAD_BYTES, type HeldKey, type MemoryBudget, type ProjectCache } from '../memory/index.js';
+import { ENTRY_OVERHEAD_BYTES, stringBytes, type HeldKey, type MemoryBudget, type ProjectCache } from '../memory/index.js';
 
 /**
  * Vectors shared by the replicas (Redis, src/shared/shared-vectors.ts), by project and content id.
@@ -26,6 +26,8 @@ export interface SharedVectors {
  */
 export class VectorCache {
   readonly #cache: ProjectCache<Float32Array>;
+  /** Bytes one project's vectors can take: its share of the budget, or all vectors' bound when lower. */
+  readonly #projectBytes: number;
 
   constructor(memory: MemoryBudget, maxBytes: number) {
     this.#cache = memory.cache<Float32Array>('vectors', {
@@ -33,6 +35,20 @@ export class VectorCache {
       sizeOf: (vector) => vector.byteLength + ENTRY_OVERHEAD_BYTES,
       maxBytes,
     });
+    this.#projectBytes = Math.min(memory.projectMaxBytes, maxBytes);
+  }
+
+  /**
+   * How many vectors of one list a project keeps: half of what its vectors can take, the other half
+   * left to its other lists, queries and caches. A list with more tools had every search's new
+   * vectors evict the list's earlier ones, so each search embedded part of it again (at an endpoint's
+   * price); its tools past this rank lexically instead. Unbounded until the model's length is known.
+   */
+  capacity(dimensions: number | undefined): number {
+    if (dimensions === undefined) return Number.POSITIVE_INFINITY;
+    // As the budget counts an entry: overheads, the key ("vectors", NUL and a 43-character id), the numbers.
+    const entryBytes = 2 * ENTRY_OVERHEAD_BYTES + stringBytes('vectors\u0000') + stringBytes('x'.repeat(43)) + dimensions * 4;
+    return Math.floor(this.#projectBytes / 2 / entryBytes);
   }
 
   /** What a vector is of: the model and the text, hashed (43 characters). */

@@ -33,7 +33,7 @@ export function fallbackRateLimitStore(shared: SharedStore): FastifyRateLimitSto
     ) {}
 
     incr(key: string, callback: Callback, timeWindow: number, max: number): void {
-      if (!shared.connected) {
+      if (!shared.available) {
         shared.reportFallback('rate-limit');
         this.local.incr(key, callback, timeWindow, max);
         return;

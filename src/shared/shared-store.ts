@@ -11,6 +11,14 @@ export interface SharedStoreEvents {
   fallback(operation: string): void;
 }
 
+/**
+ * After a command times out, Redis is left alone this long (every use takes its in-process path at
+ * once), then the next command tries it again. Without the pause a Redis that stops answering cost
+ * each search one timeout per Redis use (rate limit, tool set, query and tool vectors, LLM answer):
+ * 11 timeouts over 4 searches in test/shared/slow-redis.test.ts, where now one search pays one.
+ */
+const PAUSE_AFTER_TIMEOUT_MS = 1000;
+
 /** The kinds of value kept, one key space each. */
 export type SharedKind = 'llm' | 'tool-set' | 'rate-limit' | 'vector';
 
@@ -22,6 +30,8 @@ export type SharedKind = 'llm' | 'tool-set' | 'rate-limit' | 'vector';
  */
 export class SharedStore {
   readonly #warnings: ThrottledWarnings;
+  /** `performance.now()` until which Redis is not used (after a timeout). */
+  #pausedUntil = 0;
 
   constructor(
     readonly redis: Redis,
@@ -47,8 +57,9 @@ export class SharedStore {
     return `${this.keyPrefix}${kind}:`;
   }
 
-  get connected(): boolean {
-    return this.redis.status === 'ready';
+  /** Whether to use Redis now: connected, and not paused after a timeout. */
+  get available(): boolean {
+    return this.redis.status === 'ready' && performance.now() >= this.#pausedUntil;
   }
 
   async get(operation: string, key: string): Promise<string | undefined> {
@@ -86,7 +97,7 @@ export class SharedStore {
 
   /** Runs a command; on any failure reports it and resolves undefined. */
   async #run<T>(operation: string, command: () => Promise<T>): Promise<T | undefined> {
-    if (!this.connected) {
+    if (!this.available) {
       this.reportFallback(operation);
       return undefined;
     }
@@ -98,13 +109,15 @@ export class SharedStore {
     }
   }
 
-  /** The caller goes on without Redis because it is not connected. */
+  /** The caller goes on without Redis because it is not available. */
   reportFallback(operation: string): void {
     this.events.fallback(operation);
   }
 
   /** A command failed (or timed out) and the caller goes on without it. */
   reportError(operation: string, error: unknown): void {
+    // ioredis rejects a command past its commandTimeout with this message (and no code).
+    if (error instanceof Error && error.message === 'Command timed out') this.#pausedUntil = performance.now() + PAUSE_AFTER_TIMEOUT_MS;
     this.events.error(operation);
     this.events.fallback(operation);
     const { message, code } = (error ?? {}) as NodeJS.ErrnoException;
@@ -112,7 +125,10 @@ export class SharedStore {
   }
 }
 
-/** A project id as it appears in keys: itself when short and plain, else its SHA-256. */
+/**
+ * A project id as it appears in keys: itself when short and plain, else `h-` and its SHA-256. A plain
+ * id that starts with `h-` is hashed too, or the project named `h-<hash of X>` would share X's keys.
+ */
 export function projectTag(projectId: string): string {
-  return /^[A-Za-z0-9_.-]{1,64}$/.test(projectId) ? projectId : `h-${createHash('sha256').update(projectId).digest('base64url')}`;
+  return /^(?!h-)[A-Za-z0-9_.-]{1,64}$/.test(projectId) ? projectId : `h-${createHash('sha256').update(projectId).digest('base64url')}`;
 }

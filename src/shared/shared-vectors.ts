@@ -30,11 +30,18 @@ export function sharedVectors(store: SharedStore): SharedVectors {
   };
 }
 
-/** The vector, or undefined for a value that cannot be one (wrong length, a non-finite entry). */
+/**
+ * The vector, or undefined for a value that cannot be one of ours: every source's vectors are unit
+ * length (embedder.ts), so a value of another length, with a non-finite entry or of another norm is
+ * corrupted or foreign (a vector of norm 100 had been fused as 100 times as similar as any tool).
+ */
 function decode(value: Buffer): Float32Array | undefined {
   if (value.byteLength === 0 || value.byteLength % 4 !== 0 || value.byteLength > MAX_VECTOR_BYTES) return undefined;
   // Copied: a Buffer may start at an offset a Float32Array cannot view.
   const vector = new Float32Array(value.byteLength / 4);
   new Uint8Array(vector.buffer).set(value);
-  return vector.every(Number.isFinite) ? vector : undefined;
+  let norm = 0;
+  for (const x of vector) norm += x * x;
+  // Float32 rounding leaves a unit vector's squared norm within ~1e-6 of 1; NaN fails the test too.
+  return Math.abs(norm - 1) < 1e-3 ? vector : undefined;
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { canonicalToolSet, type ToolInfo } from '@catalog-search/core';
+import { canonicalToolSet, readToolList, type ToolInfo } from '@catalog-search/core';
 import type { MemoryBudget, ProjectCache } from '../memory/index.js';
 import type { SharedStore } from '../shared/shared-store.js';
 
@@ -70,9 +70,7 @@ export class ToolSetStore {
    */
   register(projectId: string, tools: ToolInfo[]): { id: string; saved: Promise<unknown> } {
     const canonical = canonicalToolSet(tools);
-    // core's toolSetIdOf (SHA-256, base64url) through node:crypto: 0.8 ms on 788 KB against 2.9 ms
-    // for Web Crypto, which core uses to run in browsers too. Tests check that both agree.
-    const id = createHash('sha256').update(canonical).digest('base64url');
+    const id = idOf(canonical);
     const sharedAt = this.#local?.get(projectId, id)?.sharedAt ?? 0;
     const held: HeldList = { tools, sharedAt, bytes: Math.max(1, canonical.length * ESTIMATED_BYTES_PER_CHAR) };
     this.#keep(projectId, id, held);
@@ -97,7 +95,7 @@ export class ToolSetStore {
     }
     const { shared } = this.options;
     const json = shared ? await shared.get('tool-set-read', shared.key('tool-set', projectId, id)) : undefined;
-    const tools = json === undefined ? undefined : parseList(json);
+    const tools = json === undefined ? undefined : parseList(json, id, this.options.maxSharedBytes);
     if (!tools) {
       this.options.onLookup?.('miss');
       return undefined;
@@ -117,12 +115,26 @@ interface HeldList {
   bytes: number;
 }
 
-/** Our own canonical JSON, read back; anything else is treated as absent. */
-function parseList(json: string): ToolInfo[] | undefined {
+/** core's toolSetIdOf (SHA-256, base64url) through node:crypto: 0.8 ms on 788 KB against 2.9 ms
+ * for Web Crypto, which core uses to run in browsers too. Tests check that both agree. */
+function idOf(canonical: string): string {
+  return createHash('sha256').update(canonical).digest('base64url');
+}
+
+/**
+ * A list read back from Redis, or undefined for anything that is not the list `id` names: a value
+ * of another size, another content (corrupted, or written by something else under this key), or a
+ * list with a tool the search cannot use (a `[null]` there had failed every search by reference with
+ * a 500). Read through core as a request's list is; a list we wrote reads back whole.
+ */
+function parseList(json: string, id: string, maxBytes: number): ToolInfo[] | undefined {
+  if (json.length > maxBytes || idOf(json) !== id) return undefined;
+  let value: unknown;
   try {
-    const value: unknown = JSON.parse(json);
-    return Array.isArray(value) ? (value as ToolInfo[]) : undefined;
+    value = JSON.parse(json);
   } catch {
     return undefined;
   }
+  const reading = readToolList({ tools: value });
+  return reading.ok && reading.list.skippedCount === 0 ? reading.list.tools : undefined;
 }

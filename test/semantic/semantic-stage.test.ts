@@ -127,6 +127,34 @@ describe('semantic stage', () => {
     expect(semantic.stats.queued).toBeLessThanOrEqual(10);
   });
 
+  it('a search that stops waiting for a cold list leaves nothing behind while the endpoint hangs', async () => {
+    const semantic = stage({ waitShare: 0.5 });
+    await semantic.vectors('p1', { query: ['q'], tools: [] }, deadline(4000));
+    server.setEmbeddings({ kind: 'hang' });
+    const list = tools('theta', 100);
+    for (let search = 0; search < 20; search += 1) {
+      expect((await semantic.vectors('p1', { query: ['q'], tools: list }, deadline(100))).status).toBe('pending');
+    }
+    expect(semantic.stats.queued).toBeGreaterThan(0);
+    expect(semantic.stats.waiting).toBe(0);
+  });
+
+  it('projects that fill the whole background queue leave room for another project\'s list', async () => {
+    // Queues of 10 per project, 80 in all: nine projects fill it while the endpoint is slow (one batch of 8 in flight).
+    const semantic = stage({ maxQueuedPerProject: 10, waitShare: 0.05 });
+    await semantic.vectors('p1', { query: ['q'], tools: [] }, deadline(4000));
+    server.setEmbeddings({ kind: 'vectors' }, 200);
+    for (let project = 0; project < 9; project += 1) {
+      await semantic.vectors(`flood-${project}`, { query: ['q'], tools: tools(`flood${project}`, 10) }, deadline(200));
+    }
+    const before = server.embeddingRequests.length;
+    await semantic.vectors('quiet', { query: ['q'], tools: tools('iota', 4) }, deadline(200));
+    // Round robin: the quiet project's texts go within the next ten batches (each 200 ms).
+    const embeddedQuiet = () => server.embeddingRequests.slice(before).some((request) => request.input.some((text) => text.includes('iota')));
+    for (let wait = 0; wait < 80 && !embeddedQuiet(); wait += 1) await sleep(50);
+    expect(embeddedQuiet()).toBe(true);
+  });
+
   it('the vector cache stays inside its byte bound under a flood of distinct lists', async () => {
     const semantic = stage({ cacheBytes: 200_000, waitShare: 1 });
     for (let list = 0; list < 20; list += 1) {
@@ -134,6 +162,23 @@ describe('semantic stage', () => {
       expect(semantic.stats.bytes).toBeLessThanOrEqual(200_000);
     }
     expect(semantic.stats.bytes).toBeGreaterThan(100_000);
+  });
+
+  it('a list whose vectors the project cannot hold is embedded up to what it can hold, not again on every search', async () => {
+    // A project's share holds about 54 of the test server's vectors (~550 bytes an entry); the list has 80.
+    const memory = new MemoryBudget({ maxBytes: 60_000, projectShare: 0.5 });
+    const semantic = stage({ memory, cacheBytes: 10_000_000, waitShare: 1 });
+    const list = tools('kappa', 80);
+    for (let search = 0; search < 2; search += 1) await semantic.vectors('big', { query: ['thing 1'], tools: list }, deadline(4000));
+    const before = server.embeddingRequests.length;
+    for (let search = 0; search < 3; search += 1) {
+      const result = await semantic.vectors('big', { query: ['thing 1'], tools: list }, deadline(4000));
+      expect(result.status).toBe('partial');
+      expect(result.tools.filter((vector) => vector !== undefined).length).toBeGreaterThan(20);
+    }
+    const texts = server.embeddingRequests.slice(before).flatMap((request) => request.input);
+    expect(texts.filter((text) => text.includes('kappa'))).toHaveLength(0);
+    expect(memory.projectBytes('big')).toBeLessThanOrEqual(30_000);
   });
 
   it('vectors are entries of the memory budget: a flooding project cannot evict another project\'s', async () => {

@@ -4,6 +4,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SearchResponse } from '@catalog-search/core';
 import { Redis } from 'ioredis';
+import pino from 'pino';
+import { MemoryBudget } from '../../src/memory/index.js';
+import { createEndpointSource } from '../../src/semantic/endpoint-source.js';
+import { SemanticStage } from '../../src/semantic/semantic-stage.js';
+import { toolText } from '../../src/semantic/tool-text.js';
+import { VectorCache } from '../../src/semantic/vector-cache.js';
+import { connectRedis } from '../../src/shared/redis-connection.js';
+import { SharedStore } from '../../src/shared/shared-store.js';
+import { sharedVectors } from '../../src/shared/shared-vectors.js';
 import { TEST_SECRET } from '../helpers/app.js';
 import { claims, signJwt } from '../helpers/tokens.js';
 import { sampleRequest } from '../fixtures/tools.js';
@@ -105,3 +114,40 @@ describe('vectors shared through Redis', () => {
     }
   }, 20_000);
 });
+
+describe('vectors read back from Redis', () => {
+  it('uses one only if it is a unit vector of the model\'s length; any other value is embedded again', async () => {
+    const shared = new SharedStore(connectRedis({ url: redis.url, commandTimeoutMs: 500, keyPrefix: 'check:' }), 'check:', { error: () => {}, fallback: () => {} }, pino({ level: 'silent' }));
+    await new Promise<void>((resolve) => shared.redis.once('ready', () => resolve()));
+    const stage = new SemanticStage(createEndpointSource({ baseURL: embeddings.baseURL, model: 'test-embed' }), {
+      cacheBytes: 10_000_000,
+      memory: new MemoryBudget({ maxBytes: 64 * 1024 * 1024, projectShare: 0.5 }),
+      waitShare: 0.9,
+      maxQueuedPerProject: 100,
+      shared: sharedVectors(shared),
+    });
+    try {
+      const dimensions = (await stage.vectors('check', { query: ['learn the length'], tools: [] }, deadline(4000))).queries![0]!.length;
+      const tools = ['short', 'long', 'unscaled', 'zero'].map((name) => ({ toolKey: `s:${name}`, toolName: name, serverName: 's', description: `the ${name} tool` }));
+      const unit = (length: number) => new Float32Array(length).fill(1 / Math.sqrt(length));
+      const foreign = [unit(dimensions - 1), unit(dimensions + 1), new Float32Array(dimensions).fill(100), new Float32Array(dimensions)];
+      await Promise.all(
+        tools.map((tool, i) => shared.redis.set(shared.key('vector', 'check', VectorCache.contentId('test-embed', toolText(tool))), Buffer.from(foreign[i]!.buffer))),
+      );
+      const { status, tools: vectors } = await stage.vectors('check', { query: ['the short tool'], tools }, deadline(4000));
+      expect(status).toBe('hybrid');
+      for (const vector of vectors) {
+        expect(vector!.length).toBe(dimensions);
+        expect(Math.abs(vector!.reduce((sum, x) => sum + x * x, 0) - 1)).toBeLessThan(1e-3);
+      }
+    } finally {
+      await stage.close();
+      shared.redis.disconnect();
+    }
+  });
+});
+
+function deadline(ms: number) {
+  const at = Date.now() + ms;
+  return { signal: AbortSignal.timeout(ms), remainingMs: () => Math.max(0, at - Date.now()) };
+}

@@ -1,8 +1,9 @@
 // The tool-set store against a real Redis: what it writes, when it renews the shared copy, and how a
 // second replica reads it.
+import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import pino from 'pino';
-import { toolSetId } from '@catalog-search/core';
+import { canonicalToolSet, toolSetId } from '@catalog-search/core';
 import { MemoryBudget } from '../../src/memory/index.js';
 import { connectRedis } from '../../src/shared/redis-connection.js';
 import { SharedStore } from '../../src/shared/shared-store.js';
@@ -65,5 +66,33 @@ describe('ToolSetStore with Redis', () => {
     const { id, saved } = store.register('project-big', manyTools(20));
     await saved;
     expect(await shared.redis.exists(shared.key('tool-set', 'project-big', id))).toBe(0);
+  });
+
+  it('takes a value under a list\'s key for absent unless it is that very list of usable tools', async () => {
+    const shared = await sharedStore();
+    const options = { ttlMs: TTL_MS, cacheBytes: 0, maxSharedBytes: 5_000_000, shared, memory: testMemory() };
+    const tools = manyTools(3);
+    const { id, saved } = new ToolSetStore(options).register('project-a', tools);
+    await saved;
+    const key = shared.key('tool-set', 'project-a', id);
+    const canonical = (await shared.redis.get(key))!;
+    const reader = new ToolSetStore(options);
+    // Corrupted, not JSON, another list, and values another writer could leave: none is the list named.
+    for (const foreign of ['[null]', '[1,2]', '{}', canonical.slice(0, -1), canonicalToolSet(manyTools(4)), canonical.replace(tools[0]!.toolName, 'other')]) {
+      await shared.redis.set(key, foreign);
+      expect(await reader.resolve('project-a', id), foreign.slice(0, 40)).toBeUndefined();
+    }
+    await shared.redis.set(key, canonical);
+    expect(await reader.resolve('project-a', id)).toEqual(tools);
+  });
+
+  it('keeps a project whose id looks like another project\'s hashed id apart from it', async () => {
+    const shared = await sharedStore();
+    const options = { ttlMs: TTL_MS, cacheBytes: 0, maxSharedBytes: 5_000_000, shared, memory: testMemory() };
+    const { id, saved } = new ToolSetStore(options).register('team x', manyTools(3));
+    await saved;
+    // A plain id ("h-" and 43 base64url characters) that is the hashed form of "team x"'s.
+    const lookalike = `h-${createHash('sha256').update('team x').digest('base64url')}`;
+    expect(await new ToolSetStore(options).resolve(lookalike, id)).toBeUndefined();
   });
 });

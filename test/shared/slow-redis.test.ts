@@ -1,0 +1,66 @@
+// One service on a real Redis that stops answering (DEBUG SLEEP): a search pays for at most one of
+// Redis's timeouts, not one per Redis use, and later searches skip Redis until it answers again.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { sampleRequest } from '../fixtures/tools.js';
+import { startApp, testConfig, TEST_SECRET, type RunningApp } from '../helpers/app.js';
+import { startOpenAITestServer, type OpenAITestServer } from '../helpers/openai-test-server.js';
+import { startTestRedis, type TestRedis } from '../helpers/redis-server.js';
+import { claims, signJwt } from '../helpers/tokens.js';
+
+let redis: TestRedis;
+let embeddings: OpenAITestServer;
+let service: RunningApp;
+
+beforeAll(async () => {
+  [redis, embeddings] = await Promise.all([startTestRedis(), startOpenAITestServer()]);
+  service = await startApp(
+    testConfig({
+      redis: { url: redis.url, commandTimeoutMs: 200, keyPrefix: 'slow:' },
+      rateLimitPerMinute: 1000,
+      embeddings: { endpoint: { baseUrl: embeddings.baseURL, apiKey: undefined, model: 'test-embed' }, threads: 1, cacheBytes: 10_000_000, waitShare: 0.5, maxQueuedPerProject: 1000 },
+    }),
+  );
+}, 30_000);
+
+afterAll(async () => {
+  await service?.close();
+  await Promise.all([redis?.stop(), embeddings?.close()]);
+});
+
+const token = signJwt(claims({ iss: 'https://router.example', aud: 'catalog-search', projectId: 'slow-project' }), { alg: 'HS256', key: TEST_SECRET });
+
+async function search(query: string): Promise<number> {
+  const response = await fetch(`${service.url}/v1/catalog/search`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ ...sampleRequest, query: [query] }),
+  });
+  await response.arrayBuffer();
+  return response.status;
+}
+
+async function redisErrors(): Promise<number> {
+  const text = await (await fetch(`${service.url}/metrics`)).text();
+  return text
+    .split('\n')
+    .filter((line) => line.startsWith('catalog_search_redis_errors_total{'))
+    .reduce((sum, line) => sum + Number(line.split(' ').pop()), 0);
+}
+
+it('waits for one Redis timeout, not one per Redis use, while Redis does not answer', async () => {
+  // Connected, the list embedded and stored: each later search uses Redis for its rate limit and its
+  // new query's vector.
+  for (let n = 0; n < 20 && (await search('warm up')) === 200; n += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+  const before = await redisErrors();
+  await redis.sleep(3);
+  const statuses: number[] = [];
+  const started = Date.now();
+  for (let n = 0; n < 4; n += 1) statuses.push(await search(`while redis sleeps ${n}`));
+  const elapsed = Date.now() - started;
+  expect(statuses).toEqual([200, 200, 200, 200]);
+  // One command timed out; the others did not wait for Redis at all (each would have taken 200 ms).
+  expect((await redisErrors()) - before).toBe(1);
+  // Hang detection only.
+  expect(elapsed).toBeLessThan(2500);
+  await new Promise((resolve) => setTimeout(resolve, 3000 - elapsed + 200));
+}, 20_000);
