@@ -102,6 +102,21 @@ describe('toolSet references', () => {
     expect(other.status).toBe(409);
   });
 
+  it('gives no id for a list larger than the store may hold (no Redis), so the caller keeps sending it in full', async () => {
+    const listBytes = 2 * JSON.stringify(manyTools(200)).length;
+    const small = await startApp(testConfig({ toolSets: { ttlMs: 60_000, cacheBytes: Math.round(listBytes * 0.5) } }));
+    try {
+      const tooBig = await search({ query: ['x'], tools: manyTools(200) }, undefined, small);
+      expect(tooBig.status).toBe(200);
+      expect(tooBig.body.meta.toolSet).toBeUndefined();
+      const fits = await search({ query: ['x'], tools: manyTools(20) }, undefined, small);
+      expect(fits.body.meta.toolSet).toBe(await toolSetId(manyTools(20)));
+      expect((await search({ query: ['x'], toolSet: fits.body.meta.toolSet }, undefined, small)).status).toBe(200);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('keeps the in-process store within TOOL_SET_CACHE_BYTES: the least recently used list goes first', async () => {
     // Room for one 200-tool list (2 bytes a character of its JSON, as estimated), not two.
     const listBytes = 2 * JSON.stringify(manyTools(200)).length;

@@ -116,7 +116,7 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
         const prepared = prepareSearch(body, sent.list);
         if (!prepared.ok) throw invalidRequest(prepared.problems);
         // A list sent in full is kept for references only once the request is known to be valid.
-        const { toolSet, saved, byReference } = sent.byReference ? sent : registeredList(sent.list, request.projectId, toolSets);
+        const { toolSet, kept, byReference } = sent.byReference ? sent : registeredList(sent.list, request.projectId, toolSets);
         const search = prepared.search;
         if (fairShare.enabled) fairShare.chargeWork(request.projectId, search.tools.length * search.query.length);
         // With tracing on, the request span carries the trace (and names this service's span id).
@@ -143,9 +143,9 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
           semantic,
         });
         caches.measure(request.projectId, rankCache);
-        // The other replicas can use the id only once the list is stored (bounded by REDIS_TIMEOUT_MS).
-        if (saved) await saved;
-        if (toolSet !== undefined) response.meta.toolSet = toolSet;
+        // The other replicas can use the id only once the list is stored (bounded by REDIS_TIMEOUT_MS);
+        // a list no store kept gets no id, so that its caller sends it in full again.
+        if (toolSet !== undefined && (kept === undefined || (await kept))) response.meta.toolSet = toolSet;
         recordSearch(metrics, search.tools.length, response.meta, rerank);
         request.log.info(
           {

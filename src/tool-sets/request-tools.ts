@@ -7,8 +7,11 @@ export interface RequestToolList {
   list: ToolList;
   /** The list's id, for `meta.toolSet` (absent when references are off). */
   toolSet?: string;
-  /** Settles when a list sent in full is stored for the other replicas (await before answering). */
-  saved?: Promise<unknown>;
+  /**
+   * For a list sent in full: settles when it is stored for the other replicas (await before
+   * answering), with whether any store kept it (`meta.toolSet` is given only then).
+   */
+  kept?: Promise<boolean>;
   byReference: boolean;
 }
 
@@ -46,6 +49,6 @@ export async function referencedList(body: unknown, projectId: string, store: To
 /** Keeps a list sent in full (its usable tools) for references, and gives its id. */
 export function registeredList(list: ToolList, projectId: string, store: ToolSetStore): RequestToolList {
   if (!store.enabled) return { list, byReference: false };
-  const { id, saved } = store.register(projectId, list.tools);
-  return { list, toolSet: id, saved, byReference: false };
+  const { id, kept } = store.register(projectId, list.tools);
+  return { list, toolSet: id, kept, byReference: false };
 }

@@ -60,30 +60,36 @@ export class ToolSetStore {
     return this.#memory.usage().byCache['tool-sets'] ?? 0;
   }
 
-  #keep(projectId: string, id: string, held: HeldList): void {
-    this.#local?.set(projectId, id, held);
+  /** Whether the in-process store took the list (false when it is off or the list is larger than it may hold). */
+  #keep(projectId: string, id: string, held: HeldList): boolean {
+    return this.#local?.set(projectId, id, held) ?? false;
   }
 
   /**
-   * Keeps a list sent in full and returns its id. `saved` settles when the shared copy is written
-   * (or given up): await it before answering, so that the id handed out can be used on any replica.
+   * Keeps a list sent in full and returns its id. `kept` settles when the shared copy is written (or
+   * given up), with whether any copy was kept: await it before answering, so that the id handed out can
+   * be used on any replica, and hand it out only if it was kept. An id for a list that no store took
+   * (larger than TOOL_SET_CACHE_BYTES or the project's share, and no Redis to take it) would only make
+   * the caller's next search a refused reference and a resend.
    */
-  register(projectId: string, tools: ToolInfo[]): { id: string; saved: Promise<unknown> } {
+  register(projectId: string, tools: ToolInfo[]): { id: string; kept: Promise<boolean> } {
     const canonical = canonicalToolSet(tools);
     const id = idOf(canonical);
     const sharedAt = this.#local?.get(projectId, id)?.sharedAt ?? 0;
     const held: HeldList = { tools, sharedAt, bytes: Math.max(1, canonical.length * ESTIMATED_BYTES_PER_CHAR) };
-    this.#keep(projectId, id, held);
+    const keptLocally = this.#keep(projectId, id, held);
     const { shared } = this.options;
     // Written from here within the last half TTL: Redis still has it for a while; else write (and so
     // renew its TTL, as a list sent in full again should be).
-    if (!shared || Date.now() - sharedAt < this.options.ttlMs / 2) return { id, saved: Promise.resolve() };
-    const saved = shared
+    if (!shared) return { id, kept: Promise.resolve(keptLocally) };
+    if (Date.now() - sharedAt < this.options.ttlMs / 2) return { id, kept: Promise.resolve(true) };
+    const kept = shared
       .set('tool-set-write', shared.key('tool-set', projectId, id), canonical, this.options.ttlMs, this.options.maxSharedBytes)
       .then((written) => {
         if (written) held.sharedAt = Date.now();
+        return written || keptLocally;
       });
-    return { id, saved };
+    return { id, kept };
   }
 
   /** The list a reference names, if this project's store has it. */

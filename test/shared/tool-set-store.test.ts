@@ -41,18 +41,18 @@ describe('ToolSetStore with Redis', () => {
     const store = new ToolSetStore({ ttlMs: TTL_MS, cacheBytes: 10_000_000, maxSharedBytes: 5_000_000, shared, memory: testMemory() });
     const tools = manyTools(20);
     const first = store.register('project-a', tools);
-    await first.saved;
+    expect(await first.kept).toBe(true);
     expect(first.id).toBe(await toolSetId(tools));
     const key = shared.key('tool-set', 'project-a', first.id);
     expect(Number(await shared.redis.pttl(key))).toBeGreaterThan(TTL_MS - 5_000);
 
     // Sent again soon: Redis is not written again.
     await shared.redis.del(key);
-    await store.register('project-a', structuredClone(tools)).saved;
+    await store.register('project-a', structuredClone(tools)).kept;
     expect(await shared.redis.exists(key)).toBe(0);
     // Sent again after half the TTL: written again, with a new TTL.
     vi.setSystemTime(Date.now() + TTL_MS / 2 + 1);
-    await store.register('project-a', structuredClone(tools)).saved;
+    await store.register('project-a', structuredClone(tools)).kept;
     expect(await shared.redis.exists(key)).toBe(1);
 
     const otherReplica = new ToolSetStore({ ttlMs: TTL_MS, cacheBytes: 10_000_000, maxSharedBytes: 5_000_000, shared: await sharedStore(), memory: testMemory() });
@@ -63,17 +63,21 @@ describe('ToolSetStore with Redis', () => {
   it('keeps no list in Redis that is larger than its byte bound', async () => {
     const shared = await sharedStore();
     const store = new ToolSetStore({ ttlMs: TTL_MS, cacheBytes: 10_000_000, maxSharedBytes: 1_000, shared, memory: testMemory() });
-    const { id, saved } = store.register('project-big', manyTools(20));
-    await saved;
+    const { id, kept } = store.register('project-big', manyTools(20));
+    // Kept in process only: the id is still worth handing out (this replica can answer it).
+    expect(await kept).toBe(true);
     expect(await shared.redis.exists(shared.key('tool-set', 'project-big', id))).toBe(0);
+    // Too big for both stores: kept nowhere, so no id should be handed out.
+    const nowhere = new ToolSetStore({ ttlMs: TTL_MS, cacheBytes: 1_000, maxSharedBytes: 1_000, shared, memory: testMemory() });
+    expect(await nowhere.register('project-big', manyTools(20)).kept).toBe(false);
   });
 
   it('takes a value under a list\'s key for absent unless it is that very list of usable tools', async () => {
     const shared = await sharedStore();
     const options = { ttlMs: TTL_MS, cacheBytes: 0, maxSharedBytes: 5_000_000, shared, memory: testMemory() };
     const tools = manyTools(3);
-    const { id, saved } = new ToolSetStore(options).register('project-a', tools);
-    await saved;
+    const { id, kept } = new ToolSetStore(options).register('project-a', tools);
+    expect(await kept).toBe(true);
     const key = shared.key('tool-set', 'project-a', id);
     const canonical = (await shared.redis.get(key))!;
     const reader = new ToolSetStore(options);
@@ -89,8 +93,8 @@ describe('ToolSetStore with Redis', () => {
   it('keeps a project whose id looks like another project\'s hashed id apart from it', async () => {
     const shared = await sharedStore();
     const options = { ttlMs: TTL_MS, cacheBytes: 0, maxSharedBytes: 5_000_000, shared, memory: testMemory() };
-    const { id, saved } = new ToolSetStore(options).register('team x', manyTools(3));
-    await saved;
+    const { id, kept } = new ToolSetStore(options).register('team x', manyTools(3));
+    expect(await kept).toBe(true);
     // A plain id ("h-" and 43 base64url characters) that is the hashed form of "team x"'s.
     const lookalike = `h-${createHash('sha256').update('team x').digest('base64url')}`;
     expect(await new ToolSetStore(options).resolve(lookalike, id)).toBeUndefined();

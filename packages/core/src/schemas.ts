@@ -255,7 +255,9 @@ export const SearchMetaSchema = Type.Object(
     toolSet: Type.Optional(
       Type.String({
         pattern: TOOL_SET_ID_PATTERN,
-        description: 'The id of the tool list searched: send it as `toolSet` instead of the same list next time.',
+        description:
+          'The id of the tool list searched: send it as `toolSet` instead of the same list next time. ' +
+          'Absent when references are off, or when the list was sent in full and the service could not keep it (larger than its store).',
       }),
     ),
     skipped: Type.Optional(
