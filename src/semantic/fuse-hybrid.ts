@@ -14,9 +14,10 @@ export interface FusionOptions {
 /**
  * Tuned with `npm run eval -- --fusion '[...]'` on all eight public sets (docs/ranking.md has the sweep):
  * a small k and a low weight let a strong semantic match climb into the top ten without reordering
- * good lexical matches. Weight 0.15 is the one setting tried whose NDCG@10 change is within noise or
- * better on every set (paired bootstrap intervals); 0.25 lost 0.008 on Toolink (interval −0.016 to
- * −0.001), and k = 60 with weight 0.5 (plain weighted RRF) lost up to 0.09 on ToolBench and Toolink.
+ * good lexical matches. Of the four settings tried whose NDCG@10 change is within noise or better on
+ * every set (paired bootstrap intervals), weight 0.15 has the smallest worst change (−0.003) and the
+ * highest average; 0.25 lost 0.008 on Toolink (interval −0.016 to −0.001), and k = 60 with weight 0.5
+ * (plain weighted RRF) lost up to 0.09 on ToolBench and Toolink.
  */
 export const DEFAULT_FUSION: FusionOptions = { k: 10, weight: 0.15, strongRelevance: 0.5, depth: 150 };
 
