@@ -24,17 +24,21 @@ export interface SharedVectors {
  * all vectors together stay within EMBEDDINGS_CACHE_MB besides (least recently used out first, whichever
  * project they belong to: set it below CACHE_MEMORY_MB only to keep vectors from crowding out the rest).
  */
+const CACHE_NAME = 'vectors';
+/** Characters of a content id (SHA-256 in base64url), the cache's key. */
+const CONTENT_ID_CHARS = 43;
+/** Bytes of a key as the budget holds it (MemoryBudget.cache: the cache's name, NUL, the id). */
+const KEY_BYTES = stringBytes(`${CACHE_NAME}\u0000${'0'.repeat(CONTENT_ID_CHARS)}`);
+/** Bytes a vector of `length` numbers holds: the typed array object and its backing store's header beside the numbers. */
+const vectorBytes = (length: number): number => length * Float32Array.BYTES_PER_ELEMENT + ENTRY_OVERHEAD_BYTES;
+
 export class VectorCache {
   readonly #cache: ProjectCache<Float32Array>;
   /** Bytes one project's vectors can take: its share of the budget, or all vectors' bound when lower. */
   readonly #projectBytes: number;
 
   constructor(memory: MemoryBudget, maxBytes: number) {
-    this.#cache = memory.cache<Float32Array>('vectors', {
-      // The typed array object and its backing store's header beside the numbers.
-      sizeOf: (vector) => vector.byteLength + ENTRY_OVERHEAD_BYTES,
-      maxBytes,
-    });
+    this.#cache = memory.cache<Float32Array>(CACHE_NAME, { sizeOf: (vector) => vectorBytes(vector.length), maxBytes });
     this.#projectBytes = Math.min(memory.projectMaxBytes, maxBytes);
   }
 
@@ -46,12 +50,12 @@ export class VectorCache {
    */
   capacity(dimensions: number | undefined): number {
     if (dimensions === undefined) return Number.POSITIVE_INFINITY;
-    // As the budget counts an entry: overheads, the key ("vectors", NUL and a 43-character id), the numbers.
-    const entryBytes = 2 * ENTRY_OVERHEAD_BYTES + stringBytes('vectors\u0000') + stringBytes('x'.repeat(43)) + dimensions * 4;
+    // As the budget counts an entry (MemoryBudget.cache): its overhead, its key and its value.
+    const entryBytes = ENTRY_OVERHEAD_BYTES + KEY_BYTES + vectorBytes(dimensions);
     return Math.floor(this.#projectBytes / 2 / entryBytes);
   }
 
-  /** What a vector is of: the model and the text, hashed (43 characters). */
+  /** What a vector is of: the model and the text, hashed (CONTENT_ID_CHARS characters). */
   static contentId(model: string, text: string): string {
     return createHash('sha256').update(model).update('\u0000').update(text).digest('base64url');
   }
