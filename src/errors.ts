@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { MAX_LISTED_PROBLEMS } from '@catalog-search/core';
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
@@ -88,8 +89,6 @@ export class ProblemError extends Error {
   }
 }
 
-/** At most this many field errors are listed; a body with thousands of bad tools gets the first few. */
-export const MAX_FIELD_ERRORS = 20;
 
 /** Fastify's validation errors carry `validation` (one entry per failure) and `validationContext`. */
 interface ValidationEntry {
@@ -103,13 +102,14 @@ export function toProblemError(error: FastifyError | ProblemError | Error): Prob
 
   if (Array.isArray(fastifyError.validation)) {
     const part = fastifyError.validationContext ?? 'body';
-    // Each problem once: a schema checker may report one failure along several paths of the schema.
+    // Each problem once (a schema checker may report one failure along several paths of the schema),
+    // and at most as many as any refusal lists.
     const unique = new Map<string, FieldError>();
     for (const entry of fastifyError.validation) {
       const field = entry.instancePath === undefined || entry.instancePath === '' ? '/' : entry.instancePath;
       const message = entry.message ?? 'is invalid';
       unique.set(`${field}\u0000${message}`, { field, message });
-      if (unique.size === MAX_FIELD_ERRORS) break;
+      if (unique.size === MAX_LISTED_PROBLEMS) break;
     }
     const errors = [...unique.values()];
     const first = errors[0];

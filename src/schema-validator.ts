@@ -2,12 +2,12 @@ import type { TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { Value } from '@sinclair/typebox/value';
 import type { FastifySchemaCompiler, FastifySchemaValidationError } from 'fastify';
-import { MAX_FIELD_ERRORS } from './errors.js';
+import { MAX_LISTED_PROBLEMS } from '@catalog-search/core';
 
 /**
  * Request validation with TypeBox's compiled checks (markedly faster than Fastify's default ajv on
  * a 1,000-tool list), as @fastify/type-provider-typebox's TypeBoxValidatorCompiler does, except that
- * it stops after the MAX_FIELD_ERRORS errors the answer lists. That compiler collects every error
+ * it stops after the MAX_LISTED_PROBLEMS errors the answer lists. That compiler collects every error
  * first: a 4 MB body whose `query` held 2,000,000 numbers made 2,000,000 error objects, 2.7 s and
  * +659 MB of memory for one 400.
  */
@@ -19,7 +19,7 @@ export const boundedValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schem
     const errors: FastifySchemaValidationError[] = [];
     for (const error of check.Errors(converted)) {
       errors.push({ keyword: 'typebox', instancePath: error.path, schemaPath: '', params: {}, message: error.message });
-      if (errors.length === MAX_FIELD_ERRORS) break;
+      if (errors.length === MAX_LISTED_PROBLEMS) break;
     }
     return { error: errors };
   };

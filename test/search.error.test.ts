@@ -164,6 +164,13 @@ describe('bad input gets a documented 4xx problem+json, and the server keeps ser
     await expectStillServing();
   });
 
+  it('30 refused filter.tools rules → 400 listing the first 20, as every 400 does', async () => {
+    const rules = Array.from({ length: 30 }, (_, i) => `/(a${i})\\1/`);
+    const problem = expectProblem(await post(JSON.stringify({ ...valid, filter: { tools: rules } })), 400, 'INVALID_REQUEST', '/filter/tools/0');
+    expect(problem.errors).toHaveLength(20);
+    expect(problem.errors?.at(-1)?.field).toBe('/filter/tools/19');
+  });
+
   it('a filter.tools rule set too slow for the list → 400 naming /filter/tools, not seconds of blocked event loop', async () => {
     // ~50 ms per 512-character name: about 10 s for these 200 tools.
     const tools = Array.from({ length: 200 }, (_, i) => ({ toolKey: `s:${i}`, toolName: 'ab'.repeat(254) + i, serverName: 'S' }));

@@ -1,6 +1,6 @@
 import compress from '@fastify/compress';
 import rateLimit from '@fastify/rate-limit';
-import { DEFAULT_MAX_RESULTS, prepareSearch, readToolList, SearchEnvelopeSchema, type ToolList } from '@catalog-search/core';
+import { DEFAULT_MAX_RESULTS, MAX_LISTED_PROBLEMS, prepareSearch, readToolList, SearchEnvelopeSchema, type ToolList } from '@catalog-search/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -206,5 +206,5 @@ function sentList(list: ToolList | undefined): RequestToolList | undefined {
 
 function invalidRequest(problems: readonly FieldError[]): ProblemError {
   const first = problems[0]!;
-  return new ProblemError('INVALID_REQUEST', `body ${first.field}: ${first.message}`, { errors: [...problems] });
+  return new ProblemError('INVALID_REQUEST', `body ${first.field}: ${first.message}`, { errors: problems.slice(0, MAX_LISTED_PROBLEMS) });
 }

@@ -9,7 +9,7 @@ export { toSearchResult } from './ranking/to-search-result.js';
 export { detachString } from './text/detach.js';
 export { codePointLength, codePointPrefix, exceedsCodePoints, DEFAULT_MAX_CONTEXT_CHARS, DEFAULT_MAX_QUERY_CHARS, RANKED_QUERY_CHARS } from './request/text-length.js';
 export { inspectNesting, MAX_NESTING_DEPTH } from './request/nesting-depth.js';
-export { countTools, readToolList, type RequestProblem, type ToolList, type ToolListReading } from './request/tool-list.js';
+export { countTools, MAX_LISTED_PROBLEMS, readToolList, type RequestProblem, type ToolList, type ToolListReading } from './request/tool-list.js';
 export { compileToolFilter, type ToolFilter } from './request/tool-filter.js';
 export { compileToolNamePatterns, type ToolNameMatcher } from './request/tool-name-patterns.js';
 export { adjustRelevance, needsWholeRanking, type RelevanceAdjustments } from './request/relevance-adjustments.js';

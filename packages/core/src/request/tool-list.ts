@@ -23,8 +23,11 @@ export interface ToolList {
   skippedCount: number;
 }
 
-/** Problems listed at most when a list is refused. */
-const MAX_PROBLEMS_LISTED = 20;
+/**
+ * Problems a refusal lists at most (the service's 400 lists as many field errors): naming the first
+ * few is enough, and listing all of a big body's made answers of any size.
+ */
+export const MAX_LISTED_PROBLEMS = 20;
 
 export type ToolListReading = { ok: true; list: ToolList } | { ok: false; problems: RequestProblem[] };
 
@@ -44,7 +47,7 @@ export function readToolList(body: { tools?: unknown; servers?: unknown }): Tool
       else if (problems.length === 0) reader.readServer(server as GroupedServer, s);
       // The request is refused: naming the first few is enough. Listing all of a 4 MB body's 2,000,000
       // bad servers made a 117 MB answer and took 4.7 s.
-      if (problems.length === MAX_PROBLEMS_LISTED) break;
+      if (problems.length === MAX_LISTED_PROBLEMS) break;
     }
     return problems.length > 0 ? { ok: false, problems } : { ok: true, list: reader.list };
   }
