@@ -16,6 +16,7 @@ import autocannon from 'autocannon';
 import type { ToolInfo } from '@catalog-search/core';
 import { loadCatalog } from '../eval/datasets.js';
 import { manyTools } from '../test/fixtures/tools.js';
+import { alternatingRounds, median } from './rounds.js';
 
 const SEARCHES = Number(process.env.BENCH_SEARCHES ?? 200);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -84,8 +85,6 @@ async function cpuPerSearch(variant: Variant): Promise<number> {
   return ((await ask({ kind: 'cpu' })) - before) / SEARCHES;
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
 // Warm-up: every variant once through, so that no variant pays the JIT for the others.
 for (const variant of variants) await cpuPerSearch(variant);
 const cpu = new Map<string, number[]>(variants.map((variant) => [variant.name, []]));
@@ -133,18 +132,7 @@ async function throughput(to: number): Promise<number> {
 }
 await fetch(url(noMetricsPort), { method: 'POST', headers, body: fullJson });
 await untilEmbedded(noMetricsPort);
-const on: number[] = [];
-const off: number[] = [];
-// The order alternates between rounds, so that neither side is always the one measured second.
-for (let round = 0; round < ROUNDS; round += 1) {
-  if (round % 2 === 0) {
-    off.push(await throughput(noMetricsPort));
-    on.push(await throughput(port));
-  } else {
-    on.push(await throughput(port));
-    off.push(await throughput(noMetricsPort));
-  }
-}
+const { a: off, b: on } = await alternatingRounds(ROUNDS, () => throughput(noMetricsPort), () => throughput(port));
 console.log(`\nmetrics' own cost (by-reference searches, 8 connections, ${ROUNDS} alternating rounds of ${DURATION_S} s, medians):`);
 console.log(`| METRICS_ENABLED | req/s |\n|---|---|\n| false | ${median(off).toFixed(0)} |\n| true | ${median(on).toFixed(0)} |`);
 console.log(`metrics on: ${(median(on) / median(off)).toFixed(3)}× the throughput with metrics off`);

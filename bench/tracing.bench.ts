@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { manyTools } from '../test/fixtures/tools.js';
+import { alternatingRounds, median } from './rounds.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 3);
@@ -56,19 +57,7 @@ async function throughput(service: { port: number; token: string }): Promise<num
   return result.requests.average;
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const on: number[] = [];
-const off: number[] = [];
-// The order alternates between rounds, so that neither side is always the one measured second.
-for (let round = 0; round < ROUNDS; round += 1) {
-  if (round % 2 === 0) {
-    off.push(await throughput(untraced));
-    on.push(await throughput(traced));
-  } else {
-    on.push(await throughput(traced));
-    off.push(await throughput(untraced));
-  }
-}
+const { a: off, b: on } = await alternatingRounds(ROUNDS, () => throughput(untraced), () => throughput(traced));
 for (const service of [traced, untraced]) {
   const exited = new Promise((resolve) => service.child.once('exit', resolve));
   service.child.disconnect();
