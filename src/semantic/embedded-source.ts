@@ -1,8 +1,10 @@
 // The embedded encoder behind the Embedder interface, off the main thread: a piscina pool whose
 // worker (local-encoder-worker.ts) loads the model once and keeps it (no idle timeout). One thread by
-// default: on a 2-core host the other core serves requests. Tool texts go in batches of 4 (~0.1 s),
-// so a search's query vector (~13 ms) never waits long behind a list's background embedding
-// (docs/performance.md).
+// default: on a 2-core host the other core serves requests. Tool texts go one per task, so a search's
+// query vector waits behind at most one tool text (~20–30 ms) while a list embeds in the background.
+// Batches of 4 embed a list about 10 % faster but made such searches wait behind four: in the Docker
+// image, new-query searches during another project's list embedding took 201–228 ms p95 with batches
+// of 4 and 54–73 ms one per task (docs/performance.md).
 //
 // A deadline does not abort a task the worker has started: piscina would terminate the worker, and
 // the next task would pay the model's load again (~0.5 s). The caller stops waiting instead.
@@ -56,7 +58,7 @@ export function createEmbeddedSource(options: EmbeddedSourceOptions = {}): Embed
   return {
     source: 'embedded',
     model: LOCAL_MODEL,
-    batchSize: 4,
+    batchSize: 1,
     dimensions: LOCAL_DIMENSIONS,
     embed,
     /**

@@ -2,6 +2,7 @@
 // it as configured by default: the quick start's paraphrased request finds the calendar tools.
 import type { SearchResponse } from '@catalog-search/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BackgroundEmbedder } from '../../src/semantic/background-embedder.js';
 import { dot } from '../../src/semantic/embedder.js';
 import { createEmbeddedSource } from '../../src/semantic/embedded-source.js';
 import { startApp, TEST_SECRET, testConfig, type RunningApp } from '../helpers/app.js';
@@ -22,6 +23,24 @@ describe('embedded encoder (worker thread)', () => {
     expect(Math.hypot(...calendar!)).toBeCloseTo(1, 4);
     expect(dot(calendar!, meeting!)).toBeGreaterThan(dot(calendar!, database!));
     expect(await source.embed([])).toEqual([]);
+  });
+
+  it("lets a search's query vector wait behind at most one tool text of a list embedding in the background", async () => {
+    let embedded = 0;
+    const background = new BackgroundEmbedder(source, (_project, keys) => (embedded += keys.length), {
+      maxQueuedPerProject: 100,
+      maxQueuedTotal: 100,
+      batchTimeoutMs: 30_000,
+    });
+    const list = new Map(Array.from({ length: 12 }, (_, i) => [`tool-${i}`, `tool number ${i}: reads and writes the files of project ${i}`]));
+    const listDone = background.embed('another-project', list, new AbortController().signal);
+    await expect.poll(() => embedded, { timeout: 30_000 }).toBeGreaterThan(0);
+    // The worker is now busy with the list: the query goes in behind whatever task it is running.
+    const before = embedded;
+    await source.embed(['which meetings do I have on Monday']);
+    expect(embedded - before).toBeLessThanOrEqual(1);
+    await listDone;
+    expect(embedded).toBe(12);
   });
 
   it('refuses work beyond its queue (busy) instead of queueing without bound', async () => {
