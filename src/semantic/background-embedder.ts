@@ -159,8 +159,7 @@ export class BackgroundEmbedder {
     this.embedder
       .embed(
         batch.map(([, text]) => text),
-        AbortSignal.timeout(this.options.batchTimeoutMs),
-        project.headers,
+        { signal: AbortSignal.timeout(this.options.batchTimeoutMs), headers: project.headers, projectId },
       )
       .then(
         (vectors) => {

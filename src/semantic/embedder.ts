@@ -11,12 +11,19 @@ export interface Embedder {
   readonly batchSize: number;
   /** The length of its vectors, once known (an endpoint's, from its first valid answer). */
   readonly dimensions: number | undefined;
-  /**
-   * One vector per text, in order. Rejects with an `EmbeddingError`; `signal` aborts the call.
-   * `headers` go with an outbound call (the caller's W3C trace context); the embedded encoder has none.
-   */
-  embed(texts: readonly string[], signal?: AbortSignal, headers?: Readonly<Record<string, string>>): Promise<Float32Array[]>;
+  /** One vector per text, in order. Rejects with an `EmbeddingError`. */
+  embed(texts: readonly string[], call?: EmbedCall): Promise<Float32Array[]>;
   close(): Promise<void>;
+}
+
+/** What goes with one embed call besides its texts. */
+export interface EmbedCall {
+  /** Aborts the call (the embedded encoder stops waiting; see embedded-source.ts). */
+  signal?: AbortSignal | undefined;
+  /** Headers of an outbound call (the search's W3C trace context); the embedded encoder has none. */
+  headers?: Readonly<Record<string, string>> | undefined;
+  /** Whose texts these are: the embedded encoder shares its thread fairly between projects. */
+  projectId?: string | undefined;
 }
 
 /**

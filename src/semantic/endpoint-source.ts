@@ -66,7 +66,7 @@ export function createEndpointSource(options: EndpointSourceOptions): Embedder {
     get dimensions() {
       return dimensions;
     },
-    async embed(texts, signal, headers) {
+    async embed(texts, { signal, headers } = {}) {
       if (texts.length === 0) return [];
       let data: Array<{ index: number; embedding: unknown }>;
       try {

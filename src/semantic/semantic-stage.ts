@@ -128,7 +128,7 @@ export class SemanticStage {
     if (missing.length > 0) {
       let fresh: Float32Array[];
       try {
-        fresh = await this.embedder.embed(missing, signal(), headers);
+        fresh = await this.embedder.embed(missing, { signal: signal(), headers, projectId });
       } catch (error) {
         if (!(error instanceof EmbeddingError)) throw error;
         if (error.reason !== 'timeout') this.options.log?.warn({ err: error }, 'query embedding failed; answering lexically');

@@ -43,6 +43,33 @@ describe('embedded encoder (worker thread)', () => {
     expect(embedded).toBe(12);
   });
 
+  it("takes turns between projects: one project's many texts do not hold another project's query behind them all", async () => {
+    let doneOfX = 0;
+    const flood = Array.from({ length: 16 }, (_, i) =>
+      source.embed([`step ${i} of a long task: search the web and summarise what was found`], { projectId: 'x' }).then(() => (doneOfX += 1)),
+    );
+    const doneBefore = doneOfX;
+    await source.embed(['which meetings do I have on Monday'], { projectId: 'y' });
+    // The task the worker was running, and at most one more of x's (its turn came before y's).
+    expect(doneOfX - doneBefore).toBeLessThanOrEqual(2);
+    await Promise.all(flood);
+    expect(doneOfX).toBe(16);
+  });
+
+  it("refuses a project's texts beyond its share of the queue (busy) while other projects still get in", async () => {
+    const small = createEmbeddedSource({ maxQueue: 8, maxQueuePerProject: 4 });
+    try {
+      const flood = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => small.embed([`request number ${i}`], { projectId: 'x' })));
+      const other = small.embed(['a request of another project'], { projectId: 'y' });
+      const refused = flood.filter((outcome) => outcome.status === 'rejected');
+      expect(refused.length).toBeGreaterThanOrEqual(5);
+      for (const outcome of refused) expect((outcome as PromiseRejectedResult).reason).toMatchObject({ reason: 'busy' });
+      expect(await other).toHaveLength(1);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('refuses work beyond its queue (busy) instead of queueing without bound', async () => {
     const small = createEmbeddedSource({ maxQueue: 1 });
     try {

@@ -35,7 +35,7 @@ describe('endpoint embeddings source', () => {
   it('a hanging endpoint: the caller signal aborts the call, reported as timeout', async () => {
     server.setEmbeddings({ kind: 'hang' });
     const started = performance.now();
-    expect(await failure(source().embed(['a'], AbortSignal.timeout(200)))).toBe('timeout');
+    expect(await failure(source().embed(['a'], { signal: AbortSignal.timeout(200) }))).toBe('timeout');
     expect(performance.now() - started).toBeLessThan(5000);
   });
 
