@@ -248,7 +248,8 @@ export const SearchMetaSchema = Type.Object(
         description:
           'How the semantic (embedding) stage ran: `hybrid` (lexical and semantic rankings fused), `partial` (some tools of a new ' +
           'list are still being embedded and rank lexically this time), `pending` (none yet), `off`, or why it could not run ' +
-          '(`timeout`, `rate_limited`, `upstream_error`, `invalid_response`; `busy`: the embedded encoder has too much work queued).',
+          '(`timeout`, `rate_limited`, `upstream_error`, `invalid_response`; `busy`: the embedded encoder has too much work queued, ' +
+          'in all or from this project).',
       }),
     ),
     requestId: Type.String(),
