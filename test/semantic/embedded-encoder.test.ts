@@ -59,8 +59,10 @@ describe('embedded encoder (worker thread)', () => {
   it("refuses a project's texts beyond its share of the queue (busy) while other projects still get in", async () => {
     const small = createEmbeddedSource({ maxQueue: 8, maxQueuePerProject: 4 });
     try {
-      const flood = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => small.embed([`request number ${i}`], { projectId: 'x' })));
+      // x's ten texts are queued or refused at once; y's comes while x's are still waiting.
+      const flooding = Promise.allSettled(Array.from({ length: 10 }, (_, i) => small.embed([`request number ${i}`], { projectId: 'x' })));
       const other = small.embed(['a request of another project'], { projectId: 'y' });
+      const flood = await flooding;
       const refused = flood.filter((outcome) => outcome.status === 'rejected');
       expect(refused.length).toBeGreaterThanOrEqual(5);
       for (const outcome of refused) expect((outcome as PromiseRejectedResult).reason).toMatchObject({ reason: 'busy' });
