@@ -3,6 +3,7 @@
 import type { ToolInfo } from '@catalog-search/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MemoryBudget } from '../../src/memory/index.js';
+import { startDeadline } from '../../src/search/deadline.js';
 import { createEndpointSource } from '../../src/semantic/endpoint-source.js';
 import { SemanticStage, type SemanticStageOptions } from '../../src/semantic/semantic-stage.js';
 import { startOpenAITestServer, type OpenAITestServer } from '../helpers/openai-test-server.js';
@@ -28,16 +29,12 @@ function stage(options: Partial<SemanticStageOptions> = {}): SemanticStage {
   return new SemanticStage(embedder, { cacheBytes: 10_000_000, memory, waitShare: 0.5, maxQueuedPerProject: 1000, ...options });
 }
 
-const deadline = (ms: number) => {
-  const at = Date.now() + ms;
-  return { signal: AbortSignal.timeout(ms), remainingMs: () => Math.max(0, at - Date.now()) };
-};
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('semantic stage', () => {
   it('a new list small enough to embed within the wait share is hybrid on its first search', async () => {
     const list = tools('alpha', 20);
-    const result = await stage().vectors('p1', { query: ['thing 3'], tools: list }, deadline(4000));
+    const result = await stage().vectors('p1', { query: ['thing 3'], tools: list }, startDeadline(4000));
     expect(result.status).toBe('hybrid');
     expect(result.tools.every((vector) => vector !== undefined)).toBe(true);
     expect(result.queries).toHaveLength(1);
@@ -46,22 +43,22 @@ describe('semantic stage', () => {
   it('a slow endpoint: the search stops waiting at its share of the deadline; the next search of the list is hybrid', async () => {
     const semantic = stage({ waitShare: 0.2 });
     const list = tools('beta', 24);
-    await semantic.vectors('p1', { query: ['warm the query'], tools: [] }, deadline(4000));
+    await semantic.vectors('p1', { query: ['warm the query'], tools: [] }, startDeadline(4000));
     server.setEmbeddings({ kind: 'vectors' }, 150);
     const started = performance.now();
-    const first = await semantic.vectors('p1', { query: ['warm the query'], tools: list }, deadline(1000));
+    const first = await semantic.vectors('p1', { query: ['warm the query'], tools: list }, startDeadline(1000));
     expect(performance.now() - started).toBeLessThan(900);
     expect(['pending', 'partial']).toContain(first.status);
     expect(first.tools.some((vector) => vector === undefined)).toBe(true);
     await sleep(3 * 150 + 300);
-    const second = await semantic.vectors('p1', { query: ['warm the query'], tools: list }, deadline(1000));
+    const second = await semantic.vectors('p1', { query: ['warm the query'], tools: list }, startDeadline(1000));
     expect(second.status).toBe('hybrid');
   });
 
   it('a warm search waits on nothing: it makes no timer and reads no deadline signal; one that must embed does', async () => {
     const semantic = stage();
     const list = tools('warm', 5);
-    await semantic.vectors('p1', { query: ['warm query'], tools: list }, deadline(4000));
+    await semantic.vectors('p1', { query: ['warm query'], tools: list }, startDeadline(4000));
     let reads = 0;
     const watched = {
       get signal() {
@@ -92,16 +89,16 @@ describe('semantic stage', () => {
     [{ kind: 'fewer' } as const, 'invalid_response'],
   ])('endpoint fault %o → meta.semantic %s, no vectors used', async (behaviour, status) => {
     server.setEmbeddings(behaviour);
-    const result = await stage().vectors('p1', { query: ['anything at all'], tools: tools('gamma', 3) }, deadline(600));
+    const result = await stage().vectors('p1', { query: ['anything at all'], tools: tools('gamma', 3) }, startDeadline(600));
     expect(result.status).toBe(status);
     expect(result.queries).toBeUndefined();
   });
 
   it('a tool batch that fails names the failure while the query vector is cached', async () => {
     const semantic = stage();
-    await semantic.vectors('p1', { query: ['cached query'], tools: [] }, deadline(4000));
+    await semantic.vectors('p1', { query: ['cached query'], tools: [] }, startDeadline(4000));
     server.setEmbeddings({ kind: 'error', status: 500 });
-    const result = await semantic.vectors('p1', { query: ['cached query'], tools: tools('delta', 3) }, deadline(2000));
+    const result = await semantic.vectors('p1', { query: ['cached query'], tools: tools('delta', 3) }, startDeadline(2000));
     expect(result.status).toBe('upstream_error');
     expect(result.queries).toHaveLength(1);
   });
@@ -109,10 +106,10 @@ describe('semantic stage', () => {
   it('vectors are scoped to the project: another project sending the same list embeds it itself', async () => {
     const semantic = stage({ waitShare: 0.1 });
     const list = tools('epsilon', 16);
-    expect((await semantic.vectors('project-a', { query: ['q'], tools: list }, deadline(4000))).status).toBe('hybrid');
+    expect((await semantic.vectors('project-a', { query: ['q'], tools: list }, startDeadline(4000))).status).toBe('hybrid');
     const before = server.embeddingRequests.length;
     server.setEmbeddings({ kind: 'vectors' }, 300);
-    const other = await semantic.vectors('project-b', { query: ['q'], tools: list }, deadline(1000));
+    const other = await semantic.vectors('project-b', { query: ['q'], tools: list }, startDeadline(1000));
     expect(other.status).not.toBe('hybrid');
     await sleep(1500);
     const texts = server.embeddingRequests.slice(before).flatMap((request) => request.input);
@@ -122,18 +119,18 @@ describe('semantic stage', () => {
   it('work queued per project is bounded', async () => {
     server.setEmbeddings({ kind: 'hang' });
     const semantic = stage({ maxQueuedPerProject: 10, waitShare: 0.05 });
-    await semantic.vectors('p1', { query: ['q'], tools: tools('zeta', 200) }, deadline(400));
-    await semantic.vectors('p1', { query: ['q'], tools: tools('eta', 200) }, deadline(400));
+    await semantic.vectors('p1', { query: ['q'], tools: tools('zeta', 200) }, startDeadline(400));
+    await semantic.vectors('p1', { query: ['q'], tools: tools('eta', 200) }, startDeadline(400));
     expect(semantic.stats.queued).toBeLessThanOrEqual(10);
   });
 
   it('a search that stops waiting for a cold list leaves nothing behind while the endpoint hangs', async () => {
     const semantic = stage({ waitShare: 0.5 });
-    await semantic.vectors('p1', { query: ['q'], tools: [] }, deadline(4000));
+    await semantic.vectors('p1', { query: ['q'], tools: [] }, startDeadline(4000));
     server.setEmbeddings({ kind: 'hang' });
     const list = tools('theta', 100);
     for (let search = 0; search < 20; search += 1) {
-      expect((await semantic.vectors('p1', { query: ['q'], tools: list }, deadline(100))).status).toBe('pending');
+      expect((await semantic.vectors('p1', { query: ['q'], tools: list }, startDeadline(100))).status).toBe('pending');
     }
     expect(semantic.stats.queued).toBeGreaterThan(0);
     expect(semantic.stats.waiting).toBe(0);
@@ -142,13 +139,13 @@ describe('semantic stage', () => {
   it('projects that fill the whole background queue leave room for another project\'s list', async () => {
     // Queues of 10 per project, 80 in all: nine projects fill it while the endpoint is slow (one batch of 8 in flight).
     const semantic = stage({ maxQueuedPerProject: 10, waitShare: 0.05 });
-    await semantic.vectors('p1', { query: ['q'], tools: [] }, deadline(4000));
+    await semantic.vectors('p1', { query: ['q'], tools: [] }, startDeadline(4000));
     server.setEmbeddings({ kind: 'vectors' }, 200);
     for (let project = 0; project < 9; project += 1) {
-      await semantic.vectors(`flood-${project}`, { query: ['q'], tools: tools(`flood${project}`, 10) }, deadline(200));
+      await semantic.vectors(`flood-${project}`, { query: ['q'], tools: tools(`flood${project}`, 10) }, startDeadline(200));
     }
     const before = server.embeddingRequests.length;
-    await semantic.vectors('quiet', { query: ['q'], tools: tools('iota', 4) }, deadline(200));
+    await semantic.vectors('quiet', { query: ['q'], tools: tools('iota', 4) }, startDeadline(200));
     // Round robin: the quiet project's texts go within the next ten batches (each 200 ms).
     const embeddedQuiet = () => server.embeddingRequests.slice(before).some((request) => request.input.some((text) => text.includes('iota')));
     for (let wait = 0; wait < 80 && !embeddedQuiet(); wait += 1) await sleep(50);
@@ -158,7 +155,7 @@ describe('semantic stage', () => {
   it('the vector cache stays inside its byte bound under a flood of distinct lists', async () => {
     const semantic = stage({ cacheBytes: 200_000, waitShare: 1 });
     for (let list = 0; list < 20; list += 1) {
-      await semantic.vectors(`project-${list}`, { query: [`query ${list}`], tools: tools(`flood${list}`, 30) }, deadline(4000));
+      await semantic.vectors(`project-${list}`, { query: [`query ${list}`], tools: tools(`flood${list}`, 30) }, startDeadline(4000));
       expect(semantic.stats.bytes).toBeLessThanOrEqual(200_000);
     }
     expect(semantic.stats.bytes).toBeGreaterThan(100_000);
@@ -169,10 +166,10 @@ describe('semantic stage', () => {
     const memory = new MemoryBudget({ maxBytes: 60_000, projectShare: 0.5 });
     const semantic = stage({ memory, cacheBytes: 10_000_000, waitShare: 1 });
     const list = tools('kappa', 80);
-    for (let search = 0; search < 2; search += 1) await semantic.vectors('big', { query: ['thing 1'], tools: list }, deadline(4000));
+    for (let search = 0; search < 2; search += 1) await semantic.vectors('big', { query: ['thing 1'], tools: list }, startDeadline(4000));
     const before = server.embeddingRequests.length;
     for (let search = 0; search < 3; search += 1) {
-      const result = await semantic.vectors('big', { query: ['thing 1'], tools: list }, deadline(4000));
+      const result = await semantic.vectors('big', { query: ['thing 1'], tools: list }, startDeadline(4000));
       expect(result.status).toBe('partial');
       expect(result.tools.filter((vector) => vector !== undefined).length).toBeGreaterThan(20);
     }
@@ -187,16 +184,16 @@ describe('semantic stage', () => {
     const memory = new MemoryBudget({ maxBytes: 60_000, projectShare: 0.9 });
     const semantic = stage({ memory, cacheBytes: 10_000_000, waitShare: 1 });
     const quiet = tools('quiet', 20);
-    expect((await semantic.vectors('quiet', { query: ['thing 1'], tools: quiet }, deadline(4000))).status).toBe('hybrid');
+    expect((await semantic.vectors('quiet', { query: ['thing 1'], tools: quiet }, startDeadline(4000))).status).toBe('hybrid');
     for (let list = 0; list < 10; list += 1) {
-      await semantic.vectors('flood', { query: [`query ${list}`], tools: tools(`flood${list}`, 30) }, deadline(4000));
+      await semantic.vectors('flood', { query: [`query ${list}`], tools: tools(`flood${list}`, 30) }, startDeadline(4000));
       expect(memory.usage().usedBytes).toBeLessThanOrEqual(60_000);
       expect(memory.projectBytes('flood')).toBeLessThanOrEqual(54_000);
     }
     expect(memory.usage().byCache.vectors).toBeGreaterThan(0);
     const before = server.embeddingRequests.length;
     // The quiet project's list is still whole: hybrid again with no tool embedded anew.
-    const again = await semantic.vectors('quiet', { query: ['thing 1'], tools: quiet }, deadline(4000));
+    const again = await semantic.vectors('quiet', { query: ['thing 1'], tools: quiet }, startDeadline(4000));
     expect(again.status).toBe('hybrid');
     const texts = server.embeddingRequests.slice(before).flatMap((request) => request.input);
     expect(texts.filter((text) => text.includes('quiet'))).toHaveLength(0);

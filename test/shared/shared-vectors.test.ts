@@ -6,6 +6,7 @@ import type { SearchResponse } from '@catalog-search/core';
 import { Redis } from 'ioredis';
 import pino from 'pino';
 import { MemoryBudget } from '../../src/memory/index.js';
+import { startDeadline } from '../../src/search/deadline.js';
 import { createEndpointSource } from '../../src/semantic/endpoint-source.js';
 import { SemanticStage } from '../../src/semantic/semantic-stage.js';
 import { toolText } from '../../src/semantic/tool-text.js';
@@ -127,14 +128,14 @@ describe('vectors read back from Redis', () => {
       shared: sharedVectors(shared),
     });
     try {
-      const dimensions = (await stage.vectors('check', { query: ['learn the length'], tools: [] }, deadline(4000))).queries![0]!.length;
+      const dimensions = (await stage.vectors('check', { query: ['learn the length'], tools: [] }, startDeadline(4000))).queries![0]!.length;
       const tools = ['short', 'long', 'unscaled', 'zero'].map((name) => ({ toolKey: `s:${name}`, toolName: name, serverName: 's', description: `the ${name} tool` }));
       const unit = (length: number) => new Float32Array(length).fill(1 / Math.sqrt(length));
       const foreign = [unit(dimensions - 1), unit(dimensions + 1), new Float32Array(dimensions).fill(100), new Float32Array(dimensions)];
       await Promise.all(
         tools.map((tool, i) => shared.redis.set(shared.key('vector', 'check', VectorCache.contentId('test-embed', toolText(tool))), Buffer.from(foreign[i]!.buffer))),
       );
-      const { status, tools: vectors } = await stage.vectors('check', { query: ['the short tool'], tools }, deadline(4000));
+      const { status, tools: vectors } = await stage.vectors('check', { query: ['the short tool'], tools }, startDeadline(4000));
       expect(status).toBe('hybrid');
       for (const vector of vectors) {
         expect(vector!.length).toBe(dimensions);
@@ -146,8 +147,3 @@ describe('vectors read back from Redis', () => {
     }
   });
 });
-
-function deadline(ms: number) {
-  const at = Date.now() + ms;
-  return { signal: AbortSignal.timeout(ms), remainingMs: () => Math.max(0, at - Date.now()) };
-}
