@@ -89,7 +89,6 @@ export class ProblemError extends Error {
   }
 }
 
-
 /** Fastify's validation errors carry `validation` (one entry per failure) and `validationContext`. */
 interface ValidationEntry {
   instancePath?: string;

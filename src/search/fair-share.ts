@@ -7,12 +7,13 @@
 // - a work budget: tools × sub-queries, the unit ranking time grows with, refilled at a steady rate;
 // - a byte budget: request bytes, which parsing and validation time grow with.
 // The budgets are token buckets that may go into debt: a search is admitted while its project's buckets
-// are positive and is charged what it costs once that is known (bytes from Content-Length before the
-// body is read, then any bytes past it as the decompressed body is read: a chunked or compressed body
-// declares fewer than parsing costs; work after validation). A project in debt is refused before its body is parsed, so a
-// throttled heavy request costs almost nothing. Why not a library: @fastify/rate-limit counts requests
-// only, and rate-limiter-flexible's fixed windows forget a cost at the end of its window, so a
-// search costlier than one window's points is either never admitted or admitted every window.
+// are positive and is charged what it costs once that is known: bytes from Content-Length before the
+// body is read, then any bytes past it as the decompressed body is read (a chunked or compressed body
+// declares fewer than parsing costs), and work after validation. A project in debt is refused before
+// its body is parsed, so a throttled heavy request costs almost nothing. Why not a library:
+// @fastify/rate-limit counts requests only, and rate-limiter-flexible's fixed windows forget a cost at
+// the end of its window, so a search costlier than one window's points is either never admitted or
+// admitted every window.
 import { pipeline, Transform, type Readable } from 'node:stream';
 import { ProblemError } from '../errors.js';
 
