@@ -130,18 +130,19 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
         // A hit: the project's analyses were kept (its tools need not all be known to them).
         metrics.cacheRequests.inc({ cache: 'rank', result: caches.has(request.projectId) ? 'hit' : 'miss' });
         const rankCache = caches.for(request.projectId);
+        const deadline = startDeadline(request.searchBudgetMs, { elapsedMs: reply.elapsedTime, cancel: hangUp.signal });
         const { response, rerank } = await searchCatalog(search, {
           projectId: request.projectId,
           requestId: request.id,
           log: request.log,
           rankCache,
-          deadline: startDeadline(request.searchBudgetMs, { elapsedMs: reply.elapsedTime, cancel: hangUp.signal }),
+          deadline,
           maxDescriptionChars: config.search.maxDescriptionChars,
           reranker,
           trace,
           span,
           semantic,
-        });
+        }).finally(() => deadline.dispose());
         caches.measure(request.projectId, rankCache);
         // The other replicas can use the id only once the list is stored (bounded by REDIS_TIMEOUT_MS);
         // a list no store kept gets no id, so that its caller sends it in full again.

@@ -1,3 +1,4 @@
+import { abortAfter, type AbortAfter } from '../abort-after.js';
 import { ProblemError } from '../errors.js';
 
 /**
@@ -27,30 +28,29 @@ export interface Deadline {
   /** Aborts when the deadline passes (or the caller gave up): pass it to every outbound call. */
   readonly signal: AbortSignal;
   remainingMs(): number;
+  /** Clears the deadline's timer (if a stage made one): call once the search is answered. */
+  dispose(): void;
 }
 
 /**
  * Starts the clock for the rest of a search: `budgetMs` less the `elapsedMs` already spent on the
  * request. `cancel` (e.g. the caller hung up) aborts the signal early too, so outbound calls stop
- * when nobody waits for the answer.
+ * when nobody waits for the answer. The signal fires whatever the garbage collector does (abortAfter).
  */
 export function startDeadline(budgetMs: number, options: { elapsedMs?: number; cancel?: AbortSignal } = {}): Deadline {
   const remaining = Math.max(0, Math.floor(budgetMs - (options.elapsedMs ?? 0)));
   const at = performance.now() + remaining;
   const remainingMs = () => Math.max(0, at - performance.now());
-  let signal: AbortSignal | undefined;
+  let timeout: AbortAfter | undefined;
   return {
     at,
     // Made when a stage first waits on something: a search answered from its caches (no model call, no
-    // encoder wait) never does, and an unused timeout still fires at the deadline, long after the answer
-    // (a timer, an abort event and a DOMException per search, about 2 % of a search by reference).
+    // encoder wait) never does (a timer and an abort listener per search, about 2 % of a search by reference).
     get signal() {
-      if (signal === undefined) {
-        const timeout = AbortSignal.timeout(Math.floor(remainingMs()));
-        signal = options.cancel ? AbortSignal.any([timeout, options.cancel]) : timeout;
-      }
-      return signal;
+      timeout ??= abortAfter(Math.floor(remainingMs()), options.cancel);
+      return timeout.signal;
     },
     remainingMs,
+    dispose: () => timeout?.dispose(),
   };
 }
