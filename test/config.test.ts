@@ -80,24 +80,25 @@ describe('parseConfig', () => {
 
   it('turns the semantic stage on with the embedded encoder by default, off with EMBEDDINGS=off, and reads an endpoint', () => {
     expect(parseConfig({ AUTH_JWT_SECRET: SECRET }).embeddings).toEqual({
-      endpoint: undefined, threads: 1, cacheBytes: 128 * 1024 * 1024, waitShare: 0.15, maxQueuedPerProject: 5000,
+      endpoint: undefined, threads: 1, cacheBytes: 128 * 1024 * 1024, waitShare: 0, queryWaitMs: undefined, maxQueuedPerProject: 5000,
     });
     expect(parseConfig({ AUTH_JWT_SECRET: SECRET, EMBEDDINGS: 'off' }).embeddings).toBeUndefined();
     const config = parseConfig({
       AUTH_JWT_SECRET: SECRET, EMBEDDINGS_BASE_URL: 'http://127.0.0.1:8081/v1', EMBEDDINGS_MODEL: 'bge-small', EMBEDDINGS_API_KEY: 'k',
       EMBEDDINGS_CACHE_MB: '16', EMBEDDINGS_WAIT_PERCENT: '10', EMBEDDINGS_QUEUE_PER_PROJECT: '100', EMBEDDINGS_THREADS: '2',
+      EMBEDDINGS_QUERY_WAIT_MS: '120',
     });
     expect(config.embeddings).toEqual({
       endpoint: { baseUrl: 'http://127.0.0.1:8081/v1', model: 'bge-small', apiKey: 'k' },
-      threads: 2, cacheBytes: 16 * 1024 * 1024, waitShare: 0.1, maxQueuedPerProject: 100,
+      threads: 2, cacheBytes: 16 * 1024 * 1024, waitShare: 0.1, queryWaitMs: 120, maxQueuedPerProject: 100,
     });
   });
 
   it('names bad embeddings variables', () => {
     const named = problemsOf({
-      AUTH_JWT_SECRET: SECRET, EMBEDDINGS: 'maybe', EMBEDDINGS_BASE_URL: 'ftp://x', EMBEDDINGS_WAIT_PERCENT: '150',
+      AUTH_JWT_SECRET: SECRET, EMBEDDINGS: 'maybe', EMBEDDINGS_BASE_URL: 'ftp://x', EMBEDDINGS_WAIT_PERCENT: '150', EMBEDDINGS_QUERY_WAIT_MS: 'soon',
     }).map((problem) => problem.split(':')[0]);
-    expect(named).toEqual(expect.arrayContaining(['EMBEDDINGS', 'EMBEDDINGS_BASE_URL', 'EMBEDDINGS_MODEL', 'EMBEDDINGS_WAIT_PERCENT']));
+    expect(named).toEqual(expect.arrayContaining(['EMBEDDINGS', 'EMBEDDINGS_BASE_URL', 'EMBEDDINGS_MODEL', 'EMBEDDINGS_WAIT_PERCENT', 'EMBEDDINGS_QUERY_WAIT_MS']));
     expect(problemsOf({ AUTH_JWT_SECRET: SECRET, EMBEDDINGS_API_KEY: 'k' })[0]).toMatch(/^EMBEDDINGS_API_KEY/);
   });
 

@@ -1,5 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { abortAfter } from '../abort-after.js';
 import { EmbeddingError, type Embedder, type EmbeddingFailure } from './embedder.js';
+import type { SourceBreaker } from './source-breaker.js';
 
 export interface BackgroundOptions {
   /** Texts waiting per project; more are not queued (the next search queues them again). */
@@ -8,7 +10,9 @@ export interface BackgroundOptions {
   maxQueuedTotal: number;
   /** The longest one batch may take. */
   batchTimeoutMs: number;
-  log?: Pick<FastifyBaseLogger, 'warn'>;
+  /** Told each batch's outcome; while it is open no batch is sent (the texts stay queued). */
+  breaker?: SourceBreaker;
+  log?: Pick<FastifyBaseLogger, 'warn' | 'info'>;
 }
 
 interface Waiter {
@@ -38,6 +42,7 @@ export class BackgroundEmbedder {
   readonly #projects = new Map<string, ProjectQueue>();
   #queued = 0;
   #running = false;
+  #closed = false;
 
   constructor(
     private readonly embedder: Embedder,
@@ -49,15 +54,16 @@ export class BackgroundEmbedder {
   /**
    * Queues what is not queued yet (up to the bounds) and resolves when every given key is embedded
    * or failed, with the failure if one did, or with undefined once `signal` aborts (the texts stay
-   * queued). Keys that did not fit are resolved at once: they stay lexical until a later search
-   * queues them.
+   * queued); without a signal, at once. Keys that did not fit are resolved at once: they stay lexical
+   * until a later search queues them.
    */
   embed(
     projectId: string,
     entries: ReadonlyMap<string, string>,
-    signal: AbortSignal,
+    signal: AbortSignal | undefined,
     headers?: Readonly<Record<string, string>>,
   ): Promise<EmbeddingFailure | undefined> {
+    if (this.#closed) return Promise.resolve(undefined);
     let project = this.#projects.get(projectId);
     if (project === undefined) this.#projects.set(projectId, (project = { pending: new Map(), headers, waiters: new Set(), inFlight: new Set() }));
     project.headers = headers;
@@ -76,7 +82,7 @@ export class BackgroundEmbedder {
       waiting.add(key);
     }
     this.#pump();
-    if (waiting.size === 0 || signal.aborted) {
+    if (waiting.size === 0 || signal === undefined || signal.aborted) {
       this.#forgetIfIdle(projectId, project);
       return Promise.resolve(undefined);
     }
@@ -141,8 +147,28 @@ export class BackgroundEmbedder {
     return this.#queued;
   }
 
+  /**
+   * Drops every queued text (the process is closing): one log line says how many, where each failed
+   * batch had logged a warning with a stack (2,840 lines, 3.7 MB at one shutdown).
+   */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    const dropped = this.#queued;
+    for (const [projectId, project] of this.#projects) {
+      const keys = [...project.pending.keys()];
+      project.pending.clear();
+      this.#settle(project, keys, undefined);
+      this.#forgetIfIdle(projectId, project);
+    }
+    this.#queued = 0;
+    if (dropped > 0) this.options.log?.info({ dropped }, 'background embedding stopped; queued tool texts dropped');
+  }
+
   #pump(): void {
-    if (this.#running) return;
+    if (this.#running || this.#closed) return;
+    // A failing source gets no batches while it cools down; a later search's queueing pumps again.
+    if (this.options.breaker && !this.options.breaker.allows()) return;
     const next = [...this.#projects].find(([, queue]) => queue.pending.size > 0);
     if (next === undefined) return;
     const [projectId, project] = next;
@@ -156,13 +182,15 @@ export class BackgroundEmbedder {
     }
     this.#queued -= batch.length;
     this.#running = true;
+    const timeout = abortAfter(this.options.batchTimeoutMs);
     this.embedder
       .embed(
         batch.map(([, text]) => text),
-        { signal: AbortSignal.timeout(this.options.batchTimeoutMs), headers: project.headers, projectId },
+        { signal: timeout.signal, headers: project.headers, projectId },
       )
       .then(
         (vectors) => {
+          this.options.breaker?.success();
           this.store(
             projectId,
             batch.map(([key]) => key),
@@ -172,11 +200,14 @@ export class BackgroundEmbedder {
         },
         (error: unknown) => {
           const reason = error instanceof EmbeddingError ? error.reason : 'upstream_error';
-          this.options.log?.warn({ err: error, projectId, texts: batch.length }, 'background embedding failed; those tools rank lexically');
+          if (reason !== 'busy') this.options.breaker?.failure();
+          // Quiet once closing: the source stops under the batch in flight.
+          if (!this.#closed) this.options.log?.warn({ err: error, projectId, texts: batch.length }, 'background embedding failed; those tools rank lexically');
           return reason;
         },
       )
       .then((failure) => {
+        timeout.dispose();
         project.inFlight.clear();
         this.#settle(project, batch.map(([key]) => key), failure);
         this.#forgetIfIdle(projectId, project);

@@ -56,7 +56,8 @@ export function createEmbeddedSource(options: EmbeddedSourceOptions = {}): Embed
     // to the back, where it would lose its project's turn.
     stricterFIFO: true,
     maxQueue,
-    ...(fromSource ? { execArgv: [...process.execArgv, '--import', 'tsx'] } : {}),
+    // V8 flags such as --expose-gc (the deadline tests') apply to the whole process and are refused in a worker's execArgv.
+    ...(fromSource ? { execArgv: [...process.execArgv.filter((flag) => !/^--expose[-_]gc$/.test(flag)), '--import', 'tsx'] } : {}),
   });
   const embed = async (texts: readonly string[], { signal, projectId = '' }: EmbedCall = {}): Promise<Float32Array[]> => {
     if (texts.length === 0) return [];

@@ -55,57 +55,101 @@ export function createEndpointSource(options: EndpointSourceOptions): Embedder {
     fetch: boundedFetch(options.fetch ?? fetch, 64 * 1024 + batchSize * MAX_ANSWER_BYTES_PER_INPUT),
   });
   const timeoutMs = options.timeoutMs ?? 30_000;
-  // The model's vector length, learnt from its first valid answer: a later answer of another length
-  // would be compared against vectors it cannot be compared with.
-  let dimensions: number | undefined;
+  const vectorLength = new VectorLength();
 
   return {
     source: 'endpoint',
     model: options.model,
     batchSize,
     get dimensions() {
-      return dimensions;
+      return vectorLength.dimensions;
     },
     async embed(texts, { signal, headers } = {}) {
       if (texts.length === 0) return [];
-      let data: Array<{ index: number; embedding: unknown }>;
+      let answer: { data: unknown; model?: unknown };
       try {
-        const answer = await client.embeddings.create(
+        answer = await client.embeddings.create(
           { model: options.model, input: [...texts], encoding_format: 'float' },
           { ...(signal ? { signal } : {}), ...(headers ? { headers: { ...headers } } : {}), timeout: timeoutMs, maxRetries: 0 },
         );
-        data = answer.data as Array<{ index: number; embedding: unknown }>;
       } catch (error) {
         throw new EmbeddingError(classify(error, signal?.aborted === true), `embeddings endpoint: ${String(error)}`, { cause: error });
       }
-      if (!Array.isArray(data) || data.length !== texts.length) {
-        throw new EmbeddingError('invalid_response', `embeddings endpoint answered ${Array.isArray(data) ? data.length : 'no'} vectors for ${texts.length} inputs`);
-      }
-      const vectors = new Array<Float32Array | undefined>(texts.length);
-      for (const [position, item] of data.entries()) {
-        const index = Number.isInteger(item?.index) ? item.index : position;
-        const values = item?.embedding;
-        if (!Array.isArray(values) || index < 0 || index >= texts.length || vectors[index] !== undefined) {
-          throw new EmbeddingError('invalid_response', 'embeddings endpoint answered a malformed or repeated vector');
-        }
-        dimensions ??= values.length;
-        if (values.length !== dimensions || dimensions === 0) {
-          throw new EmbeddingError('invalid_response', `embeddings endpoint answered a vector of ${values.length} dimensions, expected ${dimensions}`);
-        }
-        const vector = new Float32Array(values.length);
-        for (let i = 0; i < values.length; i += 1) {
-          const value: unknown = values[i];
-          if (typeof value !== 'number' || !Number.isFinite(value)) {
-            throw new EmbeddingError('invalid_response', 'embeddings endpoint answered a vector with a non-number entry');
-          }
-          vector[i] = value;
-        }
-        vectors[index] = normalize(vector);
-      }
-      return vectors as Float32Array[];
+      // The whole answer is checked before anything is learnt from it.
+      const vectors = readVectors(answer.data, texts.length);
+      vectorLength.check(vectors[0]!.length, typeof answer.model === 'string' ? answer.model : undefined);
+      return vectors;
     },
     close: async () => {},
   };
+}
+
+/**
+ * One finite vector per input, by index, all of one length, each scaled to unit length; else
+ * `invalid_response`.
+ */
+function readVectors(data: unknown, inputs: number): Float32Array[] {
+  if (!Array.isArray(data) || data.length !== inputs) {
+    throw new EmbeddingError('invalid_response', `embeddings endpoint answered ${Array.isArray(data) ? data.length : 'no'} vectors for ${inputs} inputs`);
+  }
+  const vectors = new Array<Float32Array | undefined>(inputs);
+  let length: number | undefined;
+  for (const [position, item] of (data as Array<{ index?: unknown; embedding?: unknown } | null>).entries()) {
+    const index = Number.isInteger(item?.index) ? (item!.index as number) : position;
+    const values = item?.embedding;
+    if (!Array.isArray(values) || index < 0 || index >= inputs || vectors[index] !== undefined) {
+      throw new EmbeddingError('invalid_response', 'embeddings endpoint answered a malformed or repeated vector');
+    }
+    length ??= values.length;
+    if (values.length !== length || length === 0) {
+      throw new EmbeddingError('invalid_response', `embeddings endpoint answered vectors of ${length} and ${values.length} dimensions in one answer`);
+    }
+    const vector = new Float32Array(values.length);
+    for (let i = 0; i < values.length; i += 1) {
+      const value: unknown = values[i];
+      if (typeof value !== 'number' || !Number.isFinite(value)) {
+        throw new EmbeddingError('invalid_response', 'embeddings endpoint answered a vector with a non-number entry');
+      }
+      vector[i] = value;
+    }
+    vectors[index] = normalize(vector);
+  }
+  return vectors as Float32Array[];
+}
+
+/** Answers of a new length in a row (from a model of the same name) after which the new length is taken. */
+const RELEARN_AFTER = 3;
+
+/**
+ * The model's vector length, learnt from answers that passed their checks: a vector of another length
+ * cannot be compared with the others. Learnt from the first valid answer (on main it was fixed by the
+ * first vector read, before the answer was checked, so one malformed 3-dimension answer made every
+ * healthy answer `invalid_response` until restart). Learnt anew when the endpoint names another
+ * model in its answers, or after RELEARN_AFTER valid answers in a row of one new length (a model
+ * replaced under the same name); the stage then embeds its cached vectors of the old length again.
+ */
+class VectorLength {
+  dimensions: number | undefined;
+  #model: string | undefined;
+  #candidate: { length: number; seen: number } | undefined;
+
+  check(length: number, model: string | undefined): void {
+    if (this.dimensions === undefined || length === this.dimensions) {
+      this.dimensions = length;
+      this.#model ??= model;
+      this.#candidate = undefined;
+      return;
+    }
+    const seen = this.#candidate?.length === length ? this.#candidate.seen + 1 : 1;
+    if ((model !== undefined && model !== this.#model) || seen >= RELEARN_AFTER) {
+      this.dimensions = length;
+      this.#model = model;
+      this.#candidate = undefined;
+      return;
+    }
+    this.#candidate = { length, seen };
+    throw new EmbeddingError('invalid_response', `embeddings endpoint answered vectors of ${length} dimensions, expected ${this.dimensions}`);
+  }
 }
 
 function classify(error: unknown, aborted: boolean): EmbeddingFailure {

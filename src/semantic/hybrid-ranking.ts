@@ -6,26 +6,31 @@ import type { SemanticStage, SemanticStatus } from './semantic-stage.js';
 /**
  * The semantic step of a search: the request's and its tools' vectors (cached, or embedded within the
  * stage's share of the deadline), each tool's best similarity over the sub-queries, and the lexical
- * ranking fused with it. Without vectors the lexical ranking is returned unchanged.
+ * ranking fused with it (`fused`). Without vectors the lexical ranking is returned unchanged.
  */
 export async function rankHybrid(
   stage: SemanticStage,
   request: { query: readonly string[]; tools: readonly ToolInfo[] },
   lexical: RankedTool[],
   context: { projectId: string; deadline: { remainingMs(): number; signal: AbortSignal }; headers?: Readonly<Record<string, string>> },
-): Promise<{ ranked: RankedTool[]; status: SemanticStatus }> {
+): Promise<{ ranked: RankedTool[]; status: SemanticStatus; fused: boolean }> {
   const queries = request.query.filter((query) => query.trim() !== '');
-  if (request.tools.length === 0 || queries.length === 0) return { ranked: lexical, status: 'hybrid' };
+  if (request.tools.length === 0 || queries.length === 0) return { ranked: lexical, status: 'hybrid', fused: false };
   const vectors = await stage.vectors(context.projectId, { query: queries, tools: request.tools }, context.deadline, context.headers);
-  if (vectors.queries === undefined) return { ranked: lexical, status: vectors.status };
+  if (vectors.queries === undefined) return { ranked: lexical, status: vectors.status, fused: false };
   const similarity = new Float64Array(request.tools.length).fill(Number.NaN);
   const { queries: queryVectors, tools } = vectors;
   // Only vectors of the query's length compare (one read from Redis before this process learnt an
   // endpoint's length may not): others rank lexically.
   const length = queryVectors[0]!.length;
+  let compared = 0;
   for (let index = 0; index < tools.length; index += 1) {
     const vector = tools[index];
-    if (vector?.length === length) similarity[index] = bestDot(queryVectors, vector);
+    if (vector?.length !== length) continue;
+    similarity[index] = bestDot(queryVectors, vector);
+    compared += 1;
   }
-  return { ranked: fuseHybrid(lexical, request.tools, similarity), status: vectors.status };
+  // With no tool to compare, the answer stays the lexical one (and says so: no meta.fused).
+  if (compared === 0) return { ranked: lexical, status: vectors.status, fused: false };
+  return { ranked: fuseHybrid(lexical, request.tools, similarity), status: vectors.status, fused: true };
 }

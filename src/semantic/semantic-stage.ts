@@ -1,8 +1,10 @@
 import type { ToolInfo } from '@catalog-search/core';
 import type { FastifyBaseLogger } from 'fastify';
+import { abortAfter, withinMs } from '../abort-after.js';
 import { BackgroundEmbedder } from './background-embedder.js';
 import { EmbeddingError, type Embedder, type EmbeddingFailure } from './embedder.js';
 import { EMBEDDED_DESCRIPTION_CHARS, toolText } from './tool-text.js';
+import { SourceBreaker, type SourceBreakerOptions } from './source-breaker.js';
 import { VectorCache, type SharedVectors } from './vector-cache.js';
 import type { HeldKey, MemoryBudget } from '../memory/index.js';
 
@@ -13,10 +15,12 @@ import type { HeldKey, MemoryBudget } from '../memory/index.js';
  *   tools rank lexically this time;
  * - `pending`: none of the list's vectors are ready yet; the answer is lexical;
  * - `off`: the stage is turned off (EMBEDDINGS=off);
- * - `timeout`, `rate_limited`, `upstream_error`, `invalid_response`: the source failed; `busy`: the
- *   embedded encoder's queue is full. The answer is lexical.
+ * - `timeout`: the request's vector was not ready within its bound (EMBEDDINGS_QUERY_WAIT_MS);
+ *   `rate_limited`, `upstream_error`, `invalid_response`: the source failed; `busy`: the source has too
+ *   much work queued; `unavailable`: the source failed repeatedly and is skipped for a cool-down
+ *   (SourceBreaker). The answer is lexical.
  */
-export type SemanticStatus = 'hybrid' | 'partial' | 'pending' | 'off' | EmbeddingFailure;
+export type SemanticStatus = 'hybrid' | 'partial' | 'pending' | 'off' | 'unavailable' | EmbeddingFailure;
 
 export interface SemanticVectors {
   status: SemanticStatus;
@@ -31,36 +35,77 @@ export interface SemanticStageOptions {
   cacheBytes: number;
   /** The service's cache budget, which the vectors are entries of. */
   memory: MemoryBudget;
-  /** The most of a search's remaining time the stage may take (query vectors and cold tool vectors). */
+  /**
+   * The share of a search's remaining time it may wait for a new list's tool vectors (and its request's
+   * vector, if longer than `queryWaitMs`). 0 (the default): a search never waits for tool vectors.
+   */
   waitShare: number;
+  /**
+   * The most a search waits for its request's vector (a new query's; a cached one costs nothing).
+   * Default: DEFAULT_QUERY_WAIT_MS by source.
+   */
+  queryWaitMs?: number | undefined;
   /** Tool texts queued for background embedding per project. */
   maxQueuedPerProject: number;
   /** Told, per search, how many of its tools' vectors this process held (hits) and lacked (misses). */
   onLookup?: ((hits: number, misses: number) => void) | undefined;
   /** Redis, when REDIS_URL is set: vectors embedded by any replica serve all of them. */
   shared?: SharedVectors | undefined;
-  log?: Pick<FastifyBaseLogger, 'warn'>;
+  /** The failing-source breaker's settings (tests shorten them). */
+  breaker?: Partial<Pick<SourceBreakerOptions, 'threshold' | 'coolDownMs' | 'maxCoolDownMs'>> | undefined;
+  log?: Pick<FastifyBaseLogger, 'warn' | 'info'>;
 }
 
 /**
+ * The default bound on a search's wait for its request's vector. Embedded encoder: a short request
+ * takes 10–20 ms, after at most one tool text the worker is busy with (background embedding sends one
+ * at a time); 60 ms leaves room for a busy machine. Endpoint: one HTTPS round trip.
+ */
+export const DEFAULT_QUERY_WAIT_MS = { embedded: 60, endpoint: 250 } as const;
+/** The longest a request's embeddings call may run: past its bound the search has gone on, and the vector is cached for the next. */
+const QUERY_CALL_TIMEOUT_MS = 5000;
+/** Request embeddings calls in flight at most (an endpoint that hangs must not collect unbounded calls). */
+const MAX_QUERY_CALLS = 16;
+
+/**
  * The embedding stage: vectors for a request's sub-queries and tools, from the cache or the source.
- * New tools are embedded in the background; a search waits for them only up to its share of the
- * deadline and uses what is ready. The next search of the same list finds them all cached.
+ *
+ * Nothing waits for tool vectors by default: a list's tools without vectors are queued for background
+ * embedding, and the search fuses what is ready (a list's first search is lexical, at lexical speed).
+ * The request's own vector is made only if it is ready within `queryWaitMs`; otherwise the search is
+ * lexical (`timeout`) and the vector, when it comes, is kept for the next search. A source that keeps
+ * failing is skipped for a cool-down (SourceBreaker). Every wait ends by its bound or the deadline,
+ * whatever the garbage collector does (src/abort-after.ts).
  */
 export class SemanticStage {
   readonly #cache: VectorCache;
   readonly #background: BackgroundEmbedder;
   readonly #listKeys = new WeakMap<readonly ToolInfo[], ListKeys>();
+  readonly #breaker: SourceBreaker;
+  readonly #queryWaitMs: number;
+  #queryCalls = 0;
 
   constructor(
     readonly embedder: Embedder,
     private readonly options: SemanticStageOptions,
   ) {
     this.#cache = new VectorCache(options.memory, options.cacheBytes);
+    this.#queryWaitMs = options.queryWaitMs ?? DEFAULT_QUERY_WAIT_MS[embedder.source];
+    this.#breaker = new SourceBreaker({
+      threshold: 5,
+      coolDownMs: 30_000,
+      maxCoolDownMs: 300_000,
+      ...options.breaker,
+      onChange: (state, detail) =>
+        state === 'open'
+          ? options.log?.warn({ failures: detail.failures, coolDownMs: detail.coolDownMs }, 'embeddings source failing; semantic stage skipped for a cool-down')
+          : options.log?.info('embeddings source answering again; semantic stage back on'),
+    });
     this.#background = new BackgroundEmbedder(embedder, (projectId, keys, vectors) => this.#store(projectId, keys, vectors), {
       maxQueuedPerProject: options.maxQueuedPerProject,
       maxQueuedTotal: options.maxQueuedPerProject * 8,
       batchTimeoutMs: 30_000,
+      breaker: this.#breaker,
       ...(options.log ? { log: options.log } : {}),
     });
   }
@@ -77,73 +122,113 @@ export class SemanticStage {
     /** Headers for the embeddings calls: the search's W3C trace context. */
     headers?: Readonly<Record<string, string>>,
   ): Promise<SemanticVectors> {
-    const waitUntil = performance.now() + Math.floor(deadline.remainingMs() * this.options.waitShare);
-    // Made only when the stage must wait (for the encoder or the background embedder): a warm search
-    // never does, and an unused timeout would still fire later (see startDeadline).
-    let waitSignal: AbortSignal | undefined;
-    const signal = () =>
-      (waitSignal ??= AbortSignal.any([deadline.signal, AbortSignal.timeout(Math.max(1, Math.floor(waitUntil - performance.now())))]));
+    const { waitShare } = this.options;
+    const shareMs = Math.floor(deadline.remainingMs() * waitShare);
+    // The request's vector may take at most half of what is left: the rest is the model's and the answer's.
+    const queryWaitMs = Math.min(Math.max(this.#queryWaitMs, shareMs), Math.floor(deadline.remainingMs() / 2));
+    const { dimensions } = this.embedder;
 
-    // The query goes to the encoder first: the tools' keys are worked out while it is embedded.
-    const queryVectors = this.#queryVectors(projectId, request.query, signal, headers);
     const { ids, held } = this.#keysOf(request.tools);
     // Only the first tools whose vectors the project can keep are looked up, fetched or embedded
     // (VectorCache.capacity); the rest rank lexically. Not even looked up: a lookup would keep them.
-    const reach = Math.min(held.length, this.#cache.capacity(this.embedder.dimensions));
-    const tools = held.map((key, index) => (index < reach ? this.#cache.getHeld(projectId, key) : undefined));
+    const reach = Math.min(held.length, this.#cache.capacity(dimensions));
+    // A vector of another length than the source's now (an endpoint whose model changed) is embedded anew.
+    const lookUp = (index: number) => {
+      const vector = this.#cache.getHeld(projectId, held[index]!);
+      return vector !== undefined && (dimensions === undefined || vector.length === dimensions) ? vector : undefined;
+    };
+    const tools = held.map((_, index) => (index < reach ? lookUp(index) : undefined));
     // Looked up again once the shared store or the background embedder may have brought them.
     const absent = (): number[] => tools.slice(0, reach).flatMap((vector, index) => (vector === undefined ? [index] : []));
-    const refresh = (indexes: readonly number[]) => indexes.forEach((index) => (tools[index] = this.#cache.getHeld(projectId, held[index]!)));
-    const missing = new Map<string, string>();
+    const refresh = (indexes: readonly number[]) => indexes.forEach((index) => (tools[index] = lookUp(index)));
     const lacking = absent();
     const hits = reach - lacking.length;
     this.options.onLookup?.(hits, tools.length - hits);
+    // Queued either way; a search waits for them only with a wait share (EMBEDDINGS_WAIT_PERCENT).
+    const waits = shareMs > 0;
+    let cold: Promise<EmbeddingFailure | undefined> | undefined;
     if (lacking.length > 0) {
       await this.#readShared(projectId, lacking.map((index) => ids[index]!));
       refresh(lacking);
+      const missing = new Map<string, string>();
       for (const index of absent()) missing.set(ids[index]!, toolText(request.tools[index]!));
+      // Queued even while the breaker is open: the background embedder sends nothing then, and its first
+      // batch after the cool-down is the probe.
+      if (missing.size > 0) {
+        const wait = waits ? abortAfter(shareMs, deadline.signal) : undefined;
+        cold = this.#background.embed(projectId, missing, wait?.signal, headers).finally(() => wait?.dispose());
+      }
     }
-    const cold = missing.size === 0 ? undefined : this.#background.embed(projectId, missing, signal(), headers);
-    const [queries, coldFailure] = await Promise.all([queryVectors, cold]);
-    if (missing.size > 0) refresh(absent());
+    // Nothing to compare a request's vector with, and no wait for any: no call for it (a list's first search).
+    if (!waits && tools.length > 0 && tools.every((vector) => vector === undefined)) {
+      return { status: this.#breaker.open ? 'unavailable' : 'pending', tools };
+    }
+
+    const [queries, coldFailure] = await Promise.all([this.#queryVectors(projectId, request.query, queryWaitMs, headers), cold]);
+    if (cold !== undefined) refresh(absent());
     if (!Array.isArray(queries)) return { status: queries, tools: [] };
     const ready = tools.filter((vector) => vector !== undefined).length;
     if (ready === tools.length) return { status: 'hybrid', queries, tools };
     if (coldFailure) return { status: coldFailure, queries, tools };
-    return { status: ready === 0 ? 'pending' : 'partial', queries, tools };
+    return { status: ready === 0 ? 'pending' : 'partial', ...(ready === 0 ? {} : { queries }), tools };
   }
 
+  /**
+   * The request's vectors: cached, or embedded if ready within `waitMs`. A call that misses the bound
+   * goes on (up to QUERY_CALL_TIMEOUT_MS) and its vectors are kept for the next search.
+   */
   async #queryVectors(
     projectId: string,
     requested: readonly string[],
-    signal: () => AbortSignal,
+    waitMs: number,
     headers: Readonly<Record<string, string>> | undefined,
-  ): Promise<Float32Array[] | EmbeddingFailure> {
+  ): Promise<Float32Array[] | EmbeddingFailure | 'unavailable'> {
     // As much of each sub-query as of a tool's description: a query's cost grows with its length.
     const queries = requested.map((query) => query.slice(0, EMBEDDED_DESCRIPTION_CHARS));
     const ids = queries.map((query) => VectorCache.contentId(this.embedder.model, `query\u0000${query}`));
     await this.#readShared(projectId, ids.filter((id) => this.#cache.get(projectId, id) === undefined));
-    const vectors = ids.map((id) => this.#cache.get(projectId, id));
+    const { dimensions } = this.embedder;
+    const vectors = ids.map((id) => {
+      const vector = this.#cache.get(projectId, id);
+      return vector !== undefined && (dimensions === undefined || vector.length === dimensions) ? vector : undefined;
+    });
     const missing = queries.filter((_, i) => vectors[i] === undefined);
-    if (missing.length > 0) {
-      let fresh: Float32Array[];
-      try {
-        fresh = await this.embedder.embed(missing, { signal: signal(), headers, projectId });
-      } catch (error) {
-        if (!(error instanceof EmbeddingError)) throw error;
-        if (error.reason !== 'timeout') this.options.log?.warn({ err: error }, 'query embedding failed; answering lexically');
-        return error.reason;
-      }
-      let next = 0;
-      const freshIds: string[] = [];
-      vectors.forEach((vector, i) => {
-        if (vector !== undefined) return;
-        vectors[i] = fresh[next++]!;
-        freshIds.push(ids[i]!);
+    if (missing.length === 0) return vectors as Float32Array[];
+    if (this.#queryCalls >= MAX_QUERY_CALLS) return 'busy';
+    if (!this.#breaker.allows()) return 'unavailable';
+
+    this.#queryCalls += 1;
+    const call = abortAfter(QUERY_CALL_TIMEOUT_MS);
+    const work = this.embedder
+      .embed(missing, { signal: call.signal, headers, projectId })
+      .then((fresh) => {
+        const freshIds = ids.filter((_, i) => vectors[i] === undefined);
+        this.#store(projectId, freshIds, fresh);
+        return fresh;
+      })
+      .finally(() => {
+        call.dispose();
+        this.#queryCalls -= 1;
       });
-      this.#store(projectId, freshIds, fresh);
+    let fresh: Float32Array[] | undefined;
+    try {
+      fresh = await withinMs(work, waitMs);
+    } catch (error) {
+      // Busy is this replica's own queue, not the source failing.
+      if (!(error instanceof EmbeddingError) || error.reason !== 'busy') this.#breaker.failure();
+      if (!(error instanceof EmbeddingError)) throw error;
+      if (error.reason !== 'timeout' && error.reason !== 'busy') this.options.log?.warn({ err: error }, 'query embedding failed; answering lexically');
+      return error.reason;
     }
-    return vectors as Float32Array[];
+    if (fresh === undefined) {
+      // Not ready in time: the search goes on lexically; the call's own outcome is of no more interest here.
+      work.catch(() => {});
+      this.#breaker.failure();
+      return 'timeout';
+    }
+    this.#breaker.success();
+    let next = 0;
+    return vectors.map((vector) => vector ?? fresh[next++]!);
   }
 
   /**
@@ -188,7 +273,9 @@ export class SemanticStage {
     );
   }
 
+  /** Drops the background queue (one log line says how many texts) and stops the source. */
   close(): Promise<void> {
+    this.#background.close();
     return this.embedder.close();
   }
 }

@@ -18,7 +18,14 @@ export function semanticStageFromConfig(
   log: FastifyBaseLogger,
   deps: SemanticStageDeps,
 ): { stage: SemanticStage; ready(): Promise<void> } {
-  const options = { ...deps, cacheBytes: config.cacheBytes, waitShare: config.waitShare, maxQueuedPerProject: config.maxQueuedPerProject, log };
+  const options = {
+    ...deps,
+    cacheBytes: config.cacheBytes,
+    waitShare: config.waitShare,
+    queryWaitMs: config.queryWaitMs,
+    maxQueuedPerProject: config.maxQueuedPerProject,
+    log,
+  };
   const { endpoint } = config;
   if (endpoint) {
     const embedder = createEndpointSource({

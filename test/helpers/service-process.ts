@@ -19,8 +19,9 @@ process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
 
-export async function startServiceProcess(env: Record<string, string>): Promise<ServiceProcess> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', SERVER], {
+/** Node options before the server's: e.g. `--expose-gc` and a preload (test/helpers/force-gc.mjs). */
+export async function startServiceProcess(env: Record<string, string>, nodeOptions: readonly string[] = []): Promise<ServiceProcess> {
+  const child: ChildProcess = spawn(process.execPath, [...nodeOptions, '--import', 'tsx', SERVER], {
     env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', HOST: '127.0.0.1', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

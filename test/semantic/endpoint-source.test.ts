@@ -57,11 +57,28 @@ describe('endpoint embeddings source', () => {
     expect(await failure(source().embed([...inputs]))).toBe('invalid_response');
   });
 
-  it('a model that changes its vector length between calls is refused', async () => {
+  it('a model that changes its vector length is refused, until three answers in a row of the new length teach it', async () => {
     const embedder = source();
     await embedder.embed(['first']);
+    expect(embedder.dimensions).toBe(EMBEDDING_TEST_DIMENSIONS);
     server.setEmbeddings({ kind: 'vectors', vector: () => [1, 2, 3] });
     expect(await failure(embedder.embed(['second']))).toBe('invalid_response');
+    expect(await failure(embedder.embed(['third']))).toBe('invalid_response');
+    expect(embedder.dimensions).toBe(EMBEDDING_TEST_DIMENSIONS);
+    // A model replaced under the same name: its length is learnt anew (the stage re-embeds vectors of the old one).
+    expect(await embedder.embed(['fourth'])).toHaveLength(1);
+    expect(embedder.dimensions).toBe(3);
+  });
+
+  it('one malformed answer teaches nothing: healthy answers after it are used', async () => {
+    const embedder = source();
+    // Three dimensions, one of them not a number (JSON null): the whole answer is refused before its length is learnt.
+    server.setEmbeddings({ kind: 'vectors', vector: () => [1, 2, Number.NaN] });
+    expect(await failure(embedder.embed(['broken']))).toBe('invalid_response');
+    expect(embedder.dimensions).toBeUndefined();
+    server.setEmbeddings({ kind: 'vectors' });
+    for (let call = 0; call < 3; call += 1) expect(await embedder.embed([`healthy ${call}`])).toHaveLength(1);
+    expect(embedder.dimensions).toBe(EMBEDDING_TEST_DIMENSIONS);
   });
 
   it('an answer larger than any real one (here ~1.3 MB for one input) is refused while it arrives, as invalid_response', async () => {

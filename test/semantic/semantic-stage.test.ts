@@ -55,7 +55,7 @@ describe('semantic stage', () => {
     expect(second.status).toBe('hybrid');
   });
 
-  it('a warm search waits on nothing: it makes no timer and reads no deadline signal; one that must embed does', async () => {
+  it('a warm search waits on nothing: it makes no timer and reads no deadline signal; one that must embed a query makes a timer', async () => {
     const semantic = stage();
     const list = tools('warm', 5);
     await semantic.vectors('p1', { query: ['warm query'], tools: list }, startDeadline(4000));
@@ -67,15 +67,18 @@ describe('semantic stage', () => {
       },
       remainingMs: () => 4000,
     };
-    const timeout = vi.spyOn(AbortSignal, 'timeout');
+    const timeout = vi.spyOn(globalThis, 'setTimeout');
     try {
       const warm = await semantic.vectors('p1', { query: ['warm query'], tools: list }, watched);
       expect(warm.status).toBe('hybrid');
       expect(timeout).not.toHaveBeenCalled();
       expect(reads).toBe(0);
+      // A new query is embedded under its own bound (a timer), not the search's signal: the call may
+      // outlive the search, so that its vector is kept for the next one.
       const newQuery = await semantic.vectors('p1', { query: ['a query never embedded'], tools: list }, watched);
       expect(newQuery.status).toBe('hybrid');
-      expect(reads).toBe(1);
+      expect(timeout).toHaveBeenCalled();
+      expect(reads).toBe(0);
     } finally {
       timeout.mockRestore();
     }
@@ -197,5 +200,107 @@ describe('semantic stage', () => {
     expect(again.status).toBe('hybrid');
     const texts = server.embeddingRequests.slice(before).flatMap((request) => request.input);
     expect(texts.filter((text) => text.includes('quiet'))).toHaveLength(0);
+  });
+});
+
+describe('semantic stage with the defaults: nothing on the request path waits for tool vectors', () => {
+  const defaults = (options: Partial<SemanticStageOptions> = {}) => stage({ waitShare: 0, queryWaitMs: undefined, ...options });
+  const untilHybrid = async (semantic: SemanticStage, projectId: string, query: string[], list: ToolInfo[]) => {
+    for (let attempt = 0; attempt < 100; attempt += 1) {
+      const result = await semantic.vectors(projectId, { query, tools: list }, startDeadline(4000));
+      if (result.status === 'hybrid') return result;
+      await sleep(20);
+    }
+    throw new Error('the list never became hybrid');
+  };
+
+  it("a new list's first search is lexical at once (pending, no call for the request); its vectors come in the background", async () => {
+    const semantic = defaults();
+    server.setEmbeddings({ kind: 'vectors' }, 200);
+    const before = server.embeddingRequests.length;
+    const list = tools('lambda', 24);
+    const started = performance.now();
+    const first = await semantic.vectors('p1', { query: ['thing 3'], tools: list }, startDeadline(4000));
+    // Far below the endpoint's 200 ms per call: the search queued the list and went on.
+    expect(performance.now() - started).toBeLessThan(150);
+    expect(first.status).toBe('pending');
+    expect(first.queries).toBeUndefined();
+    server.setEmbeddings({ kind: 'vectors' });
+    const warm = await untilHybrid(semantic, 'p1', ['thing 3'], list);
+    expect(warm.tools.every((vector) => vector !== undefined)).toBe(true);
+    // Only tool texts and the request were embedded: the first search sent nothing for its request.
+    const requestTexts = server.embeddingRequests.slice(before).flatMap((request) => request.input).filter((text) => text === 'thing 3');
+    expect(requestTexts).toHaveLength(1);
+  });
+
+  it("a request whose vector misses its bound answers lexically ('timeout'); the vector, once made, serves the next search", async () => {
+    const semantic = defaults({ queryWaitMs: 50 });
+    const list = tools('mu', 6);
+    await untilHybrid(semantic, 'p1', ['warm'], list);
+    server.setEmbeddings({ kind: 'vectors' }, 400);
+    const started = performance.now();
+    const slow = await semantic.vectors('p1', { query: ['a request never seen'], tools: list }, startDeadline(4000));
+    expect(slow.status).toBe('timeout');
+    // The 50 ms bound, not the endpoint's 400 ms nor the 4 s deadline (generous for a busy machine).
+    expect(performance.now() - started).toBeLessThan(350);
+    await sleep(600);
+    const calls = server.embeddingRequests.length;
+    const next = await semantic.vectors('p1', { query: ['a request never seen'], tools: list }, startDeadline(4000));
+    expect(next.status).toBe('hybrid');
+    expect(server.embeddingRequests.length).toBe(calls);
+  });
+
+  it('a failing endpoint is skipped for a cool-down (unavailable, no calls), probed after it, and used again once it answers', async () => {
+    const semantic = defaults({ breaker: { threshold: 3, coolDownMs: 400, maxCoolDownMs: 400 } });
+    const list = tools('nu', 4);
+    await untilHybrid(semantic, 'p1', ['warm'], list);
+    server.setEmbeddings({ kind: 'error', status: 500 });
+    const statuses: string[] = [];
+    for (let search = 0; search < 3; search += 1) statuses.push((await semantic.vectors('p1', { query: [`new ${search}`], tools: list }, startDeadline(4000))).status);
+    expect(statuses).toEqual(['upstream_error', 'upstream_error', 'upstream_error']);
+    const calls = server.embeddingRequests.length;
+    for (let search = 0; search < 5; search += 1) {
+      expect((await semantic.vectors('p1', { query: [`skipped ${search}`], tools: list }, startDeadline(4000))).status).toBe('unavailable');
+    }
+    expect(server.embeddingRequests.length).toBe(calls);
+    // Cached vectors still serve while it is skipped.
+    expect((await semantic.vectors('p1', { query: ['warm'], tools: list }, startDeadline(4000))).status).toBe('hybrid');
+    server.setEmbeddings({ kind: 'vectors' });
+    await sleep(450);
+    expect((await semantic.vectors('p1', { query: ['after the cool-down'], tools: list }, startDeadline(4000))).status).toBe('hybrid');
+    expect((await semantic.vectors('p1', { query: ['and after that'], tools: list }, startDeadline(4000))).status).toBe('hybrid');
+  });
+
+  it('a hanging endpoint costs each search at most its bound, then nothing once skipped', async () => {
+    const semantic = defaults({ queryWaitMs: 40, breaker: { threshold: 3, coolDownMs: 60_000, maxCoolDownMs: 60_000 } });
+    const list = tools('xi', 4);
+    await untilHybrid(semantic, 'p1', ['warm'], list);
+    server.setEmbeddings({ kind: 'hang' });
+    const statuses: string[] = [];
+    for (let search = 0; search < 8; search += 1) {
+      const started = performance.now();
+      statuses.push((await semantic.vectors('p1', { query: [`hung ${search}`], tools: list }, startDeadline(4000))).status);
+      expect(performance.now() - started).toBeLessThan(1000);
+    }
+    expect(statuses.slice(0, 3)).toEqual(['timeout', 'timeout', 'timeout']);
+    expect(statuses.slice(3)).toEqual(Array(5).fill('unavailable'));
+  });
+
+  it('closing drops the background queue with one log line', async () => {
+    const lines: Array<{ level: string; obj: unknown; msg?: string }> = [];
+    const log = {
+      warn: (obj: unknown, msg?: string) => lines.push({ level: 'warn', obj, ...(msg ? { msg } : {}) }),
+      info: (obj: unknown, msg?: string) => lines.push({ level: 'info', obj, ...(msg ? { msg } : {}) }),
+    };
+    const semantic = defaults({ log: log as never });
+    server.setEmbeddings({ kind: 'hang' });
+    await semantic.vectors('p1', { query: ['q'], tools: tools('omicron', 300) }, startDeadline(4000));
+    expect(semantic.stats.queued).toBeGreaterThan(200);
+    await semantic.close();
+    await sleep(50);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ level: 'info', msg: 'background embedding stopped; queued tool texts dropped' });
+    expect((lines[0]!.obj as { dropped: number }).dropped).toBeGreaterThan(200);
+    expect(semantic.stats.queued).toBe(0);
   });
 });
