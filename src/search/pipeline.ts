@@ -75,7 +75,9 @@ export async function searchCatalog(request: PreparedSearch, ctx: SearchContext)
       )
     : undefined;
   const candidates = hybrid?.ranked ?? lexical;
-  const semantic = { semantic: hybrid?.status ?? 'off' };
+  // meta.fused: meaning moved this ranking. Without it, a bm25 answer is the lexical ranking, which the
+  // client's local fallback reproduces exactly.
+  const semantic = { semantic: hybrid?.status ?? 'off', ...(hybrid?.fused ? { fused: true } : {}) };
 
   if (!reranker || request.tools.length === 0) {
     return { response: respond(candidates, request, { ranker: 'bm25', ...semantic, requestId }) };

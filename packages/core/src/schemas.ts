@@ -247,9 +247,18 @@ export const SearchMetaSchema = Type.Object(
       Type.String({
         description:
           'How the semantic (embedding) stage ran: `hybrid` (lexical and semantic rankings fused), `partial` (some tools of a new ' +
-          'list are still being embedded and rank lexically this time), `pending` (none yet), `off`, or why it could not run ' +
-          '(`timeout`, `rate_limited`, `upstream_error`, `invalid_response`; `busy`: the embedded encoder has too much work queued, ' +
-          'in all or from this project).',
+          'list are still being embedded in the background and rank lexically this time), `pending` (none yet: a list\'s first ' +
+          'search), `off`, or why it could not run (`timeout`: the request\'s vector was not ready within its bound; ' +
+          '`rate_limited`, `upstream_error`, `invalid_response`; `busy`: the embedding source has too much work queued, in all or ' +
+          'from this project; `unavailable`: the source failed repeatedly and is skipped for a cool-down). New values may be added.',
+      }),
+    ),
+    fused: Type.Optional(
+      Type.Boolean({
+        description:
+          'true when meaning moved the answer: the semantic stage\'s similarities were fused into the ranking (or, with ' +
+          '`ranker: "llm"`, into the model\'s candidates). Absent, the ranking is lexical: with `ranker: "bm25"` it is exactly ' +
+          'what the client package ranks locally for the same request.',
       }),
     ),
     requestId: Type.String(),
