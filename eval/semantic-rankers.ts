@@ -11,7 +11,7 @@ import { dot } from '../src/semantic/embedder.js';
 import { createEndpointSource } from '../src/semantic/endpoint-source.js';
 import { DEFAULT_FUSION, fuseHybrid, type FusionOptions } from '../src/semantic/fuse-hybrid.js';
 import { LOCAL_MODEL, loadLocalEncoder } from '../src/semantic/local-encoder.js';
-import { EMBEDDED_DESCRIPTION_CHARS, toolText } from '../src/semantic/tool-text.js';
+import { queryText, toolText } from '../src/semantic/tool-text.js';
 import type { Dataset } from './datasets.js';
 import type { RankerOutput, RankerVariant } from './rankers.js';
 
@@ -28,8 +28,11 @@ export class DiskVectors {
   readonly #vectors = new Map<string, Float32Array>();
   #dirty = false;
 
-  constructor(private readonly embedder: TextEmbedder) {
-    this.#file = `${CACHE_DIR}vectors-${embedder.model.replace(/[^\w.-]+/g, '_')}.json`;
+  constructor(
+    private readonly embedder: TextEmbedder,
+    private readonly dir = CACHE_DIR,
+  ) {
+    this.#file = `${dir}vectors-${embedder.model.replace(/[^\w.-]+/g, '_')}.json`;
     if (existsSync(this.#file)) {
       const stored = JSON.parse(readFileSync(this.#file, 'utf8')) as Record<string, string>;
       for (const [key, base64] of Object.entries(stored)) {
@@ -56,7 +59,7 @@ export class DiskVectors {
 
   save(): void {
     if (!this.#dirty) return;
-    mkdirSync(CACHE_DIR, { recursive: true });
+    mkdirSync(this.dir, { recursive: true });
     const stored: Record<string, string> = {};
     for (const [key, vector] of this.#vectors) stored[key] = Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).toString('base64');
     writeFileSync(this.#file, JSON.stringify(stored));
@@ -92,8 +95,8 @@ export class SemanticIndex {
   }
 
   async similarity(query: string[]): Promise<Float64Array> {
-    // As the service embeds them: cut to the length of a tool's embedded description.
-    const queries = await this.vectors.get(query.map((q) => `query\u0000${q.slice(0, EMBEDDED_DESCRIPTION_CHARS)}`));
+    // Exactly the text the service embeds for a sub-query (a vector is keyed by the text it was made from).
+    const queries = await this.vectors.get(query.map(queryText));
     const best = new Float64Array(this.tools.length).fill(-Infinity);
     for (const q of queries) this.tools.forEach((tool, i) => (best[i] = Math.max(best[i]!, dot(q, tool))));
     return best;

@@ -3,8 +3,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import { abortAfter, withinMs } from '../abort-after.js';
 import { BackgroundEmbedder } from './background-embedder.js';
 import { EmbeddingError, type Embedder, type EmbeddingFailure } from './embedder.js';
-import { EMBEDDED_DESCRIPTION_CHARS, toolText } from './tool-text.js';
 import { SourceBreaker, type SourceBreakerOptions } from './source-breaker.js';
+import { queryText, toolText } from './tool-text.js';
 import { VectorCache, type SharedVectors } from './vector-cache.js';
 import type { HeldKey, MemoryBudget } from '../memory/index.js';
 
@@ -183,8 +183,8 @@ export class SemanticStage {
     waitMs: number,
     headers: Readonly<Record<string, string>> | undefined,
   ): Promise<Float32Array[] | EmbeddingFailure | 'unavailable'> {
-    // As much of each sub-query as of a tool's description: a query's cost grows with its length.
-    const queries = requested.map((query) => query.slice(0, EMBEDDED_DESCRIPTION_CHARS));
+    // The text eval embeds too (tool-text.ts): a query's cost grows with its length.
+    const queries = requested.map(queryText);
     const ids = queries.map((query) => VectorCache.contentId(this.embedder.model, `query\u0000${query}`));
     await this.#readShared(projectId, ids.filter((id) => this.#cache.get(projectId, id) === undefined));
     const { dimensions } = this.embedder;
