@@ -45,6 +45,9 @@ export function semanticRelevance(z: number, listSize: number): number {
  * with lexically strong matches kept on top (a tool that the request names in so many words is not
  * pushed down by one that is merely close in meaning). `similarity[i]` is tool i's best similarity
  * over the sub-queries, NaN where it has no vector yet (it then ranks lexically only).
+ *
+ * Pure: the lexical entries are not changed (eval and the service rank from the same entries); the
+ * result holds new entries, whose explanations are the lexical ones, still written on first read.
  */
 export function fuseHybrid(
   lexical: readonly RankedTool[],
@@ -62,7 +65,7 @@ export function fuseHybrid(
     sum += s;
     squares += s * s;
   }
-  if (semantic.length === 0) return [...lexical];
+  if (semantic.length === 0) return lexical.map((ranked) => new FusedMatch(ranked, ranked.score, ranked.relevance));
   semantic.sort((a, b) => similarity[b]! - similarity[a]! || a - b);
   const mean = sum / semantic.length;
   const spread = Math.sqrt(Math.max(squares / semantic.length - mean * mean, 1e-6));
@@ -100,13 +103,18 @@ export function fuseHybrid(
     rest.push(index);
   }
   rest.sort((a, b) => scores[b]! - scores[a]! || a - b);
-  const fused: RankedTool[] = [...strong];
+  const fused: RankedTool[] = strong.map((ranked) => new FusedMatch(ranked, ranked.score, ranked.relevance));
   for (const index of rest) {
     const z = Number.isNaN(similarity[index]!) ? 0 : (similarity[index]! - mean) / spread;
-    fused.push(lexicalOf[index] ?? new SemanticMatch(tools[index]!, index, scores[index]!, semanticRelevance(z, semantic.length), similarity[index]!));
+    const found = lexicalOf[index];
+    fused.push(
+      found
+        ? new FusedMatch(found, found.score, found.relevance)
+        : new SemanticMatch(tools[index]!, index, scores[index]!, semanticRelevance(z, semantic.length), similarity[index]!),
+    );
   }
-  // As in the lexical ranking, relevance never rises down the list (an understatement, never an overstatement).
-  // The lexical entries are this request's own objects (rankTools makes new ones per call).
+  // As in the lexical ranking, relevance never rises down the list (an understatement, never an
+  // overstatement): on the fused entries, so the lexical ranking keeps its own relevances.
   capRelevanceDownTheList(fused);
   return fused;
 }
@@ -114,6 +122,27 @@ export function fuseHybrid(
 // Where a tool stands in the fusion (fuseHybrid's `place`): kept on top, or among the fused rest.
 const STRONG = 1;
 const REST = 2;
+
+/** A lexical match in the fused ranking: its own score and relevance, the lexical explanation. */
+class FusedMatch implements RankedTool {
+  readonly tool: ToolInfo;
+  readonly index: number;
+  readonly #lexical: RankedTool;
+
+  constructor(
+    lexical: RankedTool,
+    public score: number,
+    public relevance: number,
+  ) {
+    this.tool = lexical.tool;
+    this.index = lexical.index;
+    this.#lexical = lexical;
+  }
+
+  get explanation(): string {
+    return this.#lexical.explanation;
+  }
+}
 
 /** A tool found by meaning only: no word of the request matched it. */
 class SemanticMatch implements RankedTool {

@@ -1,7 +1,7 @@
 // The hybrid ranking as a pure function, on lexical rankings from core's rankTools.
 import { rankTools, type ToolInfo } from '@catalog-search/core';
 import { describe, expect, it } from 'vitest';
-import { fuseHybrid, semanticRelevance } from '../../src/semantic/fuse-hybrid.js';
+import { DEFAULT_FUSION, fuseHybrid, semanticRelevance } from '../../src/semantic/fuse-hybrid.js';
 
 const tools: ToolInfo[] = Array.from({ length: 40 }, (_, i) => ({
   toolKey: `s:tool_${i}`,
@@ -79,6 +79,25 @@ describe('fuseHybrid', () => {
     const some = similarities({ 20: 0.9 });
     some[25] = Number.NaN;
     expect(fuseHybrid(lexical, tools, some).some((ranked) => ranked.index === 25)).toBe(lexical.some((ranked) => ranked.index === 25));
+  });
+
+  it('is pure: the lexical entries keep their score and relevance, and the fused ones their explanations', () => {
+    const lexical = rankTools({ query: ['post a reply in a thread'], tools });
+    // Weak entries below a tool found by meaning only (relevance 0 here): capping down the fused list
+    // lowers the fused entries' relevance, never the lexical ones'.
+    const weak = lexical.filter((ranked) => ranked.relevance > 0).map((ranked) => ({ tool: ranked.tool, index: ranked.index, score: ranked.score, relevance: 0.3, explanation: ranked.explanation }));
+    const before = JSON.stringify(weak);
+    const lexicalBefore = lexical.map((ranked) => [ranked.index, ranked.score, ranked.relevance]);
+    const fused = fuseHybrid(weak, tools, similarities({ 33: 0.26 }), { ...DEFAULT_FUSION, k: 10, weight: 5, strongRelevance: 0.5, depth: 1 });
+    expect(fused[0]!.index).toBe(33);
+    expect(fused[1]!.relevance).toBe(fused[0]!.relevance);
+    expect(fused[0]!.relevance).toBeLessThan(0.3);
+    expect(JSON.stringify(weak)).toBe(before);
+    const again = fuseHybrid(lexical, tools, similarities({ 20: 0.9 }));
+    expect(lexical.map((ranked) => [ranked.index, ranked.score, ranked.relevance])).toEqual(lexicalBefore);
+    const entry = again.find((ranked) => ranked.index === lexical[0]!.index)!;
+    expect(entry).not.toBe(lexical[0]);
+    expect(entry.explanation).toBe(lexical[0]!.explanation);
   });
 
   it('maps z-scores to relevance from above what chance gives in a list of that size, up to the 0.6 cap', () => {
