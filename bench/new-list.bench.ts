@@ -1,0 +1,71 @@
+// `npm run bench -- new-list`: what a router meets first: a new 1,000-tool list (the first 1,000 tools
+// of smithery_catalog), searched one request after another with the datasets' requests (LiveMCPBench,
+// then MCPToolBench++; none asked twice), by the service with the semantic stage on (the defaults)
+// and off, alternating request by request so both see the same machine. Each round is a new project,
+// so its list is new to the stage and is embedded in the background while the round runs: this is a
+// list's first minute. Reported per round: p50 / p95 / max of each, their ratio, and how the stage
+// answered (meta.semantic). Targets (docs/performance.md): a search of a list being embedded costs at
+// most 2× the same search with the stage off (+10 ms), p50; no search past its deadline (+150 ms).
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { SearchResponse } from '@catalog-search/core';
+import { loadCatalog } from '../eval/datasets.js';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const SEARCHES = Number(process.env.BENCH_SEARCHES ?? 30);
+const DEADLINE_MS = 4000;
+
+const catalog = loadCatalog('smithery_catalog', 1000);
+const requests = [...(loadCatalog('livemcpbench')?.queries ?? []), ...(loadCatalog('mcptoolbench_pp')?.queries ?? [])];
+if (catalog === undefined || requests.length < ROUNDS * SEARCHES) throw new Error('new-list.bench.ts needs ../shared/bench beside the repo');
+const tools = catalog.tools;
+
+const server = fork(fileURLToPath(new URL('./new-list-bench-server.ts', import.meta.url)), { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+const { onPort, offPort, tokens } = await new Promise<{ onPort: number; offPort: number; tokens: string[] }>((resolve) => server.once('message', resolve as never));
+
+async function search(port: number, token: string, query: string): Promise<{ ms: number; semantic: string }> {
+  const body = JSON.stringify({ query: [query], tools, maxResults: 20 });
+  const started = performance.now();
+  const response = await fetch(`http://127.0.0.1:${port}/v1/catalog/search`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body,
+  });
+  const answer = (await response.json()) as SearchResponse;
+  if (response.status !== 200) throw new Error(`search answered ${response.status}`);
+  return { ms: performance.now() - started, semantic: answer.meta.semantic ?? 'off' };
+}
+
+const quantile = (values: number[], q: number): number => [...values].sort((a, b) => a - b)[Math.floor(q * (values.length - 1))]!;
+const figures = (values: number[]) => `${quantile(values, 0.5).toFixed(1)} / ${quantile(values, 0.95).toFixed(1)} / ${Math.max(...values).toFixed(1)}`;
+
+// Both services' code warmed up on another list first, so the rounds measure the list, not the JIT.
+for (let i = 0; i < 5; i += 1) {
+  await search(onPort, tokens.at(-1)!, `warm up ${i}`);
+  await search(offPort, tokens.at(-1)!, `warm up ${i}`);
+}
+
+console.log(`a new 1,000-tool list (${Math.round(JSON.stringify(tools).length / 1024)} KB), ${SEARCHES} searches one after another per round, stage on and off alternating; ms p50 / p95 / max`);
+console.log('| round | stage on | stage off | p50 ratio | within 2× + 10 ms | semantic (stage on) | past deadline |');
+console.log('|---|---|---|---|---|---|---|');
+let worst = 0;
+for (let round = 0; round < ROUNDS; round += 1) {
+  const on: number[] = [];
+  const off: number[] = [];
+  const statuses = new Map<string, number>();
+  for (let i = 0; i < SEARCHES; i += 1) {
+    const query = requests[round * SEARCHES + i]!;
+    const fromOn = await search(onPort, tokens[round]!, query);
+    on.push(fromOn.ms);
+    statuses.set(fromOn.semantic, (statuses.get(fromOn.semantic) ?? 0) + 1);
+    off.push((await search(offPort, tokens[round]!, query)).ms);
+  }
+  const ratio = quantile(on, 0.5) / quantile(off, 0.5);
+  worst = Math.max(worst, ...on, ...off);
+  const met = quantile(on, 0.5) <= 2 * quantile(off, 0.5) + 10;
+  const late = [...on, ...off].filter((ms) => ms > DEADLINE_MS + 150).length;
+  console.log(`| ${round + 1} | ${figures(on)} | ${figures(off)} | ${ratio.toFixed(2)}× | ${met ? 'yes' : 'NO'} | ${[...statuses].map(([status, count]) => `${status} ${count}`).join(', ')} | ${late} |`);
+}
+console.log(`slowest search of the run: ${worst.toFixed(0)} ms (deadline ${DEADLINE_MS} ms)`);
+server.disconnect();
+server.kill();
