@@ -223,7 +223,11 @@ export class SemanticStage {
     if (fresh === undefined) {
       // Not ready in time: the search goes on lexically; the call's own outcome is of no more interest here.
       work.catch(() => {});
-      this.#breaker.failure();
+      // An endpoint past the bound costs every search the bound for nothing: a failure. The embedded
+      // encoder past it is a busy machine, not a failing source: skipping it would also stop the
+      // background embedding that is using the CPU well (seen here at load 16: queries past the bound
+      // opened the breaker, and a 1,000-tool list stopped embedding for the cool-downs).
+      if (this.embedder.source === 'endpoint') this.#breaker.failure();
       return 'timeout';
     }
     this.#breaker.success();

@@ -1,8 +1,8 @@
 /**
  * Skips a failing embeddings source for a while, so that it costs searches nothing while it is down.
  *
- * Closed: calls go through. After `threshold` failures in a row (a call that failed or timed out, or a
- * request vector that was not ready within its bound) it opens for `coolDownMs`: no call is made, and
+ * Closed: calls go through. After `threshold` failures in a row (a call that failed or timed out, or an
+ * endpoint's request vector that was not ready within its bound) it opens for `coolDownMs`: no call is made, and
  * searches answer lexically at lexical speed (`meta.semantic: "unavailable"`). Then one call is let
  * through as a probe: a success closes it, a failure opens it again for twice as long (up to
  * `maxCoolDownMs`). Measured on main before it: a hanging endpoint cost every search its wait (611 ms
