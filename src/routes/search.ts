@@ -142,6 +142,7 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
           trace,
           span,
           semantic,
+          listId: toolSet,
         }).finally(() => deadline.dispose());
         caches.measure(request.projectId, rankCache);
         // The other replicas can use the id only once the list is stored (bounded by REDIS_TIMEOUT_MS);

@@ -22,6 +22,8 @@ export interface SearchContext {
   reranker?: Reranker | undefined;
   /** The embedding stage (src/semantic); undefined when EMBEDDINGS=off. */
   semantic?: SemanticStage | undefined;
+  /** The tool-set id of the request's list (`meta.toolSet`), when known: the stage keeps the list's keys by it. */
+  listId?: string | undefined;
   /** The caller's W3C trace context, carried on to outbound calls (when tracing is off). */
   trace?: TraceContext | undefined;
   /**
@@ -69,7 +71,13 @@ export async function searchCatalog(request: PreparedSearch, ctx: SearchContext)
         (span) => {
           // The embeddings calls' traceparent names the semantic span (tracing on) or this request (off).
           const headers = span?.outboundHeaders() ?? ctx.trace?.headers;
-          return rankHybrid(semanticStage, request, lexical, { projectId: ctx.projectId, deadline: ctx.deadline, ...(headers ? { headers } : {}) });
+          return rankHybrid(semanticStage, request, lexical, {
+            projectId: ctx.projectId,
+            deadline: ctx.deadline,
+            ...(headers ? { headers } : {}),
+            // The id names the whole list: only when no filter left tools out.
+            ...(ctx.listId !== undefined && request.tools === request.list ? { listId: ctx.listId } : {}),
+          });
         },
         (fused) => ({ 'catalog_search.semantic': fused.status }),
       )

@@ -12,11 +12,17 @@ export async function rankHybrid(
   stage: SemanticStage,
   request: { query: readonly string[]; tools: readonly ToolInfo[] },
   lexical: RankedTool[],
-  context: { projectId: string; deadline: { remainingMs(): number; signal: AbortSignal }; headers?: Readonly<Record<string, string>> },
+  context: {
+    projectId: string;
+    deadline: { remainingMs(): number; signal: AbortSignal };
+    headers?: Readonly<Record<string, string>>;
+    /** The tool-set id of `request.tools`, when it names exactly that list. */
+    listId?: string;
+  },
 ): Promise<{ ranked: RankedTool[]; status: SemanticStatus; fused: boolean }> {
   const queries = request.query.filter((query) => query.trim() !== '');
   if (request.tools.length === 0 || queries.length === 0) return { ranked: lexical, status: 'hybrid', fused: false };
-  const vectors = await stage.vectors(context.projectId, { query: queries, tools: request.tools }, context.deadline, context.headers);
+  const vectors = await stage.vectors(context.projectId, { query: queries, tools: request.tools }, context.deadline, context.headers, context.listId);
   if (vectors.queries === undefined) return { ranked: lexical, status: vectors.status, fused: false };
   const similarity = new Float64Array(request.tools.length).fill(Number.NaN);
   const { queries: queryVectors, tools } = vectors;

@@ -6,7 +6,7 @@ import { EmbeddingError, type Embedder, type EmbeddingFailure } from './embedder
 import { SourceBreaker, type SourceBreakerOptions } from './source-breaker.js';
 import { queryText, toolText } from './tool-text.js';
 import { VectorCache, type SharedVectors } from './vector-cache.js';
-import type { HeldKey, MemoryBudget } from '../memory/index.js';
+import { stringBytes, type HeldKey, type MemoryBudget, type ProjectCache } from '../memory/index.js';
 
 /**
  * How the semantic stage ran for a search (`meta.semantic`):
@@ -64,6 +64,8 @@ export interface SemanticStageOptions {
 export const DEFAULT_QUERY_WAIT_MS = { embedded: 60, endpoint: 250 } as const;
 /** The longest a request's embeddings call may run: past its bound the search has gone on, and the vector is cached for the next. */
 const QUERY_CALL_TIMEOUT_MS = 5000;
+/** Bytes a list's keys hold per tool (ListKeys): its content id and the vector cache's key, as strings, and two array slots. */
+const LIST_KEY_BYTES_PER_TOOL = stringBytes('0'.repeat(43)) + stringBytes(`vectors\u0000${'0'.repeat(43)}`) + 16;
 /** Request embeddings calls in flight at most (an endpoint that hangs must not collect unbounded calls). */
 const MAX_QUERY_CALLS = 16;
 
@@ -81,6 +83,7 @@ export class SemanticStage {
   readonly #cache: VectorCache;
   readonly #background: BackgroundEmbedder;
   readonly #listKeys = new WeakMap<readonly ToolInfo[], ListKeys>();
+  readonly #listKeysById: ProjectCache<ListKeys>;
   readonly #breaker: SourceBreaker;
   readonly #queryWaitMs: number;
   #queryCalls = 0;
@@ -90,6 +93,8 @@ export class SemanticStage {
     private readonly options: SemanticStageOptions,
   ) {
     this.#cache = new VectorCache(options.memory, options.cacheBytes);
+    // A content id and the budget's key for it: two strings of ~43 and ~51 characters per tool.
+    this.#listKeysById = options.memory.cache<ListKeys>('list-keys', { sizeOf: (keys) => keys.ids.length * LIST_KEY_BYTES_PER_TOOL });
     this.#queryWaitMs = options.queryWaitMs ?? DEFAULT_QUERY_WAIT_MS[embedder.source];
     this.#breaker = new SourceBreaker({
       threshold: 5,
@@ -121,6 +126,8 @@ export class SemanticStage {
     deadline: { remainingMs(): number; signal: AbortSignal },
     /** Headers for the embeddings calls: the search's W3C trace context. */
     headers?: Readonly<Record<string, string>>,
+    /** The list's tool-set id, when known (a list sent in full is a new array on every search). */
+    listId?: string,
   ): Promise<SemanticVectors> {
     const { waitShare } = this.options;
     const shareMs = Math.floor(deadline.remainingMs() * waitShare);
@@ -128,7 +135,7 @@ export class SemanticStage {
     const queryWaitMs = Math.min(Math.max(this.#queryWaitMs, shareMs), Math.floor(deadline.remainingMs() / 2));
     const { dimensions } = this.embedder;
 
-    const { ids, held } = this.#keysOf(request.tools);
+    const { ids, held } = this.#keysOf(projectId, request.tools, listId);
     // Only the first tools whose vectors the project can keep are looked up, fetched or embedded
     // (VectorCache.capacity); the rest rank lexically. Not even looked up: a lookup would keep them.
     const reach = Math.min(held.length, this.#cache.capacity(dimensions));
@@ -236,20 +243,27 @@ export class SemanticStage {
   }
 
   /**
-   * The tools' content ids, and the cache's keys for them. A list searched by reference (`toolSet`) is
-   * the very array the tool-set store holds on every search, so its ids (a text and a SHA-256 per tool:
-   * 1.8 ms of a 1,000-tool search, measured) and keys (0.14 ms, see ProjectCache.heldKey) are worked
-   * out once and kept as long as the list lives (a WeakMap keyed by the array, as core's rank cache
-   * does; about 250 bytes per tool beside the held list). Ids say only what a text is, so the list's
-   * project does not matter here.
+   * The tools' content ids, and the cache's keys for them: a text and a SHA-256 per tool, 1.8 ms of a
+   * 1,000-tool search on a quiet core (measured; up to 19 ms at load 16), as much as parsing the list.
+   * Worked out once per list and kept:
+   * - by the array, for a list searched by reference (`toolSet`), which is the very array the tool-set
+   *   store holds on every search (a WeakMap, as core's rank cache does; ~250 bytes per tool);
+   * - by the list's tool-set id, for a list sent in full (a new array on every search), in the memory
+   *   budget as the project's entry (its share, fair trimming), so that a router that resends its list
+   *   pays for its keys once, not on every search.
+   * Ids say only what a text is; the id-keyed entries are per project all the same, as every cache here.
    */
-  #keysOf(tools: readonly ToolInfo[]): ListKeys {
+  #keysOf(projectId: string, tools: readonly ToolInfo[], listId: string | undefined): ListKeys {
     const { model } = this.embedder;
-    const known = this.#listKeys.get(tools);
-    if (known?.model === model) return known;
+    const known = this.#listKeys.get(tools) ?? (listId === undefined ? undefined : this.#listKeysById.get(projectId, listId));
+    if (known?.model === model && known.ids.length === tools.length) {
+      this.#listKeys.set(tools, known);
+      return known;
+    }
     const ids = tools.map((tool) => VectorCache.contentId(model, toolText(tool)));
     const keys = { model, ids, held: ids.map((id) => this.#cache.heldKey(id)) };
     this.#listKeys.set(tools, keys);
+    if (listId !== undefined) this.#listKeysById.set(projectId, listId, keys);
     return keys;
   }
 

@@ -304,3 +304,24 @@ describe('semantic stage with the defaults: nothing on the request path waits fo
     expect(semantic.stats.queued).toBe(0);
   });
 });
+
+describe('semantic stage: a list sent in full again', () => {
+  it("keeps the list's keys by its tool-set id, in the project's budget, so a resent list is not keyed again", async () => {
+    const memory = new MemoryBudget({ maxBytes: 64 * 1024 * 1024, projectShare: 0.25 });
+    const semantic = stage({ memory, waitShare: 1 });
+    const list = tools('rho', 50);
+    // Every search of a list sent in full reads a new array, as a parsed body is.
+    const resend = () => JSON.parse(JSON.stringify(list)) as ToolInfo[];
+    const first = await semantic.vectors('p1', { query: ['thing 7'], tools: resend() }, startDeadline(4000), undefined, 'list-id-rho');
+    expect(first.status).toBe('hybrid');
+    const keyBytes = memory.usage().byCache['list-keys'] ?? 0;
+    expect(keyBytes).toBeGreaterThan(50 * 100);
+    expect(memory.projectBytes('p1')).toBeGreaterThanOrEqual(keyBytes);
+    // The same id with another list's tools (a stale entry) is not used: its length differs, so it is keyed anew.
+    const other = await semantic.vectors('p1', { query: ['thing 7'], tools: tools('sigma', 20) }, startDeadline(4000), undefined, 'list-id-rho');
+    expect(other.tools).toHaveLength(20);
+    const again = await semantic.vectors('p1', { query: ['thing 7'], tools: resend() }, startDeadline(4000), undefined, 'list-id-rho');
+    expect(again.status).toBe('hybrid');
+    expect(again.tools.map((vector) => [...vector!.slice(0, 4)])).toEqual(first.tools.map((vector) => [...vector!.slice(0, 4)]));
+  });
+});
