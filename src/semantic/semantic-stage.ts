@@ -87,6 +87,7 @@ export class SemanticStage {
   readonly #breaker: SourceBreaker;
   readonly #queryWaitMs: number;
   #queryCalls = 0;
+  #closed = false;
 
   constructor(
     readonly embedder: Embedder,
@@ -224,7 +225,8 @@ export class SemanticStage {
       // Busy is this replica's own queue, not the source failing.
       if (!(error instanceof EmbeddingError) || error.reason !== 'busy') this.#breaker.failure();
       if (!(error instanceof EmbeddingError)) throw error;
-      if (error.reason !== 'timeout' && error.reason !== 'busy') this.options.log?.warn({ err: error }, 'query embedding failed; answering lexically');
+      // Quiet while closing: the source stops under the calls in flight.
+      if (error.reason !== 'timeout' && error.reason !== 'busy' && !this.#closed) this.options.log?.warn({ err: error }, 'query embedding failed; answering lexically');
       return error.reason;
     }
     if (fresh === undefined) {
@@ -293,6 +295,7 @@ export class SemanticStage {
 
   /** Drops the background queue (one log line says how many texts) and stops the source. */
   close(): Promise<void> {
+    this.#closed = true;
     this.#background.close();
     return this.embedder.close();
   }
