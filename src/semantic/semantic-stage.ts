@@ -236,7 +236,8 @@ export class SemanticStage {
       // encoder past it is a busy machine, not a failing source: skipping it would also stop the
       // background embedding that is using the CPU well (seen here at load 16: queries past the bound
       // opened the breaker, and a 1,000-tool list stopped embedding for the cool-downs).
-      if (this.embedder.source === 'endpoint') this.#breaker.failure();
+      // (Only a miss of the whole bound: a search with little time left gives a source no fair chance.)
+      if (this.embedder.source === 'endpoint' && waitMs >= this.#queryWaitMs) this.#breaker.failure();
       return 'timeout';
     }
     this.#breaker.success();
