@@ -118,8 +118,10 @@ export interface Config {
   rateLimitPerMinute: number;
   /** What one project may use besides its request count (src/search/fair-share.ts); 0 disables a limit. */
   fairShare: {
-    /** Searches in flight at once per project (MAX_IN_FLIGHT_PER_PROJECT). */
+    /** Searches being worked on at once per project (MAX_IN_FLIGHT_PER_PROJECT). */
     maxInFlight: number;
+    /** Searches waiting at once per project, on a model or embeddings endpoint or for a work slot (MAX_WAITING_PER_PROJECT). */
+    maxWaiting: number;
     /** Tools × sub-queries per project per minute (RATE_LIMIT_WORK_PER_MINUTE). */
     workPerMinute: number;
     /** Request bytes per project per minute (RATE_LIMIT_MB_PER_MINUTE). */
@@ -213,6 +215,7 @@ export function parseConfig(env: Env): Readonly<Config> {
     rateLimitPerMinute: read.integer('RATE_LIMIT_PER_MINUTE', 600, 0, 10_000_000),
     fairShare: {
       maxInFlight: read.integer('MAX_IN_FLIGHT_PER_PROJECT', 8, 0, 100_000),
+      maxWaiting: read.integer('MAX_WAITING_PER_PROJECT', 32, 0, 100_000),
       workPerMinute: read.integer('RATE_LIMIT_WORK_PER_MINUTE', 600_000, 0, 1_000_000_000_000),
       bytesPerMinute: read.integer('RATE_LIMIT_MB_PER_MINUTE', 300, 0, 10_000_000) * MB,
     },
@@ -225,7 +228,7 @@ export function parseConfig(env: Env): Readonly<Config> {
       ttlMs: read.integer('TOOL_SET_TTL_MS', 3_600_000, 1000, 7 * 86_400_000),
       cacheBytes: read.integer('TOOL_SET_CACHE_BYTES', 256 * 1024 * 1024, 0, 64 * 1024 * 1024 * 1024),
     },
-    metrics: parseMetrics(read, problems),
+    metrics: parseMetrics(read, production, problems),
     docs: { enabled: read.boolean('DOCS_ENABLED', true) },
     tracing: parseTracing(read, problems),
     shutdown: {
@@ -428,11 +431,16 @@ function parseRedis(read: EnvReader, problems: string[]): RedisConfig | undefine
   return { url, commandTimeoutMs, keyPrefix };
 }
 
-function parseMetrics(read: EnvReader, problems: string[]): Config['metrics'] {
-  const enabled = read.boolean('METRICS_ENABLED', true);
-  const path = read.string('METRICS_PATH', '/metrics');
+/**
+ * Metrics are on by default, except in production without METRICS_PORT: there they would be served on
+ * the public API port without authentication (an attack run read them so), so they are off unless
+ * METRICS_ENABLED=true says to serve them there.
+ */
+function parseMetrics(read: EnvReader, production: boolean, problems: string[]): Config['metrics'] {
   const portText = read.optionalString('METRICS_PORT');
   const port = portText === undefined ? undefined : read.integer('METRICS_PORT', 0, 1, 65_535);
+  const enabled = read.boolean('METRICS_ENABLED', !production || port !== undefined);
+  const path = read.string('METRICS_PATH', '/metrics');
   const host = read.string('METRICS_HOST', '0.0.0.0');
   if (!/^\/[A-Za-z0-9/_.-]*$/.test(path) || path.startsWith('/v1/') || path === '/catalog/search') {
     problems.push(`METRICS_PATH: must be a path like /metrics outside the API (got "${path}")`);

@@ -65,13 +65,13 @@ describe('parseConfig', () => {
 
   it('reads the fair-share limits and the cache memory budget, with their defaults', () => {
     const defaults = parseConfig({});
-    expect(defaults.fairShare).toEqual({ maxInFlight: 8, workPerMinute: 600_000, bytesPerMinute: 300 * 1024 * 1024 });
+    expect(defaults.fairShare).toEqual({ maxInFlight: 8, maxWaiting: 32, workPerMinute: 600_000, bytesPerMinute: 300 * 1024 * 1024 });
     expect(defaults.memory).toEqual({ cacheBytes: 128 * 1024 * 1024, projectShare: 0.25 });
     const set = parseConfig({
-      MAX_IN_FLIGHT_PER_PROJECT: '2', RATE_LIMIT_WORK_PER_MINUTE: '0', RATE_LIMIT_MB_PER_MINUTE: '10',
+      MAX_IN_FLIGHT_PER_PROJECT: '2', MAX_WAITING_PER_PROJECT: '0', RATE_LIMIT_WORK_PER_MINUTE: '0', RATE_LIMIT_MB_PER_MINUTE: '10',
       CACHE_MEMORY_MB: '64', CACHE_PROJECT_SHARE: '0.5',
     });
-    expect(set.fairShare).toEqual({ maxInFlight: 2, workPerMinute: 0, bytesPerMinute: 10 * 1024 * 1024 });
+    expect(set.fairShare).toEqual({ maxInFlight: 2, maxWaiting: 0, workPerMinute: 0, bytesPerMinute: 10 * 1024 * 1024 });
     expect(set.memory).toEqual({ cacheBytes: 64 * 1024 * 1024, projectShare: 0.5 });
     const named = problemsOf({ MAX_IN_FLIGHT_PER_PROJECT: '-1', CACHE_MEMORY_MB: '1', CACHE_PROJECT_SHARE: '2', RATE_LIMIT_MB_PER_MINUTE: 'lots' })
       .map((problem) => problem.split(':')[0]);
@@ -193,6 +193,11 @@ describe('parseConfig', () => {
 
   it('reads the metrics settings and keeps METRICS_PATH off the API', () => {
     expect(parseConfig({ AUTH_JWT_SECRET: SECRET }).metrics).toEqual({ enabled: true, path: '/metrics', port: undefined, host: '0.0.0.0' });
+    // Production: not on the public API port unless told to; on their own port by default.
+    const production = { AUTH_JWT_SECRET: SECRET, NODE_ENV: 'production' };
+    expect(parseConfig(production).metrics).toMatchObject({ enabled: false, port: undefined });
+    expect(parseConfig({ ...production, METRICS_ENABLED: 'true' }).metrics).toMatchObject({ enabled: true, port: undefined });
+    expect(parseConfig({ ...production, METRICS_PORT: '9464' }).metrics).toMatchObject({ enabled: true, port: 9464 });
     expect(parseConfig({ AUTH_JWT_SECRET: SECRET, METRICS_PORT: '9464', METRICS_ENABLED: 'false' }).metrics).toMatchObject({ enabled: false, port: 9464 });
     for (const path of ['/v1/catalog/search', 'metrics', '/catalog/search']) {
       expect(problemsOf({ AUTH_JWT_SECRET: SECRET, METRICS_PATH: path })[0]).toMatch(/^METRICS_PATH/);

@@ -86,7 +86,7 @@ describe('GET /metrics', () => {
     // Work budget: 60 tools × sub-queries per minute with a 10 s burst, so the first search passes and
     // runs the budget into debt; the next is refused.
     const memory = new MemoryBudget({ maxBytes: 64 * 1024 * 1024, projectShare: 0.25 });
-    const server = await startApp(testConfig({ fairShare: { maxInFlight: 0, workPerMinute: 60, bytesPerMinute: 0 } }), { memory });
+    const server = await startApp(testConfig({ fairShare: { maxInFlight: 0, maxWaiting: 0, workPerMinute: 60, bytesPerMinute: 0 } }), { memory });
     try {
       expect(await search(server, sampleRequest)).toBe(200);
       expect(await search(server, sampleRequest)).toBe(429);

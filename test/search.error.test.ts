@@ -171,16 +171,39 @@ describe('bad input gets a documented 4xx problem+json, and the server keeps ser
     expect(problem.errors?.at(-1)?.field).toBe('/filter/tools/19');
   });
 
-  it('a filter.tools rule set too slow for the list → 400 naming /filter/tools, not seconds of blocked event loop', async () => {
-    // ~50 ms per 512-character name: about 10 s for these 200 tools.
-    const tools = Array.from({ length: 200 }, (_, i) => ({ toolKey: `s:${i}`, toolName: 'ab'.repeat(254) + i, serverName: 'S' }));
-    const rules = Array.from({ length: 16 }, (_, i) => `/[a-z]{1,100}b${i}/`);
-    const started = performance.now();
-    const problem = expectProblem(await post(JSON.stringify({ query: ['x'], tools, filter: { tools: rules } })), 400, 'INVALID_REQUEST', '/filter/tools');
-    expect(problem.detail).toContain('/filter/tools');
-    // A generous bound, for hang detection only: the filter's budget is 500 ms.
-    expect(performance.now() - started).toBeLessThan(5_000);
+  it('a filter.tools rule set too costly for one tool → 400 at once, naming /filter/tools (the 1.3 KB attack of issue #22)', async () => {
+    // One 512-character tool and five rules of ~1,800 RE2 instructions: 9.2 M steps for one name,
+    // 0.6–0.9 s of event loop per request before the per-tool bound.
+    const name = 'a'.repeat(512);
+    const rules = ['[^a]', 'b', 'c', 'd', 'e'].map((tail) => `/(?:(?:a{1,30}){1,30})${tail}/`);
+    const problem = expectProblem(
+      await post(JSON.stringify({ query: ['x'], tools: [{ toolKey: name, toolName: name, serverName: 'S' }], filter: { tools: rules } })),
+      400,
+      'INVALID_REQUEST',
+      '/filter/tools',
+    );
+    expect(problem.detail).toMatch(/too costly for the longest tool .*9010 RE2 instructions × 1024 characters/);
     await expectStillServing();
+  });
+
+  it('a filter.tools rule set too slow for the list → 400 naming /filter/tools, and other searches are answered while it runs', async () => {
+    // ~25 ms per 256-character name (under the per-tool bound): about 5 s for these 200 tools, past the
+    // worker's 2 s budget.
+    const tools = Array.from({ length: 200 }, (_, i) => ({ toolKey: `s:${i}`, toolName: 'ab'.repeat(124) + i, serverName: 'S' }));
+    const rules = Array.from({ length: 16 }, (_, i) => `/[a-z]{1,100}b${i}/`);
+    const order: string[] = [];
+    const slow = post(JSON.stringify({ query: ['x'], tools, filter: { tools: rules } })).then((response) => {
+      order.push('filter');
+      return response;
+    });
+    // The rules run in a worker thread: the event loop answers other searches meanwhile. (An ordering
+    // with a margin of the whole 2 s budget, not a speed.)
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await expectStillServing();
+    order.push('other');
+    const problem = expectProblem(await slow, 400, 'INVALID_REQUEST', '/filter/tools');
+    expect(problem.detail).toMatch(/took over 2000 ms/);
+    expect(order).toEqual(['other', 'filter']);
   });
 
   it('answers 200 with no results for a body whose hundreds of tools are all unusable, naming the first 20', async () => {

@@ -6,7 +6,7 @@ import type { Reranker } from '../src/search/reranker.js';
 import { startApp, TEST_SECRET, testConfig } from './helpers/app.js';
 import { claims, signJwt } from './helpers/tokens.js';
 import { sampleTools } from './fixtures/tools.js';
-import { FairShare } from '../src/search/fair-share.js';
+import { FairShare, WORK_PER_CPU_MS, type SearchSlot } from '../src/search/fair-share.js';
 import { ProblemError } from '../src/errors.js';
 
 const as = (projectId: string) =>
@@ -22,7 +22,7 @@ async function search(url: string, projectId: string, body: unknown = { query: [
 }
 
 const limits = (overrides: Partial<ReturnType<typeof testConfig>['fairShare']>) =>
-  testConfig({ fairShare: { maxInFlight: 0, workPerMinute: 0, bytesPerMinute: 0, ...overrides } });
+  testConfig({ fairShare: { maxInFlight: 0, maxWaiting: 0, workPerMinute: 0, bytesPerMinute: 0, ...overrides } });
 
 describe('security: one project cannot take more than its share', () => {
   it('limits searches in flight per project; other projects and later searches are served', async () => {
@@ -58,6 +58,34 @@ describe('security: one project cannot take more than its share', () => {
     }
   });
 
+  it('searches waiting on the model give up their work slots: 6 held by the reranker with 2 work and 4 waiting slots, the 7th refused', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let sixArrived!: () => void;
+    const six = new Promise<void>((resolve) => (sixArrived = resolve));
+    let arrived = 0;
+    const reranker: Reranker = {
+      rerank: async (request) => {
+        if (++arrived === 6) sixArrived();
+        await held;
+        return { ranker: 'bm25', ranked: request.lexical, degraded: 'timeout' };
+      },
+    };
+    const server = await startApp(limits({ maxInFlight: 2, maxWaiting: 4 }), { reranker });
+    try {
+      const first = Array.from({ length: 6 }, () => search(server.url, 'router'));
+      await six; // all six reached the model: four gave up their work slot, two kept theirs
+      const seventh = await search(server.url, 'router');
+      expect(seventh.status).toBe(429);
+      expect(seventh.json.detail).toMatch(/2 searches worked on and 4 waiting/);
+      release();
+      expect((await Promise.all(first)).map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
+      expect((await search(server.url, 'router')).status).toBe(200); // every slot was given back
+    } finally {
+      await server.close();
+    }
+  });
+
   it('charges tools × sub-queries: a project past its work budget waits, others do not', async () => {
     // 600 per minute = a bucket of 100 (10 s); one search of 10 tools × 16 sub-queries costs 160.
     const server = await startApp(limits({ workPerMinute: 600 }));
@@ -69,6 +97,33 @@ describe('security: one project cannot take more than its share', () => {
       expect(refused.json.detail).toMatch(/tools × sub-queries/);
       expect(Number(refused.retryAfter)).toBeGreaterThanOrEqual(6); // 60 of debt at 10 per second
       expect((await search(server.url, 'light')).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('charges the CPU time of filter.tools rules, refused or not: a project past its budget waits, others do not', async () => {
+    // 6,000 per minute = a bucket of 1,000 units, ~3 ms of CPU (WORK_PER_CPU_MS).
+    const server = await startApp(limits({ workPerMinute: 6_000 }));
+    // 16 rules of ~200 instructions each on 256-character names: 25–100 ms a tool here, far more than
+    // the bucket for 5 tools on any machine, and far within the 2 s budget; the ranking costs 5 units.
+    const tools = Array.from({ length: 5 }, (_, i) => ({ toolKey: `s:${i}`, toolName: 'ab'.repeat(124) + i, serverName: 'S', description: 'create an issue' }));
+    const rules = Array.from({ length: 16 }, (_, i) => `/[a-z]{1,100}b${i}/`);
+    try {
+      const filtered = await search(server.url, 'filtering', { query: ['create an issue'], tools, filter: { tools: rules } });
+      expect(filtered.json.detail ?? filtered.status).toBe(200);
+      const refused = await search(server.url, 'filtering');
+      expect(refused.status).toBe(429);
+      expect(refused.json.detail).toMatch(/share of search work/);
+      expect((await search(server.url, 'other')).status).toBe(200);
+      // A refused rule set is charged too: a fresh project whose rules are too costly for its list.
+      const name = 'a'.repeat(512);
+      const attack = { query: ['x'], tools: [{ toolKey: name, toolName: name, serverName: 'S' }], filter: { tools: ['[^a]', 'b', 'c', 'd', 'e'].map((tail) => `/(?:(?:a{1,30}){1,30})${tail}/`) } };
+      let refusedRuns = 0;
+      for (; refusedRuns < 1_000; refusedRuns += 1) if ((await search(server.url, 'attacker', attack)).status !== 400) break;
+      expect((await search(server.url, 'attacker')).status).toBe(429);
+      // Compiling 9,010 instructions costs milliseconds: the bucket ran out after a few runs, not a thousand.
+      expect(refusedRuns).toBeLessThan(1_000);
     } finally {
       await server.close();
     }
@@ -106,23 +161,67 @@ describe('security: one project cannot take more than its share', () => {
 });
 
 describe('FairShare buckets', () => {
-  it('refill at their rate and say when to retry', () => {
+  it('refill at their rate and say when to retry', async () => {
     let now = 0;
-    const share = new FairShare({ maxInFlight: 0, workPerMinute: 60_000, bytesPerMinute: 0 }, { now: () => now }); // 1,000 per second
-    share.admit('p', 0);
+    const share = new FairShare({ maxInFlight: 0, maxWaiting: 0, workPerMinute: 60_000, bytesPerMinute: 0 }, { now: () => now }); // 1,000 per second
+    const slot = await share.admit('p', 0, 1_000);
     share.chargeWork('p', 12_000); // a bucket of 10,000: 2,000 in debt
-    share.finish('p');
-    const refusal = (() => {
-      try {
-        share.admit('p', 0);
-      } catch (error) {
-        return error as ProblemError;
-      }
-      return undefined;
-    })();
+    slot.finish();
+    const refusal = await share.admit('p', 0, 1_000).then(
+      () => undefined,
+      (error: unknown) => error as ProblemError,
+    );
     expect(refusal?.code).toBe('RATE_LIMITED');
     expect(refusal?.extra.headers?.['retry-after']).toBe('3');
     now += 2_100;
-    expect(() => share.admit('p', 0)).not.toThrow();
+    await expect(share.admit('p', 0, 1_000)).resolves.toBeDefined();
+  });
+
+  it('charges CPU time at the rate of ranking work', async () => {
+    const share = new FairShare({ maxInFlight: 0, maxWaiting: 0, workPerMinute: 60_000, bytesPerMinute: 0 }, { now: () => 0 });
+    (await share.admit('p', 0, 1_000)).finish();
+    share.chargeCpu('p', 10_000 / WORK_PER_CPU_MS + 1); // the whole bucket and a little more
+    await expect(share.admit('p', 0, 1_000)).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+  });
+});
+
+describe('FairShare slots: work and waiting', () => {
+  it('a search past the work slots waits for one, unread, and gets the slot a search lets go of', async () => {
+    const share = new FairShare({ maxInFlight: 2, maxWaiting: 2, workPerMinute: 0, bytesPerMinute: 0 });
+    const first = await share.admit('p', 0, 10_000);
+    await share.admit('p', 0, 10_000);
+    let third: SearchSlot | undefined;
+    const waiting = share.admit('p', 0, 10_000).then((slot) => (third = slot));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(third).toBeUndefined();
+    first.startWaiting(); // the first now waits on a model: its slot goes to the third
+    await waiting;
+    expect(third).toBeDefined();
+    // Two working and one waiting on its model: a fourth may still wait for a slot; then every place is
+    // taken and a fifth is refused at once.
+    const fourth = share.admit('p', 0, 10_000);
+    await expect(share.admit('p', 0, 10_000)).rejects.toMatchObject({ code: 'RATE_LIMITED', detail: expect.stringMatching(/2 searches worked on and 2 waiting/) });
+    // Another project has its own slots.
+    await expect(share.admit('q', 0, 10_000)).resolves.toBeDefined();
+    third!.finish(); // the fourth gets the third's slot
+    await expect(fourth).resolves.toBeDefined();
+  });
+
+  it('refuses a search that found no work slot by its deadline, and forgets it', async () => {
+    const share = new FairShare({ maxInFlight: 1, maxWaiting: 4, workPerMinute: 0, bytesPerMinute: 0 });
+    const only = await share.admit('p', 0, 10_000);
+    await expect(share.admit('p', 0, 20)).rejects.toMatchObject({ code: 'RATE_LIMITED', detail: expect.stringMatching(/deadline/) });
+    only.finish();
+    only.finish(); // idempotent: gives back one slot, not two
+    const next = await share.admit('p', 0, 20);
+    await expect(share.admit('p', 0, 20)).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+    next.finish();
+  });
+
+  it('a waiting search keeps its work slot when its project\'s waiting searches are at the limit', async () => {
+    const share = new FairShare({ maxInFlight: 1, maxWaiting: 0, workPerMinute: 0, bytesPerMinute: 0 });
+    const slot = await share.admit('p', 0, 10_000);
+    slot.startWaiting();
+    await expect(share.admit('p', 0, 10_000)).rejects.toMatchObject({ code: 'RATE_LIMITED' });
   });
 });

@@ -116,6 +116,24 @@ describe('the grouped MCP form', () => {
   });
 });
 
+describe('toolKey collisions of the servers form', () => {
+  it('server a + tool b:c and server a:b + tool c: one kept, the other in meta.skipped naming both', async () => {
+    const servers = [
+      { serverId: 'a', tools: [{ name: 'b:c', description: 'Read a file.' }] },
+      { serverId: 'a:b', tools: [{ name: 'c', description: 'Read a file too.' }] },
+    ];
+    const response = await post({ query: ['read a file'], servers });
+    expect(response.status).toBe(200);
+    expect(keys(response.body)).toEqual(['a:b:c']);
+    expect(response.body.meta.skippedCount).toBe(1);
+    expect(response.body.meta.skipped[0]).toEqual({
+      index: 1,
+      toolKey: 'a:b:c',
+      reason: expect.stringMatching(/^\/servers\/1\/tools\/0: .*serverId "a:b" \+ name "c".* tool 0 \(\/servers\/0\/tools\/0: serverId "a" \+ name "b:c"\)/),
+    });
+  });
+});
+
 describe('filters, boosts and minRelevance', () => {
   const catalog = [
     { toolKey: 'fs:read_file', toolName: 'read_file', serverName: 'Filesystem', description: 'Read a file', annotations: { readOnlyHint: true }, tags: ['files'] },
@@ -151,7 +169,10 @@ describe('filters, boosts and minRelevance', () => {
 
   it('a ReDoS rule is answered promptly', async () => {
     const long = 'a'.repeat(500);
-    const many = Array.from({ length: 1000 }, (_, i) => ({ toolKey: `s${i}:${long}`, toolName: `${long}!`, serverName: 'S' }));
+    // 100 tools: a backtracking engine would not finish one of them in a lifetime, and RE2 takes ~0.2 s for
+    // all of them on a busy 2-core machine, well within the worker's 2 s budget (1,000 tools took 0.3 s
+    // quiet and 2.5 s busy: the test answered 400 "took over 500 ms" on a busy machine, 3 runs in 3).
+    const many = Array.from({ length: 100 }, (_, i) => ({ toolKey: `s${i}:${long}`, toolName: `${long}!`, serverName: 'S' }));
     const started = performance.now();
     const response = await post({ query: ['a'], tools: many, filter: { tools: ['/^(a+)+$/', '*a*a*a*a*a*a*a*a*a*b'] } });
     expect(response.status).toBe(200);

@@ -10,11 +10,12 @@ import type { MemoryBudget } from '../memory/index.js';
 import { recordSearch, type Metrics } from '../metrics/metrics.js';
 import { SEARCH_PATHS, searchRouteSchema } from '../schemas/search.js';
 import { budgetFromHeader, DEADLINE_HEADER, startDeadline } from '../search/deadline.js';
-import { FairShare } from '../search/fair-share.js';
+import { FairShare, type SearchSlot } from '../search/fair-share.js';
 import { enforceLimits } from '../search/limits.js';
 import { ProjectRankCaches } from '../search/project-caches.js';
 import { searchCatalog } from '../search/pipeline.js';
 import type { Reranker } from '../search/reranker.js';
+import { ToolNamePool } from '../search/tool-name-pool.js';
 import { fallbackRateLimitStore } from '../shared/rate-limit-store.js';
 import { projectTag, type SharedStore } from '../shared/shared-store.js';
 import { referencedList, registeredList, type RequestToolList } from '../tool-sets/request-tools.js';
@@ -42,6 +43,8 @@ declare module 'fastify' {
     searchBudgetMs: number;
     /** The request's tool list (`tools`, `servers` or a `toolSet` reference), read before the envelope is validated. */
     toolList: RequestToolList | undefined;
+    /** The search's hold on its project's work and waiting slots (when the fair share is on). */
+    searchSlot: SearchSlot | undefined;
   }
 }
 
@@ -78,14 +81,22 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
 
   app.decorateRequest('searchBudgetMs', 0);
   app.decorateRequest('toolList', undefined);
+  app.decorateRequest('searchSlot', undefined);
+  // `filter.tools` rules run in a worker thread, never on the event loop (tool-name-pool.ts).
+  const toolNames = new ToolNamePool();
+  app.addHook('onClose', () => toolNames.close());
 
-  // Per project: searches in flight, and work (tools × sub-queries) and bytes per minute. Checked
-  // before the body is parsed, like the request rate; a search's work is charged once it is validated.
+  // Per project: searches worked on and waiting at once, and work (tools × sub-queries) and bytes per
+  // minute. Checked before the body is parsed, like the request rate; a search's work is charged once it
+  // is validated, its filter's CPU time once the filter has run.
   const fairShare = new FairShare(config.fairShare, { onRefused: (limit) => metrics.costLimited.inc({ limit }) });
   const admit = async (request: FastifyRequest, reply: FastifyReply, payload: Readable) => {
     const declared = Number(request.headers['content-length']) || 0;
-    fairShare.admit(request.projectId, declared);
-    reply.raw.once('close', () => fairShare.finish(request.projectId));
+    const slot = await fairShare.admit(request.projectId, declared, request.searchBudgetMs);
+    request.searchSlot = slot;
+    reply.raw.once('close', () => slot.finish());
+    // A caller that hung up while its search waited for a slot: the close event has passed already.
+    if (request.raw.socket.destroyed) slot.finish();
     return fairShare.meteredBody(request.projectId, payload, declared);
   };
 
@@ -113,7 +124,11 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
       async (request, reply) => {
         const body = request.body;
         const sent = request.toolList!;
-        const prepared = prepareSearch(body, sent.list);
+        const rules = body.filter?.tools ?? [];
+        const filtered = rules.length > 0 ? await toolNames.run(request.projectId, rules, sent.list.tools) : undefined;
+        // Every run is charged, refused or not: the CPU was spent either way.
+        if (filtered !== undefined && fairShare.enabled) fairShare.chargeCpu(request.projectId, filtered.ms);
+        const prepared = prepareSearch(body, sent.list, filtered ? { toolNames: filtered.run } : {});
         if (!prepared.ok) throw invalidRequest(prepared.problems);
         // A list sent in full is kept for references only once the request is known to be valid.
         const { toolSet, kept, byReference } = sent.byReference ? sent : registeredList(sent.list, request.projectId, toolSets);
@@ -136,6 +151,7 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
           requestId: request.id,
           log: request.log,
           rankCache,
+          onWaiting: () => request.searchSlot?.startWaiting(),
           deadline,
           maxDescriptionChars: config.search.maxDescriptionChars,
           reranker,

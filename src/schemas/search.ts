@@ -147,14 +147,17 @@ function describeSearch(limits: SearchLimits, operationId: string): string {
     `| request body | ${mib(limits.bodyLimitBytes)} (\`MAX_BODY_BYTES\`) | 413 |\n` +
     `| time budget | ${limits.deadlineMs} ms (\`SEARCH_DEADLINE_MS\`), lowered by \`X-Search-Deadline-Ms\` | — |\n` +
     `| searches per project per minute | ${limits.rateLimitPerMinute === 0 ? 'unlimited' : limits.rateLimitPerMinute} (\`RATE_LIMIT_PER_MINUTE\`) | 429 |\n` +
-    `| searches in flight per project | ${unlimited(limits.fairShare.maxInFlight)} (\`MAX_IN_FLIGHT_PER_PROJECT\`) | 429 |\n` +
+    `| searches worked on at once per project | ${unlimited(limits.fairShare.maxInFlight)} (\`MAX_IN_FLIGHT_PER_PROJECT\`) | a search waits for a slot, see below |\n` +
+    `| searches waiting at once per project (on the model or embeddings, or for a slot) | ${limits.fairShare.maxWaiting} (\`MAX_WAITING_PER_PROJECT\`) | 429 |\n` +
     `| search work (tools × sub-queries) per project per minute | ${unlimited(limits.fairShare.workPerMinute)} ` +
     `(\`RATE_LIMIT_WORK_PER_MINUTE\`) | 429 |\n` +
     `| request bytes per project per minute | ${limits.fairShare.bytesPerMinute === 0 ? 'unlimited' : mib(limits.fairShare.bytesPerMinute)} ` +
     `(\`RATE_LIMIT_MB_PER_MINUTE\`) | 429 |\n` +
     '\nWork and bytes are budgets that refill steadily (a quiet project may use 10 seconds\' worth at once); a search ' +
     'is admitted while its project has budget left and is charged what it cost, so one large search may put the ' +
-    'project in debt for a while. Every 429 carries `Retry-After`.\n'
+    'project in debt for a while; the CPU time of `filter.tools` rules is charged too, whether they pass or are refused. ' +
+    'A search past its project\'s work slots waits for one until its deadline, then 429; a search waiting on the model ' +
+    'or an embeddings endpoint gives up its work slot. Every 429 carries `Retry-After`.\n'
   );
 }
 

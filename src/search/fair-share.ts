@@ -3,7 +3,10 @@
 // request rate, raised another project's p95 from 18 ms to 3.8 s on the reliability scenario, because
 // ranking such a request holds the event loop for ~250 ms warm (≈ 1 s cold) and parsing it for ~30 ms.
 // So each project also has:
-// - a limit on searches in flight at once;
+// - a limit on searches being worked on at once (body read, parsed, filtered, ranked), and a separate one
+//   on searches waiting (on a model or an embeddings endpoint, or for a work slot): waiting costs no CPU,
+//   and counting it as work left a busy project (one router, many users) 8 answers and 12 refusals of 20
+//   concurrent searches while its model hung; now all 20 get their lexical answer;
 // - a work budget: tools × sub-queries, the unit ranking time grows with, refilled at a steady rate;
 // - a byte budget: request bytes, which parsing and validation time grow with.
 // The budgets are token buckets that may go into debt: a search is admitted while its project's buckets
@@ -18,14 +21,24 @@ import { pipeline, Transform, type Readable } from 'node:stream';
 import { ProblemError } from '../errors.js';
 
 export interface FairShareLimits {
-  /** Searches one project may have in flight at once; 0 = no limit. */
+  /** Searches one project may have being worked on at once; 0 = no limit. */
   maxInFlight: number;
+  /**
+   * Searches one project may have waiting at once, besides those: for a work slot (until the search's
+   * deadline) or on a model or an embeddings endpoint; 0 = none wait (the work limit counts them all).
+   */
+  maxWaiting: number;
   /** Tools × sub-queries one project may search per minute; 0 = no limit. */
   workPerMinute: number;
   /** Request bytes one project may send per minute; 0 = no limit. */
   bytesPerMinute: number;
 }
 
+/**
+ * Work units one millisecond of CPU costs, for work measured in time rather than in tools × sub-queries
+ * (the `filter.tools` rules): ranking 16 sub-queries over 5,000 tools (80,000 units) takes ~250 ms warm.
+ */
+export const WORK_PER_CPU_MS = 320;
 /** A bucket holds this many seconds of its rate: a project that was quiet may burst that much. */
 export const BURST_SECONDS = 10;
 /** Projects whose buckets are tracked at once; the least recently seen are forgotten (a full bucket). */
@@ -64,9 +77,25 @@ class DebtBucket {
 }
 
 interface ProjectShare {
-  inFlight: number;
+  /** Searches holding a work slot. */
+  working: number;
+  /** Searches waiting: on a model or an embeddings endpoint, or in `queue`. */
+  waiting: number;
+  /** Searches waiting for a work slot, first in first out: each is handed the slot of a search that lets go. */
+  queue: (() => void)[];
   work: DebtBucket | undefined;
   bytes: DebtBucket | undefined;
+}
+
+/** An admitted search's hold on its project's slots. */
+export interface SearchSlot {
+  /**
+   * The search now waits on a model or an embeddings endpoint: its work slot goes to the next search
+   * (it keeps the slot when its project's waiting searches are at the limit).
+   */
+  startWaiting(): void;
+  /** The search is over (answered, failed or abandoned); idempotent. */
+  finish(): void;
 }
 
 /** Which limit refused a search (a metrics label). */
@@ -98,16 +127,13 @@ export class FairShare {
 
   /**
    * Admits a search of `projectId` whose body is `bytes` long (Content-Length; 0 when unknown), or
-   * throws RATE_LIMITED with Retry-After. An admitted search must be ended with `finish` once.
+   * throws RATE_LIMITED with Retry-After. When the project's work slots are taken, the search waits for
+   * one (if fewer than `maxWaiting` of its searches wait) for at most `maxWaitMs`, its body unread.
+   * The slot must be finished once.
    */
-  admit(projectId: string, bytes: number): void {
+  async admit(projectId: string, bytes: number, maxWaitMs: number): Promise<SearchSlot> {
     const now = this.now();
     const share = this.#share(projectId, now);
-    const { maxInFlight } = this.limits;
-    if (maxInFlight > 0 && share.inFlight >= maxInFlight) {
-      this.#onRefused?.('in_flight');
-      throw rateLimited(`This project may have ${maxInFlight} searches in flight at once; wait for one to finish.`, 1_000);
-    }
     const workWaitMs = share.work?.msUntilPositive(now) ?? 0;
     const bytesWaitMs = share.bytes?.msUntilPositive(now) ?? 0;
     const waitMs = Math.max(workWaitMs, bytesWaitMs);
@@ -119,8 +145,65 @@ export class FairShare {
         waitMs,
       );
     }
-    share.bytes?.charge(bytes, now);
-    share.inFlight += 1;
+    const { maxInFlight, maxWaiting } = this.limits;
+    if (maxInFlight > 0 && share.working >= maxInFlight) {
+      if (share.waiting >= maxWaiting) {
+        this.#onRefused?.('in_flight');
+        throw rateLimited(
+          `This project may have ${maxInFlight} searches worked on and ${maxWaiting} waiting at once; wait for one to finish.`,
+          1_000,
+        );
+      }
+      await this.#workSlot(share, maxWaitMs);
+    } else {
+      share.working += 1;
+    }
+    share.bytes?.charge(bytes, this.now());
+    return this.#slot(share);
+  }
+
+  /** Waits in `share.queue` until a search hands over its work slot, or refuses after `maxWaitMs`. */
+  async #workSlot(share: ProjectShare, maxWaitMs: number): Promise<void> {
+    share.waiting += 1;
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const handOver = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+        const timer = setTimeout(() => {
+          share.queue.splice(share.queue.indexOf(handOver), 1);
+          this.#onRefused?.('in_flight');
+          reject(rateLimited(`This project's searches took all ${this.limits.maxInFlight} work slots until this search's deadline; retry.`, 1_000));
+        }, maxWaitMs);
+        share.queue.push(handOver);
+      });
+    } finally {
+      share.waiting -= 1;
+    }
+  }
+
+  #slot(share: ProjectShare): SearchSlot {
+    let state: 'working' | 'waiting' | 'done' = 'working';
+    const releaseWork = () => {
+      // The slot goes to the first search waiting for one; `working` stays as it is.
+      const next = share.queue.shift();
+      if (next) next();
+      else share.working -= 1;
+    };
+    return {
+      startWaiting: () => {
+        if (state !== 'working' || share.waiting >= this.limits.maxWaiting) return;
+        state = 'waiting';
+        share.waiting += 1;
+        releaseWork();
+      },
+      finish: () => {
+        if (state === 'working') releaseWork();
+        else if (state === 'waiting') share.waiting -= 1;
+        state = 'done';
+      },
+    };
   }
 
   /**
@@ -151,9 +234,9 @@ export class FairShare {
     this.#projects.get(projectId)?.work?.charge(work, this.now());
   }
 
-  finish(projectId: string): void {
-    const share = this.#projects.get(projectId);
-    if (share && share.inFlight > 0) share.inFlight -= 1;
+  /** Charges CPU time an admitted search spent besides ranking (its `filter.tools` rules), accepted or refused. */
+  chargeCpu(projectId: string, ms: number): void {
+    this.chargeWork(projectId, Math.ceil(ms * WORK_PER_CPU_MS));
   }
 
   #share(projectId: string, now: number): ProjectShare {
@@ -164,7 +247,7 @@ export class FairShare {
     } else {
       const bucket = (perMinute: number) =>
         perMinute > 0 ? new DebtBucket(perMinute / 60_000, (perMinute / 60) * BURST_SECONDS, now) : undefined;
-      share = { inFlight: 0, work: bucket(this.limits.workPerMinute), bytes: bucket(this.limits.bytesPerMinute) };
+      share = { working: 0, waiting: 0, queue: [], work: bucket(this.limits.workPerMinute), bytes: bucket(this.limits.bytesPerMinute) };
       if (this.#projects.size >= MAX_TRACKED_PROJECTS) this.#forgetOne();
     }
     this.#projects.set(projectId, share);
@@ -174,7 +257,7 @@ export class FairShare {
   /** Forgets the least recently seen project with nothing in flight (its buckets refill meanwhile anyway). */
   #forgetOne(): void {
     for (const [projectId, share] of this.#projects) {
-      if (share.inFlight === 0) {
+      if (share.working === 0 && share.waiting === 0) {
         this.#projects.delete(projectId);
         return;
       }

@@ -18,6 +18,8 @@ export interface SearchContext {
   /** This project's rank cache (never shared across projects). */
   rankCache: RankCache;
   deadline: Deadline;
+  /** Called once the search's CPU work is done and it starts waiting on a model or embeddings endpoint. */
+  onWaiting?: (() => void) | undefined;
   maxDescriptionChars: number;
   reranker?: Reranker | undefined;
   /** The embedding stage (src/semantic); undefined when EMBEDDINGS=off. */
@@ -64,6 +66,8 @@ export async function searchCatalog(request: PreparedSearch, ctx: SearchContext)
   );
 
   const { semantic: semanticStage } = ctx;
+  // What follows waits on a model or an embeddings endpoint: the search gives up its work slot (fair-share.ts).
+  if (semanticStage || reranker) ctx.onWaiting?.();
   const hybrid = semanticStage
     ? await inSpan(
         ctx.span,

@@ -2,8 +2,7 @@ import { createRequire } from 'node:module';
 import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { SharedStore } from './shared-store.js';
 
-// @fastify/rate-limit's own stores (its Redis store's Lua script counts and expires in one atomic
-// step); the package does not export them by name, only as files.
+// @fastify/rate-limit's in-process store; the package does not export it by name, only as a file.
 const require = createRequire(import.meta.url);
 type Callback = (error: Error | null, result?: { current: number; ttl: number }) => void;
 /** The store protocol as the plugin calls it (its type declarations leave out the last two arguments). */
@@ -12,11 +11,52 @@ interface Store {
   child(routeOptions: unknown): Store;
 }
 type StoreArgs = [continueExceeding: boolean, exponentialBackoff: boolean];
-const RedisStore = require('@fastify/rate-limit/store/RedisStore.js') as new (...args: [...StoreArgs, redis: unknown, key: string]) => Store;
 const LocalStore = require('@fastify/rate-limit/store/LocalStore.js') as new (...args: [...StoreArgs, cache: number]) => Store;
 
 /** Projects whose in-process buckets are kept for the fallback (as @fastify/rate-limit's default). */
 const LOCAL_BUCKETS = 5000;
+
+/**
+ * Counts a request and expires the bucket in one atomic step. @fastify/rate-limit's own Redis script
+ * sets the expiry only on the first increment, so a key that lost it (an INCR that ran alone, a
+ * PERSIST, a restore without TTLs) kept its project at 429 forever; this one sets it whenever the key
+ * has none. The service sets neither continueExceeding nor exponential backoff.
+ */
+const COUNT_SCRIPT = `
+local current = redis.call('INCR', KEYS[1])
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  ttl = tonumber(ARGV[1])
+end
+return {current, ttl}
+`;
+
+interface CountingRedis {
+  catalogRateLimit(key: string, timeWindow: number, callback: (error: Error | null, result?: [number, number]) => void): void;
+}
+
+/** The shared buckets in Redis, under `prefix` (the route's method and URL appended per route, as the plugin's stores do). */
+class RedisStore implements Store {
+  constructor(
+    private readonly shared: SharedStore,
+    private readonly prefix: string,
+  ) {
+    if (!('catalogRateLimit' in shared.redis)) shared.redis.defineCommand('catalogRateLimit', { numberOfKeys: 1, lua: COUNT_SCRIPT });
+  }
+
+  incr(key: string, callback: Callback, timeWindow: number): void {
+    (this.shared.redis as unknown as CountingRedis).catalogRateLimit(this.prefix + key, timeWindow, (error, result) => {
+      if (error || result === undefined) callback(error ?? new Error('no answer from the rate-limit script'));
+      else callback(null, { current: result[0], ttl: result[1] });
+    });
+  }
+
+  child(routeOptions: unknown): Store {
+    const { routeInfo } = routeOptions as { routeInfo: { method: string; url: string } };
+    return new RedisStore(this.shared, `${this.prefix}${routeInfo.method}${routeInfo.url}-`);
+  }
+}
 
 /**
  * Rate-limit buckets shared by all replicas through Redis, and counted in process when Redis fails
@@ -28,7 +68,7 @@ export function fallbackRateLimitStore(shared: SharedStore): FastifyRateLimitSto
   class FallbackStore implements Store {
     constructor(
       readonly options: { continueExceeding?: boolean; exponentialBackoff?: boolean },
-      readonly redis: Store = new RedisStore(Boolean(options.continueExceeding), Boolean(options.exponentialBackoff), shared.redis, shared.keyPrefixOf('rate-limit')),
+      readonly redis: Store = new RedisStore(shared, shared.keyPrefixOf('rate-limit')),
       readonly local: Store = new LocalStore(Boolean(options.continueExceeding), Boolean(options.exponentialBackoff), LOCAL_BUCKETS),
     ) {}
 

@@ -73,6 +73,11 @@ export class SharedStore {
     return (await this.#run(operation, () => this.redis.set(key, value, 'PX', Math.max(1, Math.round(ttlMs))))) === 'OK';
   }
 
+  /** Sets a key's TTL anew; resolves whether the key was there (false also when Redis failed). */
+  async renew(operation: string, key: string, ttlMs: number): Promise<boolean> {
+    return (await this.#run(operation, () => this.redis.pexpire(key, Math.max(1, Math.round(ttlMs))))) === 1;
+  }
+
   /** Values as bytes, one per key in order (undefined where absent, and all of them when Redis fails): one MGET. */
   async getBuffers(operation: string, keys: readonly string[]): Promise<Array<Buffer | undefined>> {
     if (keys.length === 0) return [];

@@ -79,16 +79,17 @@ export class ToolSetStore {
     const held: HeldList = { tools, sharedAt, bytes: Math.max(1, canonical.length * ESTIMATED_BYTES_PER_CHAR) };
     const keptLocally = this.#keep(projectId, id, held);
     const { shared } = this.options;
-    // Written from here within the last half TTL: Redis still has it for a while; else write (and so
-    // renew its TTL, as a list sent in full again should be).
     if (!shared) return { id, kept: Promise.resolve(keptLocally) };
-    if (Date.now() - sharedAt < this.options.ttlMs / 2) return { id, kept: Promise.resolve(true) };
-    const kept = shared
-      .set('tool-set-write', shared.key('tool-set', projectId, id), canonical, this.options.ttlMs, this.options.maxSharedBytes)
-      .then((written) => {
+    const key = shared.key('tool-set', projectId, id);
+    const write = () =>
+      shared.set('tool-set-write', key, canonical, this.options.ttlMs, this.options.maxSharedBytes).then((written) => {
         if (written) held.sharedAt = Date.now();
         return written || keptLocally;
       });
+    // Written from here within the last half TTL: Redis has the bytes, so only its TTL is renewed, as a
+    // list sent in full again should be (without this the other replica answered 409 up to half a TTL
+    // early); written again if it has gone meanwhile.
+    const kept = Date.now() - sharedAt < this.options.ttlMs / 2 ? shared.renew('tool-set-renew', key, this.options.ttlMs).then((renewed) => renewed || write()) : write();
     return { id, kept };
   }
 

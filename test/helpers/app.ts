@@ -36,7 +36,7 @@ export function testConfig(overrides: { auth?: Partial<AuthConfig> } & Partial<O
     http: { bodyLimitBytes: 5 * 1024 * 1024, requestTimeoutMs: 30_000, headersTimeoutMs: 15_000, keepAliveTimeoutMs: 5_000 },
     corsOrigins: [],
     rateLimitPerMinute: 0,
-    fairShare: { maxInFlight: 0, workPerMinute: 0, bytesPerMinute: 0 },
+    fairShare: { maxInFlight: 0, maxWaiting: 0, workPerMinute: 0, bytesPerMinute: 0 },
     memory: { cacheBytes: 128 * 1024 * 1024, projectShare: 0.25 },
     redis: undefined,
     toolSets: { ttlMs: 3_600_000, cacheBytes: 64 * 1024 * 1024 },

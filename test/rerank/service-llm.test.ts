@@ -86,7 +86,7 @@ describe('happy: the service reranks with the model', () => {
 });
 
 describe('error: the deadline holds whatever the model does', () => {
-  it('hanging model, 50 concurrent requests: every answer within the deadline + 100 ms, lexical, "timeout"', async () => {
+  it('hanging model, 50 concurrent requests: every answer within the deadline + 400 ms, lexical, "timeout"', async () => {
     // A deadline long enough that the burst of 50 arrivals has been handled before the first expires
     // (on a shared 2-core machine the two bursts would otherwise overlap and measure CPU contention).
     const deadlineMs = 1500;
@@ -106,7 +106,10 @@ describe('error: the deadline holds whatever the model does', () => {
       // and the double, which share its event loop, do not count against it.
       const times = responseTimes(burst).slice(completedBefore);
       expect(times).toHaveLength(50);
-      expect(Math.max(...times)).toBeLessThan(deadlineMs + 100);
+      // The deadline holds (a search that waited on this model would never be answered); the margin is
+      // for answering 50 searches at once on a busy 2-core machine: +100 ms failed at 1,618 ms with
+      // `npm run bench` beside the suite (load average 14).
+      expect(Math.max(...times)).toBeLessThan(deadlineMs + 400);
       expect(double.requests.length).toBe(51);
     } finally {
       await burst.close();
@@ -117,7 +120,8 @@ describe('error: the deadline holds whatever the model does', () => {
     double.setScript({ behaviour: { kind: 'hang' } });
     const run = await search(['list calendar events'], { 'x-search-deadline-ms': '150' });
     expect(run.body.meta).toMatchObject({ ranker: 'bm25', degraded: 'timeout' });
-    expect(run.elapsed).toBeLessThan(150 + 100);
+    // Generous for a busy machine: without the header the search would wait the whole 400 ms deadline.
+    expect(run.elapsed).toBeLessThan(150 + 200);
   });
 
   it.each([

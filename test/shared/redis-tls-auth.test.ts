@@ -30,8 +30,11 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+// REDIS_TIMEOUT_MS 2 s: with the default, a command on a busy 2-core machine timed out now and then
+// (a fallback where the test expects none, or a timeout logged before the WRONGPASS warning).
+// METRICS_ENABLED: read from the API port, which production serves metrics on only when told to.
 const start = (url: string) =>
-  startServiceProcess({ AUTH_JWT_SECRET: TEST_SECRET, REDIS_URL: url, NODE_EXTRA_CA_CERTS: certFile, RATE_LIMIT_PER_MINUTE: '100' }).then((service) => {
+  startServiceProcess({ AUTH_JWT_SECRET: TEST_SECRET, REDIS_URL: url, NODE_EXTRA_CA_CERTS: certFile, RATE_LIMIT_PER_MINUTE: '100', METRICS_ENABLED: 'true', REDIS_TIMEOUT_MS: '2000' }).then((service) => {
     services.push(service);
     return service;
   });

@@ -46,11 +46,18 @@ describe('ToolSetStore with Redis', () => {
     const key = shared.key('tool-set', 'project-a', first.id);
     expect(Number(await shared.redis.pttl(key))).toBeGreaterThan(TTL_MS - 5_000);
 
-    // Sent again soon: Redis is not written again.
+    // Sent again soon: the bytes are not written again, but the TTL is renewed (it was not: the other
+    // replica answered 409 up to half a TTL early).
+    await shared.redis.set(key, 'the bytes as first written', 'PX', 1_000);
+    await store.register('project-a', structuredClone(tools)).kept;
+    expect(await shared.redis.get(key)).toBe('the bytes as first written');
+    expect(Number(await shared.redis.pttl(key))).toBeGreaterThan(TTL_MS - 5_000);
+    // Gone meanwhile: written again.
     await shared.redis.del(key);
     await store.register('project-a', structuredClone(tools)).kept;
-    expect(await shared.redis.exists(key)).toBe(0);
+    expect(await shared.redis.get(key)).toBe(canonicalToolSet(tools));
     // Sent again after half the TTL: written again, with a new TTL.
+    await shared.redis.del(key);
     vi.setSystemTime(Date.now() + TTL_MS / 2 + 1);
     await store.register('project-a', structuredClone(tools)).kept;
     expect(await shared.redis.exists(key)).toBe(1);

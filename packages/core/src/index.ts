@@ -13,5 +13,6 @@ export { countTools, MAX_LISTED_PROBLEMS, readToolList, type RequestProblem, typ
 export { compileToolFilter, type ToolFilter } from './request/tool-filter.js';
 export { compileToolNamePatterns, type ToolNameMatcher } from './request/tool-name-patterns.js';
 export { adjustRelevance, needsWholeRanking, type RelevanceAdjustments } from './request/relevance-adjustments.js';
-export { prepareSearch, type Preparation, type PreparedSearch } from './request/prepare-search.js';
+export { FILTER_TIME_BUDGET_MS, prepareSearch, type Preparation, type PreparedSearch, type PrepareOptions } from './request/prepare-search.js';
+export { MAX_STEPS_PER_TOOL, runToolNameRules, type NamedTool, type ToolNameRun } from './request/tool-name-rules.js';
 export { canonicalToolSet, toolSetId, toolSetIdOf } from './tool-sets/tool-set-id.js';

@@ -110,6 +110,29 @@ describe('readToolList: the grouped MCP form', () => {
     });
   });
 
+  it('reports two tools whose keys the servers form joins alike (a + b:c, a:b + c), naming both and how', () => {
+    const reading = readToolList({
+      servers: [
+        { serverId: 'a', tools: [{ name: 'b:c' }] },
+        { serverId: 'a:b', tools: [{ name: 'c' }, { name: 'c' }] },
+      ],
+    });
+    expect(reading.ok && reading.list.tools.map((tool) => tool.toolKey)).toEqual(['a:b:c']);
+    expect(reading.ok && reading.list.skipped).toEqual([
+      {
+        index: 1,
+        toolKey: 'a:b:c',
+        reason:
+          '/servers/1/tools/0: its toolKey (serverId "a:b" + name "c") is also that of tool 0 (/servers/0/tools/0: serverId "a" + name "b:c"), ' +
+          'as the servers form joins serverId and name with ":"; the first is kept',
+      },
+      // Compared with the kept tool (the first), which was made another way.
+      { index: 2, toolKey: 'a:b:c', reason: '/servers/1/tools/1: its toolKey (serverId "a:b" + name "c") is also that of tool 0 (/servers/0/tools/0: serverId "a" + name "b:c"), as the servers form joins serverId and name with ":"; the first is kept' },
+    ]);
+    const repeated = readToolList({ servers: [{ serverId: 'a', tools: [{ name: 'x' }, { name: 'x' }] }] });
+    expect(repeated.ok && repeated.list.skipped).toEqual([{ index: 1, toolKey: 'a:x', reason: '/servers/0/tools/1: repeats the toolKey of tool 0; the first is kept' }]);
+  });
+
   it.each<[string, Record<string, unknown>, string]>([
     ['tools and servers both', { tools: [], servers: [] }, '/servers'],
     ['neither', {}, '/tools'],

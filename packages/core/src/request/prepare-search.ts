@@ -1,5 +1,6 @@
 import type { SearchBoost, SearchEnvelope, SearchMeta, ToolInfo } from '../schemas.js';
-import { compileToolFilter, type ToolFilter } from './tool-filter.js';
+import { compileToolFilter } from './tool-filter.js';
+import { runToolNameRules, type ToolNameRun } from './tool-name-rules.js';
 import type { RequestProblem, ToolList } from './tool-list.js';
 
 /**
@@ -27,21 +28,35 @@ export interface PreparedSearch {
 export type Preparation = { ok: true; search: PreparedSearch } | { ok: false; problems: RequestProblem[] };
 
 /**
- * Time the filter may take on one list. Name rules are bounded in size (MAX_RULE_INSTRUCTIONS) but
- * not in cost: 16 rules `[a-z]{1,100}b` took 4 minutes on 5,000 tools with 512-character names. Real
- * filters take far less (64 server globs over 5,000 tools: about 50 ms), so a filter still running
- * after this is refused rather than allowed to hold the event loop.
+ * Time `filter.tools` may take on one list. Rules are bounded in size (MAX_RULE_INSTRUCTIONS) and in
+ * cost per tool (MAX_STEPS_PER_TOOL) but not on the whole list: 16 rules `[a-z]{1,100}b` would take
+ * 4 minutes on 5,000 tools with 256-character names. Real filters take far less (64 server globs over
+ * 5,000 tools: about 50 ms), so a filter still running after this is refused rather than allowed to
+ * hold the thread it runs on (here, the caller's; the service runs the rules off its event loop).
  */
-const FILTER_TIME_BUDGET_MS = 500;
+export const FILTER_TIME_BUDGET_MS = 500;
 
-export function prepareSearch(envelope: SearchEnvelope, list: ToolList): Preparation {
-  const filter = compileToolFilter(envelope.filter);
-  if (!filter.ok) return filter;
-  const tools = filter.keep ? keepWithinBudget(list.tools, filter.keep) : list.tools;
-  if (tools === undefined) {
-    const field = envelope.filter?.tools?.length ? '/filter/tools' : '/filter';
-    return { ok: false, problems: [{ field, message: `took over ${FILTER_TIME_BUDGET_MS} ms on this list: use fewer or simpler rules` }] };
+export interface PrepareOptions {
+  /**
+   * The result of `runToolNameRules` on `list.tools` with the request's `filter.tools`, when the
+   * caller ran it (the service, in a worker thread). Without it the rules run here, within
+   * FILTER_TIME_BUDGET_MS.
+   */
+  toolNames?: ToolNameRun;
+}
+
+export function prepareSearch(envelope: SearchEnvelope, list: ToolList, options: PrepareOptions = {}): Preparation {
+  const rules = envelope.filter?.tools ?? [];
+  let namesPassed: Set<ToolInfo> | undefined;
+  if (rules.length > 0) {
+    const run = options.toolNames ?? runToolNameRules(rules, list.tools, FILTER_TIME_BUDGET_MS);
+    if (!run.ok) return run;
+    namesPassed = new Set(list.tools.filter((_, index) => run.passes[index] === 1));
   }
+  const filter = compileToolFilter(envelope.filter, namesPassed);
+  if (!filter.ok) return filter;
+  // The other filters (servers, tags, hints) cost a set lookup or two per tool.
+  const tools = filter.keep ? list.tools.filter(filter.keep) : list.tools;
   const search: PreparedSearch = {
     query: envelope.query,
     tools,
@@ -54,15 +69,4 @@ export function prepareSearch(envelope: SearchEnvelope, list: ToolList): Prepara
   if (envelope.boost !== undefined) search.boost = envelope.boost;
   if (envelope.minRelevance !== undefined) search.minRelevance = envelope.minRelevance;
   return { ok: true, search };
-}
-
-/** The tools `keep` keeps, or undefined when that takes longer than FILTER_TIME_BUDGET_MS. */
-function keepWithinBudget(tools: ToolInfo[], keep: ToolFilter): ToolInfo[] | undefined {
-  const until = performance.now() + FILTER_TIME_BUDGET_MS;
-  const kept: ToolInfo[] = [];
-  for (const tool of tools) {
-    if (keep(tool)) kept.push(tool);
-    if (performance.now() > until) return undefined;
-  }
-  return kept;
 }

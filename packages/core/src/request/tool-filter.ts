@@ -11,7 +11,12 @@ export type ToolFilter = (tool: ToolInfo) => boolean;
 
 export type FilterCompilation = { ok: true; keep: ToolFilter | undefined } | { ok: false; problems: RequestProblem[] };
 
-export function compileToolFilter(filter: SearchFilter | undefined): FilterCompilation {
+/**
+ * The filter as one check. `namesPassed`, when given, holds the tools that passed `filter.tools`
+ * already (runToolNameRules, run elsewhere: the service runs it off the event loop); without it the
+ * rules are compiled here and run per tool, unbounded (prepareSearch bounds them).
+ */
+export function compileToolFilter(filter: SearchFilter | undefined, namesPassed?: ReadonlySet<ToolInfo>): FilterCompilation {
   if (filter === undefined) return { ok: true, keep: undefined };
   const checks: ToolFilter[] = [];
   if (filter.servers !== undefined) {
@@ -22,7 +27,9 @@ export function compileToolFilter(filter: SearchFilter | undefined): FilterCompi
     const servers = new Set(filter.excludeServers);
     checks.push((tool) => !servers.has(serverIdOf(tool)) && !servers.has(tool.serverName));
   }
-  if (filter.tools !== undefined && filter.tools.length > 0) {
+  if (filter.tools !== undefined && filter.tools.length > 0 && namesPassed !== undefined) {
+    checks.push((tool) => namesPassed.has(tool));
+  } else if (filter.tools !== undefined && filter.tools.length > 0) {
     const compiled = compileToolNamePatterns(filter.tools);
     if (!compiled.ok) return compiled;
     const matcher: ToolNameMatcher = compiled.matcher;

@@ -92,9 +92,30 @@ function serverProblem(server: unknown, s: number): RequestProblem | undefined {
   return undefined;
 }
 
+/**
+ * Why a tool whose key an earlier tool has is skipped. The `servers` form joins serverId and name with
+ * `:`, so server `a` with tool `b:c` and server `a:b` with tool `c` both make `a:b:c`: two different
+ * tools, not a repeat, so the reason names both and how each key was made (it said only "repeats").
+ */
+function repeatReason(
+  pointer: string,
+  tool: { serverId: string | undefined; name: string },
+  earlier: { index: number; pointer: string; serverId: string | undefined; name: string },
+): string {
+  const joined = (of: { serverId: string | undefined; name: string }) => `serverId ${JSON.stringify(of.serverId)} + name ${JSON.stringify(of.name)}`;
+  if (tool.serverId === undefined || earlier.serverId === undefined || (tool.serverId === earlier.serverId && tool.name === earlier.name)) {
+    return `${pointer}: repeats the toolKey of tool ${earlier.index}; the first is kept`;
+  }
+  return (
+    `${pointer}: its toolKey (${joined(tool)}) is also that of tool ${earlier.index} (${earlier.pointer}: ${joined(earlier)}), ` +
+    'as the servers form joins serverId and name with ":"; the first is kept'
+  );
+}
+
 class ToolListReader {
   readonly list: ToolList = { tools: [], skipped: [], skippedCount: 0 };
-  readonly #keys = new Map<string, number>();
+  /** Each kept key: the tool's index, pointer, and how the `servers` form built it. */
+  readonly #keys = new Map<string, { index: number; pointer: string; serverId: string | undefined; name: string }>();
   #index = 0;
 
   readServer(server: GroupedServer, s: number): void {
@@ -112,11 +133,12 @@ class ToolListReader {
       return;
     }
     const earlier = this.#keys.get(outcome.toolKey);
+    const serverId = grouped?.serverId;
     if (earlier !== undefined) {
-      this.#skip(index, outcome.toolKey, `${pointer}: repeats the toolKey of tool ${earlier}; the first is kept`);
+      this.#skip(index, outcome.toolKey, repeatReason(pointer, { serverId, name: outcome.toolName }, earlier));
       return;
     }
-    this.#keys.set(outcome.toolKey, index);
+    this.#keys.set(outcome.toolKey, { index, pointer, serverId, name: outcome.toolName });
     this.list.tools.push(outcome);
   }
 

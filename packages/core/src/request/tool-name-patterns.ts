@@ -16,12 +16,14 @@ import type { RequestProblem } from './tool-list.js';
  * allows) compiles to 200,801 instructions in 151 ms, and 64 such rules did not fit RE2's limit
  * together (a 500); 16 rules `[a-z]{1,100}b` (3,239 instructions) took 50 ms per 512-character name,
  * 4 minutes for 5,000 tools. So the rules of a request may compile to MAX_RULE_INSTRUCTIONS in all
- * (64 server globs such as `github:*` take about 700), and prepareSearch bounds the time spent
- * applying them.
+ * (64 server globs such as `github:*` take about 700), and runToolNameRules bounds the cost of one
+ * tool (instructions × characters) before matching and the time spent on the list while matching.
  */
 export interface ToolNameMatcher {
   /** Whether a tool with this name and key passes the rules. */
   matches(toolName: string, toolKey: string): boolean;
+  /** RE2 instructions of all rules: matching a name costs at most this many steps per character. */
+  readonly instructions: number;
 }
 
 export type PatternCompilation = { ok: true; matcher: ToolNameMatcher } | { ok: false; problems: RequestProblem[] };
@@ -62,6 +64,7 @@ export function compileToolNamePatterns(rules: readonly string[], field = '/filt
   return {
     ok: true,
     matcher: {
+      instructions,
       matches: (toolName, toolKey) =>
         !(excluded && test(excluded, toolName, toolKey)) && (!included || test(included, toolName, toolKey)),
     },
@@ -82,13 +85,23 @@ function toRe2Source(rule: string): { source: string; instructions: number } | {
     if (unknown !== undefined) return { problem: `regex flag "${unknown}" is not supported (use i, m or s)` };
   }
   try {
-    // Globs match the whole name (or the whole key); `{a,b}` and `[abc]` are supported. glob-to-regexp
-    // builds a JavaScript RegExp, which throws for an unclosed `{` (`a{b`).
-    if (!regex) source = globToRegExp(rule, { extended: true }).source;
+    // Globs match the whole name (or the whole key); `{a,b}`, `[abc]` and `[!abc]` are supported.
+    // glob-to-regexp builds a JavaScript RegExp, which throws for an unclosed `{` (`a{b`).
+    if (!regex) source = negatedClasses(globToRegExp(rule, { extended: true }).source);
     const flagBits = [...flags].reduce((bits, flag) => bits | FLAGS[flag]!, 0);
     instructions = RE2JS.compile(source, flagBits).programSize();
   } catch (error) {
     return { problem: `is not a valid ${regex ? 'RE2 regular expression' : 'glob'}: ${(error as Error).message}` };
   }
   return { source: flags === '' ? source : `(?${flags})${source}`, instructions };
+}
+
+/**
+ * glob-to-regexp copies a class as it is but escapes `!` and `^` everywhere, so `t[!a]b` became the
+ * class of `!` and `a` (matching `tab` and `t!b`, not `txb`). A class opening with an escaped `!` or
+ * `^` is the negated class that globs mean (as in picomatch and minimatch). glob-to-regexp escapes
+ * no `[` of its own, so every unescaped `[` in its output opens a class of the glob.
+ */
+function negatedClasses(source: string): string {
+  return source.replace(/(?<!\\)((?:\\\\)*)\[\\[!^]/g, '$1[^');
 }
