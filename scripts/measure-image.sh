@@ -3,6 +3,7 @@
 # (read-only root, tmpfs /tmp, as in production), over several runs. Each run is paired with a floor measured
 # the same way: a bare node HTTP server started from the same image, i.e. what Docker and Node alone cost.
 # Usage: scripts/measure-image.sh [image] [runs]   (default: catalog-search:test, 5 runs)
+#   MEASURE_DOCKER_ARGS='-e EMBEDDINGS=off' scripts/measure-image.sh ...   adds `docker run` arguments (word-split)
 set -euo pipefail
 
 image="${1:-catalog-search:test}"
@@ -17,7 +18,7 @@ bare_server="require('http').createServer((req, res) => res.end('ok')).listen(80
 cold_start_ms() {
   local port=$((20000 + RANDOM % 20000)) start_ns ready="" id
   start_ns="$(date +%s%N)"
-  id="$(docker run --detach --read-only --tmpfs /tmp --cap-drop ALL -e AUTH_JWT_SECRET="$secret" \
+  id="$(docker run --detach --init --read-only --tmpfs /tmp --cap-drop ALL -e AUTH_JWT_SECRET="$secret" ${MEASURE_DOCKER_ARGS:-} \
     -p "127.0.0.1:$port:8080" "$image" "$@")"
   for _ in $(seq 1 3000); do
     if curl --silent --fail --max-time 1 "http://127.0.0.1:$port/healthz" >/dev/null 2>&1; then

@@ -163,4 +163,36 @@ describe('npm start (src/server.ts)', () => {
     expect(Date.now() - answeredAt).toBeLessThan(3000);
     expect(started.stdout()).toContain('shutting down');
   });
+
+  // npm runs the start script through `sh -c`; without `exec` the shell took npm's forwarded signal and
+  // died, and node was left serving, orphaned (SIGTERM), or the signal was lost (SIGINT).
+  it.each(['SIGTERM', 'SIGINT'] as const)('npm start: %s to npm itself stops the server, and npm exits', async (signal) => {
+    const npm = spawn('npm', ['start', '--silent'], {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', HOST: '127.0.0.1', PORT: '0', NODE_ENV: 'production', AUTH_JWT_SECRET: SECRET },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(npm);
+    let stdout = '';
+    npm.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const exited = new Promise<void>((resolve) => npm.on('exit', () => resolve()));
+    const port = await waitFor(() => {
+      const match = /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(stdout);
+      return match ? Number(match[1]) : undefined;
+    }, 'the server to listen');
+    expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+
+    npm.kill(signal);
+    await exited;
+    // Nothing listens any more: the server stopped with npm (not orphaned and still serving).
+    const isListening = () =>
+      new Promise<boolean>((resolve) => {
+        const socket = connect(port, '127.0.0.1', () => resolve(!socket.destroy()));
+        socket.on('error', () => resolve(false));
+      });
+    const until = Date.now() + 10_000;
+    while ((await isListening()) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await isListening()).toBe(false);
+    expect(stdout).toContain('shutting down');
+  }, 30_000);
 });

@@ -16,7 +16,7 @@ import { mergeRanking } from './merge-ranking.js';
 import { OutputModeMemory } from './output-mode.js';
 import { createPromptPlanner, type PromptPlan } from './prompt-plan.js';
 import { participate, SingleFlights } from './single-flight.js';
-import { LinePartsCache, linePartsBytes, type LineParts } from './token-count.js';
+import { LinePartsCache, linePartsBytes, loadTokenizer, type LineParts } from './token-count.js';
 import type { CandidateGrade } from './types.js';
 
 
@@ -81,6 +81,8 @@ interface ProjectState {
 }
 
 export function createReranker(config: RerankerConfig): LlmReranker {
+  // The tokenizer's tables now, at start, rather than inside the first search's deadline (token-count.ts).
+  loadTokenizer();
   const reserveMs = config.reserveMs ?? 50;
   const cacheTtlMs = config.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS;
   const minCallMs = config.minCallMs ?? 100;

@@ -28,6 +28,26 @@ const outcome = await client.search({ query: ['read a file'], servers, maxResult
 console.log(JSON.stringify(outcome));
 `;
 
+// A router's tool_discovery as the README shows it: the tool definition from the package, and a
+// tools/call answered with handleToolDiscovery over the tools/list results of its servers.
+const ROUTER = `import { createCatalogSearchClient, handleToolDiscovery, TOOL_DISCOVERY_TOOL, toServers } from '@catalog-search/client';
+const searches = [];
+const client = createCatalogSearchClient({ baseUrl: process.env.BASE_URL, token: process.env.TOKEN, timeoutMs: 2000, onSearch: (event) => searches.push(event) });
+const servers = toServers([
+  { serverId: 'files', serverName: 'Files', listed: { tools: [
+    { name: 'read_file', title: 'Read file', description: 'Read the complete contents of a file from disk. Handles text encodings.', inputSchema: { type: 'object', properties: { path: { type: 'string' }, encoding: { type: 'string' } }, required: ['path'] }, outputSchema: { type: 'object', properties: { text: { type: 'string' } } } },
+    { name: 'write_file', description: 'Write text to a file', inputSchema: { type: 'object', properties: { path: { type: 'string' }, text: { type: 'string' } } } },
+  ] } },
+  { serverId: 'mail', listed: { tools: [{ name: 'send_email', description: 'Send an email to a recipient', inputSchema: { type: 'object' } }] } },
+]);
+const calls = {};
+for (const detail of ['minimal', 'summary', 'full']) {
+  calls[detail] = await handleToolDiscovery(client, { query: ['read a file'], maxResults: 2, detail }, servers);
+}
+calls.invalid = await handleToolDiscovery(client, { query: [] }, servers);
+console.log(JSON.stringify({ tool: TOOL_DISCOVERY_TOOL, calls, searches }));
+`;
+
 let scratch: string;
 let service: RunningApp | undefined;
 
@@ -38,6 +58,7 @@ beforeAll(async () => {
   await writeFile(join(scratch, 'package.json'), JSON.stringify({ name: 'router', private: true, type: 'module' }));
   await run(npm, ['install', '--no-audit', '--no-fund', '--ignore-scripts', join(scratch, tarball)], { cwd: scratch });
   await writeFile(join(scratch, 'search.mjs'), PROGRAM);
+  await writeFile(join(scratch, 'router.mjs'), ROUTER);
   service = await startApp(testConfig());
 }, 180_000);
 
@@ -46,9 +67,9 @@ afterAll(async () => {
   if (scratch) await rm(scratch, { recursive: true, force: true });
 });
 
-async function runProgram(baseUrl: string): Promise<Record<string, any>> {
+async function runProgram(baseUrl: string, program = 'search.mjs'): Promise<Record<string, any>> {
   const token = signJwt(claims({ iss: 'https://router.example', aud: 'catalog-search' }), { alg: 'HS256', key: TEST_SECRET });
-  const { stdout } = await run(process.execPath, ['search.mjs'], { cwd: scratch, env: { ...process.env, BASE_URL: baseUrl, TOKEN: token } });
+  const { stdout } = await run(process.execPath, [program], { cwd: scratch, env: { ...process.env, BASE_URL: baseUrl, TOKEN: token } });
   return JSON.parse(stdout) as Record<string, any>;
 }
 
@@ -60,6 +81,32 @@ describe('the client tarball in a fresh project', () => {
     expect(files.filter((name) => name.endsWith('.map') || name.includes('tsbuildinfo'))).toEqual([]);
     expect(files).toContain('index.js');
     expect(files).toContain('index.d.ts');
+  });
+
+  it('answers a tool_discovery call against the running service, sized by detail, with onSearch seeing each search', async () => {
+    const { tool, calls, searches } = await runProgram(service!.url, 'router.mjs');
+    expect(tool).toMatchObject({ name: 'tool_discovery', inputSchema: { required: ['query'] } });
+    expect(Object.keys(tool.inputSchema.properties)).toEqual(['query', 'context', 'maxResults', 'detail']);
+    expect(searches.map((event: { source: string }) => event.source)).toEqual(['cloud', 'cloud', 'cloud']);
+
+    const { minimal, summary, full, invalid } = calls;
+    for (const call of [minimal, summary, full]) {
+      expect(call.isError).toBeUndefined();
+      expect(call._meta.source).toBe('cloud');
+      expect(call.structuredContent.results.map((result: { toolKey: string }) => result.toolKey)[0]).toBe('files:read_file');
+    }
+    expect(minimal.structuredContent.results[0]).toEqual({ toolKey: 'files:read_file', relevance: expect.any(Number) });
+    expect(summary.structuredContent.results[0]).toMatchObject({ title: 'Read file', arguments: 'path: string, encoding?: string' });
+    expect(summary.structuredContent.results[0].inputSchema).toBeUndefined();
+    expect(full.structuredContent.results[0]).toMatchObject({
+      description: 'Read the complete contents of a file from disk. Handles text encodings.',
+      inputSchema: { required: ['path'] },
+      outputSchema: { properties: { text: { type: 'string' } } },
+    });
+    const sizes = [minimal, summary, full].map((call) => call.content[0].text.length);
+    expect(sizes[0]).toBeLessThan(sizes[1]);
+    expect(sizes[1]).toBeLessThan(sizes[2]);
+    expect(invalid).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringContaining('/query') }] });
   });
 
   it('searches the running service, then falls back locally when it is stopped', async () => {

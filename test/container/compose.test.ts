@@ -1,5 +1,6 @@
 // docker-compose.yml as a self-hoster runs it: configuration from an env file, the API on a loopback port,
-// health from the image's HEALTHCHECK. Runs Compose v2 (`docker compose`) when present, else v1 (`docker-compose`).
+// health from the image's HEALTHCHECK. Runs scripts/compose.sh as docs/self-hosting.md does (Compose v2 when present,
+// else v1), with the offline Redis image.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,7 +28,8 @@ beforeAll(async () => {
     CATALOG_SEARCH_PORT: String(port),
   };
   runCompose = await composeRunner(project, env, repoRoot);
-  const up = await runCompose(['up', '--detach', '--no-build']);
+  // As documented: `scripts/compose.sh up -d` (the image exists, so nothing is built).
+  const up = await runCompose(['up', '-d']);
   expect(up.code, up.stderr).toBe(0);
   baseUrl = `http://127.0.0.1:${port}`;
   await waitForOk(`${baseUrl}/readyz`, 30_000);
@@ -83,6 +85,9 @@ describe('docker compose up', () => {
     expect(hostConfig.CapDrop).toEqual(['ALL']);
     expect(Object.keys(hostConfig.Tmpfs)).toEqual(['/tmp']);
     expect(hostConfig.PortBindings['8080/tcp'][0].HostIp).toBe('127.0.0.1');
+    // An init as PID 1 and a hard memory limit (768m by default).
+    expect(hostConfig.Init).toBe(true);
+    expect(hostConfig.Memory).toBe(768 * 2 ** 20);
 
     // The first health check runs one interval (10 s) after start.
     const deadline = Date.now() + 40_000;

@@ -92,7 +92,7 @@ describe('a heap overflow', () => {
       repoRoot,
     );
     cleanups.push(() => runCompose(['down', '--volumes', '--timeout', '5']));
-    const up = await runCompose(['up', '--detach', '--no-build']);
+    const up = await runCompose(['up', '-d']);
     expect(up.code, up.stderr).toBe(0);
     const baseUrl = `http://127.0.0.1:${port}`;
     await waitForOk(`${baseUrl}/readyz`, 30_000);

@@ -98,15 +98,13 @@ export async function docker(args: string[], timeoutMs = 60_000): Promise<string
 }
 
 /**
- * Compose v2 (`docker compose`) when present, else v1 (`docker-compose`), bound to one project and env.
- * No registry is reachable here, so the compose file's Redis is the image built from Debian's
- * redis-server (scripts/build-redis-standin.sh) unless REDIS_IMAGE says otherwise.
+ * Compose as the self-hosting guide runs it: scripts/compose.sh (v2 `docker compose` when present, else v1
+ * `docker-compose`), bound to one project and env. No registry is reachable here, so the compose file's
+ * Redis is the image built from Debian's redis-server (scripts/build-redis-standin.sh) unless REDIS_IMAGE
+ * says otherwise: the guide's offline path.
  */
 export async function composeRunner(project: string, env: NodeJS.ProcessEnv, cwd: string) {
   env = { REDIS_IMAGE: process.env.REDIS_IMAGE ?? 'local/redis:standin', ...env };
-  const v2 = await run('docker', ['compose', 'version'], { timeoutMs: 15_000 }).catch(() => undefined);
-  const [command, prefix] = v2?.code === 0 ? ['docker', ['compose']] : ['docker-compose', []];
   return (args: string[], timeoutMs = 120_000) =>
-    run(command as string, [...(prefix as string[]), '--project-name', project, '--file', 'docker-compose.yml', ...args], { env, cwd, timeoutMs });
+    run('scripts/compose.sh', ['--project-name', project, '--file', 'docker-compose.yml', ...args], { env, cwd, timeoutMs });
 }
-

@@ -1,14 +1,21 @@
-// The service image, run as a self-hoster would: production mode, read-only root filesystem, a tmpfs /tmp,
-// all capabilities dropped, an HS256 key from the environment. Smoke tests go over the published port.
+// The service image, run as docs/self-hosting.md's `docker run` does: under an init (--init), production mode,
+// read-only root filesystem, a tmpfs /tmp, all capabilities dropped, an HS256 key from the environment. Smoke
+// tests go over the published port.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { GenericContainer, Wait, type StartedTestContainer } from 'testcontainers';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { docker, fetchWithin, run, sampleSearch, signHs256 } from './helpers.js';
 
-/** GenericContainer plus the one host setting Testcontainers has no builder method for. */
+/** GenericContainer plus the two host settings Testcontainers has no builder method for. */
 class LockedDownContainer extends GenericContainer {
   withReadOnlyRootFilesystem(): this {
     this.hostConfig.ReadonlyRootfs = true;
+    return this;
+  }
+
+  /** `docker run --init`: Docker's tini as PID 1, node its child. */
+  withInit(): this {
+    this.hostConfig.Init = true;
     return this;
   }
 }
@@ -24,6 +31,7 @@ beforeAll(async () => {
     .withEnvironment({ AUTH_JWT_SECRET: secret, LOG_LEVEL: 'warn', SHUTDOWN_DELAY_MS: String(SHUTDOWN_DELAY_MS) })
     .withExposedPorts(8080)
     .withReadOnlyRootFilesystem()
+    .withInit()
     .withTmpFs({ '/tmp': 'rw,noexec,nosuid,size=64m' })
     .withDroppedCapabilities('ALL')
     .withSecurityOpt('no-new-privileges')
@@ -47,7 +55,7 @@ function search(body: unknown, headers: Record<string, string> = {}): Promise<Re
 }
 
 describe('the image', () => {
-  it('is configured for production: node as PID 1, numeric non-root user, health check, NODE_ENV', async () => {
+  it('is configured for production: node as the command (no shell, no npm), numeric non-root user, health check, NODE_ENV', async () => {
     const config = JSON.parse(await docker(['image', 'inspect', '--format', '{{json .Config}}', image]));
     expect(config.User).toBe('1000:1000');
     expect(config.Cmd).toEqual(['node', 'dist/src/server.js']);
@@ -56,6 +64,12 @@ describe('the image', () => {
     expect(config.Env).toContain('PORT=8080');
     expect(config.Healthcheck.Test.join(' ')).toContain('/healthz');
     expect(Object.keys(config.ExposedPorts)).toEqual(['8080/tcp']);
+  });
+
+  it('loads the trimmed tokenizer (the LLM rerank counts prompt tokens with it)', async () => {
+    const probe = await container!.exec(['node', '-e', "process.stdout.write(String(require('gpt-tokenizer/encoding/o200k_base').countTokens('hello world')))"]);
+    expect(probe.stderr).toBe('');
+    expect(probe.stdout).toBe('2');
   });
 
   it('carries production dependencies only', async () => {
@@ -70,11 +84,19 @@ describe('the image', () => {
 });
 
 describe('the running container', () => {
-  it('runs the server as uid 1000 on a read-only root filesystem, writable only in /tmp', async () => {
-    const status = await container!.exec(['node', '-e', "process.stdout.write(require('fs').readFileSync('/proc/1/status', 'utf8'))"]);
-    expect(status.stdout).toMatch(/^Uid:\s+1000\s+1000\s+1000\s+1000$/m);
-    const cmdline = await container!.exec(['node', '-e', "process.stdout.write(require('fs').readFileSync('/proc/1/cmdline', 'utf8').split('\\0').join(' '))"]);
-    expect(cmdline.stdout.trim()).toBe('node dist/src/server.js');
+  it('runs the server as uid 1000 under the init, on a read-only root filesystem, writable only in /tmp', async () => {
+    // PID 1 is Docker's init; the server is node, its child.
+    const processes = await container!.exec([
+      'node',
+      '-e',
+      "const fs = require('fs'); process.stdout.write(JSON.stringify(fs.readdirSync('/proc').filter((p) => /^\\d+$/.test(p)).map((pid) => { try { return { pid: Number(pid), cmd: fs.readFileSync('/proc/' + pid + '/cmdline', 'utf8').split('\\0').join(' ').trim(), status: fs.readFileSync('/proc/' + pid + '/status', 'utf8') }; } catch { return undefined; } }).filter(Boolean)))",
+    ]);
+    const list = JSON.parse(processes.stdout) as Array<{ pid: number; cmd: string; status: string }>;
+    expect(list.find((p) => p.pid === 1)?.cmd).toMatch(/docker-init/);
+    const server = list.find((p) => p.cmd === 'node dist/src/server.js');
+    expect(server, JSON.stringify(list.map((p) => p.cmd))).toBeDefined();
+    expect(server!.status).toMatch(/^PPid:\s+1$/m);
+    expect(server!.status).toMatch(/^Uid:\s+1000\s+1000\s+1000\s+1000$/m);
     const write = (path: string) =>
       container!.exec(['node', '-e', `try { require('fs').writeFileSync('${path}', 'x'); console.log('ok') } catch (e) { console.log(e.code) }`]);
     expect((await write('/app/dist/injected.js')).stdout.trim()).toBe('EROFS');
@@ -137,7 +159,7 @@ describe('the running container', () => {
     }
   });
 
-  it('drains on docker stop: /readyz turns 503 at once, then node (PID 1) exits 0 well before SIGKILL', async () => {
+  it('drains on docker stop: /readyz turns 503 at once, then node exits 0 (the init passes on SIGTERM and its code) well before SIGKILL', async () => {
     const started = Date.now();
     // Docker sends SIGTERM and would SIGKILL (exit 137) after 15 s: a clean exit before that is the server's doing.
     const stopping = container!.stop({ timeout: 15_000, remove: false });

@@ -5,6 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
+import { StatefulSet } from 'kubernetes-models/apps/v1/StatefulSet';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
@@ -29,6 +30,7 @@ interface K8sObject {
 // One schema-validating model per apiVersion/kind the base may contain; anything else fails the test.
 const MODELS: Record<string, new (data: never) => { validate(): void }> = {
   'apps/v1/Deployment': Deployment,
+  'apps/v1/StatefulSet': StatefulSet,
   'v1/Service': Service,
   'v1/ConfigMap': ConfigMap,
   'v1/Namespace': Namespace,
@@ -229,19 +231,21 @@ describe('deploy/base defaults, deploy/overlays/example and deploy/monitoring', 
     expect(service.spec.ports.map((port: { targetPort: unknown }) => port.targetPort)).not.toContain('metrics');
   });
 
-  it('the example overlay builds on the base with its own namespace and image', () => {
+  it('the example overlay builds on the base with its own namespace and image, a Redis and the metrics Service', () => {
     const [overlay] = read('overlays/example/kustomization.yaml') as [{ resources: string[]; namespace: string; images: Array<{ name: string; newName: string }> }];
     const [namespace] = read('overlays/example/namespace.yaml') as [K8sObject];
-    expect(overlay.resources).toEqual(['namespace.yaml', '../../base']);
+    expect(overlay.resources).toEqual(['namespace.yaml', '../../base', '../../metrics', 'redis.yaml']);
     expect(namespace).toMatchObject({ kind: 'Namespace', metadata: { name: overlay.namespace } });
     expect(() => validateAgainstSchema({ ...namespace, kind: 'Namespace' } as K8sObject)).not.toThrow();
     expect(overlay.images.map((image) => image.name)).toEqual([container.image]);
+    const redis = read('overlays/example/redis.yaml') as Array<K8sObject & { spec: any }>;
+    for (const object of redis) expect(() => validateAgainstSchema(object), object.kind).not.toThrow();
   });
 
   it('the ServiceMonitor scrapes the pods through a metrics Service that selects them', () => {
     const [kustomize] = read('monitoring/kustomization.yaml') as [{ resources: string[] }];
-    expect(kustomize.resources.sort()).toEqual(['metrics-service.yaml', 'servicemonitor.yaml']);
-    const [metricsService] = read('monitoring/metrics-service.yaml') as [K8sObject & { spec: any }];
+    expect(kustomize.resources.sort()).toEqual(['../metrics', 'servicemonitor.yaml']);
+    const [metricsService] = read('metrics/metrics-service.yaml') as [K8sObject & { spec: any }];
     const [monitor] = read('monitoring/servicemonitor.yaml') as [K8sObject & { spec: any }];
     expect(() => validateAgainstSchema(metricsService)).not.toThrow();
     expect(deployment.spec.template.metadata.labels).toMatchObject(metricsService.spec.selector);
@@ -263,6 +267,47 @@ const kubectl = (() => {
   }
 })();
 
+describe.skipIf(!kubectl)('kubectl kustomize deploy/overlays/example', () => {
+  it('renders a deployment whose REDIS_URL reaches the overlay\'s Redis, and whose metrics port the metrics Service scrapes', () => {
+    const rendered = execFileSync('kubectl', ['kustomize', new URL('../overlays/example', BASE).pathname], { encoding: 'utf8', timeout: 30_000 });
+    const objects = parseAllDocuments(rendered).map((document) => document.toJS() as K8sObject & { spec: any; data?: Record<string, string> });
+    expect(objects.map((object) => `${object.kind}/${object.metadata.name}`).sort()).toEqual([
+      'ConfigMap/catalog-search-config',
+      'Deployment/catalog-search',
+      'HorizontalPodAutoscaler/catalog-search',
+      'Namespace/catalog-search',
+      'PodDisruptionBudget/catalog-search',
+      'Service/catalog-search',
+      'Service/catalog-search-metrics',
+      'Service/catalog-search-redis',
+      'StatefulSet/catalog-search-redis',
+    ]);
+    for (const object of objects) {
+      expect(() => validateAgainstSchema(object), object.kind).not.toThrow();
+      if (object.kind !== 'Namespace') expect((object.metadata as { namespace?: string }).namespace, object.kind).toBe('catalog-search');
+    }
+    const find = (kind: string, name: string) => objects.find((object) => object.kind === kind && object.metadata.name === name)!;
+    // The service reads the rendered ConfigMap (with the Secret's key) as it would in the cluster.
+    const configMapData = find('ConfigMap', 'catalog-search-config').data!;
+    const { config } = parseConfigRecordingReads({ ...configMapData, NODE_ENV: 'production', AUTH_JWT_SECRET: 'x'.repeat(32) });
+    const redisUrl = new URL(config.redis!.url);
+    const redisService = find('Service', 'catalog-search-redis');
+    expect(redisUrl.hostname).toBe(redisService.metadata.name);
+    expect(Number(redisUrl.port)).toBe(redisService.spec.ports[0].port);
+    const redis = find('StatefulSet', 'catalog-search-redis');
+    expect(redis.spec.serviceName).toBe(redisService.metadata.name);
+    expect(redis.spec.template.metadata.labels).toMatchObject(redisService.spec.selector);
+    expect(redis.spec.template.spec.containers[0].ports.map((port: { name: string }) => port.name)).toContain(redisService.spec.ports[0].targetPort);
+    // The API's selectors do not take in the Redis pod.
+    expect(redis.spec.template.metadata.labels).not.toMatchObject(find('Service', 'catalog-search').spec.selector);
+    const metrics = find('Service', 'catalog-search-metrics');
+    const api = find('Deployment', 'catalog-search');
+    expect(api.spec.template.metadata.labels).toMatchObject(metrics.spec.selector);
+    const metricsPort = api.spec.template.spec.containers[0].ports.find((port: { name: string }) => port.name === metrics.spec.ports[0].targetPort);
+    expect(metricsPort.containerPort).toBe(config.metrics.port);
+  });
+});
+
 describe.skipIf(!kubectl)('kubectl kustomize deploy/base', () => {
   it('renders every resource, schema-valid, with the image override and the common labels applied', () => {
     const rendered = execFileSync('kubectl', ['kustomize', new URL('.', BASE).pathname], { encoding: 'utf8', timeout: 30_000 });
@@ -282,11 +327,25 @@ describe.skipIf(!kubectl)('kubectl kustomize deploy/base', () => {
 
 describe('.env.example', () => {
   const example = readFileSync(new URL('../../.env.example', import.meta.url), 'utf8');
-  const assignments = [...example.matchAll(/^#?\s*([A-Z][A-Z0-9_]*)=(.*)$/gm)].map((m) => ({ name: m[1]!, value: m[2]! }));
+  // `NAME=value` (set), `# NAME=value` (the default, commented out) and `# e.g. NAME=value` (an example).
+  const assignments = [...example.matchAll(/^(#\s*(?:e\.g\.\s+)?)?([A-Z][A-Z0-9_]*)=(.*)$/gm)].map((m) => ({
+    name: m[2]!,
+    value: m[3]!,
+    kind: m[1] === undefined ? 'set' : /e\.g\./.test(m[1]) ? 'example' : 'default',
+  }));
+  const composeOnly = ['CATALOG_SEARCH_BIND', 'CATALOG_SEARCH_PORT', 'CATALOG_SEARCH_IMAGE', 'CATALOG_SEARCH_MEMORY', 'NODE_IMAGE', 'REDIS_IMAGE'];
+  // Sections whose variables are read only when the section is on (an LLM, Redis, tracing, a metrics port).
+  const everythingOn: Env = {
+    AUTH_JWT_SECRET: 'x'.repeat(32),
+    LLM_BASE_URL: 'http://127.0.0.1:1/v1',
+    LLM_MODEL: 'model',
+    REDIS_URL: 'redis://127.0.0.1:1',
+    OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:1',
+    METRICS_PORT: '9464',
+  };
 
   it('documents only variables the service reads, including every variable the ConfigMap sets', () => {
-    const { read } = parseConfigRecordingReads({ AUTH_JWT_SECRET: 'x'.repeat(32) });
-    const composeOnly = ['CATALOG_SEARCH_BIND', 'CATALOG_SEARCH_PORT', 'CATALOG_SEARCH_IMAGE', 'NODE_IMAGE'];
+    const { read } = parseConfigRecordingReads(everythingOn);
     for (const { name } of assignments) {
       if (!composeOnly.includes(name)) expect(read, `${name} is read by src/config.ts`).toContain(name);
     }
@@ -294,13 +353,31 @@ describe('.env.example', () => {
     for (const name of Object.keys(configMap.data)) expect(documented).toContain(name);
   });
 
+  it('states the real defaults: setting a commented-out default changes nothing in the configuration', () => {
+    const defaults = assignments.filter((a) => a.kind === 'default' && !composeOnly.includes(a.name));
+    expect(defaults.length).toBeGreaterThan(30);
+    const baseline = JSON.stringify(parseConfig(everythingOn));
+    const wrong: string[] = [];
+    for (const { name, value } of defaults) {
+      let same: boolean;
+      try {
+        same = JSON.stringify(parseConfig({ ...everythingOn, [name]: value })) === baseline;
+      } catch {
+        same = false;
+      }
+      if (!same) wrong.push(`${name}=${value}`);
+    }
+    expect(wrong, 'commented-out lines that are not the default (write examples as `# e.g. NAME=value`)').toEqual([]);
+  });
+
+  it('the default check is live: a wrong default is caught', () => {
+    const baseline = JSON.stringify(parseConfig(everythingOn));
+    expect(JSON.stringify(parseConfig({ ...everythingOn, MAX_QUERY_CHARS: '1000' }))).not.toBe(baseline);
+    expect(JSON.stringify(parseConfig({ ...everythingOn, LLM_PROMPT_TOKEN_BUDGET: '6999' }))).not.toBe(baseline);
+  });
+
   it('is accepted by the service in production once the secret is filled in', () => {
-    const active = Object.fromEntries(
-      example
-        .split('\n')
-        .filter((line) => /^[A-Z][A-Z0-9_]*=/.test(line))
-        .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
-    );
+    const active = Object.fromEntries(assignments.filter((a) => a.kind === 'set').map((a) => [a.name, a.value]));
     expect(active.AUTH_JWT_SECRET).toBe('');
     const { config } = parseConfigRecordingReads({ ...active, NODE_ENV: 'production', AUTH_JWT_SECRET: 'y'.repeat(32) });
     expect(config.auth?.key.kind).toBe('secret');

@@ -6,7 +6,14 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+
+// esbuild and TypeScript are the repository's development dependencies, installed by `npm ci` at its
+// root (the client's own folder has no lockfile). The one command from a fresh clone, at the root:
+//   npm ci && npm run pack:client
+const { build } = await import('esbuild').catch((error) => {
+  console.error(`Cannot load esbuild (${error.code ?? error.message}): run \`npm ci\` at the repository root first, then \`npm run pack:client\` there.`);
+  process.exit(1);
+});
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const dist = join(root, 'dist');

@@ -5,6 +5,12 @@ import { CatalogSearchError } from './errors.js';
  * `failureThreshold` failures in a row it opens: searches rank locally at once for `cooldownMs`
  * (or longer when the server sent `Retry-After`). Then it is half-open: exactly one search probes
  * the cloud while the others keep ranking locally; a success closes it, a failure opens it again.
+ *
+ * While open, the cloud is also probed in the background, at most every `probeIntervalMs`: the
+ * search that triggers the probe is answered locally at once (no search waits on it), and the
+ * probe's success closes the circuit. A router is thus back on the cloud within about
+ * `probeIntervalMs` of the service's return, not the whole cool-down (measured against the real
+ * service: test/client/client-recovery.test.ts). A Retry-After is honoured: no probe before it ends.
  */
 
 export interface CircuitBreakerOptions {
@@ -14,6 +20,12 @@ export interface CircuitBreakerOptions {
   cooldownMs?: number;
   /** Cap on a server's `Retry-After` (429/503), which opens the circuit at once for that long. Default 300,000 ms. */
   maxRetryAfterMs?: number;
+  /**
+   * While open, the least time between background probes of the cloud (each rides on a search that
+   * is answered locally at once). Default 2,000 ms; 0 turns background probes off (only the
+   * half-open probe after the cool-down).
+   */
+  probeIntervalMs?: number;
   /** Clock in ms; tests inject one. Default `Date.now`. */
   now?: () => number;
 }
@@ -30,21 +42,33 @@ export interface CircuitSnapshot {
 export const DEFAULT_FAILURE_THRESHOLD = 3;
 export const DEFAULT_COOLDOWN_MS = 30_000;
 export const DEFAULT_MAX_RETRY_AFTER_MS = 300_000;
+/**
+ * 2 s: a returning service is found within ~2 s plus the next search, well inside the 5 s a router
+ * may stay local; while the cloud refuses connections a probe costs ~1 ms, and while it hangs at most
+ * one probe is in flight (it ends by the search's timeout).
+ */
+export const DEFAULT_PROBE_INTERVAL_MS = 2_000;
 
 export class CircuitBreaker {
   readonly #failureThreshold: number;
   readonly #cooldownMs: number;
   readonly #maxRetryAfterMs: number;
+  readonly #probeIntervalMs: number;
   readonly #now: () => number;
   #consecutiveFailures = 0;
   /** Undefined while closed; otherwise the clock time the open period ends. */
   #openUntil: number | undefined;
   #probeInFlight = false;
+  /** When the last probe (foreground or background) started. */
+  #lastProbeAt = -Infinity;
+  /** Until when a server's Retry-After forbids any call (0: none asked). */
+  #retryAfterUntil = 0;
 
   constructor(options: CircuitBreakerOptions = {}) {
     this.#failureThreshold = positiveInteger(options.failureThreshold ?? DEFAULT_FAILURE_THRESHOLD, 'failureThreshold');
     this.#cooldownMs = nonNegative(options.cooldownMs ?? DEFAULT_COOLDOWN_MS, 'cooldownMs');
     this.#maxRetryAfterMs = nonNegative(options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS, 'maxRetryAfterMs');
+    this.#probeIntervalMs = nonNegative(options.probeIntervalMs ?? DEFAULT_PROBE_INTERVAL_MS, 'probeIntervalMs');
     this.#now = options.now ?? Date.now;
   }
 
@@ -61,13 +85,39 @@ export class CircuitBreaker {
     if (this.#openUntil === undefined) return true;
     if (this.#now() < this.#openUntil || this.#probeInFlight) return false;
     this.#probeInFlight = true;
+    this.#lastProbeAt = this.#now();
     return true;
+  }
+
+  /**
+   * While open (after `tryAcquire` said no): whether this search should also probe the cloud in the
+   * background. At most one probe at a time, one per `probeIntervalMs`, none before a Retry-After
+   * ends. The caller must then report `success` or `probeFailed`.
+   */
+  tryBackgroundProbe(): boolean {
+    if (this.#openUntil === undefined || this.#probeInFlight || this.#probeIntervalMs === 0) return false;
+    const now = this.#now();
+    if (now < this.#retryAfterUntil || now - this.#lastProbeAt < this.#probeIntervalMs) return false;
+    this.#probeInFlight = true;
+    this.#lastProbeAt = now;
+    return true;
+  }
+
+  /**
+   * A background probe failed: the circuit stays open until its cool-down ends, as it was (a
+   * Retry-After still opens it for that long).
+   */
+  probeFailed(retryAfterMs?: number): void {
+    this.#consecutiveFailures += 1;
+    this.#probeInFlight = false;
+    if (retryAfterMs !== undefined) this.#openFor(retryAfterMs);
   }
 
   success(): void {
     this.#consecutiveFailures = 0;
     this.#openUntil = undefined;
     this.#probeInFlight = false;
+    this.#retryAfterUntil = 0;
   }
 
   /** A failed cloud call. `retryAfterMs` (from 429/503) opens the circuit at once for that long. */
@@ -76,10 +126,17 @@ export class CircuitBreaker {
     const wasProbe = this.#probeInFlight;
     this.#probeInFlight = false;
     if (retryAfterMs !== undefined) {
-      this.#openUntil = this.#now() + Math.min(retryAfterMs, this.#maxRetryAfterMs);
+      this.#openFor(retryAfterMs);
     } else if (wasProbe || this.#consecutiveFailures >= this.#failureThreshold) {
       this.#openUntil = this.#now() + this.#cooldownMs;
+      // The first background probe comes one interval after the circuit opened.
+      this.#lastProbeAt = this.#now();
     }
+  }
+
+  #openFor(retryAfterMs: number): void {
+    this.#openUntil = this.#now() + Math.min(retryAfterMs, this.#maxRetryAfterMs);
+    this.#retryAfterUntil = this.#openUntil;
   }
 
   /** The call ended without telling us anything about the cloud (the caller aborted): free the probe slot. */

@@ -9,12 +9,13 @@ import {
   InternalServerError,
   RateLimitError,
 } from './errors.js';
-import { startDeadline } from './deadline.js';
+import { monotonicNow, startDeadline, type Deadline } from './deadline.js';
 import { CONFIGURATION_REASONS, fallbackReasonFor, type FallbackReason } from './fallback-reason.js';
 import { prepareLocally, searchLocally, usableTools, type LocalSearch } from './local-search.js';
 import { newRequestId } from './request-id.js';
 import { runtimeStreamsBodies } from './streamed-body.js';
 import { isRefusedReference, ToolSetReferences } from './tool-set-references.js';
+import { traceHeaders, type TraceContextHeaders, type TraceHeaders } from './trace-context.js';
 import { prepareRequest } from './validation.js';
 
 export const DEFAULT_TIMEOUT_MS = 5_000;
@@ -42,6 +43,17 @@ export interface CatalogSearchClientOptions {
   fallback?: boolean;
   /** Called on every local answer with the reason and the typed error. Exceptions it throws are ignored. */
   onFallback?: (event: FallbackEvent) => void;
+  /**
+   * Called once for every search when it settles (cloud or local answer, or rejection), for
+   * telemetry: source, duration, request id, fallback reason. Exceptions it throws are ignored.
+   */
+  onSearch?: (event: SearchEvent) => void;
+  /**
+   * Called per search for the W3C trace context to send (`traceparent`, `tracestate`), e.g. from
+   * OpenTelemetry: `() => { const c = {}; propagation.inject(context.active(), c); return c; }`.
+   * A search's own `traceparent` option wins. Malformed values are not sent.
+   */
+  traceContext?: () => TraceContextHeaders | undefined;
   /** Circuit breaker settings, or `false` to call the cloud on every search. */
   breaker?: CircuitBreakerOptions | false;
   /** Sent as `X-Project-Id`; the service rejects (403) a token for another project. */
@@ -70,6 +82,23 @@ export interface FallbackEvent {
   configurationProblem: boolean;
 }
 
+/** What `onSearch` sees of each search. */
+export interface SearchEvent {
+  /** The id sent as `X-Request-Id` and returned in `meta.requestId`. */
+  requestId: string;
+  /** From the call of `search()` until it settled, in milliseconds. */
+  durationMs: number;
+  /** `cloud` or `local` answer; `none` when the search rejected (`error` says why). */
+  source: 'cloud' | 'local' | 'none';
+  /** Set when `source` is `local`. */
+  fallbackReason?: FallbackReason;
+  /** `meta.ranker` of the answer (`bm25` or `llm`); absent when the search rejected. */
+  ranker?: SearchResponse['meta']['ranker'];
+  resultCount: number;
+  /** Set when `source` is `none`: `APIUserAbortError`, `InvalidRequestError`, or the cloud's error with `fallback: false`. */
+  error?: CatalogSearchError;
+}
+
 export interface SearchOptions {
   /** Aborting rejects the search with APIUserAbortError (no fallback). */
   signal?: AbortSignal;
@@ -77,6 +106,10 @@ export interface SearchOptions {
   timeoutMs?: number;
   /** Overrides the generated request id (`X-Request-Id`, `meta.requestId`). */
   requestId?: string;
+  /** W3C `traceparent` to send with this search (the service continues the trace); overrides `traceContext`. */
+  traceparent?: string;
+  /** W3C `tracestate`, sent with `traceparent`. */
+  tracestate?: string;
 }
 
 export interface SearchOutcome extends SearchResponse {
@@ -137,87 +170,146 @@ export function createCatalogSearchClient(options: CatalogSearchClientOptions): 
     return { ...searchLocally(request, local, requestId, reason), source: 'local', fallbackReason: reason };
   };
 
+  /**
+   * The cloud side of one search: the list's id, the call, and the resend after a refused reference,
+   * all within `deadline`. Resolves with the cloud's outcome; rejects with a CatalogSearchError.
+   * Updates the breaker and the references it learns.
+   */
+  const askCloud = async (
+    request: SearchRequest,
+    prepared: PreparedSearch,
+    requestId: string,
+    deadline: Deadline,
+    trace: TraceHeaders | undefined,
+    background = false,
+  ): Promise<SearchOutcome> => {
+    // The last call failed (tracked with or without a breaker).
+    const failing = lastFailure !== undefined;
+    // While the cloud is failing, its call most likely fails too: no id work before it (the list is sent).
+    const toolSet = references.any && !failing ? await references.idOf(prepared.list) : undefined;
+    const call = (reference: string | undefined) =>
+      callCloud(request, {
+        fetch: fetchImpl,
+        url,
+        resolveToken,
+        deadline,
+        deadlineMarginMs,
+        requestId,
+        prepared,
+        projectId: options.projectId,
+        userAgent: options.userAgent,
+        trace,
+        // While the cloud is failing, the next call most likely fails too: spare a waiting search the gzip
+        // work. A background probe keeps it: nobody waits on it, and a failing service that still answers
+        // (5xx) then gets ~110 KB instead of ~800 KB of a 1,000-tool list every probe interval.
+        compression: failing && !background ? 'none' : compression,
+        streaming,
+        toolSet: reference,
+      });
+    let response: SearchResponse;
+    let byReference = false;
+    let resent = false;
+    const held = references.held(toolSet);
+    if (held) {
+      try {
+        response = await call(held.id);
+        byReference = true;
+      } catch (error) {
+        if (!isRefusedReference(error)) throw error;
+        // The service lost the list, or does not know references: send it once in full, in what is left of the budget.
+        references.refused(held);
+        resent = true;
+        response = await call(undefined);
+      }
+    } else {
+      response = await call(undefined);
+    }
+    references.learn(response.meta.toolSet, resent);
+    breaker?.success();
+    lastFailure = undefined;
+    // The service reported the list's skipped tools when it was sent; a reference names only its
+    // usable tools. The router gets them on every answer, as from a full list or the local fallback.
+    const meta = byReference && response.meta.skippedCount === undefined ? { ...response.meta, ...prepared.skippedMeta } : response.meta;
+    return { results: response.results, meta, source: 'cloud' };
+  };
+
+  const asCatalogError = (error: unknown): CatalogSearchError =>
+    error instanceof CatalogSearchError ? error : new CatalogSearchError('unexpected client failure', { cause: error });
+
+  /**
+   * While the circuit is open: the same search sent to the cloud in the background (its own budget,
+   * not the caller's signal), so that a service that came back is found without any search waiting
+   * for it. Its answer is dropped; a success closes the circuit for the next search.
+   */
+  const probeInBackground = (request: SearchRequest, prepared: PreparedSearch, trace: TraceHeaders | undefined, timeout: number): void => {
+    const deadline = startDeadline(timeout, undefined);
+    askCloud(request, prepared, newRequestId(), deadline, trace, true).then(
+      () => undefined,
+      (error: unknown) => {
+        const failure = asCatalogError(error);
+        lastFailure = failure;
+        breaker?.probeFailed(retryAfterOf(failure));
+      },
+    ).finally(() => deadline.dispose());
+  };
+
+  const search = async (request: SearchRequest, searchOptions: SearchOptions & { requestId: string }): Promise<SearchOutcome> => {
+    const { signal } = searchOptions;
+    if (signal?.aborted) throw new APIUserAbortError({ cause: signal.reason });
+    // A malformed envelope is a bug in the caller: it fails the same way locally and in the cloud,
+    // so it is thrown, not hidden behind a fallback that would repeat forever. Unusable tools are
+    // skipped, as the service skips them.
+    const prepared = prepareRequest(request);
+    const callTimeoutMs = checkTimeout(searchOptions.timeoutMs ?? timeoutMs, 'timeoutMs');
+    const requestId = searchOptions.requestId;
+    const trace = traceHeaders(searchOptions, options.traceContext);
+
+    if (breaker && !breaker.tryAcquire()) {
+      if (breaker.tryBackgroundProbe()) probeInBackground(request, prepared, trace, callTimeoutMs);
+      const retryAt = breaker.snapshot().retryAt ?? breaker.now();
+      return answerLocally(prepared, new CircuitOpenError(retryAt, lastFailure), requestId, signal);
+    }
+    // A cloud call still pending at half its budget may well time out: analyse the tool list for
+    // local ranking meanwhile (the request is long sent, the thread is idle), so a fallback then
+    // costs a warm ranking instead of a cold one. Nearly free when the list is already cached.
+    const warmUp = setTimeout(() => prepareQuietly(prepared, local), callTimeoutMs / 2);
+    // One budget for the whole cloud side of the search: the list's id, the call, and the resend after a refused reference.
+    const deadline = startDeadline(callTimeoutMs, signal);
+    try {
+      return await askCloud(request, prepared, requestId, deadline, trace);
+    } catch (error) {
+      if (error instanceof APIUserAbortError) {
+        breaker?.abandon();
+        throw error;
+      }
+      const failure = asCatalogError(error);
+      lastFailure = failure;
+      breaker?.failure(retryAfterOf(failure));
+      return answerLocally(prepared, failure, requestId, signal);
+    } finally {
+      deadline.dispose();
+      clearTimeout(warmUp);
+    }
+  };
+
   return {
     async search(request, searchOptions = {}) {
-      const { signal } = searchOptions;
-      if (signal?.aborted) throw new APIUserAbortError({ cause: signal.reason });
-      // A malformed envelope is a bug in the caller: it fails the same way locally and in the cloud,
-      // so it is thrown, not hidden behind a fallback that would repeat forever. Unusable tools are
-      // skipped, as the service skips them.
-      const prepared = prepareRequest(request);
-      const callTimeoutMs = checkTimeout(searchOptions.timeoutMs ?? timeoutMs, 'timeoutMs');
+      const startedAt = monotonicNow();
       const requestId = searchOptions.requestId ?? newRequestId();
-
-      if (breaker && !breaker.tryAcquire()) {
-        const retryAt = breaker.snapshot().retryAt ?? breaker.now();
-        return answerLocally(prepared, new CircuitOpenError(retryAt, lastFailure), requestId, signal);
-      }
-      // A cloud call still pending at half its budget may well time out: analyse the tool list for
-      // local ranking meanwhile (the request is long sent, the thread is idle), so a fallback then
-      // costs a warm ranking instead of a cold one. Nearly free when the list is already cached.
-      const warmUp = setTimeout(() => prepareQuietly(prepared, local), callTimeoutMs / 2);
-      // One budget for the whole cloud side of the search: the list's id, the call, and the resend after a refused reference.
-      const deadline = startDeadline(callTimeoutMs, signal);
       try {
-        // The last call failed (tracked with or without a breaker).
-        const failing = lastFailure !== undefined;
-        // While the cloud is failing, its call most likely fails too: no id work before it (the list is sent).
-        const toolSet = references.any && !failing ? await references.idOf(prepared.list) : undefined;
-        const call = (reference: string | undefined) =>
-          callCloud(request, {
-            fetch: fetchImpl,
-            url,
-            resolveToken,
-            deadline,
-            deadlineMarginMs,
-            requestId,
-            prepared,
-            projectId: options.projectId,
-            userAgent: options.userAgent,
-            // While the cloud is failing, the next call most likely fails too: spare it the gzip work.
-            compression: failing ? 'none' : compression,
-            streaming,
-            toolSet: reference,
-          });
-        let response: SearchResponse;
-        let byReference = false;
-        let resent = false;
-        const held = references.held(toolSet);
-        if (held) {
-          try {
-            response = await call(held.id);
-            byReference = true;
-          } catch (error) {
-            if (!isRefusedReference(error)) throw error;
-            // The service lost the list, or does not know references: send it once in full, in what is left of the budget.
-            references.refused(held);
-            resent = true;
-            response = await call(undefined);
-          }
-        } else {
-          response = await call(undefined);
-        }
-        references.learn(response.meta.toolSet, resent);
-        breaker?.success();
-        lastFailure = undefined;
-        // The service reported the list's skipped tools when it was sent; a reference names only its
-        // usable tools. The router gets them on every answer, as from a full list or the local fallback.
-        const meta = byReference && response.meta.skippedCount === undefined ? { ...response.meta, ...prepared.skippedMeta } : response.meta;
-        return { results: response.results, meta, source: 'cloud' };
+        const outcome = await search(request, { ...searchOptions, requestId });
+        observe(options.onSearch, {
+          requestId,
+          durationMs: monotonicNow() - startedAt,
+          source: outcome.source,
+          ranker: outcome.meta.ranker,
+          resultCount: outcome.results.length,
+          ...(outcome.fallbackReason === undefined ? {} : { fallbackReason: outcome.fallbackReason }),
+        });
+        return outcome;
       } catch (error) {
-        if (error instanceof APIUserAbortError) {
-          breaker?.abandon();
-          throw error;
-        }
-        const failure = error instanceof CatalogSearchError
-          ? error
-          : new CatalogSearchError('unexpected client failure', { cause: error });
-        lastFailure = failure;
-        breaker?.failure(retryAfterOf(failure));
-        return answerLocally(prepared, failure, requestId, signal);
-      } finally {
-        deadline.dispose();
-        clearTimeout(warmUp);
+        observe(options.onSearch, { requestId, durationMs: monotonicNow() - startedAt, source: 'none', resultCount: 0, error: asCatalogError(error) });
+        throw error;
       }
     },
     prepare(tools) {
@@ -270,6 +362,15 @@ function prepareQuietly(request: PreparedSearch, local: LocalSearch): void {
     prepareLocally(request.tools, local);
   } catch {
     // Only an optimisation: the fallback, if it comes, ranks (and reports) on its own.
+  }
+}
+
+function observe(onSearch: CatalogSearchClientOptions['onSearch'], event: SearchEvent): void {
+  if (!onSearch) return;
+  try {
+    onSearch(event);
+  } catch {
+    // Telemetry must not cost the router its tools.
   }
 }
 

@@ -13,6 +13,7 @@ import {
 } from './errors.js';
 import { MAX_PROBLEM_BYTES, MAX_RESPONSE_BYTES, readBody } from './response-body.js';
 import { jsonAtLeast, streamedBody } from './streamed-body.js';
+import type { TraceHeaders } from './trace-context.js';
 import { responseProblem } from './validation.js';
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
@@ -30,6 +31,8 @@ export interface CloudCall {
   prepared: PreparedSearch;
   projectId: string | undefined;
   userAgent: string | undefined;
+  /** W3C trace-context headers to send, already checked. */
+  trace: TraceHeaders | undefined;
   compression: Compression;
   /** Whether to try streamed bodies; the client's own flag, turned off when its fetch refuses one. */
   streaming: { enabled: boolean };
@@ -117,6 +120,7 @@ function headers(call: CloudCall, token: string, deadline: Deadline, encoding: s
   if (encoding !== undefined) headers['content-encoding'] = encoding;
   if (call.projectId !== undefined) headers['x-project-id'] = call.projectId;
   if (call.userAgent !== undefined) headers['user-agent'] = call.userAgent;
+  if (call.trace !== undefined) Object.assign(headers, call.trace);
   return headers;
 }
 

@@ -18,7 +18,7 @@ export interface Deadline {
   dispose(): void;
 }
 
-const monotonicNow = (): number => globalThis.performance?.now() ?? Date.now();
+export const monotonicNow = (): number => globalThis.performance?.now() ?? Date.now();
 
 export function startDeadline(timeoutMs: number, callerSignal: AbortSignal | undefined): Deadline {
   const controller = new AbortController();

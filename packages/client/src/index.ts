@@ -7,13 +7,27 @@ export {
   type CatalogSearchClient,
   type CatalogSearchClientOptions,
   type FallbackEvent,
+  type SearchEvent,
   type SearchOptions,
   type SearchOutcome,
 } from './client.js';
+export type { TraceContextHeaders } from './trace-context.js';
+export {
+  DEFAULT_DISCOVERY_RESULTS,
+  handleToolDiscovery,
+  TOOL_DISCOVERY_NAME,
+  TOOL_DISCOVERY_TOOL,
+  type ToolDiscoveryArguments,
+  type ToolDiscoveryCallResult,
+  type ToolDiscoveryDetail,
+  type ToolDiscoveryOptions,
+  type ToolDiscoveryResult,
+} from './tool-discovery.js';
 export {
   DEFAULT_COOLDOWN_MS,
   DEFAULT_FAILURE_THRESHOLD,
   DEFAULT_MAX_RETRY_AFTER_MS,
+  DEFAULT_PROBE_INTERVAL_MS,
   type CircuitBreakerOptions,
   type CircuitSnapshot,
   type CircuitState,

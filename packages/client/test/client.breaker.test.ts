@@ -4,6 +4,7 @@ import {
   createCatalogSearchClient,
   DEFAULT_COOLDOWN_MS,
   DEFAULT_FAILURE_THRESHOLD,
+  DEFAULT_PROBE_INTERVAL_MS,
   InternalServerError,
   type CatalogSearchClientOptions,
   type FallbackEvent,
@@ -18,7 +19,7 @@ afterEach(async () => {
 });
 
 /** A server whose behaviour the test switches, a fake clock, and a client with the default breaker. */
-async function setup(options: Partial<CatalogSearchClientOptions> = {}) {
+async function setup(options: Partial<CatalogSearchClientOptions> = {}, probeIntervalMs = 0) {
   let mode: 'fail' | 'ok' | 'hang' | 'limit' = 'fail';
   server = await startServer((_req, res) => {
     if (mode === 'ok') sendJson(res, 200, cloudAnswer());
@@ -29,7 +30,8 @@ async function setup(options: Partial<CatalogSearchClientOptions> = {}) {
   const events: FallbackEvent[] = [];
   const client = testClient(server.baseUrl, {
     timeoutMs: 5000,
-    breaker: { now: () => clock.now },
+    // Background probes off unless a test is about them: these tests pin the cool-down's half-open probe.
+    breaker: { now: () => clock.now, probeIntervalMs },
     onFallback: (event) => events.push(event),
     ...options,
   });
@@ -161,5 +163,74 @@ describe('circuit breaker', () => {
     for (let i = 0; i < 5; i += 1) await client.search(REQUEST);
     expect(calls()).toBe(5);
     expect(client.circuit().state).toBe('closed');
+  });
+});
+
+describe('background probes while the circuit is open', () => {
+  /**
+   * Waits until the server has seen `count` calls (a background probe is not awaited by any search),
+   * or `waitMs` (short where the test expects no call: a loopback call arrives in a few ms).
+   */
+  const seenCalls = async (calls: () => number, count: number, waitMs = 5000) => {
+    const until = Date.now() + waitMs;
+    while (calls() < count && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 5));
+    // Let the probe's answer be handled.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    return calls();
+  };
+
+  it('probe the cloud every probeIntervalMs without any search waiting; a success closes the circuit long before the cool-down', async () => {
+    const { client, clock, calls, setMode } = await setup({}, DEFAULT_PROBE_INTERVAL_MS);
+    for (let i = 0; i < DEFAULT_FAILURE_THRESHOLD; i += 1) await client.search(REQUEST);
+    // Within the interval: no probe.
+    clock.now += DEFAULT_PROBE_INTERVAL_MS - 1;
+    expect((await client.search(REQUEST)).fallbackReason).toBe('circuit_open');
+    expect(await seenCalls(calls, DEFAULT_FAILURE_THRESHOLD + 1, 200)).toBe(DEFAULT_FAILURE_THRESHOLD);
+
+    // One interval after opening: this search is answered locally at once and probes in the background (still failing).
+    clock.now += 1;
+    expect((await client.search(REQUEST)).fallbackReason).toBe('circuit_open');
+    expect(await seenCalls(calls, DEFAULT_FAILURE_THRESHOLD + 1)).toBe(DEFAULT_FAILURE_THRESHOLD + 1);
+    expect(client.circuit().state).toBe('open');
+    // The failed probe did not extend the cool-down.
+    expect(client.circuit().retryAt).toBe(1_000_000 + DEFAULT_COOLDOWN_MS);
+
+    // The service is back: the next probe (one interval later) closes the circuit; the search after it is answered by the cloud.
+    setMode('ok');
+    expect((await client.search(REQUEST)).fallbackReason).toBe('circuit_open');
+    expect(await seenCalls(calls, DEFAULT_FAILURE_THRESHOLD + 2, 200)).toBe(DEFAULT_FAILURE_THRESHOLD + 1);
+    clock.now += DEFAULT_PROBE_INTERVAL_MS;
+    expect((await client.search(REQUEST)).fallbackReason).toBe('circuit_open');
+    expect(await seenCalls(calls, DEFAULT_FAILURE_THRESHOLD + 2)).toBe(DEFAULT_FAILURE_THRESHOLD + 2);
+    expect(client.circuit()).toEqual({ state: 'closed', consecutiveFailures: 0 });
+    expect((await client.search(REQUEST)).source).toBe('cloud');
+  });
+
+  it('keep one probe in flight while the cloud hangs, and none before a Retry-After ends', async () => {
+    const { client, clock, calls, setMode } = await setup({ timeoutMs: 300 }, DEFAULT_PROBE_INTERVAL_MS);
+    for (let i = 0; i < DEFAULT_FAILURE_THRESHOLD; i += 1) await client.search(REQUEST);
+    setMode('hang');
+    clock.now += DEFAULT_PROBE_INTERVAL_MS;
+    const started = Date.now();
+    await client.search(REQUEST);
+    clock.now += DEFAULT_PROBE_INTERVAL_MS;
+    const answered = await client.search(REQUEST);
+    // Answered locally at once, not after the hanging probe's 300 ms.
+    expect(Date.now() - started).toBeLessThan(250);
+    expect(answered.fallbackReason).toBe('circuit_open');
+    expect(await seenCalls(calls, DEFAULT_FAILURE_THRESHOLD + 2, 200)).toBe(DEFAULT_FAILURE_THRESHOLD + 1);
+
+    // The hanging probe times out; then a 429 with Retry-After: 120 s holds every probe back for that long.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    setMode('limit');
+    clock.now += DEFAULT_PROBE_INTERVAL_MS;
+    await client.search(REQUEST);
+    expect(await seenCalls(calls, DEFAULT_FAILURE_THRESHOLD + 2)).toBe(DEFAULT_FAILURE_THRESHOLD + 2);
+    setMode('ok');
+    clock.now += 60_000;
+    await client.search(REQUEST);
+    expect(await seenCalls(calls, DEFAULT_FAILURE_THRESHOLD + 3, 200)).toBe(DEFAULT_FAILURE_THRESHOLD + 2);
+    clock.now += 60_000;
+    expect((await client.search(REQUEST)).source).toBe('cloud');
   });
 });
