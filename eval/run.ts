@@ -1,10 +1,12 @@
-// `npm run eval [-- --json FILE] [--max N] [--only NAME,NAME] [--no-calibration] [--llm]`
+// `npm run eval [-- --json FILE] [--max N] [--only NAME,NAME] [--no-calibration] [--llm] [--feedback]`
 // Ranks every sampled query of every dataset in ../shared/bench with each ranker and prints NDCG@10,
 // Recall@5/10/40 and MRR per dataset, the average over datasets, and each ranker's change relative to
 // the first (the plain BM25 baseline), each later ranker's NDCG@10 change against ours with a paired
 // bootstrap interval, then the calibration report. Our ranker's row also shows what
 // the LLM stage's prompt would hold at LLM_PROMPT_TOKEN_BUDGET (candidate recall vs the lexical top-k of
 // the same size, prompt tokens); `--llm` adds the LLM stage itself against LLM_BASE_URL / LLM_MODEL.
+// `--feedback` measures learning from use instead (eval/feedback.ts), on all of each set's requests
+// unless --max is given.
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { calibrationReport, printCalibration } from './calibration.js';
@@ -13,12 +15,13 @@ import { METRICS, pairedBootstrap, scoreQuery, type Metric } from './metrics.js'
 import { llmRankerFromEnv, withPromptColumns } from './llm-rankers.js';
 import { defaultRankers, winkQueryRanker, type RankerVariant } from './rankers.js';
 import { fusedRanker, semanticRankers } from './semantic-rankers.js';
+import { runFeedbackEval } from './feedback.js';
 import { DEFAULT_FUSION, type FusionOptions } from '../src/semantic/fuse-hybrid.js';
 
 const { values } = parseArgs({
   options: {
     json: { type: 'string' },
-    max: { type: 'string', default: '200' },
+    max: { type: 'string' },
     only: { type: 'string' },
     'no-calibration': { type: 'boolean', default: false },
     // Also measure our ranker with wink-nlp query preprocessing (the README's wink-nlp numbers).
@@ -30,8 +33,17 @@ const { values } = parseArgs({
     embeddings: { type: 'boolean', default: false },
     // Fusion settings to compare, as JSON objects over DEFAULT_FUSION, e.g. '[{"weight":0.3}]' (tuning).
     fusion: { type: 'string' },
+    // Learning from use through the HTTP API (eval/feedback.ts) instead of the rankers.
+    feedback: { type: 'boolean', default: false },
   },
 });
+
+if (values.feedback) {
+  const results = await runFeedbackEval({ only: values.only?.split(','), max: values.max === undefined ? undefined : Number(values.max) });
+  if (values.json) writeFileSync(values.json, `${JSON.stringify({ feedback: results }, null, 2)}\n`);
+  process.exit(0);
+}
+const maxQueries = Number(values.max ?? 200);
 
 type Row = Record<string, number>;
 interface DatasetResult {
@@ -46,7 +58,7 @@ interface DatasetResult {
 const ndcgByQuery = new Map<string, Record<string, number[]>>();
 
 async function evaluate(rankers: RankerVariant[]): Promise<DatasetResult[]> {
-  const datasets = loadDatasets({ maxQueries: Number(values.max), only: values.only?.split(',') });
+  const datasets = loadDatasets({ maxQueries, only: values.only?.split(',') });
   const results: DatasetResult[] = [];
   for (const dataset of datasets) {
     if (dataset.queries.length === 0) continue;
@@ -182,6 +194,6 @@ const calibration = values['no-calibration']
 if (calibration) printCalibration(calibration);
 console.log(`\neval took ${((performance.now() - started) / 1000).toFixed(1)} s`);
 if (values.json) {
-  writeFileSync(values.json, `${JSON.stringify({ maxQueriesPerDataset: Number(values.max), results, average, calibration }, null, 2)}\n`);
+  writeFileSync(values.json, `${JSON.stringify({ maxQueriesPerDataset: maxQueries, results, average, calibration }, null, 2)}\n`);
   console.log(`wrote ${values.json}`);
 }

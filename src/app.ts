@@ -12,6 +12,8 @@ import metricsPlugin from './plugins/metrics.js';
 import openapiPlugin from './plugins/openapi.js';
 import { requestIdFor } from './request-id.js';
 import { boundedValidatorCompiler } from './schema-validator.js';
+import { Learning } from './feedback/learning.js';
+import feedbackRoutes from './routes/feedback.js';
 import healthRoutes from './routes/health.js';
 import searchRoutes from './routes/search.js';
 import { rerankerFromConfig } from './rerank/index.js';
@@ -181,7 +183,7 @@ export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyI
     // For routers whose client runs in a browser or an Electron renderer.
     app.register(cors, {
       origin: config.corsOrigins.includes('*') ? '*' : [...config.corsOrigins],
-      methods: ['GET', 'POST'],
+      methods: ['GET', 'POST', 'DELETE'],
       allowedHeaders: ['authorization', 'content-type', 'x-project-id', 'x-request-id', 'x-search-deadline-ms'],
       exposedHeaders: ['x-request-id', 'api-version', 'retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'],
       maxAge: 600,
@@ -195,7 +197,10 @@ export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyI
   app.register(openapiPlugin, { serveDocs: config.docs.enabled });
   app.register(authPlugin, { auth: config.auth });
   app.register(healthRoutes);
-  app.register(searchRoutes, { config, reranker, toolSets, shared, metrics, memory, semantic: semantic?.stage });
+  // Learning from use (src/feedback): the routers' reports, kept per project in the budget and in Redis.
+  const learning = config.feedback.enabled ? new Learning(config.feedback, config.search.maxQueryChars, { memory, shared }) : undefined;
+  app.register(searchRoutes, { config, reranker, toolSets, shared, metrics, memory, semantic: semantic?.stage, learning });
+  if (learning) app.register(feedbackRoutes, { config, learning, shared, metrics });
   return app;
 }
 

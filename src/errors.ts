@@ -27,6 +27,7 @@ export const ERROR_CODES = {
   INTERNAL: 500,
   AUTH_UNAVAILABLE: 503,
   SHUTTING_DOWN: 503,
+  STORE_UNAVAILABLE: 503,
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
 
@@ -46,6 +47,7 @@ const TITLES: Record<ErrorCode, string> = {
   INTERNAL: 'Internal server error',
   AUTH_UNAVAILABLE: 'Token verification unavailable',
   SHUTTING_DOWN: 'Shutting down',
+  STORE_UNAVAILABLE: 'Shared store unavailable',
 };
 
 /** Problem types are relative URIs (RFC 9457 §3.1.1) documented in the README's error table. */
@@ -174,7 +176,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0]!.slice(0, 200);
     // A known path with another method is a 405 that says which methods it takes.
-    const allowed = ['GET', 'POST'].filter((method) => app.hasRoute({ method, url: path }));
+    const allowed = ['GET', 'POST', 'DELETE'].filter((method) => app.hasRoute({ method, url: path }));
     if (allowed.length > 0) {
       return sendProblem(
         reply,

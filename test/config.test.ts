@@ -78,6 +78,20 @@ describe('parseConfig', () => {
     expect(named).toEqual(expect.arrayContaining(['MAX_IN_FLIGHT_PER_PROJECT', 'CACHE_MEMORY_MB', 'CACHE_PROJECT_SHARE', 'RATE_LIMIT_MB_PER_MINUTE']));
   });
 
+  it('reads the learning-from-use settings (FEEDBACK_*), with their defaults, and names bad values', () => {
+    expect(parseConfig({}).feedback).toEqual({
+      enabled: true, halfLifeMs: 30 * 86_400_000, priorReports: 3, maxBoost: 1, maxEvents: 5000, searchTtlMs: 900_000, maxBodyBytes: 256 * 1024,
+    });
+    const set = parseConfig({
+      FEEDBACK_LEARNING: 'false', FEEDBACK_HALF_LIFE_DAYS: '7', FEEDBACK_MIN_REPORTS: '5', FEEDBACK_MAX_BOOST: '0.5',
+      FEEDBACK_MAX_EVENTS: '100', FEEDBACK_SEARCH_TTL_MS: '60000', FEEDBACK_MAX_BODY_BYTES: '4096',
+    });
+    expect(set.feedback).toEqual({ enabled: false, halfLifeMs: 7 * 86_400_000, priorReports: 5, maxBoost: 0.5, maxEvents: 100, searchTtlMs: 60_000, maxBodyBytes: 4096 });
+    const named = problemsOf({ FEEDBACK_HALF_LIFE_DAYS: '0', FEEDBACK_MAX_BOOST: '3', FEEDBACK_MAX_EVENTS: 'many', FEEDBACK_LEARNING: 'maybe' })
+      .map((problem) => problem.split(':')[0]);
+    expect(named).toEqual(expect.arrayContaining(['FEEDBACK_HALF_LIFE_DAYS', 'FEEDBACK_MAX_BOOST', 'FEEDBACK_MAX_EVENTS', 'FEEDBACK_LEARNING']));
+  });
+
   it('turns the semantic stage on with the embedded encoder by default, off with EMBEDDINGS=off, and reads an endpoint', () => {
     expect(parseConfig({ AUTH_JWT_SECRET: SECRET }).embeddings).toEqual({
       endpoint: undefined, threads: 1, cacheBytes: 128 * 1024 * 1024, waitShare: 0, queryWaitMs: undefined, maxQueuedPerProject: 5000,

@@ -17,6 +17,7 @@ export interface Metrics {
   llmTokens: Counter<'kind'>;
   cacheRequests: Counter<'cache' | 'result'>;
   toolSetReferences: Counter<'result'>;
+  feedbackEvents: Counter<'result'>;
   rateLimited: Counter;
   costLimited: Counter<'limit'>;
   redisErrors: Counter<'operation'>;
@@ -82,6 +83,12 @@ export function createMetrics(options: MetricsOptions): Metrics {
     toolSetReferences: new Counter({
       name: `${PREFIX}tool_set_references_total`,
       help: 'Searches by toolSet reference, by where the list was found (local, shared: Redis) or miss (409).',
+      labelNames: ['result'],
+      registers,
+    }),
+    feedbackEvents: new Counter({
+      name: `${PREFIX}feedback_events_total`,
+      help: 'Reported tool uses (POST /v1/catalog/feedback), by result: accepted (learned from) or ignored.',
       labelNames: ['result'],
       registers,
     }),

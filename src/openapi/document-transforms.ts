@@ -1,6 +1,7 @@
-import { SearchEnvelopeSchema, SearchRequestSchema } from '@catalog-search/core';
+import { FeedbackEnvelopeSchema, FeedbackRequestSchema, SearchEnvelopeSchema, SearchRequestSchema } from '@catalog-search/core';
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import { canonicalHeaderName, SchemaComponents } from './schema-refs.js';
+import { FEEDBACK_REQUEST_EXAMPLES } from '../schemas/feedback.js';
 import { REQUEST_BODY_EXAMPLES } from '../schemas/search.js';
 
 /**
@@ -51,7 +52,7 @@ function finishDocument(document: OpenApiDocument, schemas: Record<string, unkno
   const headers: Record<string, unknown> = {};
   for (const pathItem of Object.values(document.paths ?? {})) {
     for (const operation of Object.values(pathItem)) {
-      const examples = operation.operationId === undefined ? undefined : REQUEST_BODY_EXAMPLES[operation.operationId];
+      const examples = operation.operationId === undefined ? undefined : (REQUEST_BODY_EXAMPLES[operation.operationId] ?? FEEDBACK_REQUEST_EXAMPLES[operation.operationId]);
       const json = operation.requestBody?.content?.['application/json'];
       if (examples !== undefined && json !== undefined) json.examples = examples;
       for (const response of Object.values(operation.responses ?? {})) {
@@ -101,9 +102,13 @@ function headerObject(header: HeaderObject): HeaderObject {
 
 /**
  * The search route validates the envelope alone (the tool list is read leniently by core before
- * validation); the spec documents the whole request, both forms.
+ * validation); the spec documents the whole request, both forms. The feedback route likewise reads
+ * its events one by one.
  */
-const DOCUMENTED_BODIES = new Map<unknown, unknown>([[SearchEnvelopeSchema, SearchRequestSchema]]);
+const DOCUMENTED_BODIES = new Map<unknown, unknown>([
+  [SearchEnvelopeSchema, SearchRequestSchema],
+  [FeedbackEnvelopeSchema, FeedbackRequestSchema],
+]);
 
 /** What @fastify/swagger should see for one route: refs for $id schemas, canonical header names. */
 function documentedSchema(schema: RouteSchema, components: SchemaComponents): RouteSchema {

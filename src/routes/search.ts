@@ -22,6 +22,7 @@ import { referencedList, registeredList, type RequestToolList } from '../tool-se
 import type { ToolSetStore } from '../tool-sets/tool-set-store.js';
 import { traceContextOf } from '../trace-context.js';
 import type { SemanticStage } from '../semantic/semantic-stage.js';
+import type { Learning } from '../feedback/learning.js';
 
 export const REQUEST_ENCODINGS = ['gzip', 'deflate', 'br', 'identity'] as const;
 
@@ -35,6 +36,8 @@ export interface SearchRouteOptions {
   shared?: SharedStore | undefined;
   metrics: Metrics;
   semantic?: SemanticStage | undefined;
+  /** Learning from use (src/feedback); undefined when FEEDBACK_LEARNING is off. */
+  learning?: Learning | undefined;
 }
 
 declare module 'fastify' {
@@ -50,7 +53,7 @@ declare module 'fastify' {
 
 /** POST /catalog/search: authenticate → rate limit per project → limits → validate → search → audit log. */
 export default async function searchRoutes(app: FastifyInstance, options: SearchRouteOptions): Promise<void> {
-  const { config, reranker, toolSets, shared, metrics, semantic, memory } = options;
+  const { config, reranker, toolSets, shared, metrics, semantic, memory, learning } = options;
   const caches = new ProjectRankCaches({
     projects: config.search.cacheProjects,
     toolsPerProject: config.search.cacheToolsPerProject,
@@ -145,6 +148,7 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
         // A hit: the project's analyses were kept (its tools need not all be known to them).
         metrics.cacheRequests.inc({ cache: 'rank', result: caches.has(request.projectId) ? 'hit' : 'miss' });
         const rankCache = caches.for(request.projectId);
+        const learned = await learning?.forSearch(request.projectId);
         const deadline = startDeadline(request.searchBudgetMs, { elapsedMs: reply.elapsedTime, cancel: hangUp.signal });
         const { response, rerank } = await searchCatalog(search, {
           projectId: request.projectId,
@@ -158,9 +162,11 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
           trace,
           span,
           semantic,
+          learned,
           listId: toolSet,
         }).finally(() => deadline.dispose());
         caches.measure(request.projectId, rankCache);
+        learning?.rememberSearch(request.projectId, request.id, search.query, response.results);
         // The other replicas can use the id only once the list is stored (bounded by REDIS_TIMEOUT_MS);
         // a list no store kept gets no id, so that its caller sends it in full again.
         if (toolSet !== undefined && (kept === undefined || (await kept))) response.meta.toolSet = toolSet;
@@ -179,6 +185,7 @@ export default async function searchRoutes(app: FastifyInstance, options: Search
             ranker: response.meta.ranker,
             degraded: response.meta.degraded,
             semantic: response.meta.semantic,
+            ...(response.meta.learning ? { learning: response.meta.learning } : {}),
             results: response.results.length,
             ...(rerank
               ? {

@@ -9,6 +9,7 @@ import type { Reranker, RerankStats } from './reranker.js';
 import { respond } from './respond.js';
 import { rankHybrid } from '../semantic/hybrid-ranking.js';
 import type { SemanticStage } from '../semantic/semantic-stage.js';
+import type { LearnedRanking } from '../feedback/learning.js';
 
 /** Everything a search needs besides the request body; built per request by the route. */
 export interface SearchContext {
@@ -26,6 +27,8 @@ export interface SearchContext {
   semantic?: SemanticStage | undefined;
   /** The tool-set id of the request's list (`meta.toolSet`), when known: the stage keeps the list's keys by it. */
   listId?: string | undefined;
+  /** The learning step (src/feedback), when the project has reported tool use; undefined: it has not. */
+  learned?: LearnedRanking | undefined;
   /** The caller's W3C trace context, carried on to outbound calls (when tracing is off). */
   trace?: TraceContext | undefined;
   /**
@@ -57,8 +60,8 @@ export async function searchCatalog(request: PreparedSearch, ctx: SearchContext)
     'search.lexical',
     () =>
       rankLexically(request, {
-        // A reranker, semantic fusion or a tag boost (each can lift any matching tool into the answer) needs every match.
-        limit: reranker || ctx.semantic || needsWholeRanking(request) ? Number.POSITIVE_INFINITY : maxResults,
+        // A reranker, semantic fusion, learning or a tag boost (each can lift any matching tool into the answer) needs every match.
+        limit: reranker || ctx.semantic || ctx.learned || needsWholeRanking(request) ? Number.POSITIVE_INFINITY : maxResults,
         cache: ctx.rankCache,
         maxDescriptionChars: ctx.maxDescriptionChars,
       }),
@@ -86,10 +89,17 @@ export async function searchCatalog(request: PreparedSearch, ctx: SearchContext)
         (fused) => ({ 'catalog_search.semantic': fused.status }),
       )
     : undefined;
-  const candidates = hybrid?.ranked ?? lexical;
-  // meta.fused: meaning moved this ranking. Without it, a bm25 answer is the lexical ranking, which the
-  // client's local fallback reproduces exactly.
-  const semantic = { semantic: hybrid?.status ?? 'off', ...(hybrid?.fused ? { fused: true } : {}) };
+  // Past use (src/feedback) is added after the word and meaning rankings, before the model reads them;
+  // meta.learning goes with meta.semantic into both answers below.
+  const learned = ctx.learned?.apply(hybrid?.ranked ?? lexical, request, maxResults);
+  const candidates = learned?.ranked ?? hybrid?.ranked ?? lexical;
+  // meta.fused: meaning moved this ranking; meta.learning "raised": past use did. Without either, a bm25
+  // answer is the lexical ranking, which the client's local fallback reproduces exactly.
+  const semantic = {
+    semantic: hybrid?.status ?? 'off',
+    ...(hybrid?.fused ? { fused: true } : {}),
+    ...(learned ? { learning: learned.status } : {}),
+  };
 
   if (!reranker || request.tools.length === 0) {
     return { response: respond(candidates, request, { ranker: 'bm25', ...semantic, requestId }) };

@@ -20,7 +20,7 @@ export interface SharedStoreEvents {
 const PAUSE_AFTER_TIMEOUT_MS = 1000;
 
 /** The kinds of value kept, one key space each. */
-export type SharedKind = 'llm' | 'tool-set' | 'rate-limit' | 'vector';
+export type SharedKind = 'llm' | 'tool-set' | 'rate-limit' | 'vector' | 'feedback' | 'feedback-search';
 
 /**
  * Redis as the replicas' shared memory, always optional: every method resolves (never rejects), and
@@ -98,6 +98,11 @@ export class SharedStore {
       return true;
     });
     return written === true;
+  }
+
+  /** Runs other commands (a script, a transaction) as the methods above do: undefined when Redis fails or is away. */
+  async command<T>(operation: string, command: (redis: Redis) => Promise<T>): Promise<T | undefined> {
+    return this.#run(operation, () => command(this.redis));
   }
 
   /** Runs a command; on any failure reports it and resolves undefined. */

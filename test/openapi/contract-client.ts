@@ -10,6 +10,8 @@ import type { components, paths } from './generated/catalog-search.js';
 export type SearchRequest = components['schemas']['SearchRequest'];
 export type SearchResponse = components['schemas']['SearchResponse'];
 export type Problem = components['schemas']['Problem'];
+export type FeedbackRequest = components['schemas']['FeedbackRequest'];
+export type FeedbackResponse = components['schemas']['FeedbackResponse'];
 
 export function catalogSearchClient(baseUrl: string, token?: string) {
   return createClient<paths>({
@@ -47,6 +49,34 @@ export function searchRaw(client: Client, body: unknown, options: { contentType?
     headers,
     ...(raw ? { bodySerializer: (value: unknown) => String(value) } : {}),
   });
+}
+
+/** A router's report after tool_execute (`reportFeedback`), and on the seed path. */
+export function reportV1(client: Client, body: FeedbackRequest) {
+  return client.POST('/v1/catalog/feedback', { body });
+}
+
+export function reportSeedPath(client: Client, body: FeedbackRequest) {
+  return client.POST('/catalog/feedback', { body });
+}
+
+/** A report body the spec forbids, sent anyway. */
+export function reportRaw(client: Client, body: unknown) {
+  return client.POST('/v1/catalog/feedback', { body: body as FeedbackRequest });
+}
+
+/** Forget what the project taught (`forgetFeedback`), and on the seed path. */
+export function forgetV1(client: Client) {
+  return client.DELETE('/v1/catalog/feedback');
+}
+
+export function forgetSeedPath(client: Client) {
+  return client.DELETE('/catalog/feedback');
+}
+
+/** Typed access to the report's answer. */
+export function ignoredReasons(response: FeedbackResponse): string[] {
+  return response.ignored.map((event) => `${event.index}: ${event.reason}`);
 }
 
 export function liveness(client: Client) {

@@ -12,6 +12,8 @@ import {
   EXAMPLE_SEARCH_REQUEST,
   EXAMPLE_TOOL_SET,
 } from '../../src/schemas/search-examples.js';
+import { EXAMPLE_FEEDBACK_REQUEST, EXAMPLE_FEEDBACK_RESPONSE } from '../../src/schemas/feedback.js';
+import { EXAMPLE_REQUEST_ID } from '../../src/schemas/responses.js';
 import { startApp, TEST_SECRET, testConfig, type RunningApp } from '../helpers/app.js';
 import { claims, signJwt } from '../helpers/tokens.js';
 import { manyTools } from '../fixtures/tools.js';
@@ -44,6 +46,12 @@ interface ContractClient {
   searchV1(client: unknown, body: unknown, header?: Record<string, string>): Promise<Call>;
   searchSeedPath(client: unknown, body: unknown): Promise<Call>;
   searchRaw(client: unknown, body: unknown, options?: { contentType?: string; contentEncoding?: string }): Promise<Call>;
+  reportV1(client: unknown, body: unknown): Promise<Call>;
+  reportSeedPath(client: unknown, body: unknown): Promise<Call>;
+  reportRaw(client: unknown, body: unknown): Promise<Call>;
+  forgetV1(client: unknown): Promise<Call>;
+  forgetSeedPath(client: unknown): Promise<Call>;
+  ignoredReasons(response: unknown): string[];
   liveness(client: unknown): Promise<Call>;
   readiness(client: unknown): Promise<Call>;
   topToolKeys(response: unknown): string[];
@@ -73,7 +81,7 @@ afterAll(async () => {
 async function expectContract(
   call: Promise<Call>,
   path: string,
-  method: 'get' | 'post',
+  method: 'get' | 'post' | 'delete',
   status: number,
 ) {
   const result = await call;
@@ -218,6 +226,38 @@ describe('client generated from openapi.yaml (openapi-typescript + openapi-fetch
     const limited = await expectContract(client.searchV1(api, EXAMPLE_SEARCH_REQUEST), '/v1/catalog/search', 'post', 429);
     expect(limited.error).toMatchObject({ code: 'RATE_LIMITED' });
     expect(Number(limited.response.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('POST /v1/catalog/feedback: the documented example after its search gives the documented answer (202); DELETE 204', async () => {
+    const api = client.catalogSearchClient(server.url, token({ projectId: 'contract-feedback' }));
+    // The search whose meta.requestId the example reports.
+    await expectContract(client.searchV1(api, EXAMPLE_SEARCH_REQUEST, { 'X-Request-Id': EXAMPLE_REQUEST_ID }), '/v1/catalog/search', 'post', 200);
+    const report = await expectContract(client.reportV1(api, EXAMPLE_FEEDBACK_REQUEST), '/v1/catalog/feedback', 'post', 202);
+    expect(report.data).toEqual(EXAMPLE_FEEDBACK_RESPONSE);
+    expect(client.ignoredReasons(report.data!)).toEqual(['2: requestId: no recent search of this project has this id; send query']);
+    await expectContract(client.reportSeedPath(api, EXAMPLE_FEEDBACK_REQUEST), '/catalog/feedback', 'post', 202);
+    const learned = await expectContract(client.searchV1(api, EXAMPLE_SEARCH_REQUEST), '/v1/catalog/search', 'post', 200);
+    expect(learned.data!.meta.learning).toMatch(/^(raised|unchanged)$/);
+    await expectContract(client.forgetV1(api), '/v1/catalog/feedback', 'delete', 204);
+    await expectContract(client.forgetSeedPath(api), '/catalog/feedback', 'delete', 204);
+    const forgotten = await expectContract(client.searchV1(api, EXAMPLE_SEARCH_REQUEST), '/v1/catalog/search', 'post', 200);
+    expect(forgotten.data!.meta).not.toHaveProperty('learning');
+    expect(matchesComponent('FeedbackRequest', EXAMPLE_FEEDBACK_REQUEST)).toBe(true);
+  });
+
+  it('POST /v1/catalog/feedback errors match the spec: 400, 401, 413, 429', async () => {
+    const api = client.catalogSearchClient(server.url, token({ projectId: 'contract-feedback' }));
+    const invalid = await expectContract(client.reportRaw(api, { events: [] }), '/v1/catalog/feedback', 'post', 400);
+    expect(invalid.error).toMatchObject({ code: 'INVALID_REQUEST', errors: [{ field: '/events' }] });
+    await expectContract(client.reportV1(client.catalogSearchClient(server.url), EXAMPLE_FEEDBACK_REQUEST), '/v1/catalog/feedback', 'post', 401);
+    await expectContract(client.forgetV1(client.catalogSearchClient(server.url)), '/v1/catalog/feedback', 'delete', 401);
+    const huge = { events: [{ query: 'x'.repeat(300 * 1024), toolKey: 'a:b', outcome: 'selected' }] };
+    await expectContract(client.reportRaw(api, huge), '/v1/catalog/feedback', 'post', 413);
+    const limited = client.catalogSearchClient(throttled.url, token({ projectId: 'contract-feedback-throttled' }));
+    await expectContract(client.reportV1(limited, EXAMPLE_FEEDBACK_REQUEST), '/v1/catalog/feedback', 'post', 202);
+    await expectContract(client.reportV1(limited, EXAMPLE_FEEDBACK_REQUEST), '/v1/catalog/feedback', 'post', 429);
+    // DELETE counts against the same budget.
+    await expectContract(client.forgetV1(limited), '/v1/catalog/feedback', 'delete', 429);
   });
 
   it('GET /healthz and /readyz: 200, and 503 while shutting down', async () => {

@@ -35,7 +35,7 @@ describe('docs enabled (default)', () => {
 
   it('documents neither itself nor the reference page', async () => {
     const paths = Object.keys((await app.inject({ method: 'GET', url: '/openapi.json' })).json().paths);
-    expect(paths).toEqual(['/healthz', '/readyz', '/v1/catalog/search', '/catalog/search']);
+    expect(paths).toEqual(['/healthz', '/readyz', '/v1/catalog/search', '/catalog/search', '/v1/catalog/feedback', '/catalog/feedback']);
   });
 
   it('serves the /docs reference page with its script from this service, never from a CDN', async () => {

@@ -48,7 +48,7 @@ export function matchesComponent(name: string, value: unknown): boolean {
 
 export interface CheckedResponse {
   path: string;
-  method: 'get' | 'post';
+  method: 'get' | 'post' | 'delete';
   response: Response;
   body: unknown;
 }
@@ -65,7 +65,10 @@ export function contractViolations({ path, method, response, body }: CheckedResp
 
   const violations: string[] = [];
   const mediaType = (response.headers.get('content-type') ?? '').split(';')[0]!.trim();
-  if (documented.content?.[mediaType] === undefined) {
+  if (documented.content === undefined) {
+    // A response documented without content (204) must have none.
+    if (body !== undefined && body !== null && body !== '') violations.push(`${status} is documented without a body`);
+  } else if (documented.content[mediaType] === undefined) {
     violations.push(`Content-Type ${mediaType || '(none)'} is not documented for ${status}`);
   } else {
     const pointer = ['', 'paths', path, method, 'responses', status, 'content', mediaType, 'schema']

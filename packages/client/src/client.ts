@@ -12,6 +12,7 @@ import {
 import { monotonicNow, startDeadline, type Deadline } from './deadline.js';
 import { CONFIGURATION_REASONS, fallbackReasonFor, type FallbackReason } from './fallback-reason.js';
 import { prepareLocally, searchLocally, usableTools, type LocalSearch } from './local-search.js';
+import { OutcomeReporter, type OutcomeReport, type OutcomeReportOptions } from './outcome-reports.js';
 import { newRequestId } from './request-id.js';
 import { runtimeStreamsBodies } from './streamed-body.js';
 import { isRefusedReference, ToolSetReferences } from './tool-set-references.js';
@@ -20,6 +21,7 @@ import { prepareRequest } from './validation.js';
 
 export const DEFAULT_TIMEOUT_MS = 5_000;
 export const DEFAULT_PATH = '/v1/catalog/search';
+export const DEFAULT_FEEDBACK_PATH = '/v1/catalog/feedback';
 export const DEFAULT_DEADLINE_MARGIN_MS = 250;
 /** The service's default MAX_DESCRIPTION_CHARS (core's): descriptions are cut to this length for ranking. */
 export { DEFAULT_MAX_DESCRIPTION_CHARS };
@@ -71,6 +73,10 @@ export interface CatalogSearchClientOptions {
    * service's MAX_DESCRIPTION_CHARS if the service changed it, so local and cloud rankings match.
    */
   maxDescriptionChars?: number;
+  /** Path of the feedback route (`reportOutcome`), appended to `baseUrl`. Default `/v1/catalog/feedback`. */
+  feedbackPath?: string;
+  /** How `reportOutcome` queues and sends (queue bound, batching delay, timeout, an observer of drops). */
+  reports?: OutcomeReportOptions;
 }
 
 export interface FallbackEvent {
@@ -129,6 +135,15 @@ export interface CatalogSearchClient {
   prepare(tools: ToolInfo[] | McpServerTools[]): void;
   /** The breaker's state, for health pages and logs (`closed` when the breaker is disabled). */
   circuit(): CircuitSnapshot;
+  /**
+   * Reports which tool the agent used for a search and how it went (`POST /v1/catalog/feedback`), so the
+   * project's next searches rank it higher for similar requests. Returns at once and never throws: reports
+   * are queued (bounded), batched and sent in the background; undeliverable ones are dropped. The local
+   * fallback ranks without what the service learned (it has no copy of it).
+   */
+  reportOutcome(report: OutcomeReport | readonly OutcomeReport[]): void;
+  /** Sends the queued reports now (e.g. before the router exits); never rejects. */
+  flushReports(): Promise<void>;
 }
 
 export function createCatalogSearchClient(options: CatalogSearchClientOptions): CatalogSearchClient {
@@ -156,6 +171,10 @@ export function createCatalogSearchClient(options: CatalogSearchClientOptions): 
   // a cold process would otherwise pay for inside its first search.
   const streaming = { enabled: runtimeStreamsBodies() };
   const references = new ToolSetReferences();
+  const reporter = new OutcomeReporter(
+    { url: searchUrl(options.baseUrl, options.feedbackPath ?? DEFAULT_FEEDBACK_PATH), fetch: fetchImpl, resolveToken, projectId: options.projectId, userAgent: options.userAgent },
+    options.reports,
+  );
 
   const answerLocally = (
     request: PreparedSearch,
@@ -316,6 +335,14 @@ export function createCatalogSearchClient(options: CatalogSearchClientOptions): 
       prepareLocally(usableTools(tools), local);
     },
     circuit: () => breaker?.snapshot() ?? { state: 'closed', consecutiveFailures: 0 },
+    reportOutcome(report) {
+      try {
+        reporter.report(report);
+      } catch {
+        // Reporting is a side channel: nothing it does may reach the router's call path.
+      }
+    },
+    flushReports: () => reporter.flush(),
   };
 }
 

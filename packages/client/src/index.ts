@@ -1,6 +1,7 @@
 export {
   createCatalogSearchClient,
   DEFAULT_DEADLINE_MARGIN_MS,
+  DEFAULT_FEEDBACK_PATH,
   DEFAULT_MAX_DESCRIPTION_CHARS,
   DEFAULT_PATH,
   DEFAULT_TIMEOUT_MS,
@@ -33,6 +34,7 @@ export {
   type CircuitState,
 } from './circuit-breaker.js';
 export type { FetchLike } from './cloud-call.js';
+export type { OutcomeReport, OutcomeReportOptions } from './outcome-reports.js';
 export { toServers, type ListedServer, type ListToolsResult } from './mcp-servers.js';
 export { COMPRESSION_THRESHOLD, type Compression } from './compression.js';
 export { CONFIGURATION_REASONS, type FallbackReason } from './fallback-reason.js';
@@ -58,6 +60,9 @@ export {
 } from './errors.js';
 // Re-exported so a router needs one import for the wire types.
 export type {
+  FeedbackEvent,
+  FeedbackOutcome,
+  FeedbackResponse,
   GroupedSearchRequest,
   McpServerTools,
   McpTool,

@@ -1,4 +1,5 @@
 export * from './schemas.js';
+export * from './feedback-schemas.js';
 export type { RankCache, RankInput, RankOptions, RankedTool } from './ranking/types.js';
 export { capRelevanceDownTheList } from './ranking/calibrate.js';
 export { rankTools, rankToolsInSteps } from './ranking/rank.js';
@@ -7,6 +8,7 @@ export { DEFAULT_MAX_DESCRIPTION_CHARS } from './ranking/tool-reader.js';
 export { createRankCache, type RankCacheOptions } from './ranking/rank-cache.js';
 export { toSearchResult } from './ranking/to-search-result.js';
 export { detachString } from './text/detach.js';
+export { tokenize } from './text/tokenize.js';
 export { codePointLength, codePointPrefix, exceedsCodePoints, DEFAULT_MAX_CONTEXT_CHARS, DEFAULT_MAX_QUERY_CHARS, RANKED_QUERY_CHARS } from './request/text-length.js';
 export { inspectNesting, MAX_NESTING_DEPTH } from './request/nesting-depth.js';
 export { countTools, MAX_LISTED_PROBLEMS, readToolList, type RequestProblem, type ToolList, type ToolListReading } from './request/tool-list.js';

@@ -277,6 +277,13 @@ export const SearchMetaSchema = Type.Object(
       }),
     ),
     skippedCount: Type.Optional(Type.Integer({ minimum: 1, description: 'How many tools were skipped in all.' })),
+    learning: Type.Optional(
+      Type.Union([Type.Literal('raised'), Type.Literal('unchanged')], {
+        description:
+          'Present only for a project that has reported tool use (POST /v1/catalog/feedback): `raised` when past use raised a ' +
+          'tool of this answer (its explanation says so), `unchanged` when nothing the project taught matched this request.',
+      }),
+    ),
   },
   // New meta fields may be added within v1; clients must ignore what they do not know.
   { $id: 'SearchMeta', additionalProperties: true },

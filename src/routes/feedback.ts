@@ -1,0 +1,83 @@
+import rateLimit from '@fastify/rate-limit';
+import { FeedbackEnvelopeSchema } from '@catalog-search/core';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Readable } from 'node:stream';
+import type { Config } from '../config.js';
+import { ProblemError } from '../errors.js';
+import type { Learning } from '../feedback/learning.js';
+import type { Metrics } from '../metrics/metrics.js';
+import { FEEDBACK_PATHS, forgetRouteSchema, reportRouteSchema } from '../schemas/feedback.js';
+import { FairShare } from '../search/fair-share.js';
+import { fallbackRateLimitStore } from '../shared/rate-limit-store.js';
+import { projectTag, type SharedStore } from '../shared/shared-store.js';
+
+export interface FeedbackRouteOptions {
+  config: Readonly<Config>;
+  learning: Learning;
+  shared?: SharedStore | undefined;
+  metrics: Metrics;
+}
+
+/**
+ * POST /v1/catalog/feedback (report tool use) and DELETE (forget it), on the /v1 and seed prefixes.
+ * Authenticated and project-scoped like search; rate-limited and charged (requests in flight, bytes per
+ * minute) by the same rules and limits as searches, in budgets of their own so that reports never take
+ * a project's searches away.
+ */
+export default async function feedbackRoutes(app: FastifyInstance, options: FeedbackRouteOptions): Promise<void> {
+  const { config, learning, shared, metrics } = options;
+
+  if (config.rateLimitPerMinute > 0) {
+    await app.register(rateLimit, {
+      max: config.rateLimitPerMinute,
+      timeWindow: 60_000,
+      hook: 'preParsing',
+      // Buckets apart from the project's searches (a project tag never has a colon).
+      keyGenerator: (request) => `feedback:${projectTag(request.projectId)}`,
+      ...(shared ? { store: fallbackRateLimitStore(shared) } : {}),
+      onExceeded: () => metrics.rateLimited.inc(),
+      errorResponseBuilder: (_request, context) =>
+        new ProblemError('RATE_LIMITED', `This project may send ${context.max} feedback requests per minute; retry in ${Math.ceil(context.ttl / 1000)} s.`),
+    });
+  }
+
+  const fairShare = new FairShare({ ...config.fairShare, workPerMinute: 0 }, { onRefused: (limit) => metrics.costLimited.inc({ limit }) });
+  const admit = async (request: FastifyRequest, reply: FastifyReply, payload: Readable) => {
+    const declared = Number(request.headers['content-length']) || 0;
+    // A report waits for a work slot at most a search's budget (SEARCH_DEADLINE_MS).
+    const slot = await fairShare.admit(request.projectId, declared, config.search.deadlineMs);
+    reply.raw.once('close', () => slot.finish());
+    return fairShare.meteredBody(request.projectId, payload, declared);
+  };
+
+  for (const { url, report, forget } of FEEDBACK_PATHS) {
+    app.withTypeProvider<TypeBoxTypeProvider>().post(
+      url,
+      {
+        schema: { ...reportRouteSchema(report, config), body: FeedbackEnvelopeSchema },
+        bodyLimit: config.feedback.maxBodyBytes,
+        onRequest: app.authenticate,
+        ...(fairShare.enabled ? { preParsing: admit } : {}),
+      },
+      async (request, reply) => {
+        const answer = await learning.report(request.projectId, request.body.events);
+        metrics.feedbackEvents.inc({ result: 'accepted' }, answer.accepted);
+        metrics.feedbackEvents.inc({ result: 'ignored' }, answer.ignored.length);
+        request.log.info({ audit: 'feedback', events: request.body.events.length, accepted: answer.accepted, ignored: answer.ignored.length }, 'feedback');
+        return reply.code(202).send(answer);
+      },
+    );
+    app.delete(
+      url,
+      { schema: forgetRouteSchema(forget), onRequest: app.authenticate },
+      async (request, reply) => {
+        if (!(await learning.forget(request.projectId))) {
+          throw new ProblemError('STORE_UNAVAILABLE', 'The shared store could not be reached: the other replicas still use what this project taught. Retry.');
+        }
+        request.log.info({ audit: 'feedback-forget' }, 'feedback forgotten');
+        return reply.code(204).send();
+      },
+    );
+  }
+}
