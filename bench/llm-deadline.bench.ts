@@ -36,6 +36,9 @@ async function startService(llmBaseUrl: string | undefined) {
     AUTH_JWT_SECRET: SECRET,
     SEARCH_DEADLINE_MS: String(DEADLINE_MS),
     RATE_LIMIT_PER_MINUTE: '0',
+    // 50 searches of one project at once: past the default work and waiting slots (8 + 32), which this
+    // bench is not about (it failed with 429 at the 41st).
+    MAX_IN_FLIGHT_PER_PROJECT: '0',
     LLM_CACHE_TTL_MS: '0', // every search reaches the model: we measure the stage, not the cache
     ...(llmBaseUrl ? { LLM_BASE_URL: llmBaseUrl, LLM_MODEL: 'bench-model' } : {}),
   });
