@@ -37,7 +37,8 @@ describe('startDeadline', () => {
     await aborted(deadline.signal);
     // Within a generous bound: read at 700 ms, a budget counted from the read would abort at 1,700 ms.
     expect(performance.now() - started).toBeLessThan(1500);
-    expect(deadline.remainingMs()).toBe(0);
+    // Node's timers count whole milliseconds on their own clock: at most one early against performance.now().
+    expect(deadline.remainingMs()).toBeLessThanOrEqual(1);
   });
 
   it('a signal read after the deadline passed aborts', async () => {

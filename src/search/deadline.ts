@@ -47,7 +47,8 @@ export function startDeadline(budgetMs: number, options: { elapsedMs?: number; c
     // Made when a stage first waits on something: a search answered from its caches (no model call, no
     // encoder wait) never does (a timer and an abort listener per search, about 2 % of a search by reference).
     get signal() {
-      timeout ??= abortAfter(Math.floor(remainingMs()), options.cancel);
+      // Rounded up: the timer never fires before `at` (Node's timer clock counts whole milliseconds).
+      timeout ??= abortAfter(Math.ceil(remainingMs()), options.cancel);
       return timeout.signal;
     },
     remainingMs,
