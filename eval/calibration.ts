@@ -7,18 +7,28 @@ import { hash53 } from './sample-hash.js';
 import { loadDatasets, sampleQueries, type Dataset } from './datasets.js';
 
 const SAMPLE = 100;
-// Query dataset -> a catalog from another domain that cannot serve it (ML models, math functions,
-// RapidAPI apps, MCP dev tools, personal-assistant APIs). Not every pairing is a true no-fit (API-Bank's
-// calculator requests are served by Toolink's math functions), so these pairs were chosen for that. The
-// broad smithery_catalog is not used here:
-// its 9,970 tools (calculators, search, ...) do serve many requests of the other datasets.
+// Query dataset -> a catalog from another domain (ML models, math functions, RapidAPI apps, MCP dev
+// tools, personal-assistant APIs). Not every pairing is a true no-fit (API-Bank's calculator requests are
+// served by Toolink's math functions), so each request is checked against the catalog (checkedNoFit).
+// The broad smithery_catalog is not used here: its 9,970 tools (calculators, search, ...) do serve many
+// requests of the other datasets.
 const NO_FIT_PAIRS: Array<[string, string]> = [
   ['toolret_gorilla_hf', 'mcptoolbench_pp'],
   ['toolret_toolink', 'mcptoolbench_pp'],
   ['toollens', 'toolret_toolink'],
   ['mcptoolbench_pp', 'toolret_gorilla_hf'],
   ['toolret_apibank', 'toolret_gorilla_hf'],
+  ['toolbench_stb', 'toolret_toolink'],
+  ['livemcpbench', 'toolret_toolink'],
 ];
+/** Requests per pair in the checked no-fit set (7 pairs: up to 84 request/catalog pairs). */
+const NO_FIT_PER_PAIR = 12;
+/**
+ * A request's gold tool "has a counterpart" in the other catalog when the gold tool's own name and
+ * description, searched there, find a tool covering this much of it: then that catalog may serve the
+ * request after all, and the pair is left out of the no-fit set.
+ */
+const COUNTERPART_RELEVANCE = 0.5;
 
 export interface Distribution {
   label: string;
@@ -70,6 +80,48 @@ function nonsenseQueries(count: number): string[][] {
   });
 }
 
+/** A request paired with a catalog of another domain that was checked to hold none of its gold tools' kind. */
+export interface NoFitPair {
+  from: string;
+  to: string;
+  query: string[];
+}
+
+/**
+ * The no-fit set, built at run time from ../shared/bench: per NO_FIT_PAIRS entry, the first
+ * NO_FIT_PER_PAIR sampled requests whose every gold tool, searched in the other catalog by its own name
+ * and description, finds nothing covering it (COUNTERPART_RELEVANCE). The check reads the catalog, not
+ * the request's own ranking, so it does not choose the requests the ranker already scores low.
+ */
+export function checkedNoFit(datasets: ReadonlyMap<string, Dataset>): { pairs: NoFitPair[]; dropped: number } {
+  const pairs: NoFitPair[] = [];
+  let dropped = 0;
+  for (const [from, to] of NO_FIT_PAIRS) {
+    const source = datasets.get(from);
+    const target = datasets.get(to);
+    if (!source || !target) continue;
+    const byKey = new Map(source.tools.map((tool) => [tool.toolKey, tool]));
+    const cache = createRankCache();
+    let kept = 0;
+    for (const request of sampleQueries(source.queries, SAMPLE)) {
+      if (kept >= NO_FIT_PER_PAIR) break;
+      const served = request.relevant.some((key) => {
+        const gold = byKey.get(key);
+        if (gold === undefined) return false;
+        const text = `${gold.toolName.replace(/[_\-./:]+/g, ' ')} ${String(gold.description ?? '').slice(0, 300)}`;
+        return (rankTools({ query: [text], tools: target.tools }, { cache, limit: 1 })[0]?.relevance ?? 0) >= COUNTERPART_RELEVANCE;
+      });
+      if (served) {
+        dropped += 1;
+        continue;
+      }
+      pairs.push({ from, to, query: request.query });
+      kept += 1;
+    }
+  }
+  return { pairs, dropped };
+}
+
 export async function calibrationReport(topRelevances: TopRelevances = lexicalTops, label = ''): Promise<Distribution[]> {
   const datasets = new Map<string, Dataset>(loadDatasets({ maxQueries: SAMPLE }).map((d) => [d.name, d]));
   const report: Distribution[] = [];
@@ -77,13 +129,26 @@ export async function calibrationReport(topRelevances: TopRelevances = lexicalTo
     if (dataset.queries.length === 0) continue;
     report.push(distribution(`${label}fit      ${dataset.name}`, await topRelevances(dataset.queries.map((q) => q.query), dataset)));
   }
+  const fit = report.slice();
+  const { pairs, dropped } = checkedNoFit(datasets);
+  const noFit: number[] = [];
   for (const [from, to] of NO_FIT_PAIRS) {
-    const source = datasets.get(from);
     const target = datasets.get(to);
-    if (!source || !target) continue;
-    const queries = sampleQueries(source.queries, SAMPLE).map((q) => q.query);
-    report.push(distribution(`${label}no-fit   ${from} → ${to}`, await topRelevances(queries, target)));
+    const queries = pairs.filter((pair) => pair.from === from && pair.to === to).map((pair) => pair.query);
+    if (!target || queries.length === 0) continue;
+    const tops = await topRelevances(queries, target);
+    noFit.push(...tops);
+    report.push(distribution(`${label}no-fit   ${from} → ${to}`, tops));
   }
+  // The two figures routers set `minRelevance` by: answerable requests (mean of the datasets' means) and
+  // checked no-fit pairs (mean over all pairs).
+  const answerable = distribution(`${label}ANSWERABLE (mean of ${fit.length} datasets)`, []);
+  answerable.requests = fit.reduce((sum, d) => sum + d.requests, 0);
+  answerable.mean = fit.reduce((sum, d) => sum + d.mean, 0) / Math.max(fit.length, 1);
+  answerable.atLeastHalf = fit.reduce((sum, d) => sum + d.atLeastHalf, 0) / Math.max(fit.length, 1);
+  answerable.p50 = answerable.p90 = answerable.max = Number.NaN; // a mean of means has no quantiles
+  report.push(answerable);
+  report.push(distribution(`${label}NO-FIT (${pairs.length} checked pairs, ${dropped} left out)`, noFit));
   const nonsense = nonsenseQueries(SAMPLE);
   for (const name of ['livemcpbench', 'toolret_apigen', 'smithery_catalog']) {
     const target = datasets.get(name);
@@ -97,7 +162,7 @@ export function printCalibration(report: Distribution[]): void {
   console.log(`  ${'requests'.padEnd(48)}     n   mean    p50    p90    max  ≥0.5`);
   for (const d of report) {
     console.log(
-      `  ${d.label.padEnd(48)} ${String(d.requests).padStart(5)} ${[d.mean, d.p50, d.p90, d.max].map((v) => v.toFixed(3).padStart(6)).join(' ')} ${(d.atLeastHalf * 100).toFixed(0).padStart(4)}%`,
+      `  ${d.label.padEnd(48)} ${String(d.requests).padStart(5)} ${[d.mean, d.p50, d.p90, d.max].map((v) => (Number.isNaN(v) ? '-' : v.toFixed(3)).padStart(6)).join(' ')} ${(d.atLeastHalf * 100).toFixed(0).padStart(4)}%`,
     );
   }
 }

@@ -1,4 +1,4 @@
-// `npm run eval [-- --json FILE] [--max N] [--only NAME,NAME] [--no-calibration] [--llm] [--feedback]`
+// `npm run eval [-- --json FILE] [--max N] [--only NAME,NAME] [--no-calibration] [--llm] [--feedback] [--fusion JSON] [--oracle Z,Z]`
 // Ranks every sampled query of every dataset in ../shared/bench with each ranker and prints NDCG@10,
 // Recall@5/10/40 and MRR per dataset, the average over datasets, and each ranker's change relative to
 // the first (the plain BM25 baseline), each later ranker's NDCG@10 change against ours with a paired
@@ -35,6 +35,9 @@ const { values } = parseArgs({
     fusion: { type: 'string' },
     // Learning from use through the HTTP API (eval/feedback.ts) instead of the rankers.
     feedback: { type: 'boolean', default: false },
+    // Ceiling sweep: the fused ranking with the gold tools' similarities raised by these many standard
+    // deviations, e.g. '2,4' (what a stronger encoder would give; reads the labels, so not a ranker).
+    oracle: { type: 'string' },
   },
 });
 
@@ -157,6 +160,41 @@ function printChangeIntervals(results: DatasetResult[], rankers: RankerVariant[]
   }
 }
 
+/**
+ * The two states of a list, per dataset: its first search (lexical: `ours`) and once its vectors are
+ * ready (warm: `fused`), each with the LLM prompt's candidate recall at the budget; the change is
+ * paired over the queries. Later fusion and oracle variants are compared with the warm default.
+ */
+function printStates(results: DatasetResult[], rankers: RankerVariant[]): void {
+  const names = rankers.map((ranker) => ranker.name);
+  if (!names.includes('fused')) return;
+  const signed = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(3)}`;
+  const mean = (values: number[]) => values.reduce((sum, v) => sum + v, 0) / Math.max(values.length, 1);
+  console.log('\n== First search (lexical) vs warm (embedded), NDCG@10 and candidate recall at the prompt budget ==');
+  console.log(`  ${'dataset'.padEnd(20)} first  warm   change [95 % interval]       cand first  cand warm`);
+  for (const result of results) {
+    const perQuery = ndcgByQuery.get(result.dataset)!;
+    const { mean: change, low, high } = pairedBootstrap(perQuery.ours!, perQuery.fused!);
+    const first = result.byRanker.ours!;
+    const warm = result.byRanker.fused!;
+    console.log(
+      `  ${result.dataset.padEnd(20)} ${fmt(first['NDCG@10'])} ${fmt(warm['NDCG@10'])} ${signed(change)} [${signed(low)}, ${signed(high)}]   ${fmt(first['cand recall'])}     ${fmt(warm['cand recall'])}`,
+    );
+  }
+  console.log(
+    `  ${'AVERAGE'.padEnd(20)} ${fmt(mean(results.map((r) => r.byRanker.ours!['NDCG@10']!)))} ${fmt(mean(results.map((r) => r.byRanker.fused!['NDCG@10']!)))}`,
+  );
+  for (const other of names.slice(names.indexOf('fused') + 1)) {
+    if (!results.every((r) => ndcgByQuery.get(r.dataset)![other])) continue;
+    const cells = results.map((r) => {
+      const { mean: change, low, high } = pairedBootstrap(ndcgByQuery.get(r.dataset)!.fused!, ndcgByQuery.get(r.dataset)![other]!);
+      return `${r.dataset} ${signed(change)} [${signed(low)}, ${signed(high)}]`;
+    });
+    const average = mean(results.map((r) => r.byRanker[other]!['NDCG@10']!));
+    console.log(`  ${other} vs fused: average ${average.toFixed(3)}; ${cells.join('; ')}`);
+  }
+}
+
 const started = performance.now();
 const [baseline, ours] = defaultRankers();
 const promptBudget = process.env.LLM_PROMPT_TOKEN_BUDGET ? Number(process.env.LLM_PROMPT_TOKEN_BUDGET) : undefined;
@@ -164,6 +202,7 @@ const semantic = values['no-semantic'] ? undefined : await semanticRankers(value
 const fusionVariants = (JSON.parse(values.fusion ?? '[]') as Partial<FusionOptions>[]).map((options, i) =>
   fusedRanker(semantic!.index, { ...DEFAULT_FUSION, ...options }, `fused${i + 1}`),
 );
+const oracleVariants = (values.oracle?.split(',') ?? []).map((z) => fusedRanker(semantic!.index, DEFAULT_FUSION, `oracle+${z}`, Number(z)));
 const rankers: RankerVariant[] = [
   baseline!,
   withPromptColumns(ours!, promptBudget),
@@ -171,6 +210,7 @@ const rankers: RankerVariant[] = [
     ? [semantic.semantic, withPromptColumns(semantic.fused, promptBudget, (query, tools) => semantic.fused.rankedTools(query, tools))]
     : []),
   ...fusionVariants,
+  ...oracleVariants,
   ...(values.wink ? [await winkQueryRanker()] : []),
   ...(values.llm ? [llmRankerFromEnv(process.env)] : []),
 ];
@@ -178,6 +218,7 @@ const results = await evaluate(rankers);
 semantic?.index.vectors.save();
 const average = summarize(results, rankers);
 printChangeIntervals(results, rankers);
+printStates(results, rankers);
 const calibration = values['no-calibration']
   ? undefined
   : [

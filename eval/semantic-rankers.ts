@@ -116,14 +116,39 @@ export function semanticRanker(index: SemanticIndex): RankerVariant {
   };
 }
 
-/** The service's hybrid ranking; `ranked` also feeds the prompt columns (fused candidates). */
-export function fusedRanker(index: SemanticIndex, options: FusionOptions = DEFAULT_FUSION, name = 'fused'): RankerVariant & {
-  rankedTools(query: string[], tools: ToolInfo[]): Promise<RankedTool[]>;
+/**
+ * The gold tools' similarities raised by `z` standard deviations of the request's similarities to the
+ * list: what a stronger encoder would give (the ceiling sweep of `--oracle`).
+ */
+function raiseGold(similarity: Float64Array, tools: readonly ToolInfo[], relevant: readonly string[], z: number): Float64Array {
+  let sum = 0;
+  let squares = 0;
+  for (const s of similarity) {
+    sum += s;
+    squares += s * s;
+  }
+  const mean = sum / similarity.length;
+  const spread = Math.sqrt(Math.max(squares / similarity.length - mean * mean, 0));
+  const gold = new Set(relevant);
+  tools.forEach((tool, i) => {
+    if (gold.has(tool.toolKey)) similarity[i]! += z * spread;
+  });
+  return similarity;
+}
+
+/**
+ * The service's hybrid ranking; `ranked` also feeds the prompt columns (fused candidates). With
+ * `oracle`, the gold tools' similarities are raised by that many standard deviations (a ceiling, not a
+ * ranker: it reads the labels).
+ */
+export function fusedRanker(index: SemanticIndex, options: FusionOptions = DEFAULT_FUSION, name = 'fused', oracle?: number): RankerVariant & {
+  rankedTools(query: string[], tools: ToolInfo[], relevant?: readonly string[]): Promise<RankedTool[]>;
 } {
   let cache: RankCache = createRankCache();
-  const rankedTools = async (query: string[], tools: ToolInfo[]) => {
+  const rankedTools = async (query: string[], tools: ToolInfo[], relevant: readonly string[] = []) => {
     const lexical = rankTools({ query, tools }, { cache });
-    return fuseHybrid(lexical, tools, await index.similarity(query), options);
+    const similarity = await index.similarity(query);
+    return fuseHybrid(lexical, tools, oracle === undefined ? similarity : raiseGold(similarity, tools, relevant, oracle), options);
   };
   return {
     name,
@@ -133,7 +158,7 @@ export function fusedRanker(index: SemanticIndex, options: FusionOptions = DEFAU
     },
     rankedTools,
     async rank(query, tools): Promise<RankerOutput> {
-      return { ranked: (await rankedTools(query.query, tools)).map((ranked) => ranked.tool.toolKey) };
+      return { ranked: (await rankedTools(query.query, tools, query.relevant)).map((ranked) => ranked.tool.toolKey) };
     },
   };
 }

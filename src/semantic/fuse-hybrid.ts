@@ -1,25 +1,44 @@
 import { capRelevanceDownTheList, type RankedTool, type ToolInfo } from '@catalog-search/core';
 
 export interface FusionOptions {
-  /** Reciprocal-rank constant. */
-  k: number;
-  /** The semantic ranking's weight against the lexical one's 1. */
+  /**
+   * What a tool that stands out by meaning adds, against 1 for the best lexical match, when that match
+   * covers the request fully (top lexical relevance 1).
+   */
   weight: number;
-  /** Lexical matches at least this relevant keep their lexical order above everything else. */
-  strongRelevance: number;
-  /** Only this many best semantic matches are fused in (deeper ones add noise, not recall). */
+  /**
+   * The same when no word matches (top lexical relevance 0); between the two it follows the request's
+   * top lexical relevance linearly, so meaning counts more where words are weak.
+   */
+  weakWeight: number;
+  /**
+   * How far a tool must stand out from the request's similarity to the list to add anything, in standard
+   * deviations (z = (similarity − mean) / spread): below `zFloor` nothing, `weight` from `zFloor + zSpan`.
+   */
+  zFloor: number;
+  zSpan: number;
+  /** At most this many times `weight` for a tool that stands out far (z ≥ zFloor + zCap × zSpan). */
+  zCap: number;
+  /** Only this many most similar tools are fused in (deeper ones add noise, not recall). */
   depth: number;
+  /**
+   * Lexical matches at least this relevant keep their lexical order above everything else: a tool the
+   * request names exactly (relevance ≥ 0.97, core's EXACT_RELEVANCE) stays first.
+   */
+  strongRelevance: number;
 }
 
 /**
- * Tuned with `npm run eval -- --fusion '[...]'` on all eight public sets (docs/ranking.md has the sweep):
- * a small k and a low weight let a strong semantic match climb into the top ten without reordering
- * good lexical matches. Of the four settings tried whose NDCG@10 change is within noise or better on
- * every set (paired bootstrap intervals), weight 0.15 has the smallest worst change (−0.003) and the
- * highest average; 0.25 lost 0.008 on Toolink (interval −0.016 to −0.001), and k = 60 with weight 0.5
- * (plain weighted RRF) lost up to 0.09 on ToolBench and Toolink.
+ * Score-level fusion, tuned with the sweep in docs/ranking.md on the eight public sets (paired bootstrap
+ * against the earlier default, rank fusion with strong lexical matches on top). A tool adds meaning only
+ * where it stands out (z ≥ 2.5): with a linear add from the 30th percentile of similarity up (every tool
+ * adds a little), five sets gained 0.014–0.033 but Toolink lost 0.047 (interval −0.069 to −0.023), and
+ * even a weight of 0.1 lost 0.034 there: the encoder's noise reordered near-ties among word matches.
+ * With the floor at z 2.5 no set is worse outside noise (average NDCG@10 0.556 → 0.561). A weight that
+ * grows as words match less (`weakWeight` 0.7–1.5) lost 0.014–0.056 on ToolBench, so it is equal to
+ * `weight`; the cap of 3 lets a tool that stands out very far (z ≥ 8.5) pass any word match.
  */
-export const DEFAULT_FUSION: FusionOptions = { k: 10, weight: 0.15, strongRelevance: 0.5, depth: 150 };
+export const DEFAULT_FUSION: FusionOptions = { weight: 0.35, weakWeight: 0.35, zFloor: 2.5, zSpan: 2, zCap: 3, depth: 150, strongRelevance: 0.97 };
 
 /**
  * Similarity → calibrated relevance for a tool found by meaning only. Raw cosine does not mean the
@@ -41,10 +60,15 @@ export function semanticRelevance(z: number, listSize: number): number {
 }
 
 /**
- * The hybrid ranking: the lexical ranking fused with the semantic one by weighted reciprocal ranks,
- * with lexically strong matches kept on top (a tool that the request names in so many words is not
- * pushed down by one that is merely close in meaning). `similarity[i]` is tool i's best similarity
- * over the sub-queries, NaN where it has no vector yet (it then ranks lexically only).
+ * The hybrid ranking: each tool's lexical score as a share of the best lexical match's, plus what its
+ * similarity adds where it stands out from the request's similarity to the whole list (z from `zFloor`,
+ * up to `weight`).
+ * Where words match strongly, the best match leads by a wide lexical margin that meaning cannot undo;
+ * where they match weakly (many tools within a few tenths of each other), meaning decides, and a tool
+ * found by meaning alone can reach the top. A tool listed with lexical relevance 0 (another tool of its
+ * server matched) brings no lexical score: it ranks by meaning alone, below every tool with more of it.
+ * `similarity[i]` is tool i's best similarity over the sub-queries, NaN where it has no vector yet (it
+ * then ranks lexically only).
  *
  * Pure: the lexical entries are not changed (eval and the service rank from the same entries); the
  * result holds new entries, whose explanations are the lexical ones, still written on first read.
@@ -69,59 +93,57 @@ export function fuseHybrid(
   semantic.sort((a, b) => similarity[b]! - similarity[a]! || a - b);
   const mean = sum / semantic.length;
   const spread = Math.sqrt(Math.max(squares / semantic.length - mean * mean, 1e-6));
+  const topRelevance = Math.min(1, Math.max(0, lexical[0]?.relevance ?? 0));
+  const weight = options.weight + (options.weakWeight - options.weight) * (1 - topRelevance);
+  const strong = lexical.filter((ranked) => ranked.relevance >= options.strongRelevance);
+  const bestLexical = lexical.find((ranked) => ranked.relevance > 0 && ranked.relevance < options.strongRelevance)?.score ?? 0;
 
-  // Per tool index: its fused score and lexical entry, and whether it is strong or among the rest. Arrays
-  // by index rather than a Map of entry objects: fusing 1,000 tools (827 lexical matches, two sub-queries)
-  // took 0.28–0.39 ms instead of 0.37–0.48 ms (alternating runs), about a tenth of a search by reference.
-  const strong: RankedTool[] = [];
-  const rest: number[] = [];
+  // Per tool index: its fused score, lexical entry and place (1: fused, 2: kept on top). Arrays by index
+  // rather than a Map of entry objects (fusing 1,000 tools: 0.28–0.39 ms instead of 0.37–0.48 ms).
   const scores = new Float64Array(tools.length);
-  const place = new Uint8Array(tools.length);
+  const listed = new Uint8Array(tools.length);
   const lexicalOf = new Array<RankedTool | undefined>(tools.length);
-  lexical.forEach((ranked, rank) => {
-    if (ranked.relevance >= options.strongRelevance) {
-      strong.push(ranked);
-      place[ranked.index] = STRONG;
-      return;
-    }
-    if (place[ranked.index] !== REST) rest.push(ranked.index);
-    place[ranked.index] = REST;
-    scores[ranked.index] = 1 / (options.k + rank);
+  const order: number[] = [];
+  for (const ranked of strong) listed[ranked.index] = 2;
+  for (const ranked of lexical) {
+    if (listed[ranked.index] !== 0) continue;
+    listed[ranked.index] = 1;
+    order.push(ranked.index);
     lexicalOf[ranked.index] = ranked;
-  });
+    scores[ranked.index] = ranked.relevance > 0 && bestLexical > 0 ? ranked.score / bestLexical : 0;
+  }
   const depth = Math.min(options.depth, semantic.length);
   for (let rank = 0; rank < depth; rank += 1) {
     const index = semantic[rank]!;
-    if (place[index] === STRONG) continue;
-    const add = options.weight / (options.k + rank);
-    if (place[index] === REST) {
-      scores[index]! += add;
-      continue;
+    if (listed[index] === 2) continue;
+    const z = (similarity[index]! - mean) / spread;
+    const add = weight * Math.min(options.zCap, Math.max(0, (z - options.zFloor) / options.zSpan));
+    if (listed[index] === 0) {
+      // Found by meaning only: a tiny share by similarity rank orders those that add nothing else (the
+      // more similar first) and puts them above tools listed for their server only (score 0).
+      scores[index] = TIE_BREAK * (1 - rank / depth);
+      listed[index] = 1;
+      order.push(index);
     }
-    place[index] = REST;
-    scores[index] = add;
-    rest.push(index);
+    scores[index]! += add;
   }
-  rest.sort((a, b) => scores[b]! - scores[a]! || a - b);
-  const fused: RankedTool[] = strong.map((ranked) => new FusedMatch(ranked, ranked.score, ranked.relevance));
-  for (const index of rest) {
-    const z = Number.isNaN(similarity[index]!) ? 0 : (similarity[index]! - mean) / spread;
+  // Stable: equal scores keep the order they came in (lexical order, then by similarity).
+  order.sort((a, b) => scores[b]! - scores[a]!);
+  const fusedEntry = (index: number): RankedTool => {
     const found = lexicalOf[index];
-    fused.push(
-      found
-        ? new FusedMatch(found, found.score, found.relevance)
-        : new SemanticMatch(tools[index]!, index, scores[index]!, semanticRelevance(z, semantic.length), similarity[index]!),
-    );
-  }
+    if (found) return new FusedMatch(found, scores[index]!, found.relevance);
+    const z = (similarity[index]! - mean) / spread;
+    return new SemanticMatch(tools[index]!, index, scores[index]!, semanticRelevance(z, semantic.length), similarity[index]!);
+  };
+  const fused: RankedTool[] = [...strong.map((ranked) => new FusedMatch(ranked, ranked.score, ranked.relevance)), ...order.map(fusedEntry)];
   // As in the lexical ranking, relevance never rises down the list (an understatement, never an
   // overstatement): on the fused entries, so the lexical ranking keeps its own relevances.
   capRelevanceDownTheList(fused);
   return fused;
 }
 
-// Where a tool stands in the fusion (fuseHybrid's `place`): kept on top, or among the fused rest.
-const STRONG = 1;
-const REST = 2;
+// Far below what any word match adds (a lexical score as a share of the best is 0.01 or more in practice).
+const TIE_BREAK = 1e-6;
 
 /** A lexical match in the fused ranking: its own score and relevance, the lexical explanation. */
 class FusedMatch implements RankedTool {

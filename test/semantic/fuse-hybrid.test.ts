@@ -45,31 +45,53 @@ describe('fuseHybrid', () => {
     expect(fuseHybrid([], tools, flat)[0]!.relevance).toBeLessThan(0.2);
   });
 
-  it('scores the rest by weighted reciprocal ranks, both summed for a tool found both ways, ties in list order', () => {
-    // Three weak lexical matches (made up, relevance below strongRelevance) and similarities that rank
-    // tools 5, 2, 7, 9 first: tool 2 is found both ways, 7 and 9 only by meaning.
-    const weak = (index: number) => ({ tool: tools[index]!, index, score: 1, relevance: 0.1, explanation: 'lexical' });
-    const lexical = [weak(4), weak(2), weak(6)];
+  it('adds to each lexical score, as a share of the best, what standing out by meaning gives: 0 up to zFloor, `weight` from zFloor + zSpan', () => {
+    // Three weak lexical matches (made up: relevance 0.1, scores 3, 2, 1) and similarities that rank
+    // tools 5, 2, 7, 9 first: tool 2 is found both ways, 5, 7 and 9 only by meaning.
+    const weak = (index: number, score: number) => ({ tool: tools[index]!, index, score, relevance: 0.1, explanation: 'lexical' });
+    const lexical = [weak(4, 3), weak(2, 2), weak(6, 1)];
     const similarity = new Float64Array(tools.length).fill(0.1);
     similarity[5] = 0.9;
     similarity[2] = 0.8;
     similarity[7] = 0.7;
-    similarity[9] = 0.7;
-    const fused = fuseHybrid(lexical, tools, similarity, { k: 10, weight: 0.5, strongRelevance: 0.5, depth: 4 });
+    similarity[9] = 0.5;
+    const options = { weight: 0.4, weakWeight: 0.4, zFloor: 1, zSpan: 3, zCap: 1, depth: 40, strongRelevance: 0.97 };
+    const fused = fuseHybrid(lexical, tools, similarity, options);
+    const mean = similarity.reduce((sum, s) => sum + s, 0) / similarity.length;
+    const spread = Math.sqrt(similarity.reduce((sum, s) => sum + s * s, 0) / similarity.length - mean * mean);
+    const add = (s: number) => 0.4 * Math.min(1, Math.max(0, ((s - mean) / spread - 1) / 3));
+    expect(add(0.5)).toBeGreaterThan(0); // z ≈ 1.75: above the floor, below the cap
+    expect(add(0.9)).toBeLessThan(0.4);
     const expected = new Map([
-      [4, 1 / 10],
-      [2, 1 / 11 + 0.5 / 11],
-      [6, 1 / 12],
-      [5, 0.5 / 10],
-      [7, 0.5 / 12],
-      [9, 0.5 / 13],
+      [4, 1],
+      [2, 2 / 3 + add(0.8)],
+      [6, 1 / 3],
+      [5, add(0.9)],
+      [7, add(0.7)],
+      [9, add(0.5)],
     ]);
-    const order = [...expected].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([index]) => index);
-    expect(fused.map((ranked) => ranked.index)).toEqual(order);
-    expect(fused.find((ranked) => ranked.index === 5)!.score).toBeCloseTo(0.05, 12);
-    // Equal similarities keep list order.
-    const tie = fuseHybrid([], tools, similarity, { k: 10, weight: 0.5, strongRelevance: 0.5, depth: 40 });
-    expect(tie.findIndex((ranked) => ranked.index === 7)).toBeLessThan(tie.findIndex((ranked) => ranked.index === 9));
+    const order = [...expected].sort((a, b) => b[1] - a[1]).map(([index]) => index);
+    expect(fused.slice(0, 6).map((ranked) => ranked.index)).toEqual(order);
+    expect(fused.find((ranked) => ranked.index === 2)!.score).toBeCloseTo(2 / 3 + add(0.8), 5);
+    // A tool that does not stand out (z below the floor) adds next to nothing: below every word match.
+    expect(fused.findIndex((ranked) => ranked.index === 20)).toBeGreaterThan(fused.findIndex((ranked) => ranked.index === 6));
+    expect(fused.find((ranked) => ranked.index === 20)!.score).toBeLessThan(1e-5);
+    // Only `depth` most similar tools are fused in.
+    expect(fuseHybrid(lexical, tools, similarity, { ...options, depth: 2 }).some((ranked) => ranked.index === 7)).toBe(false);
+  });
+
+  it('meaning decides among weak word matches, words win by a wide margin, and a tool of relevance 0 never ranks above a meaning match', () => {
+    const entry = (index: number, score: number, relevance: number) => ({ tool: tools[index]!, index, score, relevance, explanation: 'lexical' });
+    const similarity = similarities({ 11: 0.5, 12: 0.45 });
+    // Weak and close: tool 12 (second by words, close in meaning) passes tool 10.
+    const close = fuseHybrid([entry(10, 1.0, 0.2), entry(12, 0.95, 0.2)], tools, similarity);
+    expect(close[0]!.index).toBe(12);
+    // Strong by a wide margin: tool 10 stays first.
+    const wide = fuseHybrid([entry(10, 10, 0.8), entry(12, 2, 0.2)], tools, similarity);
+    expect(wide[0]!.index).toBe(10);
+    // Listed for its server only (relevance 0): below tool 11, found by meaning only.
+    const tail = fuseHybrid([entry(10, 1.0, 0.3), entry(13, 0.02, 0)], tools, similarity);
+    expect(tail.findIndex((ranked) => ranked.index === 11)).toBeLessThan(tail.findIndex((ranked) => ranked.index === 13));
   });
 
   it('tools without vectors (NaN) rank lexically only; with no vectors at all the lexical ranking is unchanged', () => {
@@ -88,7 +110,7 @@ describe('fuseHybrid', () => {
     const weak = lexical.filter((ranked) => ranked.relevance > 0).map((ranked) => ({ tool: ranked.tool, index: ranked.index, score: ranked.score, relevance: 0.3, explanation: ranked.explanation }));
     const before = JSON.stringify(weak);
     const lexicalBefore = lexical.map((ranked) => [ranked.index, ranked.score, ranked.relevance]);
-    const fused = fuseHybrid(weak, tools, similarities({ 33: 0.26 }), { ...DEFAULT_FUSION, k: 10, weight: 5, strongRelevance: 0.5, depth: 1 });
+    const fused = fuseHybrid(weak, tools, similarities({ 33: 0.26 }), { ...DEFAULT_FUSION, weight: 5, zFloor: 0, depth: 1 });
     expect(fused[0]!.index).toBe(33);
     expect(fused[1]!.relevance).toBe(fused[0]!.relevance);
     expect(fused[0]!.relevance).toBeLessThan(0.3);

@@ -119,7 +119,7 @@ const requestFields = {
     maxItems: MAX_QUERY_ITEMS,
     description: 'One or more sub-queries (the steps of a multi-step task). Ranking reads the first 2,000 characters of each.',
   }),
-  context: Type.Optional(Type.String({ description: 'Task background for the reranker.' })),
+  context: Type.Optional(Type.String({ description: 'Task background for the reranker. A platform it names (a word in the server name of few servers) ranks first among equivalent tools.' })),
   maxResults: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_RESULTS_LIMIT, default: DEFAULT_MAX_RESULTS })),
   filter: Type.Optional(SearchFilterSchema),
   boost: Type.Optional(SearchBoostSchema),

@@ -2,6 +2,7 @@ import { capRelevanceDownTheList } from './calibrate.js';
 import { buildCorpus } from './corpus.js';
 import { explainMatch } from './explain.js';
 import { fuseSubQueries } from './fuse.js';
+import { favourNamedPlatforms } from './named-platform.js';
 import { scoreSubQuery, type SubQueryResult } from './score-query.js';
 import { vocabulary } from '../text/vocabulary.js';
 import type { ToolInfo } from '../schemas.js';
@@ -17,8 +18,9 @@ import type { RankedTool, RankInput, RankOptions } from './types.js';
  * tool that matches a query term or is named exactly, then, far below them (score ≈ 2 % of their
  * server's best, relevance 0), the other tools of servers that matched, since a task's steps often
  * use several tools of one server. Tools of servers with no match at all are left out: there is no
- * evidence to rank them by; a caller that needs the whole list appends them in list order. `context` is background for the LLM stage and is not scored: it would pull
- * in tools for the background rather than for the request.
+ * evidence to rank them by; a caller that needs the whole list appends them in list order. `context` is
+ * not scored as words of the request (it would pull in tools for the background rather than for the
+ * request); it only says which platform the request means (named-platform.ts).
  */
 export function rankTools(input: RankInput, options: RankOptions = {}): RankedTool[] {
   const steps = rankToolsInSteps(input, options);
@@ -49,6 +51,7 @@ export function* rankToolsInSteps(input: RankInput, options: RankOptions = {}): 
     results.push(scoreSubQuery(corpus, query));
   }
   const fused = fuseSubQueries(results);
+  favourNamedPlatforms(corpus, fused, input.context);
   capRelevanceDownTheList(fused);
   const limit = options.limit === undefined || Number.isNaN(options.limit) ? fused.length : Math.max(0, options.limit);
   return fused.slice(0, limit).map(({ index, score, relevance, subQuery }) => {

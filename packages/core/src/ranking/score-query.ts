@@ -78,7 +78,7 @@ export function scoreSubQuery(corpus: Corpus, text: string): SubQueryResult {
   const termCount = Math.max(query.terms.length, 1);
   for (const doc of hits.keys()) {
     if (matchedTerms[doc]! > 0) scores[doc]! *= 1 + COORDINATION * (matchedTerms[doc]! / termCount);
-    relevance[doc] = relevanceFromCoverage(idfMass > 0 ? coverage[doc]! / idfMass : 0);
+    relevance[doc] = relevanceFromCoverage(idfMass > 0 ? coverage[doc]! / idfMass : 0, matchedTerms[doc]! / termCount);
     if (scores[doc]! > 0 || exact.has(doc)) order.push(doc);
   }
   for (const doc of exact) if (!hits.has(doc)) order.push(doc);
