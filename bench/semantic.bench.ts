@@ -68,6 +68,9 @@ const context = (semantic: SemanticStage | undefined): SearchContext => ({
   log,
   rankCache,
   deadline: startDeadline(60_000),
+  // As the route passes it (the list's meta.toolSet): each search reads the list as new objects, and the
+  // stage keeps the list's keys by this id, as it does for a router that resends its list.
+  listId: 'bench-list',
   maxDescriptionChars: 2000,
   semantic,
 });
