@@ -140,11 +140,7 @@ export class SemanticStage {
     // Only the first tools whose vectors the project can keep are looked up, fetched or embedded
     // (VectorCache.capacity); the rest rank lexically. Not even looked up: a lookup would keep them.
     const reach = Math.min(held.length, this.#cache.capacity(dimensions));
-    // A vector of another length than the source's now (an endpoint whose model changed) is embedded anew.
-    const lookUp = (index: number) => {
-      const vector = this.#cache.getHeld(projectId, held[index]!);
-      return vector !== undefined && (dimensions === undefined || vector.length === dimensions) ? vector : undefined;
-    };
+    const lookUp = (index: number) => this.#ofSourceLength(this.#cache.getHeld(projectId, held[index]!));
     const tools = held.map((_, index) => (index < reach ? lookUp(index) : undefined));
     // Looked up again once the shared store or the background embedder may have brought them.
     const absent = (): number[] => tools.slice(0, reach).flatMap((vector, index) => (vector === undefined ? [index] : []));
@@ -195,11 +191,7 @@ export class SemanticStage {
     const queries = requested.map(queryText);
     const ids = queries.map((query) => VectorCache.contentId(this.embedder.model, `query\u0000${query}`));
     await this.#readShared(projectId, ids.filter((id) => this.#cache.get(projectId, id) === undefined));
-    const { dimensions } = this.embedder;
-    const vectors = ids.map((id) => {
-      const vector = this.#cache.get(projectId, id);
-      return vector !== undefined && (dimensions === undefined || vector.length === dimensions) ? vector : undefined;
-    });
+    const vectors = ids.map((id) => this.#ofSourceLength(this.#cache.get(projectId, id)));
     const missing = queries.filter((_, i) => vectors[i] === undefined);
     if (missing.length === 0) return vectors as Float32Array[];
     if (this.#queryCalls >= MAX_QUERY_CALLS) return 'busy';
@@ -268,6 +260,12 @@ export class SemanticStage {
     this.#listKeys.set(tools, keys);
     if (listId !== undefined) this.#listKeysById.set(projectId, listId, keys);
     return keys;
+  }
+
+  /** A cached vector, unless it has another length than the source's now (an endpoint whose model changed): then it is embedded anew. */
+  #ofSourceLength(vector: Float32Array | undefined): Float32Array | undefined {
+    const { dimensions } = this.embedder;
+    return vector !== undefined && (dimensions === undefined || vector.length === dimensions) ? vector : undefined;
   }
 
   /**

@@ -310,8 +310,14 @@ describe('semantic stage: a list sent in full again', () => {
     const memory = new MemoryBudget({ maxBytes: 64 * 1024 * 1024, projectShare: 0.25 });
     const semantic = stage({ memory, waitShare: 1 });
     const list = tools('rho', 50);
-    // Every search of a list sent in full reads a new array, as a parsed body is.
-    const resend = () => JSON.parse(JSON.stringify(list)) as ToolInfo[];
+    // Every search of a list sent in full reads a new array, as a parsed body is; reads of a tool's
+    // description (which its embedded text needs) are counted.
+    let descriptionReads = 0;
+    const resend = () =>
+      (JSON.parse(JSON.stringify(list)) as ToolInfo[]).map((tool) => {
+        const { description } = tool;
+        return Object.defineProperty(tool, 'description', { enumerable: true, get: () => ((descriptionReads += 1), description) });
+      });
     const first = await semantic.vectors('p1', { query: ['thing 7'], tools: resend() }, startDeadline(4000), undefined, 'list-id-rho');
     expect(first.status).toBe('hybrid');
     const keyBytes = memory.usage().byCache['list-keys'] ?? 0;
@@ -320,8 +326,12 @@ describe('semantic stage: a list sent in full again', () => {
     // The same id with another list's tools (a stale entry) is not used: its length differs, so it is keyed anew.
     const other = await semantic.vectors('p1', { query: ['thing 7'], tools: tools('sigma', 20) }, startDeadline(4000), undefined, 'list-id-rho');
     expect(other.tools).toHaveLength(20);
+    // Keyed anew once more (the entry held the 20 tools), then a resend is not keyed at all.
+    await semantic.vectors('p1', { query: ['thing 7'], tools: resend() }, startDeadline(4000), undefined, 'list-id-rho');
+    descriptionReads = 0;
     const again = await semantic.vectors('p1', { query: ['thing 7'], tools: resend() }, startDeadline(4000), undefined, 'list-id-rho');
     expect(again.status).toBe('hybrid');
+    expect(descriptionReads).toBe(0);
     expect(again.tools.map((vector) => [...vector!.slice(0, 4)])).toEqual(first.tools.map((vector) => [...vector!.slice(0, 4)]));
   });
 });
