@@ -8,14 +8,14 @@
 // middle half of the runs; lexical and hybrid runs alternate so both see the same machine.
 // Target: hybrid adds at most 30 ms p50 over lexical-only.
 import type { PreparedSearch, ToolInfo } from '@catalog-search/core';
-import { createRankCache } from '@catalog-search/core';
+import { createRankCache, DEFAULT_MAX_RESULTS } from '@catalog-search/core';
 import pino from 'pino';
 import { loadCatalog } from '../eval/datasets.js';
 import { startDeadline } from '../src/search/deadline.js';
 import { MemoryBudget } from '../src/memory/index.js';
 import { searchCatalog, type SearchContext } from '../src/search/pipeline.js';
 import { createEmbeddedSource } from '../src/semantic/embedded-source.js';
-import { SemanticStage } from '../src/semantic/semantic-stage.js';
+import { VectorProvider } from '../src/semantic/vector-provider.js';
 import { toolText } from '../src/semantic/tool-text.js';
 
 const catalog = loadCatalog('smithery_catalog', 1_000);
@@ -55,14 +55,14 @@ console.log(
 );
 
 // Warm 1,000-tool searches.
-const stage = new SemanticStage(embedder, {
+const stage = new VectorProvider(embedder, {
   cacheBytes: 64 * 1024 * 1024,
   memory: new MemoryBudget({ maxBytes: 256 * 1024 * 1024, projectShare: 1 }),
   waitShare: 1,
   maxQueuedPerProject: 5000,
 });
 const rankCache = createRankCache();
-const context = (semantic: SemanticStage | undefined): SearchContext => ({
+const context = (semantic: VectorProvider | undefined): SearchContext => ({
   projectId: 'bench',
   requestId: 'bench',
   log,
@@ -70,13 +70,13 @@ const context = (semantic: SemanticStage | undefined): SearchContext => ({
   deadline: startDeadline(60_000),
   // As the route passes it (the list's meta.toolSet): each search reads the list as new objects, and the
   // stage keeps the list's keys by this id, as it does for a router that resends its list.
-  listId: 'bench-list',
+  list: { toolSet: 'bench-list' },
   maxDescriptionChars: 2000,
-  semantic,
+  vectors: semantic,
 });
 const clone = (): ToolInfo[] => JSON.parse(JSON.stringify(tools)) as ToolInfo[];
 /** A search as the route hands it to the pipeline: every tool usable, no filter. */
-const prepared = (query: string[], list: ToolInfo[]): PreparedSearch => ({ query, tools: list, list, usableTools: list.length, skippedMeta: {} });
+const prepared = (query: string[], list: ToolInfo[]): PreparedSearch => ({ query, maxResults: DEFAULT_MAX_RESULTS, tools: list, list, usableTools: list.length, skippedMeta: {} });
 started = performance.now();
 let first = await searchCatalog(prepared(['warm up'], clone()), context(stage));
 while (first.response.meta.semantic !== 'hybrid') first = await searchCatalog(prepared(['warm up'], clone()), context(stage));
@@ -86,7 +86,7 @@ const lexical: number[] = [];
 const hybrid: number[] = [];
 const hybridCachedQuery: number[] = [];
 const RUNS = 80;
-const timed = async (request: PreparedSearch, semantic: SemanticStage | undefined): Promise<number> => {
+const timed = async (request: PreparedSearch, semantic: VectorProvider | undefined): Promise<number> => {
   const at = performance.now();
   const answer = await searchCatalog(request, context(semantic));
   if (semantic && answer.response.meta.semantic !== 'hybrid') throw new Error(`expected a hybrid search, got ${answer.response.meta.semantic}`);

@@ -5,7 +5,7 @@
 //   of the same candidate count), `cands` and `prompt tok` (o200k tokens).
 // - `llmRanker()` (`npm run eval -- --llm`) runs the stage itself against LLM_BASE_URL / LLM_MODEL,
 //   so anyone with a model can measure what it adds over the lexical stage.
-import { createRankCache, rankTools, type RankCache, type RankedTool, type ToolInfo } from '../packages/core/src/index.js';
+import { createRankCache, rankTools, rankToolsBySubQuery, type RankCache, type RankedTool, type ToolInfo } from '../packages/core/src/index.js';
 import { createReranker, DEFAULT_PROMPT_TOKEN_BUDGET, type LlmReranker } from '../src/rerank/index.js';
 import { startDeadline } from '../src/search/deadline.js';
 import type { Dataset, EvalQuery } from './datasets.js';
@@ -21,8 +21,9 @@ const lexicalRanking: CandidateRanking = (query, tools, cache) => rankTools({ qu
 
 async function promptColumns(stage: LlmReranker, query: EvalQuery, tools: ToolInfo[], cache: RankCache, project: string, ranking = lexicalRanking) {
   const lexical = await ranking(query.query, tools, cache);
-  // The stage gets no rank cache: it ranks sub-queries with the built core, this harness with core's source.
-  const plan = stage.plan({ query: query.query, tools, lexical }, project);
+  // As the service's lexical stage does, each sub-query's own order goes with a multi-step request.
+  const bySubQuery = query.query.length > 1 ? rankToolsBySubQuery({ query: query.query, tools }, { cache }).bySubQuery : undefined;
+  const plan = stage.plan({ query: query.query, tools, lexical, ...(bySubQuery ? { bySubQuery } : {}) }, project);
   const inPrompt = new Set(plan.candidates.map((candidate) => tools[candidate.toolIndex]!.toolKey));
   const lexicalTopK = new Set(lexical.slice(0, plan.candidates.length).map((ranked) => ranked.tool.toolKey));
   return {

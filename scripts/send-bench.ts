@@ -7,7 +7,9 @@
 //
 //   npm run bench:requests                  # everything (about 6,000 requests)
 //   npm run bench:requests -- --sample 5    # 5 queries per dataset
-import { randomBytes } from 'node:crypto';
+//   npm run bench:requests -- --digest      # also a SHA-256 of every answer per dataset: a refactoring
+//                                           # that must not change rankings prints the same digests
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -37,6 +39,8 @@ export interface DatasetReport {
   wire: { toolsBytes: number; serversBytes: number; toolsGzip: number; serversGzip: number };
   /** The first rejections, for the log. */
   rejected: string[];
+  /** SHA-256 of every answer's results and meta in request order (volatile meta fields left out). */
+  digest: string;
 }
 
 function readJsonl(path: string): Row[] {
@@ -126,20 +130,28 @@ export async function sendDataset(dataset: string, options: SendOptions): Promis
     skipReasons: [],
     wire: wireSizes(tools),
     rejected: [],
+    digest: '',
   };
+  const answers: string[] = new Array(bodies.length).fill('');
   const skippedPerChunk = new Map<number, number>();
   const reasons = new Set<string>();
   let next = 0;
   const worker = async () => {
     while (next < bodies.length) {
-      const { body, chunk } = bodies[next++]!;
+      const index = next++;
+      const { body, chunk } = bodies[index]!;
       const response = await fetch(`${options.baseUrl}/v1/catalog/search`, {
         method: 'POST',
         headers: { authorization: `Bearer ${options.token}`, 'content-type': 'application/json', 'content-encoding': 'gzip' },
         body: gzipSync(JSON.stringify(body)),
       });
-      const answer = (await response.json()) as { meta?: { skippedCount?: number; skipped?: { reason: string }[] }; detail?: string };
+      const answer = (await response.json()) as {
+        results?: unknown;
+        meta?: { skippedCount?: number; skipped?: { reason: string }[] };
+        detail?: string;
+      };
       report.requests += 1;
+      answers[index] = `${response.status} ${stableAnswer(answer)}`;
       if (response.status !== 200) {
         report.rejections += 1;
         if (report.rejected.length < 5) report.rejected.push(`${response.status} ${answer.detail ?? ''}`);
@@ -153,7 +165,14 @@ export async function sendDataset(dataset: string, options: SendOptions): Promis
   await Promise.all(Array.from({ length: options.concurrency ?? 4 }, worker));
   report.skippedTools = [...skippedPerChunk.values()].reduce((sum, count) => sum + count, 0);
   report.skipReasons = [...reasons];
+  report.digest = createHash('sha256').update(answers.join('\n')).digest('hex');
   return report;
+}
+
+/** An answer without what differs between two runs of the same code (ids, timings). */
+function stableAnswer(answer: { results?: unknown; meta?: object; detail?: string }): string {
+  const meta = Object.fromEntries(Object.entries(answer.meta ?? {}).filter(([key]) => !/requestId|Ms$|timings/.test(key)));
+  return JSON.stringify({ results: answer.results, meta, detail: answer.detail });
 }
 
 function wireSizes(tools: Row[]): DatasetReport['wire'] {
@@ -175,6 +194,9 @@ export async function startLocalService(): Promise<{ baseUrl: string; token: str
     AUTH_ISSUER: 'https://router.example',
     AUTH_AUDIENCE: 'catalog-search',
     RATE_LIMIT_PER_MINUTE: '0',
+    // One project sends every catalog: the per-project work and byte budgets would refuse it part-way.
+    RATE_LIMIT_WORK_PER_MINUTE: '0',
+    RATE_LIMIT_MB_PER_MINUTE: '0',
     LOG_LEVEL: 'warn',
     // What is checked here is that requests are accepted; embedding ~25,000 tools in the background
     // would only slow the run (the semantic stage has its own tests and bench).
@@ -194,6 +216,7 @@ export async function startLocalService(): Promise<{ baseUrl: string; token: str
 async function main(): Promise<void> {
   const sampleAt = process.argv.indexOf('--sample');
   const maxQueries = sampleAt > 0 ? Number(process.argv[sampleAt + 1]) : undefined;
+  const digests = process.argv.includes('--digest');
   const datasets = benchDatasets();
   if (datasets.length === 0) throw new Error(`no datasets at ${BENCH_DIR}`);
   const service = await startLocalService();
@@ -214,6 +237,7 @@ async function main(): Promise<void> {
       );
       for (const reason of report.skipReasons) console.log(`    skipped: ${reason}`);
       for (const line of report.rejected) console.log(`    REJECTED: ${line}`);
+      if (digests) console.log(`    digest: ${report.digest}`);
     }
   } finally {
     await service.close();

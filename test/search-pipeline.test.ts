@@ -2,8 +2,8 @@ import { rankTools, type RankedTool, type ToolListSearchRequest } from '@catalog
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryBudget } from '../src/memory/index.js';
 import { ProjectRankCaches } from '../src/search/project-caches.js';
-import { keepRequestTools } from '../src/search/rerank-stage.js';
-import type { Reranker, RerankOptions, RerankRequest } from '../src/search/reranker.js';
+import { keepRequestTools } from '../src/search/rerank.js';
+import type { Reranker, RerankOptions, RerankRequest } from '../src/search/rerank.js';
 import { startApp, TEST_SECRET, testConfig, type RunningApp } from './helpers/app.js';
 import { claims, signJwt } from './helpers/tokens.js';
 import { sampleTools } from './fixtures/tools.js';

@@ -1,6 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { MemoryUsage } from '../memory/index.js';
-import type { RerankStats } from '../search/reranker.js';
 
 /**
  * The service's Prometheus metrics (prom-client), one registry per app so that tests building
@@ -142,20 +141,4 @@ export function createMetrics(options: MetricsOptions): Metrics {
     },
   });
   return metrics;
-}
-
-/** Counts one answered search: its ranker and degradation, its list size, and what its LLM stage cost. */
-export function recordSearch(metrics: Metrics, tools: number, meta: { ranker: string; degraded?: string }, rerank: RerankStats | undefined): void {
-  metrics.searches.inc({ ranker: meta.ranker, degraded: meta.degraded ?? 'none' });
-  metrics.toolsPerRequest.observe(tools);
-  if (!rerank) return;
-  metrics.cacheRequests.inc({ cache: 'llm', result: rerank.cached ? 'hit' : 'miss' });
-  // A call made for this request (not a cached answer, not another request's call).
-  if (!rerank.cached && !rerank.shared && rerank.modelMs > 0) {
-    metrics.llmCallDuration.observe({ outcome: meta.degraded ?? 'ok' }, rerank.modelMs / 1000);
-  }
-  if (rerank.usage) {
-    metrics.llmTokens.inc({ kind: 'prompt' }, rerank.usage.promptTokens);
-    metrics.llmTokens.inc({ kind: 'completion' }, rerank.usage.completionTokens);
-  }
 }

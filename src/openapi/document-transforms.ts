@@ -1,8 +1,8 @@
-import { FeedbackEnvelopeSchema, FeedbackRequestSchema, SearchEnvelopeSchema, SearchRequestSchema } from '@catalog-search/core';
+import { FeedbackEnvelopeSchema, FeedbackRequestSchema, SearchRequestSchema } from '@catalog-search/core';
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import { canonicalHeaderName, SchemaComponents } from './schema-refs.js';
 import { FEEDBACK_REQUEST_EXAMPLES } from '../schemas/feedback.js';
-import { REQUEST_BODY_EXAMPLES } from '../schemas/search.js';
+import { REQUEST_BODY_EXAMPLES, SearchBodySchema } from '../schemas/search.js';
 
 /**
  * @fastify/swagger's `transform` (per route) and `transformObject` (whole document) hooks: they
@@ -101,12 +101,12 @@ function headerObject(header: HeaderObject): HeaderObject {
 }
 
 /**
- * The search route validates the envelope alone (the tool list is read leniently by core before
- * validation); the spec documents the whole request, both forms. The feedback route likewise reads
+ * The search route validates the envelope strictly and its tool list leniently (read by core, one tool
+ * at a time, before validation); the spec documents the whole request, all three forms. The feedback route likewise reads
  * its events one by one.
  */
 const DOCUMENTED_BODIES = new Map<unknown, unknown>([
-  [SearchEnvelopeSchema, SearchRequestSchema],
+  [SearchBodySchema, SearchRequestSchema],
   [FeedbackEnvelopeSchema, FeedbackRequestSchema],
 ]);
 

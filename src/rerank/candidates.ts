@@ -11,7 +11,7 @@
 // lexically best `detailedCount` get detailed lines (longer description, more parameter names), the
 // others compact lines: a budget holds more tools that way, and the model still sees enough of each
 // to recognise what it does.
-import { rankTools, type RankCache, type RankedTool, type ToolInfo } from '@catalog-search/core';
+import type { RankedTool, ToolInfo } from '@catalog-search/core';
 import { readablePart, sanitizeData } from './sanitize.js';
 import type { LineParts, LinePartsCache } from './token-count.js';
 
@@ -68,6 +68,8 @@ export interface SelectionInput {
   context?: string;
   tools: ToolInfo[];
   lexical: RankedTool[];
+  /** Each sub-query's own lexical order (tool indices), from the lexical stage; used with two or more sub-queries. */
+  bySubQuery?: readonly (readonly number[])[];
 }
 
 /** `t3 | calendar_list_events | Google Calendar | 0.82 | calendarId, timeMin | List events of a calendar…` */
@@ -118,7 +120,6 @@ export function selectCandidates(
   budgetTokens: number,
   lineCache: LinePartsCache,
   options: CandidateOptions = DEFAULT_CANDIDATE_OPTIONS,
-  rankCache?: RankCache,
 ): CandidateSelection {
   const { tools, lexical } = input;
   // Lexical position of every tool: matched tools by rank, the rest after them in list order.
@@ -170,7 +171,7 @@ export function selectCandidates(
   if (!whole) {
     chosen.clear();
     used = 0;
-    fillByPasses(input, order, add, () => used, budgetTokens, options, rankCache);
+    fillByPasses(input, order, add, () => used, budgetTokens, options);
   }
 
   const candidates = [...chosen]
@@ -191,24 +192,16 @@ function fillByPasses(
   used: () => number,
   budgetTokens: number,
   options: CandidateOptions,
-  rankCache?: RankCache,
 ): void {
   const { tools, lexical, query } = input;
 
-  // Pass 1: coverage of every sub-query.
-  const perQuery =
-    query.length > 1
-      ? query.map((sub) =>
-          rankTools(
-            { query: [sub], tools, ...(input.context === undefined ? {} : { context: input.context }) },
-            { limit: options.perQueryDepth, ...(rankCache ? { cache: rankCache } : {}) },
-          ),
-        )
-      : [lexical.slice(0, options.perQueryDepth)];
+  // Pass 1: coverage of every sub-query (each one's own order, as the lexical stage ranked it).
+  const perQuery: readonly (readonly number[])[] =
+    query.length > 1 && input.bySubQuery ? input.bySubQuery : [lexical.slice(0, options.perQueryDepth).map((ranked) => ranked.index)];
   for (let depth = 0; depth < options.perQueryDepth; depth += 1) {
     for (const ranking of perQuery) {
-      const ranked = ranking[depth];
-      if (ranked) add(ranked.index);
+      const toolIndex = ranking[depth];
+      if (toolIndex !== undefined) add(toolIndex);
     }
   }
 

@@ -1,7 +1,7 @@
 // Prompt planning: which candidates fit the token budget, the messages that show them, their size,
 // and the key that identifies the prompt (for the answer cache and single flight).
 import { createHash } from 'node:crypto';
-import type { RerankRequest } from '../search/reranker.js';
+import type { RerankRequest } from '../search/rerank.js';
 import { selectCandidates, type Candidate, type CandidateOptions } from './candidates.js';
 import { buildMessages, promptHeader, SYSTEM_PROMPT, type PromptMessage } from './prompt.js';
 import { countTextTokens, MESSAGE_OVERHEAD_TOKENS, type LinePartsCache } from './token-count.js';
@@ -35,7 +35,7 @@ export function createPromptPlanner(settings: PlannerSettings) {
     const maxResults = Math.min(30, Math.max(10, request.maxResults ?? 20));
     const parts = { query: request.query, ...(request.context ? { context: request.context } : {}), maxResults };
     const available = settings.promptTokenBudget - systemTokens - countTextTokens(promptHeader(parts)) - FRAME_TOKENS;
-    const selection = selectCandidates(request, Math.max(0, available), lineParts, settings.candidates, request.rankCache);
+    const selection = selectCandidates(request, Math.max(0, available), lineParts, settings.candidates);
     const messages = buildMessages(parts, selection.candidates);
     const promptTokens =
       messages.reduce((sum, message) => sum + MESSAGE_OVERHEAD_TOKENS + countMessageTokens(message, selection.candidates), 0) + 3;

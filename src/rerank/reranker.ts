@@ -5,7 +5,7 @@
 import type { DegradedReason, RankedTool } from '@catalog-search/core';
 import { LRUCache } from 'lru-cache';
 import OpenAI from 'openai';
-import type { Reranker, RerankOptions, RerankOutcome, RerankRequest, RerankStats } from '../search/reranker.js';
+import type { Reranker, RerankOptions, RerankOutcome, RerankRequest, RerankStats } from '../search/rerank.js';
 import { MemoryBudget } from '../memory/index.js';
 import { AnswerCache, cachedAnswerBytes, type CachedAnswer } from './answer-cache.js';
 import { sizeLimitedFetch } from './answer-limits.js';

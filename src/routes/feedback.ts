@@ -1,23 +1,14 @@
-import rateLimit from '@fastify/rate-limit';
 import { FeedbackEnvelopeSchema } from '@catalog-search/core';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
-import type { Config } from '../config.js';
 import { ProblemError } from '../errors.js';
 import type { Learning } from '../feedback/learning.js';
-import type { Metrics } from '../metrics/metrics.js';
 import { FEEDBACK_PATHS, forgetRouteSchema, reportRouteSchema } from '../schemas/feedback.js';
 import { FairShare } from '../search/fair-share.js';
-import { fallbackRateLimitStore } from '../shared/rate-limit-store.js';
-import { projectTag, type SharedStore } from '../shared/shared-store.js';
+import { limitRequestsPerProject } from '../plugins/project-rate-limit.js';
+import type { Services } from '../services.js';
 
-export interface FeedbackRouteOptions {
-  config: Readonly<Config>;
-  learning: Learning;
-  shared?: SharedStore | undefined;
-  metrics: Metrics;
-}
 
 /**
  * POST /v1/catalog/feedback (report tool use) and DELETE (forget it), on the /v1 and seed prefixes.
@@ -25,22 +16,10 @@ export interface FeedbackRouteOptions {
  * minute) by the same rules and limits as searches, in budgets of their own so that reports never take
  * a project's searches away.
  */
-export default async function feedbackRoutes(app: FastifyInstance, options: FeedbackRouteOptions): Promise<void> {
-  const { config, learning, shared, metrics } = options;
+export default async function feedbackRoutes(app: FastifyInstance, { services, learning }: { services: Services; learning: Learning }): Promise<void> {
+  const { config, shared, metrics } = services;
 
-  if (config.rateLimitPerMinute > 0) {
-    await app.register(rateLimit, {
-      max: config.rateLimitPerMinute,
-      timeWindow: 60_000,
-      hook: 'preParsing',
-      // Buckets apart from the project's searches (a project tag never has a colon).
-      keyGenerator: (request) => `feedback:${projectTag(request.projectId)}`,
-      ...(shared ? { store: fallbackRateLimitStore(shared) } : {}),
-      onExceeded: () => metrics.rateLimited.inc(),
-      errorResponseBuilder: (_request, context) =>
-        new ProblemError('RATE_LIMITED', `This project may send ${context.max} feedback requests per minute; retry in ${Math.ceil(context.ttl / 1000)} s.`),
-    });
-  }
+  await limitRequestsPerProject(app, { perMinute: config.rateLimitPerMinute, shared, metrics, bucket: 'feedback', allowance: (max) => `send ${max} feedback requests` });
 
   const fairShare = new FairShare({ ...config.fairShare, workPerMinute: 0 }, { onRefused: (limit) => metrics.costLimited.inc({ limit }) });
   const admit = async (request: FastifyRequest, reply: FastifyReply, payload: Readable) => {

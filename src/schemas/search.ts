@@ -7,6 +7,7 @@ import {
   MAX_RESULTS_LIMIT,
   MAX_SKIPPED_LISTED,
   RANKED_QUERY_CHARS,
+  SearchEnvelopeSchema,
   SearchResponseSchema,
 } from '@catalog-search/core';
 import { Type } from '@sinclair/typebox';
@@ -30,6 +31,16 @@ import {
   EXAMPLE_SKIPPED_SEARCH_RESPONSE,
   EXAMPLE_TOOL_SET,
 } from './search-examples.js';
+
+/**
+ * What the search route validates: the envelope strictly, and the tool list (`tools` or `servers`)
+ * passed through untouched, since prepare.ts has read it before validation, one tool at a time (an
+ * unusable tool is skipped, not a 400). The spec documents the whole request (SearchRequest).
+ */
+export const SearchBodySchema = Type.Object(
+  { ...SearchEnvelopeSchema.properties, tools: Type.Optional(Type.Unknown()), servers: Type.Optional(Type.Unknown()) },
+  { additionalProperties: false },
+);
 
 /** The versioned path is the one to integrate against; the seed path serves the same operation. */
 export const SEARCH_PATHS = [
@@ -111,8 +122,9 @@ function describeSearch(limits: SearchLimits, operationId: string): string {
     'without parsing it again (tools skipped when it was sent were reported then). When the service no longer ' +
     'has it (restart, eviction, `TOOL_SET_TTL_MS`), it answers 409 `TOOL_SET_UNKNOWN`: send the list again (the ' +
     'client package does all this by itself). A changed list has another id.\n\n' +
-    'Pipeline: verify the bearer token → validate → lexical prefilter (identifier-aware BM25F) → LLM rerank ' +
-    'under the deadline → calibrated relevance. When the model is slow or failing the service still answers in ' +
+    'Pipeline: verify the bearer token → prepare (limits, the tool list, validation, filters) → lexical ' +
+    '(identifier-aware BM25F) → semantic (similarity fused in once the list\'s vectors are ready; `meta.semantic`) → ' +
+    'LLM rerank under the deadline → respond (calibrated relevance). When the model is slow or failing the service still answers in ' +
     'time with the lexical ranking and says so: `meta.ranker` is `bm25` and `meta.degraded` names the reason ' +
     '(`timeout`, `rate_limited`, `upstream_error`, `invalid_output`, `over_budget`, `answer_too_long`, ' +
     '`internal_error`); when a ' +

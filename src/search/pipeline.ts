@@ -1,17 +1,89 @@
-import { DEFAULT_MAX_RESULTS, needsWholeRanking, type PreparedSearch, type RankCache, type SearchMeta, type SearchResponse } from '@catalog-search/core';
+import { needsWholeRanking, type PreparedSearch, type RankCache, type RankedTool, type SearchEnvelope, type SearchMeta, type SearchResponse } from '@catalog-search/core';
 import type { FastifyBaseLogger } from 'fastify';
-import type { TraceContext } from '../trace-context.js';
-import { inSpan, type TraceSpan } from '../tracing/spans.js';
-import type { Deadline } from './deadline.js';
-import { rankLexically } from './lexical-stage.js';
-import { rerankWithinDeadline } from './rerank-stage.js';
-import type { Reranker, RerankStats } from './reranker.js';
-import { respond } from './respond.js';
-import { rankHybrid } from '../semantic/hybrid-ranking.js';
-import type { SemanticStage } from '../semantic/semantic-stage.js';
-import type { LearnedRanking } from '../feedback/learning.js';
+import type { LearnedRanking, Learning } from '../feedback/learning.js';
+import type { Metrics } from '../metrics/metrics.js';
+import type { VectorProvider } from '../semantic/vector-provider.js';
+import type { RequestToolList } from '../tool-sets/request-tools.js';
+import type { ToolSetStore } from '../tool-sets/tool-set-store.js';
+import { NO_TRACE, type RequestTrace } from '../tracing/request-trace.js';
+import { recordSearch, type SearchOutcome } from './audit.js';
+import { startDeadline, type Deadline } from './deadline.js';
+import type { FairShare } from './fair-share.js';
+import { rankLexically } from './lexical.js';
+import { prepareRequest } from './prepare.js';
+import type { ProjectRankCaches } from './project-caches.js';
+import { rerankWithinDeadline, type Reranker, type RerankStats } from './rerank.js';
+import { answerableToolSet, respond } from './respond.js';
+import { rankHybrid } from './semantic.js';
+import type { ToolNamePool } from './tool-name-pool.js';
 
-/** Everything a search needs besides the request body; built per request by the route. */
+/**
+ * The search pipeline, read top to bottom: prepare → lexical → semantic → (learning) → rerank under
+ * the deadline → respond. `runSearch` is the whole of it for one validated request; `searchCatalog`
+ * the ranking stages of a prepared search.
+ */
+
+/** The service's parts a search uses (src/services.ts builds them once). */
+export interface SearchServices {
+  search: { maxDescriptionChars: number };
+  toolSets: ToolSetStore;
+  toolNames: ToolNamePool;
+  fairShare: FairShare;
+  rankCaches: ProjectRankCaches;
+  metrics: Metrics;
+  vectors?: VectorProvider | undefined;
+  reranker?: Reranker | undefined;
+  learning?: Learning | undefined;
+}
+
+/** One validated search request, as the route hands it over. */
+export interface SearchRequest {
+  envelope: SearchEnvelope;
+  /** The tool list read before validation (prepare.ts's readRequestList). */
+  list: RequestToolList;
+  projectId: string;
+  requestId: string;
+  log: FastifyBaseLogger;
+  trace: RequestTrace;
+  /** The search's time budget, and the time already spent on the request when the deadline starts. */
+  budgetMs: number;
+  elapsedMs: () => number;
+  /** Aborts when nobody waits for the answer any more (the caller hung up). */
+  cancel: AbortSignal;
+  /** Called once the search's CPU work is done and it starts waiting on a model or embeddings endpoint. */
+  onWaiting?: (() => void) | undefined;
+}
+
+export async function runSearch(request: SearchRequest, services: SearchServices): Promise<SearchOutcome> {
+  const { projectId, trace } = request;
+  const prepared = await prepareRequest(request.envelope, request.list, projectId, services);
+  const { search } = prepared;
+  // A hit: the project's analyses were kept (its tools need not all be known to them).
+  services.metrics.cacheRequests.inc({ cache: 'rank', result: services.rankCaches.has(projectId) ? 'hit' : 'miss' });
+  const rankCache = services.rankCaches.for(projectId);
+  const learned = await services.learning?.forSearch(projectId);
+  const deadline = startDeadline(request.budgetMs, { elapsedMs: request.elapsedMs(), cancel: request.cancel });
+  const outcome = await searchCatalog(search, {
+    projectId,
+    requestId: request.requestId,
+    log: request.log,
+    rankCache,
+    onWaiting: request.onWaiting,
+    deadline,
+    maxDescriptionChars: services.search.maxDescriptionChars,
+    reranker: services.reranker,
+    trace,
+    vectors: services.vectors,
+    learned,
+    list: prepared,
+  }).finally(() => deadline.dispose());
+  services.rankCaches.measure(projectId, rankCache);
+  services.learning?.rememberSearch(projectId, request.requestId, search.query, outcome.response.results);
+  recordSearch(services.metrics, search.tools.length, outcome.response.meta, outcome.rerank);
+  return { ...outcome, search, byReference: prepared.byReference };
+}
+
+/** Everything the ranking stages need besides the prepared search. */
 export interface SearchContext {
   projectId: string;
   requestId: string;
@@ -23,116 +95,115 @@ export interface SearchContext {
   onWaiting?: (() => void) | undefined;
   maxDescriptionChars: number;
   reranker?: Reranker | undefined;
-  /** The embedding stage (src/semantic); undefined when EMBEDDINGS=off. */
-  semantic?: SemanticStage | undefined;
-  /** The tool-set id of the request's list (`meta.toolSet`), when known: the stage keeps the list's keys by it. */
-  listId?: string | undefined;
+  /** The semantic stage's vectors (src/semantic); undefined when EMBEDDINGS=off. */
+  vectors?: VectorProvider | undefined;
+  /**
+   * The list's tool-set id (`meta.toolSet`; the semantic stage keeps the list's keys by it), and for a
+   * list sent in full, whether a store kept it (respond.ts's answerableToolSet).
+   */
+  list?: { toolSet?: string | undefined; kept?: Promise<boolean> | undefined } | undefined;
   /** The learning step (src/feedback), when the project has reported tool use; undefined: it has not. */
   learned?: LearnedRanking | undefined;
-  /** The caller's W3C trace context, carried on to outbound calls (when tracing is off). */
-  trace?: TraceContext | undefined;
   /**
-   * The request's span when tracing is on: each stage gets a child span; the semantic span is the
-   * parent of the embeddings calls, the rerank span of the model call. Attributes are counts and outcomes only: no project id, query or tool text.
+   * The request's trace (src/tracing/request-trace.ts): a child span per stage when tracing is on, the
+   * caller's trace context on outbound calls either way. Attributes are counts and outcomes only.
    */
-  span?: TraceSpan | undefined;
-}
-
-export interface SearchOutcome {
-  response: SearchResponse;
-  /** What the rerank stage cost and saw, when it ran (for the audit log). */
-  rerank?: RerankStats;
+  trace?: RequestTrace | undefined;
 }
 
 /**
- * The search pipeline, one stage after the other: lexical → semantic fusion → rerank under the
- * deadline → respond. Without a reranker the (fused) ranking is the answer (`meta.ranker: "bm25"`, no
- * `degraded`: BM25-only is that deployment's normal service, not a degradation). With one, the fused
- * ranking fills its prompt, so tools that share no word with the request reach the model.
- * `meta.semantic` says how the semantic stage ran.
+ * The ranking stages of a prepared search. Without a reranker the (fused) ranking is the answer
+ * (`meta.ranker: "bm25"`, no `degraded`: BM25-only is that deployment's normal service, not a
+ * degradation). With one, the fused ranking fills its prompt, so tools that share no word with the
+ * request reach the model. `meta.semantic` says how the semantic stage ran.
  */
-export async function searchCatalog(request: PreparedSearch, ctx: SearchContext): Promise<SearchOutcome> {
-  const maxResults = request.maxResults ?? DEFAULT_MAX_RESULTS;
-  const { reranker, requestId } = ctx;
+export async function searchCatalog(request: PreparedSearch, ctx: SearchContext): Promise<{ response: SearchResponse; rerank?: RerankStats }> {
+  const { reranker, requestId, vectors } = ctx;
+  const trace = ctx.trace ?? NO_TRACE;
+  const { maxResults } = request;
 
-  const lexical = await inSpan(
-    ctx.span,
+  const lexical = await trace.stage(
     'search.lexical',
     () =>
       rankLexically(request, {
         // A reranker, semantic fusion, learning or a tag boost (each can lift any matching tool into the answer) needs every match.
-        limit: reranker || ctx.semantic || ctx.learned || needsWholeRanking(request) ? Number.POSITIVE_INFINITY : maxResults,
+        limit: reranker || vectors || ctx.learned || needsWholeRanking(request) ? Number.POSITIVE_INFINITY : maxResults,
         cache: ctx.rankCache,
         maxDescriptionChars: ctx.maxDescriptionChars,
+        // The rerank stage's prompt holds the best tools of every step of a multi-step task.
+        bySubQuery: reranker !== undefined && request.query.length > 1,
       }),
-    (ranked) => ({ 'catalog_search.tools': request.tools.length, 'catalog_search.queries': request.query.length, 'catalog_search.matches': ranked.length }),
+    ({ ranked }) => ({ 'catalog_search.tools': request.tools.length, 'catalog_search.queries': request.query.length, 'catalog_search.matches': ranked.length }),
   );
 
-  const { semantic: semanticStage } = ctx;
   // What follows waits on a model or an embeddings endpoint: the search gives up its work slot (fair-share.ts).
-  if (semanticStage || reranker) ctx.onWaiting?.();
-  const hybrid = semanticStage
-    ? await inSpan(
-        ctx.span,
+  if (vectors || reranker) ctx.onWaiting?.();
+  const listId = ctx.list?.toolSet;
+  const hybrid = vectors
+    ? await trace.stage(
         'search.semantic',
-        (span) => {
-          // The embeddings calls' traceparent names the semantic span (tracing on) or this request (off).
-          const headers = span?.outboundHeaders() ?? ctx.trace?.headers;
-          return rankHybrid(semanticStage, request, lexical, {
+        // The embeddings calls' traceparent names the semantic span (tracing on) or this request (off).
+        (headers) =>
+          rankHybrid(vectors, request, lexical.ranked, {
             projectId: ctx.projectId,
             deadline: ctx.deadline,
             ...(headers ? { headers } : {}),
             // The id names the whole list: only when no filter left tools out.
-            ...(ctx.listId !== undefined && request.tools === request.list ? { listId: ctx.listId } : {}),
-          });
-        },
+            ...(listId !== undefined && request.tools === request.list ? { listId } : {}),
+          }),
         (fused) => ({ 'catalog_search.semantic': fused.status }),
       )
     : undefined;
   // Past use (src/feedback) is added after the word and meaning rankings, before the model reads them;
   // meta.learning goes with meta.semantic into both answers below.
-  const learned = ctx.learned?.apply(hybrid?.ranked ?? lexical, request, maxResults);
-  const candidates = learned?.ranked ?? hybrid?.ranked ?? lexical;
+  const learned = ctx.learned?.apply(hybrid?.ranked ?? lexical.ranked, request, maxResults);
+  const candidates = learned?.ranked ?? hybrid?.ranked ?? lexical.ranked;
   // meta.fused: meaning moved this ranking; meta.learning "raised": past use did. Without either, a bm25
   // answer is the lexical ranking, which the client's local fallback reproduces exactly.
-  const semantic = {
+  const stages = {
     semantic: hybrid?.status ?? 'off',
     ...(hybrid?.fused ? { fused: true } : {}),
     ...(learned ? { learning: learned.status } : {}),
-  };
+  } satisfies Partial<SearchMeta>;
 
-  if (!reranker || request.tools.length === 0) {
-    return { response: respond(candidates, request, { ranker: 'bm25', ...semantic, requestId }) };
-  }
-  const outcome = await inSpan(
-    ctx.span,
-    'search.rerank',
-    (span) => {
+  let ranked: RankedTool[] = candidates;
+  let meta: SearchMeta = { ranker: 'bm25', ...stages, requestId };
+  let rerank: RerankStats | undefined;
+  if (reranker && request.tools.length > 0) {
+    const outcome = await trace.stage(
+      'search.rerank',
       // The model call's traceparent names the rerank span (tracing on) or this request (off).
-      const headers = span?.outboundHeaders() ?? ctx.trace?.headers;
-      return rerankWithinDeadline(
-        reranker,
-        {
-          query: request.query,
-          ...(request.context === undefined ? {} : { context: request.context }),
-          tools: request.tools,
-          lexical: candidates,
-          maxResults,
-          rankCache: ctx.rankCache,
-        },
-        { projectId: ctx.projectId, deadline: ctx.deadline, ...(headers ? { headers } : {}) },
-        ctx.log,
-      );
-    },
-    ({ ranker, degraded, stats }) => ({
-      'catalog_search.ranker': ranker,
-      ...(degraded ? { 'catalog_search.degraded': degraded } : {}),
-      ...(stats
-        ? { 'catalog_search.llm.candidates': stats.candidates, 'catalog_search.llm.prompt_tokens': stats.promptTokens, 'catalog_search.llm.cached': stats.cached, 'catalog_search.llm.shared': stats.shared }
-        : {}),
-    }),
-  );
-
-  const meta: SearchMeta = { ranker: outcome.ranker, ...semantic, requestId, ...(outcome.degraded ? { degraded: outcome.degraded } : {}) };
-  return { response: respond(outcome.ranked, request, meta), ...(outcome.stats ? { rerank: outcome.stats } : {}) };
+      (headers) =>
+        rerankWithinDeadline(
+          reranker,
+          {
+            query: request.query,
+            ...(request.context === undefined ? {} : { context: request.context }),
+            tools: request.tools,
+            lexical: candidates,
+            maxResults,
+            ...(lexical.bySubQuery.length > 0 ? { bySubQuery: lexical.bySubQuery } : {}),
+          },
+          { projectId: ctx.projectId, deadline: ctx.deadline, ...(headers ? { headers } : {}) },
+          ctx.log,
+        ),
+      ({ ranker, degraded, stats }) => ({
+        'catalog_search.ranker': ranker,
+        ...(degraded ? { 'catalog_search.degraded': degraded } : {}),
+        ...(stats
+          ? {
+              'catalog_search.llm.candidates': stats.candidates,
+              'catalog_search.llm.prompt_tokens': stats.promptTokens,
+              'catalog_search.llm.cached': stats.cached,
+              'catalog_search.llm.shared': stats.shared,
+            }
+          : {}),
+      }),
+    );
+    ranked = outcome.ranked;
+    meta = { ranker: outcome.ranker, ...stages, requestId, ...(outcome.degraded ? { degraded: outcome.degraded } : {}) };
+    rerank = outcome.stats;
+  }
+  const response = respond(ranked, request, meta, await answerableToolSet(ctx.list ?? {}));
+  return rerank ? { response, rerank } : { response };
 }

@@ -26,22 +26,3 @@ export interface Tracing {
    */
   shutdown(timeoutMs: number): Promise<void>;
 }
-
-/** Runs one stage in a child span of `parent` (just runs it without one) and ends it with `describe(result)`. */
-export async function inSpan<T>(
-  parent: TraceSpan | undefined,
-  name: string,
-  run: (span: TraceSpan | undefined) => Promise<T>,
-  describe: (result: T) => SpanAttributes,
-): Promise<T> {
-  if (!parent) return run(undefined);
-  const span = parent.child(name);
-  try {
-    const result = await run(span);
-    span.end(describe(result));
-    return result;
-  } catch (error) {
-    span.end({}, true);
-    throw error;
-  }
-}

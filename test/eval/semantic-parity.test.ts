@@ -11,8 +11,8 @@ import { DiskVectors, evalEmbedder, fusedRanker, SemanticIndex } from '../../eva
 import { MemoryBudget } from '../../src/memory/index.js';
 import { startDeadline } from '../../src/search/deadline.js';
 import { createEndpointSource } from '../../src/semantic/endpoint-source.js';
-import { rankHybrid } from '../../src/semantic/hybrid-ranking.js';
-import { SemanticStage } from '../../src/semantic/semantic-stage.js';
+import { rankHybrid } from '../../src/search/semantic.js';
+import { VectorProvider } from '../../src/semantic/vector-provider.js';
 import { startOpenAITestServer, type OpenAITestServer } from '../helpers/openai-test-server.js';
 
 let server: OpenAITestServer;
@@ -40,7 +40,7 @@ const sentTexts = (from: number): string[] => server.embeddingRequests.slice(fro
 describe('eval = production', () => {
   it('eval embeds exactly the texts the service embeds for a request and its tools, and fuses them into the same order', async () => {
     const memory = new MemoryBudget({ maxBytes: 64 * 1024 * 1024, projectShare: 1 });
-    const stage = new SemanticStage(createEndpointSource({ baseURL: server.baseURL, model: 'test-embed', batchSize: 8 }), {
+    const stage = new VectorProvider(createEndpointSource({ baseURL: server.baseURL, model: 'test-embed', batchSize: 8 }), {
       cacheBytes: 10_000_000,
       memory,
       waitShare: 1,

@@ -1,4 +1,4 @@
-import { rankTools, type ToolInfo } from '@catalog-search/core';
+import { rankToolsBySubQuery, type ToolInfo } from '@catalog-search/core';
 import type { LlmReranker } from '../../src/rerank/index.js';
 import { startDeadline } from '../../src/search/deadline.js';
 
@@ -15,9 +15,9 @@ export interface Run {
 export async function rerankRun(reranker: LlmReranker, run: Run) {
   const deadlineMs = run.deadlineMs ?? 2_000;
   const started = performance.now();
-  const lexical = rankTools({ query: run.query, tools: run.tools });
+  const { ranked: lexical, bySubQuery } = rankToolsBySubQuery({ query: run.query, tools: run.tools, ...(run.context ? { context: run.context } : {}) });
   const outcome = await reranker.rerank(
-    { query: run.query, tools: run.tools, lexical, ...(run.context ? { context: run.context } : {}) },
+    { query: run.query, tools: run.tools, lexical, bySubQuery, ...(run.context ? { context: run.context } : {}) },
     { projectId: run.projectId ?? 'project-a', deadline: startDeadline(deadlineMs, run.signal ? { cancel: run.signal } : {}) },
   );
   const finishedAt = performance.now();

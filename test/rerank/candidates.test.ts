@@ -1,6 +1,6 @@
 // What the model sees: candidate selection by token budget, and the prompt size it yields.
 import { existsSync, readFileSync } from 'node:fs';
-import { rankTools, type ToolInfo } from '@catalog-search/core';
+import { rankTools, rankToolsBySubQuery, type ToolInfo } from '@catalog-search/core';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { createReranker } from '../../src/rerank/index.js';
@@ -87,9 +87,14 @@ describe('selection beyond lexical order', () => {
     const query = ['export invoice report', 'delete shipment'];
     // An overall order in which the second step's tools never come up (as a merged-bag ranker can).
     const lexical = rankTools({ query: [query[0]!], tools: crowded });
+    // Each step's own order, as the lexical stage gives it with a multi-step request.
+    const { bySubQuery } = rankToolsBySubQuery({ query, tools: crowded });
     // Server expansion off, so only sub-query coverage can bring them in.
     const stage = createReranker({ model: 'm', promptTokenBudget: 1500, candidates: { serverShare: 0 } });
-    const result = stage.plan({ query, tools: crowded, lexical }, 'project-a');
+    const result = stage.plan({ query, tools: crowded, lexical, bySubQuery }, 'project-a');
+    // Without the steps' own orders, the buried step does not come up: the orders are what bring it in.
+    const withoutSteps = stage.plan({ query, tools: crowded, lexical }, 'project-a');
+    expect(withoutSteps.candidates.some((candidate) => crowded[candidate.toolIndex]!.toolName.startsWith('delete_shipment'))).toBe(false);
     const names = result.candidates.map((candidate) => crowded[candidate.toolIndex]!.toolName);
     expect(names.some((name) => name.startsWith('delete_shipment'))).toBe(true);
     expect(names.some((name) => name.startsWith('export_invoice'))).toBe(true);

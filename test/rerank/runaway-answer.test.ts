@@ -12,6 +12,11 @@ import { everydayTools } from '../fixtures/tools.js';
 import { rerankRun } from '../helpers/rerank.js';
 import { startModelDouble } from '../reliability/model-double.js';
 
+// The event loop must stay free while an answer is cut: a parser that re-read the text would hold it
+// for seconds. 250 ms was missed on a 2-core machine at load 17–19 by the scheduler alone (264 and 339
+// ms, with and without this change), so the bound is what a held loop would pass, not what a quiet one shows.
+const MAX_LAG_MS = 1_000;
+
 const double = testModelForFile();
 
 const reranker = () => createReranker({ baseURL: double.baseURL, model: 'test-model', cacheTtlMs: 0 });
@@ -47,7 +52,7 @@ describe('error: an answer past the limits is cut and reported', () => {
     const { outcome, elapsed, maxLagMs } = await runAgainst({ behaviour: { kind: 'endless', unit: '\n' }, chunkChars: 4096 });
     expect(outcome).toMatchObject({ ranker: 'bm25', degraded: 'answer_too_long' });
     expect(elapsed).toBeLessThan(3_000); // cut by size, not by the deadline
-    expect(maxLagMs).toBeLessThan(250);
+    expect(maxLagMs).toBeLessThan(MAX_LAG_MS);
     expect(outcome.stats?.usage?.completionTokens).toBeGreaterThan(0); // estimated as the deltas came
   });
 
@@ -55,7 +60,7 @@ describe('error: an answer past the limits is cut and reported', () => {
     const { outcome, elapsed, maxLagMs } = await runAgainst({ behaviour: { kind: 'endless', unit: ' ' }, chunkChars: 1 }, 800);
     expect(['timeout', 'answer_too_long']).toContain(outcome.degraded);
     expect(elapsed).toBeLessThan(800 + 100);
-    expect(maxLagMs).toBeLessThan(250);
+    expect(maxLagMs).toBeLessThan(MAX_LAG_MS);
   });
 
   it('grades before the limit are kept: ranker "llm", degraded "answer_too_long"', async () => {
@@ -69,14 +74,14 @@ describe('error: an answer past the limits is cut and reported', () => {
   it('a 10 MB answer in ordinary chunks: cut, and its text never held whole', async () => {
     const { outcome, maxLagMs } = await runAgainstProcess('huge-answer-after-grade');
     expect(outcome).toMatchObject({ ranker: 'llm', degraded: 'answer_too_long' });
-    expect(maxLagMs).toBeLessThan(250);
+    expect(maxLagMs).toBeLessThan(MAX_LAG_MS);
     expect(MAX_ANSWER_CHARS).toBeLessThan(10 * 1024 * 1024);
   });
 
   it('a 10 MB answer in a single server-sent event: cut before the SDK buffers it', async () => {
     const { outcome, maxLagMs } = await runAgainstProcess('huge-single-event');
     expect(outcome).toMatchObject({ ranker: 'bm25', degraded: 'answer_too_long' });
-    expect(maxLagMs).toBeLessThan(250);
+    expect(maxLagMs).toBeLessThan(MAX_LAG_MS);
   });
 
   it('50 KB of nested braces parse in linear time and still yield the grade inside', async () => {
@@ -85,6 +90,6 @@ describe('error: an answer past the limits is cut and reported', () => {
     const { outcome, maxLagMs } = await runAgainst({ behaviour: { kind: 'content', content }, chunkChars: 60_000 });
     expect(outcome.ranker).toBe('llm');
     expect(outcome.ranked[0]!.explanation).toContain('deep');
-    expect(maxLagMs).toBeLessThan(250);
+    expect(maxLagMs).toBeLessThan(MAX_LAG_MS);
   });
 });

@@ -8,7 +8,7 @@ import pino from 'pino';
 import { MemoryBudget } from '../../src/memory/index.js';
 import { startDeadline } from '../../src/search/deadline.js';
 import { createEndpointSource } from '../../src/semantic/endpoint-source.js';
-import { SemanticStage } from '../../src/semantic/semantic-stage.js';
+import { VectorProvider } from '../../src/semantic/vector-provider.js';
 import { toolText } from '../../src/semantic/tool-text.js';
 import { VectorCache } from '../../src/semantic/vector-cache.js';
 import { connectRedis } from '../../src/shared/redis-connection.js';
@@ -128,7 +128,7 @@ describe('vectors read back from Redis', () => {
   it('uses one only if it is a unit vector of the model\'s length; any other value is embedded again', async () => {
     const shared = new SharedStore(connectRedis({ url: redis.url, commandTimeoutMs: 500, keyPrefix: 'check:' }), 'check:', { error: () => {}, fallback: () => {} }, pino({ level: 'silent' }));
     await new Promise<void>((resolve) => shared.redis.once('ready', () => resolve()));
-    const stage = new SemanticStage(createEndpointSource({ baseURL: embeddings.baseURL, model: 'test-embed' }), {
+    const stage = new VectorProvider(createEndpointSource({ baseURL: embeddings.baseURL, model: 'test-embed' }), {
       cacheBytes: 10_000_000,
       memory: new MemoryBudget({ maxBytes: 64 * 1024 * 1024, projectShare: 0.5 }),
       waitShare: 0.9,

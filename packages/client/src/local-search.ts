@@ -1,8 +1,6 @@
 import {
   adjustRelevance,
-  DEFAULT_MAX_RESULTS,
   needsWholeRanking,
-  rankRequest,
   rankTools,
   readToolList,
   toSearchResult,
@@ -14,7 +12,7 @@ import {
 import type { FallbackReason } from './fallback-reason.js';
 
 /**
- * The local answer: core's `rankRequest`, `adjustRelevance` and `toSearchResult` on the request that
+ * The local answer: core's `rankTools` (as the service's lexical stage), `adjustRelevance` and `toSearchResult` on the request that
  * core's `prepareSearch` made ready (tools read and filtered): the same code as the service's
  * lexical stage, so the router gets the ranking the service would give with `meta.ranker: "bm25"`,
  * filters, boosts, `minRelevance` and `meta.skipped` included.
@@ -31,14 +29,14 @@ export function searchLocally(
   requestId: string,
   reason: FallbackReason,
 ): SearchResponse {
-  const ranked = rankRequest(search, {
+  const ranked = rankTools(search, {
     // A tag boost can lift any matching tool into the answer: then the whole ranking is needed.
-    ...(needsWholeRanking(search) ? { limit: Infinity } : {}),
+    limit: needsWholeRanking(search) ? Infinity : search.maxResults,
     cache: local.cache,
     maxDescriptionChars: local.maxDescriptionChars,
   });
   return {
-    results: adjustRelevance(ranked, search).slice(0, search.maxResults ?? DEFAULT_MAX_RESULTS).map(toSearchResult),
+    results: adjustRelevance(ranked, search).slice(0, search.maxResults).map(toSearchResult),
     meta: { ranker: 'bm25', degraded: `local_fallback:${reason}`, requestId, ...search.skippedMeta },
   };
 }

@@ -1,5 +1,4 @@
 import {
-  DEFAULT_MAX_RESULTS,
   inspectNesting,
   MAX_NESTING_DEPTH,
   prepareSearch,
@@ -86,7 +85,7 @@ export function responseProblem(body: unknown, request: PreparedSearch): string 
   // pass the filter, named as sent, none below minRelevance. Anything else is not an answer to this
   // request, and would hand the router tools it does not have (a known key under another tool's
   // name), tools it filtered out, or a list of any length.
-  const maxResults = request.maxResults ?? DEFAULT_MAX_RESULTS;
+  const { maxResults } = request;
   if (response.results.length > maxResults) return `response has ${response.results.length} results, more than maxResults (${maxResults})`;
   const sent = new Map(request.tools.map((tool) => [tool.toolKey, tool]));
   const answered = new Set<string>();

@@ -233,6 +233,24 @@ const DegradedReasonSchema = Type.Union([
 ]);
 export type DegradedReason = Static<typeof DegradedReasonSchema>;
 
+/**
+ * How the service's semantic (embedding) stage ran (`meta.semantic`): `hybrid`, `partial`, `pending`,
+ * `off`, `unavailable`, or why the request's vector could not be had (the embedding failures). A fixed
+ * vocabulary like DegradedReason, typed here once; validated as any string on the wire, since new
+ * values may be added within v1.
+ */
+export type SemanticStatus =
+  | 'hybrid'
+  | 'partial'
+  | 'pending'
+  | 'off'
+  | 'unavailable'
+  | 'timeout'
+  | 'rate_limited'
+  | 'upstream_error'
+  | 'invalid_response'
+  | 'busy';
+
 export const SearchMetaSchema = Type.Object(
   {
     ranker: Type.Union([Type.Literal('bm25'), Type.Literal('llm')]),
@@ -244,6 +262,7 @@ export const SearchMetaSchema = Type.Object(
       ),
     ),
     semantic: Type.Optional(
+      Type.Unsafe<SemanticStatus>(
       Type.String({
         description:
           'How the semantic (embedding) stage ran: `hybrid` (lexical and semantic rankings fused), `partial` (some tools of a new ' +
@@ -252,6 +271,7 @@ export const SearchMetaSchema = Type.Object(
           '`rate_limited`, `upstream_error`, `invalid_response`; `busy`: the embedding source has too much work queued, in all or ' +
           'from this project; `unavailable`: the source failed repeatedly and is skipped for a cool-down). New values may be added.',
       }),
+      ),
     ),
     fused: Type.Optional(
       Type.Boolean({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRankCache, rankTools, rankToolsInSteps, type ToolInfo } from '../src/index.js';
+import { createRankCache, rankTools, rankToolsBySubQuery, rankToolsBySubQueryInSteps, rankToolsInSteps, type ToolInfo } from '../src/index.js';
 import { vocabulary } from '../src/text/vocabulary.js';
 
 const tools: ToolInfo[] = Array.from({ length: 200 }, (_, at) => ({
@@ -49,5 +49,33 @@ describe('rankToolsInSteps', () => {
     });
     expect(vocabulary.epoch).toBeGreaterThan(epoch);
     expect(plain(ranked)).toEqual(plain(rankTools({ query, tools }, { limit: 20 })));
+  });
+});
+
+describe('rankToolsBySubQuery', () => {
+  // The LLM stage's prompt takes each step's best tools from these orders instead of ranking each
+  // sub-query again: they must be the orders rankTools gives each sub-query alone.
+  it.each([
+    ['without context', undefined],
+    ['with a context naming a platform', 'our tickets live on Server 3'],
+  ])('gives each sub-query the order rankTools gives it alone (%s)', (_label, context) => {
+    const input = { query: [...query, '  '], tools, ...(context ? { context } : {}) };
+    const { ranked, bySubQuery } = rankToolsBySubQuery(input);
+    expect(plain(ranked)).toEqual(plain(rankTools(input)));
+    // Blank sub-queries rank nothing and have no order of their own.
+    expect(bySubQuery).toHaveLength(query.length);
+    query.forEach((sub, at) => {
+      const alone = rankTools({ query: [sub], tools, ...(context ? { context } : {}) }).map((entry) => entry.index);
+      expect(bySubQuery[at]).toEqual(alone);
+      expect(alone.length).toBeGreaterThan(0);
+    });
+  });
+
+  it('gives no orders when not asked for them (the steps alone)', () => {
+    const steps = rankToolsBySubQueryInSteps({ query, tools }, { limit: 5 }, false);
+    let step = steps.next();
+    while (!step.done) step = steps.next();
+    expect(step.value.bySubQuery).toEqual([]);
+    expect(plain(step.value.ranked)).toEqual(plain(rankTools({ query, tools }, { limit: 5 })));
   });
 });

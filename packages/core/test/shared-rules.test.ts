@@ -1,15 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { capRelevanceDownTheList, DEFAULT_MAX_RESULTS, rankRequest, rankTools } from '../src/index.js';
+import { capRelevanceDownTheList, DEFAULT_MAX_RESULTS, prepareSearch, rankTools, readToolList } from '../src/index.js';
 import { CATALOG } from './fixtures/tools.js';
 
 describe('rules the service and the client share', () => {
-  it("rankRequest ranks like rankTools, at most the request's maxResults (default DEFAULT_MAX_RESULTS) unless given a limit", () => {
-    const tools = Array.from({ length: 3 }, () => CATALOG).flat().map((tool, i) => ({ ...tool, toolKey: `${tool.toolKey}${i}` }));
-    const view = (ranked: ReturnType<typeof rankTools>) => ranked.map((r) => [r.index, r.score, r.relevance]);
-    expect(view(rankRequest({ query: ['file'], tools }))).toEqual(view(rankTools({ query: ['file'], tools }, { limit: DEFAULT_MAX_RESULTS })));
-    expect(rankRequest({ query: ['file'], tools }).length).toBe(DEFAULT_MAX_RESULTS);
-    expect(rankRequest({ query: ['file'], tools, maxResults: 2 })).toHaveLength(2);
-    expect(rankRequest({ query: ['file'], tools, maxResults: 2 }, { limit: 5 })).toHaveLength(5);
+  it('prepareSearch gives maxResults once: the request\'s, else DEFAULT_MAX_RESULTS (the service and the client cut there)', () => {
+    const reading = readToolList({ tools: CATALOG });
+    if (!reading.ok) throw new Error('catalog unreadable');
+    const prepared = (maxResults?: number) => {
+      const preparation = prepareSearch({ query: ['file'], ...(maxResults === undefined ? {} : { maxResults }) }, reading.list);
+      if (!preparation.ok) throw new Error('not prepared');
+      return preparation.search.maxResults;
+    };
+    expect(prepared()).toBe(DEFAULT_MAX_RESULTS);
+    expect(prepared(2)).toBe(2);
   });
 
   it('capRelevanceDownTheList caps each relevance at the one above it', () => {

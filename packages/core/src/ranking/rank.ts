@@ -37,27 +37,67 @@ export function rankTools(input: RankInput, options: RankOptions = {}): RankedTo
  * finishes without pausing.
  */
 export function* rankToolsInSteps(input: RankInput, options: RankOptions = {}): Generator<void, RankedTool[], void> {
+  return (yield* rankInSteps(input, options, false)).ranked;
+}
+
+/** A ranking and, per non-blank sub-query, that sub-query's own ranking (tool indices, best first). */
+export interface RankingBySubQuery {
+  ranked: RankedTool[];
+  bySubQuery: number[][];
+}
+
+/**
+ * rankTools that also gives each sub-query's own order, from the same scores: the LLM stage
+ * fills its prompt with the best tools of every step of a task (src/rerank/candidates.ts), and with
+ * these it need not rank each sub-query again.
+ */
+export function rankToolsBySubQuery(input: RankInput, options: RankOptions = {}): RankingBySubQuery {
+  const steps = rankInSteps(input, options, true);
+  let step = steps.next();
+  while (!step.done) step = steps.next();
+  return step.value;
+}
+
+/** rankToolsBySubQuery in steps (see rankToolsInSteps); without `bySubQuery` its `bySubQuery` is empty. */
+export function* rankToolsBySubQueryInSteps(input: RankInput, options: RankOptions = {}, bySubQuery = true): Generator<void, RankingBySubQuery, void> {
+  return yield* rankInSteps(input, options, bySubQuery);
+}
+
+function* rankInSteps(input: RankInput, options: RankOptions, bySubQuery: boolean): Generator<void, RankingBySubQuery, void> {
   const { tools } = input;
   // Ranking reads a bounded prefix of each sub-query (tasks may be tens of thousands of characters).
   const queries = input.query
     .filter((q) => typeof q === 'string' && q.trim() !== '')
     .map((q) => codePointPrefix(q, RANKED_QUERY_CHARS));
-  if (tools.length === 0 || queries.length === 0) return [];
+  if (tools.length === 0 || queries.length === 0) return { ranked: [], bySubQuery: [] };
   const corpus = buildCorpus(tools, options.cache, options.maxDescriptionChars);
   const results: SubQueryResult[] = [];
   for (const query of queries) {
     yield;
-    if (corpus.epoch !== vocabulary.epoch) return rankTools(input, options);
+    if (corpus.epoch !== vocabulary.epoch) {
+      const again = rankInSteps(input, options, bySubQuery);
+      let step = again.next();
+      while (!step.done) step = again.next();
+      return step.value;
+    }
     results.push(scoreSubQuery(corpus, query));
   }
   const fused = fuseSubQueries(results);
   favourNamedPlatforms(corpus, fused, input.context);
   capRelevanceDownTheList(fused);
   const limit = options.limit === undefined || Number.isNaN(options.limit) ? fused.length : Math.max(0, options.limit);
-  return fused.slice(0, limit).map(({ index, score, relevance, subQuery }) => {
+  const ranked = fused.slice(0, limit).map(({ index, score, relevance, subQuery }): RankedTool => {
     const tool = tools[index]!;
     return new LazyRankedTool(tool, index, score, relevance, results[subQuery]!, results.length > 1 ? `query ${subQuery + 1}` : undefined);
   });
+  return { ranked, bySubQuery: bySubQuery ? results.map((result) => ownOrder(corpus, result, input.context)) : [] };
+}
+
+/** One sub-query ranked on its own, as rankTools would rank it alone (the platform a context names first). */
+function ownOrder(corpus: ReturnType<typeof buildCorpus>, result: SubQueryResult, context: string | undefined): number[] {
+  const own = fuseSubQueries([result]);
+  favourNamedPlatforms(corpus, own, context);
+  return own.map((entry) => entry.index);
 }
 
 /**

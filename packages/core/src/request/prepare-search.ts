@@ -1,4 +1,4 @@
-import type { SearchBoost, SearchEnvelope, SearchMeta, ToolInfo } from '../schemas.js';
+import { DEFAULT_MAX_RESULTS, type SearchBoost, type SearchEnvelope, type SearchMeta, type ToolInfo } from '../schemas.js';
 import { compileToolFilter } from './tool-filter.js';
 import { runToolNameRules, type ToolNameRun } from './tool-name-rules.js';
 import type { RequestProblem, ToolList } from './tool-list.js';
@@ -12,7 +12,8 @@ import type { RequestProblem, ToolList } from './tool-list.js';
 export interface PreparedSearch {
   query: string[];
   context?: string;
-  maxResults?: number;
+  /** The answer's size: the request's `maxResults`, defaulted here once (DEFAULT_MAX_RESULTS). */
+  maxResults: number;
   /** The usable tools that pass the filter, in request order. */
   tools: ToolInfo[];
   boost?: SearchBoost;
@@ -59,13 +60,13 @@ export function prepareSearch(envelope: SearchEnvelope, list: ToolList, options:
   const tools = filter.keep ? list.tools.filter(filter.keep) : list.tools;
   const search: PreparedSearch = {
     query: envelope.query,
+    maxResults: envelope.maxResults ?? DEFAULT_MAX_RESULTS,
     tools,
     usableTools: list.tools.length,
     list: list.tools,
     skippedMeta: list.skippedCount === 0 ? {} : { skipped: list.skipped, skippedCount: list.skippedCount },
   };
   if (envelope.context !== undefined) search.context = envelope.context;
-  if (envelope.maxResults !== undefined) search.maxResults = envelope.maxResults;
   if (envelope.boost !== undefined) search.boost = envelope.boost;
   if (envelope.minRelevance !== undefined) search.minRelevance = envelope.minRelevance;
   return { ok: true, search };

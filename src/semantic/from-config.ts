@@ -2,22 +2,23 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { EmbeddingsConfig } from '../config.js';
 import { createEmbeddedSource } from './embedded-source.js';
 import { createEndpointSource } from './endpoint-source.js';
-import { SemanticStage, type SemanticStageOptions } from './semantic-stage.js';
+import { VectorProvider, type VectorProviderOptions } from './vector-provider.js';
 import type { SharedVectors } from './vector-cache.js';
+import { originOf } from '../url-origin.js';
 
 /** What the stage gets from the app: the cache budget, Redis when configured, a vector-cache counter. */
-export type SemanticStageDeps = Pick<SemanticStageOptions, 'memory' | 'shared' | 'onLookup'>;
+export type VectorProviderDeps = Pick<VectorProviderOptions, 'memory' | 'shared' | 'onLookup'>;
 
 /**
  * The semantic stage as configured by EMBEDDINGS_* (docs/configuration.md): the endpoint when one is
  * set, else the embedded encoder, whose worker loads the model at start (`ready`, run by the app's
  * onReady hook) rather than on the first search. With `shared` (REDIS_URL) the replicas share vectors.
  */
-export function semanticStageFromConfig(
+export function vectorProviderFromConfig(
   config: EmbeddingsConfig,
   log: FastifyBaseLogger,
-  deps: SemanticStageDeps,
-): { stage: SemanticStage; ready(): Promise<void> } {
+  deps: VectorProviderDeps,
+): { stage: VectorProvider; ready(): Promise<void> } {
   const options = {
     ...deps,
     cacheBytes: config.cacheBytes,
@@ -34,25 +35,16 @@ export function semanticStageFromConfig(
       ...(endpoint.apiKey ? { apiKey: endpoint.apiKey } : {}),
     });
     return {
-      stage: new SemanticStage(embedder, options),
+      stage: new VectorProvider(embedder, options),
       ready: async () => log.info({ source: 'endpoint', model: endpoint.model, endpoint: originOf(endpoint.baseUrl) }, 'semantic stage on: embeddings endpoint'),
     };
   }
   const embedder = createEmbeddedSource({ threads: config.threads });
   return {
-    stage: new SemanticStage(embedder, options),
+    stage: new VectorProvider(embedder, options),
     ready: async () => {
       const { loadMs, backend } = await embedder.warmUp();
       log.info({ source: 'embedded', model: embedder.model, loadMs: Math.round(loadMs), backend }, 'semantic stage on: embedded encoder loaded');
     },
   };
-}
-
-/** Scheme, host and port only: a base URL may carry credentials that must not reach logs. */
-export function originOf(baseUrl: string): string {
-  try {
-    return new URL(baseUrl).origin;
-  } catch {
-    return '(invalid URL)';
-  }
 }

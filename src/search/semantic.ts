@@ -1,15 +1,16 @@
-import type { RankedTool, ToolInfo } from '@catalog-search/core';
-import { bestDot } from './embedder.js';
-import { fuseHybrid } from './fuse-hybrid.js';
-import type { SemanticStage, SemanticStatus } from './semantic-stage.js';
+import type { RankedTool, SemanticStatus, ToolInfo } from '@catalog-search/core';
+import { bestDot } from '../semantic/embedder.js';
+import { fuseHybrid } from '../semantic/fuse-hybrid.js';
+import type { VectorProvider } from '../semantic/vector-provider.js';
 
 /**
- * The semantic step of a search: the request's and its tools' vectors (cached, or embedded within the
- * stage's share of the deadline), each tool's best similarity over the sub-queries, and the lexical
- * ranking fused with it (`fused`). Without vectors the lexical ranking is returned unchanged.
+ * The semantic stage of a search: the request's and its tools' vectors from the vector provider
+ * (src/semantic: cached, or made within their bounds), each tool's best similarity over the
+ * sub-queries, and the lexical ranking fused with it (`fused`). Without vectors the lexical ranking is
+ * returned unchanged.
  */
 export async function rankHybrid(
-  stage: SemanticStage,
+  vectorProvider: VectorProvider,
   request: { query: readonly string[]; tools: readonly ToolInfo[] },
   lexical: RankedTool[],
   context: {
@@ -22,7 +23,7 @@ export async function rankHybrid(
 ): Promise<{ ranked: RankedTool[]; status: SemanticStatus; fused: boolean }> {
   const queries = request.query.filter((query) => query.trim() !== '');
   if (request.tools.length === 0 || queries.length === 0) return { ranked: lexical, status: 'hybrid', fused: false };
-  const vectors = await stage.vectors(context.projectId, { query: queries, tools: request.tools }, context.deadline, context.headers, context.listId);
+  const vectors = await vectorProvider.vectors(context.projectId, { query: queries, tools: request.tools }, context.deadline, context.headers, context.listId);
   if (vectors.queries === undefined) return { ranked: lexical, status: vectors.status, fused: false };
   const similarity = new Float64Array(request.tools.length).fill(Number.NaN);
   const { queries: queryVectors, tools } = vectors;

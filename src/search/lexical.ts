@@ -1,4 +1,4 @@
-import { rankRequestInSteps, type PreparedSearch, type RankCache, type RankedTool } from '@catalog-search/core';
+import { rankToolsBySubQueryInSteps, type PreparedSearch, type RankCache, type RankingBySubQuery } from '@catalog-search/core';
 
 /**
  * Rankings of at least this much work (tools × sub-queries) let other requests run between their
@@ -11,13 +11,15 @@ export const STEPPED_RANKING_WORK = 10_000;
 /**
  * The lexical stage: the BM25F ranking from packages/core on this project's cache. `limit` is how
  * many the later stages need (all matches for a reranker; the answer's size without one, which
- * lets core skip ordering the rest).
+ * lets core skip ordering the rest). `bySubQuery` also gives each sub-query's own order, from the
+ * same scores, for the rerank stage's prompt (it never ranks again).
  */
 export async function rankLexically(
   request: PreparedSearch,
-  options: { limit: number; cache: RankCache; maxDescriptionChars: number },
-): Promise<RankedTool[]> {
-  const steps = rankRequestInSteps(request, options);
+  options: { limit: number; cache: RankCache; maxDescriptionChars: number; bySubQuery: boolean },
+): Promise<RankingBySubQuery> {
+  const { bySubQuery, ...rankOptions } = options;
+  const steps = rankToolsBySubQueryInSteps(request, rankOptions, bySubQuery);
   const stepped = request.tools.length * request.query.length >= STEPPED_RANKING_WORK;
   for (;;) {
     const step = steps.next();

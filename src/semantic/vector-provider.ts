@@ -1,4 +1,4 @@
-import type { ToolInfo } from '@catalog-search/core';
+import type { SemanticStatus, ToolInfo } from '@catalog-search/core';
 import type { FastifyBaseLogger } from 'fastify';
 import { abortAfter, withinMs } from '../abort-after.js';
 import { BackgroundEmbedder } from './background-embedder.js';
@@ -9,7 +9,7 @@ import { VectorCache, type SharedVectors } from './vector-cache.js';
 import { stringBytes, type HeldKey, type MemoryBudget, type ProjectCache } from '../memory/index.js';
 
 /**
- * How the semantic stage ran for a search (`meta.semantic`):
+ * How the semantic stage ran for a search (`meta.semantic`, typed in core as SemanticStatus):
  * - `hybrid`: every tool and the request had vectors; the ranking is fused;
  * - `partial`: some tools' vectors are still being embedded (a list seen for the first time); those
  *   tools rank lexically this time;
@@ -20,8 +20,6 @@ import { stringBytes, type HeldKey, type MemoryBudget, type ProjectCache } from 
  *   much work queued; `unavailable`: the source failed repeatedly and is skipped for a cool-down
  *   (SourceBreaker). The answer is lexical.
  */
-export type SemanticStatus = 'hybrid' | 'partial' | 'pending' | 'off' | 'unavailable' | EmbeddingFailure;
-
 export interface SemanticVectors {
   status: SemanticStatus;
   /** One vector per sub-query (in order), when the request was embedded. */
@@ -30,7 +28,7 @@ export interface SemanticVectors {
   tools: Array<Float32Array | undefined>;
 }
 
-export interface SemanticStageOptions {
+export interface VectorProviderOptions {
   /** Bytes of tool and query vectors kept (all projects). */
   cacheBytes: number;
   /** The service's cache budget, which the vectors are entries of. */
@@ -70,7 +68,8 @@ const LIST_KEY_BYTES_PER_TOOL = stringBytes('0'.repeat(43)) + stringBytes(`vecto
 const MAX_QUERY_CALLS = 16;
 
 /**
- * The embedding stage: vectors for a request's sub-queries and tools, from the cache or the source.
+ * The vector provider behind the semantic stage (src/search/semantic.ts): vectors for a request's
+ * sub-queries and tools, from the cache or the source.
  *
  * Nothing waits for tool vectors by default: a list's tools without vectors are queued for background
  * embedding, and the search fuses what is ready (a list's first search is lexical, at lexical speed).
@@ -79,7 +78,7 @@ const MAX_QUERY_CALLS = 16;
  * failing is skipped for a cool-down (SourceBreaker). Every wait ends by its bound or the deadline,
  * whatever the garbage collector does (src/abort-after.ts).
  */
-export class SemanticStage {
+export class VectorProvider {
   readonly #cache: VectorCache;
   readonly #background: BackgroundEmbedder;
   readonly #listKeys = new WeakMap<readonly ToolInfo[], ListKeys>();
@@ -91,7 +90,7 @@ export class SemanticStage {
 
   constructor(
     readonly embedder: Embedder,
-    private readonly options: SemanticStageOptions,
+    private readonly options: VectorProviderOptions,
   ) {
     this.#cache = new VectorCache(options.memory, options.cacheBytes);
     // A content id and the budget's key for it: two strings of ~43 and ~51 characters per tool.

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { MemoryBudget } from '../../src/memory/index.js';
 import { startDeadline } from '../../src/search/deadline.js';
 import { createEndpointSource } from '../../src/semantic/endpoint-source.js';
-import { SemanticStage, type SemanticStageOptions } from '../../src/semantic/semantic-stage.js';
+import { VectorProvider, type VectorProviderOptions } from '../../src/semantic/vector-provider.js';
 import { startOpenAITestServer, type OpenAITestServer } from '../helpers/openai-test-server.js';
 
 let server: OpenAITestServer;
@@ -23,10 +23,10 @@ const tools = (prefix: string, count: number): ToolInfo[] =>
     description: `${prefix} tool number ${i} does thing ${i}`,
   }));
 
-function stage(options: Partial<SemanticStageOptions> = {}): SemanticStage {
+function stage(options: Partial<VectorProviderOptions> = {}): VectorProvider {
   const embedder = createEndpointSource({ baseURL: server.baseURL, model: 'test-embed', batchSize: 8 });
   const memory = new MemoryBudget({ maxBytes: 64 * 1024 * 1024, projectShare: 0.25 });
-  return new SemanticStage(embedder, { cacheBytes: 10_000_000, memory, waitShare: 0.5, maxQueuedPerProject: 1000, ...options });
+  return new VectorProvider(embedder, { cacheBytes: 10_000_000, memory, waitShare: 0.5, maxQueuedPerProject: 1000, ...options });
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -204,8 +204,8 @@ describe('semantic stage', () => {
 });
 
 describe('semantic stage with the defaults: nothing on the request path waits for tool vectors', () => {
-  const defaults = (options: Partial<SemanticStageOptions> = {}) => stage({ waitShare: 0, queryWaitMs: undefined, ...options });
-  const untilHybrid = async (semantic: SemanticStage, projectId: string, query: string[], list: ToolInfo[]) => {
+  const defaults = (options: Partial<VectorProviderOptions> = {}) => stage({ waitShare: 0, queryWaitMs: undefined, ...options });
+  const untilHybrid = async (semantic: VectorProvider, projectId: string, query: string[], list: ToolInfo[]) => {
     for (let attempt = 0; attempt < 100; attempt += 1) {
       const result = await semantic.vectors(projectId, { query, tools: list }, startDeadline(4000));
       if (result.status === 'hybrid') return result;

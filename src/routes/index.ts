@@ -1,0 +1,12 @@
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../services.js';
+import feedbackRoutes from './feedback.js';
+import healthRoutes from './health.js';
+import searchRoutes from './search.js';
+
+/** Every route of the service: probes, search, and feedback when learning from use is on (FEEDBACK_LEARNING). */
+export default async function routes(app: FastifyInstance, { services }: { services: Services }): Promise<void> {
+  await app.register(healthRoutes);
+  await app.register(searchRoutes, { services });
+  if (services.learning) await app.register(feedbackRoutes, { services, learning: services.learning });
+}

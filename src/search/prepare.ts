@@ -1,0 +1,101 @@
+import {
+  countTools,
+  exceedsCodePoints,
+  MAX_LISTED_PROBLEMS,
+  prepareSearch,
+  readToolList,
+  type PreparedSearch,
+  type SearchEnvelope,
+} from '@catalog-search/core';
+import { ProblemError, type FieldError } from '../errors.js';
+import { referencedList, registeredList, type RequestToolList } from '../tool-sets/request-tools.js';
+import type { ToolSetStore } from '../tool-sets/tool-set-store.js';
+import type { FairShare } from './fair-share.js';
+import type { ToolNamePool } from './tool-name-pool.js';
+
+/**
+ * The prepare stage, in two steps around the schema's validation of the envelope:
+ * 1. `readRequestList` (before validation): the configurable limits the wire schema cannot know, then
+ *    the tool list, by reference (`toolSet`, from this project's store) or sent in full (`tools` or
+ *    `servers`, read by core one tool at a time: an unusable tool is skipped and reported, only a
+ *    malformed list is a 400). The body is read, never changed.
+ * 2. `prepareRequest` (after validation): `filter.tools` rules in their worker (their CPU charged to
+ *    the project), the other filters and the envelope through core's `prepareSearch` (as the client's
+ *    fallback does), the list registered for references once the request is known to be valid, and the
+ *    search's work charged.
+ */
+
+export interface RequestLimits {
+  maxTools: number;
+  maxQueryChars: number;
+  maxContextChars: number;
+}
+
+export async function readRequestList(body: unknown, projectId: string, limits: RequestLimits, toolSets: ToolSetStore): Promise<RequestToolList | undefined> {
+  enforceLimits(body, limits);
+  const referenced = await referencedList(body, projectId, toolSets);
+  if (referenced !== undefined || body === null || typeof body !== 'object' || Array.isArray(body)) return referenced;
+  const { tools, servers } = body as Record<string, unknown>;
+  const reading = readToolList({ tools, servers });
+  if (!reading.ok) throw invalidRequest(reading.problems);
+  return { list: reading.list, byReference: false };
+}
+
+/** A search ready for ranking, with its list's id for `meta.toolSet` (see RequestToolList). */
+export interface PreparedRequest extends Omit<RequestToolList, 'list'> {
+  search: PreparedSearch;
+}
+
+export async function prepareRequest(
+  envelope: SearchEnvelope,
+  sent: RequestToolList,
+  projectId: string,
+  services: { toolNames: ToolNamePool; toolSets: ToolSetStore; fairShare: FairShare },
+): Promise<PreparedRequest> {
+  const { toolNames, toolSets, fairShare } = services;
+  const rules = envelope.filter?.tools ?? [];
+  const filtered = rules.length > 0 ? await toolNames.run(projectId, rules, sent.list.tools) : undefined;
+  // Every run is charged, refused or not: the CPU was spent either way.
+  if (filtered !== undefined && fairShare.enabled) fairShare.chargeCpu(projectId, filtered.ms);
+  const prepared = prepareSearch(envelope, sent.list, filtered ? { toolNames: filtered.run } : {});
+  if (!prepared.ok) throw invalidRequest(prepared.problems);
+  // A list sent in full is kept for references only once the request is known to be valid.
+  const { toolSet, kept, byReference } = sent.byReference ? sent : registeredList(sent.list, projectId, toolSets);
+  const { search } = prepared;
+  if (fairShare.enabled) fairShare.chargeWork(projectId, search.tools.length * search.query.length);
+  return { search, byReference, ...(toolSet === undefined ? {} : { toolSet }), ...(kept === undefined ? {} : { kept }) };
+}
+
+/**
+ * Limits the wire schema cannot know (they are configurable). Checked before the schema so that a
+ * body with far too many tools is refused before any tool is read; fields of the wrong type are left
+ * to the schema, which names them. Lengths are counted in characters (code points), as everywhere.
+ */
+export function enforceLimits(body: unknown, limits: RequestLimits): void {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return;
+  const { query, context } = body as Record<string, unknown>;
+  const tools = countTools(body as { tools?: unknown; servers?: unknown });
+  if (tools > limits.maxTools) {
+    const field = Array.isArray((body as { servers?: unknown }).servers) ? '/servers' : '/tools';
+    throw new ProblemError('TOO_MANY_TOOLS', `body ${field}: ${tools} tools sent; at most ${limits.maxTools} are accepted per request (MAX_TOOLS).`, {
+      errors: [{ field, message: `must carry at most ${limits.maxTools} tools` }],
+    });
+  }
+  const errors: FieldError[] = [];
+  if (Array.isArray(query)) {
+    query.forEach((item, index) => {
+      if (typeof item === 'string' && exceedsCodePoints(item, limits.maxQueryChars)) {
+        errors.push({ field: `/query/${index}`, message: `must be at most ${limits.maxQueryChars} characters (MAX_QUERY_CHARS)` });
+      }
+    });
+  }
+  if (typeof context === 'string' && exceedsCodePoints(context, limits.maxContextChars)) {
+    errors.push({ field: '/context', message: `must be at most ${limits.maxContextChars} characters (MAX_CONTEXT_CHARS)` });
+  }
+  if (errors.length > 0) throw invalidRequest(errors);
+}
+
+function invalidRequest(problems: readonly FieldError[]): ProblemError {
+  const first = problems[0]!;
+  return new ProblemError('INVALID_REQUEST', `body ${first.field}: ${first.message}`, { errors: problems.slice(0, MAX_LISTED_PROBLEMS) });
+}

@@ -1,0 +1,146 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.js';
+import { Learning } from './feedback/learning.js';
+import { ThrottledWarnings } from './log-throttle.js';
+import { MemoryBudget } from './memory/index.js';
+import { createMetrics, type Metrics } from './metrics/metrics.js';
+import { rerankerFromConfig } from './rerank/index.js';
+import { FairShare } from './search/fair-share.js';
+import type { SearchServices } from './search/pipeline.js';
+import { ProjectRankCaches } from './search/project-caches.js';
+import type { Reranker } from './search/rerank.js';
+import { ToolNamePool } from './search/tool-name-pool.js';
+import { vectorProviderFromConfig } from './semantic/from-config.js';
+import { connectRedis } from './shared/redis-connection.js';
+import { sharedAnswerCache } from './shared/shared-answers.js';
+import { SharedStore } from './shared/shared-store.js';
+import { sharedVectors } from './shared/shared-vectors.js';
+import { ToolSetStore } from './tool-sets/tool-set-store.js';
+import { originOf } from './url-origin.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The Prometheus registry and metrics (app.ts decorates; server.ts serves them on METRICS_PORT when set). */
+    metrics: Metrics;
+  }
+}
+
+/**
+ * The composition root: every long-lived part of the service, built once from the configuration, in
+ * the order they depend on each other. app.ts hands the result to the routes and runs `ready`/`close`
+ * with the server's lifecycle; nothing else constructs these parts.
+ */
+export interface Services extends SearchServices {
+  config: Readonly<Config>;
+  /** The one budget of every cache (CACHE_MEMORY_MB, CACHE_PROJECT_SHARE). */
+  memory: MemoryBudget;
+  /** Redis, when REDIS_URL is set: rate limits, LLM answers, tool sets, vectors and learning are shared by the replicas. */
+  shared?: SharedStore | undefined;
+  /** Loads what should be loaded before the first search (the embedded encoder). */
+  ready(): Promise<void>;
+  /** Stops workers and background work and disconnects from Redis. */
+  close(): Promise<void>;
+}
+
+export interface ServiceDeps {
+  /** The rerank stage (default: the LLM stage when LLM_MODEL is set, else none: BM25-only). */
+  reranker?: Reranker | undefined;
+  /** The cache budget (default: one of config.memory); tests pass their own to look into it. */
+  memory?: MemoryBudget | undefined;
+}
+
+export function createServices(config: Readonly<Config>, deps: ServiceDeps, log: FastifyBaseLogger): Services {
+  const memory = deps.memory ?? cacheBudget(config);
+  // Assigned below; the tool-set gauge reads it at scrape time.
+  let toolSets: ToolSetStore | undefined;
+  const metrics: Metrics = createMetrics({
+    defaultMetrics: config.metrics.enabled,
+    toolSetBytes: () => toolSets?.localBytes ?? 0,
+    memoryUsage: () => memory.usage(),
+  });
+
+  // REDIS_URL: shared by the replicas, never required (every use falls back to this process).
+  const shared = config.redis
+    ? new SharedStore(
+        connectRedis(config.redis),
+        config.redis.keyPrefix,
+        { error: (operation) => metrics.redisErrors.inc({ operation }), fallback: (operation) => metrics.redisFallbacks.inc({ operation }) },
+        log,
+      )
+    : undefined;
+  if (config.redis) log.info({ redis: originOf(config.redis.url) }, 'shared state in Redis (REDIS_URL)');
+
+  toolSets = new ToolSetStore({
+    memory,
+    ttlMs: config.toolSets.ttlMs,
+    cacheBytes: config.toolSets.cacheBytes,
+    maxSharedBytes: config.http.bodyLimitBytes,
+    shared,
+    onLookup: (result) => metrics.toolSetReferences.inc({ result }),
+  });
+
+  const reranker = deps.reranker ?? llmReranker(config, memory, shared, log);
+  if (config.llm) log.info({ model: config.llm.model, endpoint: originOf(config.llm.baseUrl) }, 'LLM rerank stage on');
+  else if (!deps.reranker) log.info('BM25-only: LLM_MODEL is not set, searches are ranked lexically (meta.ranker "bm25")');
+
+  const semantic = config.embeddings
+    ? vectorProviderFromConfig(config.embeddings, log, {
+        memory,
+        shared: shared ? sharedVectors(shared) : undefined,
+        onLookup: (hits, misses) => {
+          metrics.cacheRequests.inc({ cache: 'vectors', result: 'hit' }, hits);
+          metrics.cacheRequests.inc({ cache: 'vectors', result: 'miss' }, misses);
+        },
+      })
+    : undefined;
+  if (!semantic) log.info('semantic stage off (EMBEDDINGS=off): searches rank by words only (meta.semantic "off")');
+
+  // `filter.tools` rules run in a worker thread, never on the event loop (tool-name-pool.ts).
+  const toolNames = new ToolNamePool();
+  return {
+    config,
+    search: config.search,
+    memory,
+    metrics,
+    shared,
+    toolSets,
+    toolNames,
+    // Per project: searches worked on and waiting at once, work (tools × sub-queries) and bytes per minute.
+    fairShare: new FairShare(config.fairShare, { onRefused: (limit) => metrics.costLimited.inc({ limit }) }),
+    rankCaches: new ProjectRankCaches({ projects: config.search.cacheProjects, toolsPerProject: config.search.cacheToolsPerProject, memory }),
+    vectors: semantic?.stage,
+    reranker,
+    // Learning from use (src/feedback): the routers' reports, kept per project in the budget and in Redis.
+    learning: config.feedback.enabled ? new Learning(config.feedback, config.search.maxQueryChars, { memory, shared }) : undefined,
+    ready: async () => semantic?.ready(),
+    close: async () => {
+      await Promise.all([toolNames.close(), semantic?.stage.close()]);
+      shared?.redis.disconnect();
+    },
+  };
+}
+
+function llmReranker(config: Readonly<Config>, memory: MemoryBudget, shared: SharedStore | undefined, log: FastifyBaseLogger): Reranker | undefined {
+  if (!config.llm) return undefined;
+  const warnings = new ThrottledWarnings(log);
+  return rerankerFromConfig(config.llm, {
+    memory,
+    ...(shared ? { sharedAnswers: sharedAnswerCache(shared) } : {}),
+    // One line per cause every 10 s at most: an outage must be seen, not flood the logs.
+    onUpstreamFailure: (failure) =>
+      warnings.warn(`llm:${failure.reason}:${failure.status ?? failure.code ?? ''}`, { llm: failure }, 'LLM call failed; searches answer with the lexical ranking'),
+  });
+}
+
+/**
+ * Memory the tokenizer's process-wide memos may hold (core's vocabulary: at most 60,000 words and
+ * 2,000,000 characters, ~10 MB; its run memo: 2^17 slots of 16 bytes and 64 characters a run at most,
+ * ~6 MB), set aside from the cache budget since no project owns it.
+ */
+const TOKENIZER_MEMOS_BYTES = 16 * 1024 * 1024;
+
+function cacheBudget(config: Readonly<Config>): MemoryBudget {
+  const memory = new MemoryBudget({ maxBytes: config.memory.cacheBytes, projectShare: config.memory.projectShare });
+  memory.reserve('tokenizer-memos', Math.min(TOKENIZER_MEMOS_BYTES, config.memory.cacheBytes / 4));
+  return memory;
+}
