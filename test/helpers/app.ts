@@ -1,60 +1,41 @@
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppDeps } from '../../src/app.js';
-import { HMAC_ALGORITHMS, type AuthConfig, type Config } from '../../src/config.js';
+import { parseConfig, type AuthConfig, type Config, type Env } from '../../src/config.js';
 
 export const TEST_SECRET = 'test-secret-that-is-at-least-32-bytes-long!!';
 
-/** A literal config as production would have it, with small limits where tests probe them. */
+/**
+ * The environment tests run with: production as deployed, with what tests probe switched off or made
+ * small (each limit's own tests turn it on through an override).
+ */
+const TEST_ENV: Env = {
+  NODE_ENV: 'production',
+  HOST: '127.0.0.1',
+  PORT: '0',
+  AUTH_JWT_SECRET: TEST_SECRET,
+  AUTH_ISSUER: 'https://router.example',
+  AUTH_AUDIENCE: 'catalog-search',
+  // Off unless a test turns it on: each stage starts its own encoder worker.
+  EMBEDDINGS: 'off',
+  RATE_LIMIT_PER_MINUTE: '0',
+  MAX_IN_FLIGHT_PER_PROJECT: '0',
+  MAX_WAITING_PER_PROJECT: '0',
+  RATE_LIMIT_WORK_PER_MINUTE: '0',
+  RATE_LIMIT_MB_PER_MINUTE: '0',
+  KEEP_ALIVE_TIMEOUT_MS: '5000',
+  TOOL_SET_CACHE_BYTES: String(64 * 1024 * 1024),
+  // Production serves metrics on the API port only when told to; tests read them there.
+  METRICS_ENABLED: 'true',
+  METRICS_HOST: '127.0.0.1',
+  SHUTDOWN_TIMEOUT_MS: '10000',
+};
+
+/** The config `TEST_ENV` parses to, with overrides; a mutable copy, since tests build variants of it. */
 export function testConfig(overrides: { auth?: Partial<AuthConfig> } & Partial<Omit<Config, 'auth'>> = {}): Config {
   const { auth, ...rest } = overrides;
-  return {
-    host: '127.0.0.1',
-    port: 0,
-    logLevel: 'info',
-    production: true,
-    auth: {
-      key: { kind: 'secret', secret: TEST_SECRET, algorithms: HMAC_ALGORITHMS },
-      issuers: ['https://router.example'],
-      audiences: ['catalog-search'],
-      projectClaim: 'projectId',
-      clockToleranceMs: 30_000,
-      ...auth,
-    },
-    llm: undefined,
-    // Off unless a test turns it on: each stage starts its own encoder worker.
-    embeddings: undefined,
-    search: {
-      deadlineMs: 4000,
-      maxTools: 5000,
-      maxQueryChars: 32_000,
-      maxContextChars: 64_000,
-      maxDescriptionChars: 2000,
-      cacheProjects: 64,
-      cacheToolsPerProject: 6000,
-    },
-    http: { bodyLimitBytes: 5 * 1024 * 1024, requestTimeoutMs: 30_000, headersTimeoutMs: 15_000, keepAliveTimeoutMs: 5_000 },
-    corsOrigins: [],
-    rateLimitPerMinute: 0,
-    fairShare: { maxInFlight: 0, maxWaiting: 0, workPerMinute: 0, bytesPerMinute: 0 },
-    memory: { cacheBytes: 128 * 1024 * 1024, projectShare: 0.25 },
-    redis: undefined,
-    toolSets: { ttlMs: 3_600_000, cacheBytes: 64 * 1024 * 1024 },
-    feedback: {
-      enabled: true,
-      halfLifeMs: 30 * 86_400_000,
-      priorReports: 3,
-      maxBoost: 1,
-      maxEvents: 5000,
-      searchTtlMs: 900_000,
-      maxBodyBytes: 256 * 1024,
-    },
-    metrics: { enabled: true, path: '/metrics', port: undefined, host: '127.0.0.1' },
-    docs: { enabled: true },
-    tracing: undefined,
-    shutdown: { delayMs: 0, timeoutMs: 10_000 },
-    ...rest,
-  };
+  const config = structuredClone(parseConfig(TEST_ENV)) as Config;
+  return { ...config, auth: { ...config.auth!, ...auth }, ...rest };
 }
 
 /** Collects the app's log lines (pino JSON) so tests can check the audit line and redaction. */

@@ -1,0 +1,631 @@
+import { DEFAULT_MAX_CONTEXT_CHARS, DEFAULT_MAX_DESCRIPTION_CHARS, DEFAULT_MAX_QUERY_CHARS } from '@catalog-search/core';
+
+/**
+ * Every environment variable the service reads, in one table: the parser takes each default and bound
+ * from here (env-reader.ts), and `npm run config:docs` writes docs/configuration.md's tables and
+ * .env.example from it, so the three cannot disagree (test/config/variables.test.ts checks both files).
+ * Rules that tie variables together (one key source, LLM_* together, …) are code in parse.ts and auth.ts.
+ */
+
+export type VariableKind = 'integer' | 'decimal' | 'boolean' | 'one-of' | 'string' | 'secret' | 'list';
+
+interface VariableBase {
+  section: SectionId;
+  /** One line of Markdown: docs/configuration.md's "Meaning", and .env.example's comment. */
+  description: string;
+  /** Docs only, when the default depends on other variables. */
+  defaultNote?: string;
+  /** Shown as `# e.g. NAME=example` in .env.example when there is no default. */
+  example?: string;
+  /** Left uncommented in .env.example (the one variable a deployment must fill in). */
+  fillIn?: boolean;
+}
+
+interface NumberVariable extends VariableBase {
+  kind: 'integer' | 'decimal';
+  /** Absent: unset means "not configured" (the parser decides what that means). */
+  default?: number;
+  min: number;
+  max: number;
+}
+interface BooleanVariable extends VariableBase {
+  kind: 'boolean';
+  default: boolean;
+}
+interface OneOfVariable extends VariableBase {
+  kind: 'one-of';
+  default: string;
+  allowed: readonly string[];
+}
+/** `string` is trimmed; `secret` is used byte for byte; `list` is comma-separated. */
+interface TextVariable extends VariableBase {
+  kind: 'string' | 'secret' | 'list';
+  default?: string;
+  /** What a valid value looks like (checked in parse.ts / auth.ts), for the docs. */
+  format?: string;
+}
+
+export type Variable = NumberVariable | BooleanVariable | OneOfVariable | TextVariable;
+
+/** Sections in the order the docs and .env.example show them. */
+export const SECTIONS = {
+  server: { title: 'Server', intro: 'Listen address, logging and shutdown.' },
+  auth: {
+    title: 'Authentication',
+    intro: 'The key that verifies the Router-issued bearer JWTs: exactly one of the three key sources (required in production).',
+  },
+  llm: {
+    title: 'LLM rerank',
+    intro: 'Any OpenAI-compatible endpoint; `LLM_BASE_URL` and `LLM_MODEL` together turn the rerank stage on. Unset: lexical BM25F ranking only.',
+  },
+  embeddings: {
+    title: 'Semantic stage',
+    intro: 'Sentence embeddings fused with the lexical ranking, on by default with the embedded encoder (Universal Sentence Encoder lite, shipped in node_modules, run in a worker).',
+  },
+  search: { title: 'Search limits', intro: 'The time budget and the size limits of one search, and the per-project rank caches.' },
+  fairShare: {
+    title: 'Rate limits and fair share',
+    intro: 'What one project may use: searches per minute, and besides its request count its work, bytes and searches at once (`0` disables each).',
+  },
+  memory: { title: 'Cache memory', intro: 'One byte budget for every cache the service keeps, fair across projects.' },
+  sharedState: {
+    title: 'Shared state of several replicas',
+    intro: 'Redis, optional: unset, each process keeps its own state. Tool lists kept for `toolSet` references.',
+  },
+  feedback: {
+    title: 'Learning from use',
+    intro: "Reports sent to `POST`/`DELETE /v1/catalog/feedback` teach a project's ranking (the learned boost); see [api](api.md).",
+  },
+  metrics: { title: 'Metrics', intro: 'Prometheus text format.' },
+  tracing: {
+    title: 'Tracing',
+    intro: 'OpenTelemetry tracing, off unless an OTLP endpoint is set (the standard OpenTelemetry variables; spans and attributes in [operations](operations.md#traces-and-logs)).',
+  },
+  http: { title: 'HTTP', intro: 'Request bodies, timeouts and CORS.' },
+  docs: { title: 'API reference', intro: 'The API reference and the OpenAPI document.' },
+} as const;
+
+export type SectionId = keyof typeof SECTIONS;
+
+const MiB = 1024 * 1024;
+
+export const VARIABLES = {
+  // ---- server ----
+  HOST: {
+    section: 'server',
+    kind: 'string',
+    default: '0.0.0.0',
+    description: 'Listen address. docker-compose.yml fixes it inside the container (publish elsewhere with `CATALOG_SEARCH_BIND`).',
+  },
+  PORT: {
+    section: 'server',
+    kind: 'integer',
+    default: 8080,
+    min: 0,
+    max: 65_535,
+    description: 'Listen port. docker-compose.yml fixes it inside the container (publish elsewhere with `CATALOG_SEARCH_PORT`).',
+  },
+  LOG_LEVEL: {
+    section: 'server',
+    kind: 'one-of',
+    default: 'info',
+    allowed: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+    description: 'Log level. Audit lines are `info`.',
+  },
+  NODE_ENV: {
+    section: 'server',
+    kind: 'string',
+    example: 'production',
+    description: '`production` requires a key (no development key) and keeps metrics off the API port. The container image sets it.',
+  },
+  SHUTDOWN_DELAY_MS: {
+    section: 'server',
+    kind: 'integer',
+    default: 0,
+    min: 0,
+    max: 600_000,
+    description: 'After SIGTERM, how long `/readyz` fails before the listener closes (give load balancers time, e.g. 5000 on Kubernetes).',
+  },
+  SHUTDOWN_TIMEOUT_MS: {
+    section: 'server',
+    kind: 'integer',
+    default: 20_000,
+    min: 1000,
+    max: 600_000,
+    description: 'Hard limit for a graceful shutdown; past it the process exits with code 1.',
+  },
+
+  // ---- auth ----
+  AUTH_JWT_SECRET: {
+    section: 'auth',
+    kind: 'secret',
+    format: '≥ 32 bytes',
+    fillIn: true,
+    description: 'HS256/384/512 shared secret, at least 32 bytes (e.g. `openssl rand -base64 48`). One of the three key sources.',
+  },
+  AUTH_JWT_PUBLIC_KEY: {
+    section: 'auth',
+    kind: 'string',
+    format: 'PEM public key',
+    description: 'PEM public key (RSA, EC P-256/384/521 or Ed25519); newlines may be written as `\\n`.',
+  },
+  AUTH_JWKS_URL: {
+    section: 'auth',
+    kind: 'string',
+    format: 'http(s) URL',
+    example: 'https://router.example.com/.well-known/jwks.json',
+    description: 'http(s) URL of a JWKS document.',
+  },
+  AUTH_ISSUER: { section: 'auth', kind: 'list', description: 'Accepted `iss` values; when set, `iss` is required (unset: not checked).' },
+  AUTH_AUDIENCE: { section: 'auth', kind: 'list', description: 'Accepted `aud` values; when set, `aud` is required (unset: not checked).' },
+  AUTH_PROJECT_CLAIM: {
+    section: 'auth',
+    kind: 'string',
+    default: 'projectId',
+    format: 'letters, digits, `_.:-`',
+    description: 'The claim naming the project (tenant); `X-Project-Id`, when sent, must equal it.',
+  },
+  AUTH_CLOCK_TOLERANCE_SEC: {
+    section: 'auth',
+    kind: 'integer',
+    default: 30,
+    min: 0,
+    max: 600,
+    description: 'Allowed clock skew for `exp`/`nbf`.',
+  },
+  AUTH_JWKS_CACHE_TTL_SEC: {
+    section: 'auth',
+    kind: 'integer',
+    default: 300,
+    min: 1,
+    max: 86_400,
+    description: 'How often the JWKS is refetched (in the background; the last good set keeps serving).',
+  },
+  AUTH_JWKS_MIN_REFETCH_MS: {
+    section: 'auth',
+    kind: 'integer',
+    default: 1000,
+    min: 0,
+    max: 600_000,
+    description:
+      'Least time between JWKS refetches caused by unknown `kid`s (unknown kids in between get 401), and between retries after a failed fetch.',
+  },
+
+  // ---- llm ----
+  LLM_BASE_URL: {
+    section: 'llm',
+    kind: 'string',
+    format: 'http(s) URL',
+    example: 'https://api.openai.com/v1',
+    description: 'OpenAI-compatible endpoint; with `LLM_MODEL` it enables the rerank stage.',
+  },
+  LLM_MODEL: {
+    section: 'llm',
+    kind: 'string',
+    example: 'gpt-4o-mini',
+    description:
+      'Model name; required with `LLM_BASE_URL`. Unset: BM25-only (logged at start; `meta.ranker` is `bm25`, no `degraded`).',
+  },
+  LLM_API_KEY: { section: 'llm', kind: 'string', description: 'API key for that endpoint (optional for local servers).' },
+  LLM_PROMPT_TOKEN_BUDGET: {
+    section: 'llm',
+    kind: 'integer',
+    default: 7000,
+    min: 1000,
+    max: 1_000_000,
+    description: 'Most prompt tokens (o200k) for the rerank prompt; chooses how many candidates the model sees.',
+  },
+  LLM_CACHE_TTL_MS: {
+    section: 'llm',
+    kind: 'integer',
+    default: 600_000,
+    min: 0,
+    max: 86_400_000,
+    description: 'How long an LLM answer is reused for an identical request in the same project; `0` disables.',
+  },
+  LLM_CACHE_ENTRIES_PER_PROJECT: {
+    section: 'llm',
+    kind: 'integer',
+    default: 500,
+    min: 1,
+    max: 1_000_000,
+    description: 'LLM answers cached per project.',
+  },
+
+  // ---- embeddings ----
+  EMBEDDINGS: {
+    section: 'embeddings',
+    kind: 'one-of',
+    default: 'on',
+    allowed: ['on', 'off'],
+    description: '`off` turns the semantic stage off (`meta.semantic: "off"`; searches rank by words only). Startup logs name the active source.',
+  },
+  EMBEDDINGS_BASE_URL: {
+    section: 'embeddings',
+    kind: 'string',
+    format: 'http(s) URL',
+    example: 'https://api.openai.com/v1',
+    description:
+      'OpenAI-compatible `/v1/embeddings` endpoint (OpenAI, Azure, vLLM, TEI, Ollama, LiteLLM); with `EMBEDDINGS_MODEL` it replaces the embedded encoder. Unset: the embedded encoder (Universal Sentence Encoder lite, in a worker thread; nothing to download).',
+  },
+  EMBEDDINGS_MODEL: {
+    section: 'embeddings',
+    kind: 'string',
+    example: 'text-embedding-3-small',
+    description: 'Model name; required with `EMBEDDINGS_BASE_URL`. Part of every vector cache key.',
+  },
+  EMBEDDINGS_API_KEY: { section: 'embeddings', kind: 'string', description: 'API key for that endpoint (optional for local servers).' },
+  EMBEDDINGS_THREADS: {
+    section: 'embeddings',
+    kind: 'integer',
+    default: 1,
+    min: 1,
+    max: 64,
+    description: 'Worker threads of the embedded encoder (each holds the model, ~150 MB resident).',
+  },
+  EMBEDDINGS_CACHE_MB: {
+    section: 'embeddings',
+    kind: 'integer',
+    default: 128,
+    min: 1,
+    max: 1_000_000,
+    description:
+      'Most bytes of tool and query vectors over all projects (~2.2 KB per 512-dimension vector). Vectors are entries of the `CACHE_MEMORY_MB` budget, fair across projects; set this below it only to keep vectors from crowding out the other caches (then the least recently used vectors go first, whichever project they belong to).',
+  },
+  EMBEDDINGS_WAIT_PERCENT: {
+    section: 'embeddings',
+    kind: 'integer',
+    default: 0,
+    min: 0,
+    max: 100,
+    description:
+      "The share of a search's remaining deadline it may wait for a new list's tool vectors. `0`: no search waits for them: a list's first searches rank lexically at lexical speed while its tools are embedded in the background, and its next searches fuse what is ready. Was 15 until wave 3: every search of a new 1,000-tool list then waited ~600 ms (p50 646 ms instead of 33 ms) for the half-minute the list took to embed.",
+  },
+  EMBEDDINGS_QUERY_WAIT_MS: {
+    section: 'embeddings',
+    kind: 'integer',
+    min: 0,
+    max: 60_000,
+    defaultNote: '`60` (embedded encoder), `250` (endpoint)',
+    description:
+      "The most a search waits for its request's vector (a request seen before costs nothing: its vector is cached). Not ready in time: the search answers lexically (`meta.semantic: \"timeout\"`), and the vector, once made, serves the next search of that request. Never more than half of the search's remaining deadline. Unset: 60 with the embedded encoder, 250 with an endpoint.",
+  },
+  EMBEDDINGS_QUEUE_PER_PROJECT: {
+    section: 'embeddings',
+    kind: 'integer',
+    default: 5000,
+    min: 1,
+    max: 1_000_000,
+    description:
+      'Tool texts waiting for background embedding per project (8× that over all projects; when that is full, a project below an equal share takes the newest texts of projects above it); more are queued by later searches.',
+  },
+
+  // ---- search ----
+  SEARCH_DEADLINE_MS: {
+    section: 'search',
+    kind: 'integer',
+    default: 4000,
+    min: 1,
+    max: 120_000,
+    description: "Upper bound of a search's time budget; a client's `X-Search-Deadline-Ms` can only lower it.",
+  },
+  MAX_TOOLS: {
+    section: 'search',
+    kind: 'integer',
+    default: 5000,
+    min: 1,
+    max: 100_000,
+    description: 'Most tools per request (413 `TOO_MANY_TOOLS` above).',
+  },
+  // The three text limits default to core's constants, which the client applies too.
+  MAX_QUERY_CHARS: {
+    section: 'search',
+    kind: 'integer',
+    default: DEFAULT_MAX_QUERY_CHARS,
+    min: 1,
+    max: 1_000_000,
+    description:
+      'Longest query item in characters (code points; 400 above). A hard limit only: ranking reads the first 2,000 characters of each item. At most 16 items (fixed by the API). Was 1,000 in UTF-16 units, which refused real tasks (the longest in ../shared/bench is 18,686 characters).',
+  },
+  MAX_CONTEXT_CHARS: {
+    section: 'search',
+    kind: 'integer',
+    default: DEFAULT_MAX_CONTEXT_CHARS,
+    min: 0,
+    max: 1_000_000,
+    description: 'Longest `context` in characters (code points; 400 above). The LLM prompt takes what fits `LLM_PROMPT_TOKEN_BUDGET`.',
+  },
+  MAX_DESCRIPTION_CHARS: {
+    section: 'search',
+    kind: 'integer',
+    default: DEFAULT_MAX_DESCRIPTION_CHARS,
+    min: 1,
+    max: 1_000_000,
+    description: 'Descriptions are truncated to this for ranking; returned as sent.',
+  },
+  RANK_CACHE_PROJECTS: {
+    section: 'search',
+    kind: 'integer',
+    default: 64,
+    min: 1,
+    max: 100_000,
+    description: 'Projects whose rank caches are kept (least recently active dropped first).',
+  },
+  RANK_CACHE_TOOLS_PER_PROJECT: {
+    section: 'search',
+    kind: 'integer',
+    default: 6000,
+    min: 1,
+    max: 1_000_000,
+    description: 'Tool analyses cached per project.',
+  },
+
+  // ---- fairShare ----
+  RATE_LIMIT_PER_MINUTE: {
+    section: 'fairShare',
+    kind: 'integer',
+    default: 600,
+    min: 0,
+    max: 10_000_000,
+    description: 'Searches per project per minute; `0` disables. Buckets are shared by all replicas with `REDIS_URL`, else per process.',
+  },
+  MAX_IN_FLIGHT_PER_PROJECT: {
+    section: 'fairShare',
+    kind: 'integer',
+    default: 8,
+    min: 0,
+    max: 100_000,
+    description:
+      'Searches one project may have worked on at once (body read, parsed, filtered, ranked); a further search waits for a slot until its deadline (then 429 `RATE_LIMITED`), and a search waiting on the model or an embeddings endpoint gives up its slot. `0` disables.',
+  },
+  MAX_WAITING_PER_PROJECT: {
+    section: 'fairShare',
+    kind: 'integer',
+    default: 32,
+    min: 0,
+    max: 100_000,
+    description:
+      'Searches one project may have waiting at once besides those: on the model or an embeddings endpoint, or for a work slot (429 `RATE_LIMITED` above). Waiting costs no CPU, but each waiting search holds its parsed request (up to `MAX_BODY_BYTES` of JSON). `0`: no search waits (searches waiting on the model keep their work slot, as before 25 Nov 2026).',
+  },
+  RATE_LIMIT_WORK_PER_MINUTE: {
+    section: 'fairShare',
+    kind: 'integer',
+    default: 600_000,
+    min: 0,
+    max: 1_000_000_000_000,
+    description:
+      'Search work per project per minute, counted as tools × sub-queries (a 1,000-tool, 3-query search is 3,000; the CPU time of `filter.tools` rules counts too); a budget that refills steadily and holds 10 s of it, so a quiet project may burst. A search is admitted while budget is left and then charged its work; `0` disables. See [performance](performance.md#fair-sharing-between-projects).',
+  },
+  RATE_LIMIT_MB_PER_MINUTE: {
+    section: 'fairShare',
+    kind: 'integer',
+    default: 300,
+    min: 0,
+    max: 10_000_000,
+    description:
+      'Request bytes per project per minute: Content-Length charged before the body is read, then any bytes past it as the (decompressed) body is read; same budget rules; `0` disables.',
+  },
+
+  // ---- memory ----
+  CACHE_MEMORY_MB: {
+    section: 'memory',
+    kind: 'integer',
+    default: 128,
+    min: 8,
+    max: 1_000_000,
+    description:
+      'One byte budget for every cache the service keeps (rank caches, candidate lines, LLM answers, …), keys included; see [operations](operations.md#memory).',
+  },
+  CACHE_PROJECT_SHARE: {
+    section: 'memory',
+    kind: 'decimal',
+    default: 0.25,
+    min: 0.01,
+    max: 1,
+    description: 'Largest part of `CACHE_MEMORY_MB` one project may hold. When the whole budget is full the largest projects are trimmed first.',
+  },
+
+  // ---- sharedState ----
+  REDIS_URL: {
+    section: 'sharedState',
+    kind: 'string',
+    format: '`redis://` or `rediss://` URL',
+    example: 'redis://redis:6379',
+    description:
+      'Redis URL (`rediss://` for TLS), user and password in the URL when needed. Replicas then share rate-limit buckets, LLM answers, tool sets, the semantic stage\'s vectors and what projects taught by their reports (feedback). Unset: all state in process. Never required: see [operations](operations.md#redis). docker-compose.yml sets it to its own redis service unless `REDIS_URL` is set in the shell.',
+  },
+  REDIS_TIMEOUT_MS: {
+    section: 'sharedState',
+    kind: 'integer',
+    default: 100,
+    min: 1,
+    max: 60_000,
+    description: 'Longest wait for one Redis command; past it the search goes on with its in-process state.',
+  },
+  REDIS_KEY_PREFIX: {
+    section: 'sharedState',
+    kind: 'string',
+    default: 'catalog-search:',
+    description: 'Prefix of every key written (several deployments can share one Redis).',
+  },
+  TOOL_SET_TTL_MS: {
+    section: 'sharedState',
+    kind: 'integer',
+    default: 3_600_000,
+    min: 1000,
+    max: 7 * 86_400_000,
+    description: 'How long a tool list sent in full can be referred to by `toolSet` (in process and in Redis).',
+  },
+  TOOL_SET_CACHE_BYTES: {
+    section: 'sharedState',
+    kind: 'integer',
+    default: 256 * MiB,
+    min: 0,
+    max: 64 * 1024 * MiB,
+    defaultNote: '`268435456` (256 MiB)',
+    description:
+      'Bytes (estimated) of tool lists kept in process for all projects at most; the lists are entries of the cache budget (`CACHE_MEMORY_MB`, per-project share), which usually binds first; least recently used out first; `0` keeps none in process (Redis only, if set).',
+  },
+
+  // ---- feedback ----
+  FEEDBACK_LEARNING: {
+    section: 'feedback',
+    kind: 'boolean',
+    default: true,
+    description:
+      'Learning from use: `POST`/`DELETE /v1/catalog/feedback`, searches remembered by requestId, and the learned boost. `false`: the routes answer 404 and every search ranks as without reports.',
+  },
+  FEEDBACK_HALF_LIFE_DAYS: {
+    section: 'feedback',
+    kind: 'decimal',
+    default: 30,
+    min: 0.001,
+    max: 3650,
+    description:
+      "A report's weight halves every this many days; reports older than 8 half-lives are dropped, and a project's log in Redis expires 8 half-lives after its last report.",
+  },
+  // Tuned with the eval's simulation (docs/ranking.md, "Learning from use"): 3 and 1 reach +0.05
+  // on MCPToolBench++ with ToolBench above 0; a prior of 1 report (cap 0.8) lost 0.011 on ToolBench.
+  FEEDBACK_MIN_REPORTS: {
+    section: 'feedback',
+    kind: 'decimal',
+    default: 3,
+    min: 0.1,
+    max: 1000,
+    description: 'Shrinkage: a tool with n (decayed) reports gets n / (n + this) of its boost, so a single report moves it a quarter as far as many.',
+  },
+  FEEDBACK_MAX_BOOST: {
+    section: 'feedback',
+    kind: 'decimal',
+    default: 1,
+    min: 0,
+    max: 2,
+    description: "The largest boost past use adds to a tool's 0–1 relevance (0 learns but raises nothing).",
+  },
+  FEEDBACK_MAX_EVENTS: {
+    section: 'feedback',
+    kind: 'integer',
+    default: 5000,
+    min: 1,
+    max: 1_000_000,
+    description: 'Reports kept per project, newest first (each at most 32 words, under 512 bytes), in process and in Redis.',
+  },
+  FEEDBACK_SEARCH_TTL_MS: {
+    section: 'feedback',
+    kind: 'integer',
+    default: 900_000,
+    min: 1000,
+    max: 86_400_000,
+    description:
+      'How long a search is remembered so a report can name just its `requestId` (its words, ~0.5 KB; in process the newest 2,000 of a project, in Redis all of them: at most `RATE_LIMIT_PER_MINUTE` × this a project).',
+  },
+  FEEDBACK_MAX_BODY_BYTES: {
+    section: 'feedback',
+    kind: 'integer',
+    default: 256 * 1024,
+    min: 1024,
+    max: 64 * MiB,
+    defaultNote: '`262144` (256 KiB)',
+    description: 'Largest feedback request body, decompressed (then 413).',
+  },
+
+  // ---- metrics ----
+  METRICS_ENABLED: {
+    section: 'metrics',
+    kind: 'boolean',
+    default: true,
+    defaultNote: '`true`, but `false` in production without `METRICS_PORT`',
+    description:
+      'Serve Prometheus metrics. In production (`NODE_ENV=production`) they are served on the public API port, without authentication, only when `METRICS_ENABLED=true` is set; with `METRICS_PORT` they are on by default on that port.',
+  },
+  METRICS_PATH: {
+    section: 'metrics',
+    kind: 'string',
+    default: '/metrics',
+    format: 'a path outside `/v1/`',
+    description: 'Path of the metrics.',
+  },
+  METRICS_PORT: {
+    section: 'metrics',
+    kind: 'integer',
+    min: 1,
+    max: 65_535,
+    example: '9464',
+    description:
+      'Serve metrics on this port instead of the API port (the Kubernetes base uses 9464, not exposed by the Service). Unset in production: no metrics unless `METRICS_ENABLED=true`.',
+  },
+  METRICS_HOST: { section: 'metrics', kind: 'string', default: '0.0.0.0', description: 'Listen address of `METRICS_PORT`.' },
+
+  // ---- tracing ----
+  OTEL_EXPORTER_OTLP_ENDPOINT: {
+    section: 'tracing',
+    kind: 'string',
+    format: 'http(s) URL',
+    example: 'http://otel-collector:4318',
+    description:
+      'OTLP/HTTP base URL of a collector; spans go to its `/v1/traces`. Unset (and no traces endpoint): tracing off, no OpenTelemetry code loaded. Headers for the collector (e.g. an API key) go in `OTEL_EXPORTER_OTLP_HEADERS`, read by the exporter itself.',
+  },
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: {
+    section: 'tracing',
+    kind: 'string',
+    format: 'http(s) URL',
+    description: 'Full URL spans are POSTed to; wins over `OTEL_EXPORTER_OTLP_ENDPOINT`.',
+  },
+  OTEL_SERVICE_NAME: { section: 'tracing', kind: 'string', default: 'catalog-search', description: '`service.name` of the spans.' },
+  OTEL_SDK_DISABLED: { section: 'tracing', kind: 'boolean', default: false, description: '`true` turns tracing off even with an endpoint set.' },
+
+  // ---- http ----
+  CORS_ORIGINS: {
+    section: 'http',
+    kind: 'list',
+    format: 'origins, or `*`',
+    example: 'https://app.example.com',
+    description: 'Browser origins allowed to call the API, for clients in a browser or Electron renderer. Unset: no CORS headers.',
+  },
+  MAX_BODY_BYTES: {
+    section: 'http',
+    kind: 'integer',
+    default: 5 * MiB,
+    min: 1024,
+    max: 1024 * MiB,
+    defaultNote: '`5242880` (5 MB)',
+    description: 'Largest request body, after decompression (gzip, deflate and br bodies are accepted; 413 above).',
+  },
+  REQUEST_TIMEOUT_MS: {
+    section: 'http',
+    kind: 'integer',
+    default: 30_000,
+    min: 1000,
+    max: 600_000,
+    description: 'Longest time to receive a whole request (then 408 problem+json; checked every 250 ms).',
+  },
+  HEADERS_TIMEOUT_MS: {
+    section: 'http',
+    kind: 'integer',
+    default: 15_000,
+    min: 1000,
+    max: 600_000,
+    description: 'Longest time to receive the request headers (then 408 problem+json); at most `REQUEST_TIMEOUT_MS`.',
+  },
+  KEEP_ALIVE_TIMEOUT_MS: {
+    section: 'http',
+    kind: 'integer',
+    default: 72_000,
+    min: 1000,
+    max: 600_000,
+    description: 'Idle keep-alive time (above common load-balancer idle timeouts).',
+  },
+
+  // ---- docs ----
+  DOCS_ENABLED: {
+    section: 'docs',
+    kind: 'boolean',
+    default: true,
+    description: 'Serve `/docs`, `/openapi.json` and `/openapi.yaml`. With `false` all three answer 404.',
+  },
+} as const satisfies Record<string, Variable>;
+
+export type VariableName = keyof typeof VARIABLES;
+type Table = typeof VARIABLES;
+/** The names of the variables of one kind, so the reader cannot read a variable as another kind. */
+export type NameOfKind<K extends VariableKind> = { [N in VariableName]: Table[N]['kind'] extends K ? N : never }[VariableName];
