@@ -8,7 +8,7 @@ import {
   type SearchEnvelope,
 } from '@catalog-search/core';
 import { ProblemError, type FieldError } from '../errors.js';
-import { referencedList, registeredList, type RequestToolList } from '../tool-sets/request-tools.js';
+import { referencedList, registeredList, sentList, type RequestToolList } from '../tool-sets/request-tools.js';
 import type { ToolSetStore } from '../tool-sets/tool-set-store.js';
 import type { FairShare } from './fair-share.js';
 import type { ToolNamePool } from './tool-name-pool.js';
@@ -38,7 +38,8 @@ export async function readRequestList(body: unknown, projectId: string, limits: 
   const { tools, servers } = body as Record<string, unknown>;
   const reading = readToolList({ tools, servers });
   if (!reading.ok) throw invalidRequest(reading.problems);
-  return { list: reading.list, byReference: false };
+  // The list this project sent last, sent again: the store's array, so that later stages find their work done.
+  return sentList(reading.list, projectId, toolSets);
 }
 
 /** A search ready for ranking, with its list's id for `meta.toolSet` (see RequestToolList). */

@@ -46,6 +46,18 @@ export async function referencedList(body: unknown, projectId: string, store: To
   return { list: { tools: held, skipped: [], skippedCount: 0 }, toolSet, byReference: true };
 }
 
+/**
+ * A list sent in full, as the search should use it: when it is the list this project sent last (the
+ * same JSON), its tools are the array the store holds, so that the rank cache and the semantic stage
+ * find their work for it by the array instead of reading 1,000 new objects again (what a search by
+ * reference does). The skipped tools stay those of this request.
+ */
+export function sentList(list: ToolList | undefined, projectId: string, store: ToolSetStore): RequestToolList | undefined {
+  if (list === undefined) return undefined;
+  const held = store.enabled ? store.heldCopyOf(projectId, list.tools) : undefined;
+  return { list: held ? { ...list, tools: held } : list, byReference: false };
+}
+
 /** Keeps a list sent in full (its usable tools) for references, and gives its id. */
 export function registeredList(list: ToolList, projectId: string, store: ToolSetStore): RequestToolList {
   if (!store.enabled) return { list, byReference: false };

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { canonicalToolSet, readToolList, type ToolInfo } from '@catalog-search/core';
-import type { MemoryBudget, ProjectCache } from '../memory/index.js';
+import { stringBytes, type MemoryBudget, type ProjectCache } from '../memory/index.js';
 import type { SharedStore } from '../shared/shared-store.js';
+import { sameJson } from './same-json.js';
 
 /** Where a referenced list was found, for metrics. */
 type ToolSetLookup = 'local' | 'shared' | 'miss';
@@ -39,14 +40,14 @@ const ESTIMATED_BYTES_PER_CHAR = 2;
  * used out first (0 keeps none).
  */
 export class ToolSetStore {
-  readonly #local: ProjectCache<HeldList> | undefined;
+  readonly #local: ProjectCache<StoreEntry> | undefined;
   readonly #memory: MemoryBudget;
 
   constructor(private readonly options: ToolSetStoreOptions) {
     this.#memory = options.memory;
     this.#local =
       options.cacheBytes > 0
-        ? options.memory.cache<HeldList>('tool-sets', { sizeOf: (held) => held.bytes, ttlMs: options.ttlMs, maxBytes: options.cacheBytes })
+        ? options.memory.cache<StoreEntry>('tool-sets', { sizeOf: (entry) => ('bytes' in entry ? entry.bytes : stringBytes(entry.latestId)), ttlMs: options.ttlMs, maxBytes: options.cacheBytes })
         : undefined;
   }
 
@@ -73,16 +74,23 @@ export class ToolSetStore {
    * the caller's next search a refused reference and a resend.
    */
   register(projectId: string, tools: ToolInfo[]): { id: string; kept: Promise<boolean> } {
-    const canonical = canonicalToolSet(tools);
-    const id = idOf(canonical);
-    const sharedAt = this.#local?.get(projectId, id)?.sharedAt ?? 0;
-    const held: HeldList = { tools, sharedAt, bytes: Math.max(1, canonical.length * ESTIMATED_BYTES_PER_CHAR) };
+    // The list this project sent last, if it is sent again: its id and size without the canonical JSON
+    // and its SHA-256 (same-json.ts). Routers send the same list with every search.
+    const again = this.#sentAgain(projectId, tools);
+    // Made only when needed: for a new list, or for a Redis write of one sent again.
+    let canonical: string | undefined;
+    const canonicalJson = () => (canonical ??= canonicalToolSet(tools));
+    const id = again ? again.id : idOf(canonicalJson());
+    const sharedAt = again ? again.held.sharedAt : sharedAtOf(this.#local?.get(projectId, id));
+    const bytes = again ? again.held.bytes : Math.max(1, canonicalJson().length * ESTIMATED_BYTES_PER_CHAR);
+    const held: HeldList = { tools, sharedAt, bytes };
     const keptLocally = this.#keep(projectId, id, held);
+    if (keptLocally) this.#local?.set(projectId, LATEST_KEY, { latestId: id });
     const { shared } = this.options;
     if (!shared) return { id, kept: Promise.resolve(keptLocally) };
     const key = shared.key('tool-set', projectId, id);
     const write = () =>
-      shared.set('tool-set-write', key, canonical, this.options.ttlMs, this.options.maxSharedBytes).then((written) => {
+      shared.set('tool-set-write', key, canonicalJson(), this.options.ttlMs, this.options.maxSharedBytes).then((written) => {
         if (written) held.sharedAt = Date.now();
         return written || keptLocally;
       });
@@ -93,10 +101,28 @@ export class ToolSetStore {
     return { id, kept };
   }
 
+  /**
+   * The array this store holds for the list this project sent last, when `tools` is that list again
+   * (the same JSON), else undefined. A search of the held array instead of a new copy finds the rank
+   * cache's and the semantic stage's work for it by the array (as a search by reference does).
+   */
+  heldCopyOf(projectId: string, tools: ToolInfo[]): ToolInfo[] | undefined {
+    return this.#sentAgain(projectId, tools)?.held.tools;
+  }
+
+  /** The list this project last sent in full, if the store still holds it and `tools` is it again. */
+  #sentAgain(projectId: string, tools: ToolInfo[]): { id: string; held: HeldList } | undefined {
+    const pointer = this.#local?.get(projectId, LATEST_KEY);
+    const id = pointer && 'latestId' in pointer ? pointer.latestId : undefined;
+    const held = id === undefined ? undefined : this.#local?.get(projectId, id);
+    // The held array itself (a search that used heldCopyOf) is found without a walk.
+    return held && 'tools' in held && sameJson(tools, held.tools) ? { id: id!, held } : undefined;
+  }
+
   /** The list a reference names, if this project's store has it. */
   async resolve(projectId: string, id: string): Promise<ToolInfo[] | undefined> {
     const held = this.#local?.get(projectId, id);
-    if (held) {
+    if (held && 'tools' in held) {
       this.options.onLookup?.('local');
       return held.tools;
     }
@@ -114,12 +140,21 @@ export class ToolSetStore {
   }
 }
 
+/** A held list under its id, or (under LATEST_KEY) the id of the list the project sent last. */
+type StoreEntry = HeldList | { latestId: string };
+/** Not a tool-set id (those are 43 characters), so no reference can name it. */
+const LATEST_KEY = 'latest';
+
 interface HeldList {
   tools: ToolInfo[];
   /** When this replica last wrote the list to Redis (`Date.now()`; 0: never). */
   sharedAt: number;
   /** Estimated bytes it holds. */
   bytes: number;
+}
+
+function sharedAtOf(entry: StoreEntry | undefined): number {
+  return entry && 'sharedAt' in entry ? entry.sharedAt : 0;
 }
 
 /**
