@@ -5,11 +5,13 @@
 import { createRankCache, rankTools } from '../packages/core/src/index.js';
 import { hash53 } from './sample-hash.js';
 import { loadDatasets, sampleQueries, type Dataset } from './datasets.js';
+import { readVerdict } from './no-fit-reading.js';
 
 const SAMPLE = 100;
 // Query dataset -> a catalog from another domain (ML models, math functions, RapidAPI apps, MCP dev
 // tools, personal-assistant APIs). Not every pairing is a true no-fit (API-Bank's calculator requests are
-// served by Toolink's math functions), so each request is checked against the catalog (checkedNoFit).
+// served by Toolink's math functions), so each request is checked against the catalog (checkedNoFit),
+// and every pair that check keeps was then read by hand (eval/no-fit-reading.ts).
 // The broad smithery_catalog is not used here: its 9,970 tools (calculators, search, ...) do serve many
 // requests of the other datasets.
 const NO_FIT_PAIRS: Array<[string, string]> = [
@@ -84,18 +86,34 @@ function nonsenseQueries(count: number): string[][] {
 export interface NoFitPair {
   from: string;
   to: string;
+  /** The request's id in its dataset (what eval/no-fit-reading.ts records). */
+  id: string;
   query: string[];
+}
+
+export interface NoFitSet {
+  /** Pairs the check kept and a reader judged no-fit. */
+  pairs: NoFitPair[];
+  /** Pairs the check left out (a gold tool has a counterpart in the catalog). */
+  dropped: number;
+  /** Pairs the check kept that the reading judged to fit after all (left out). */
+  readFits: number;
+  /** Pairs the check kept that were not read (left out until someone reads them). */
+  unread: number;
 }
 
 /**
  * The no-fit set, built at run time from ../shared/bench: per NO_FIT_PAIRS entry, the first
  * NO_FIT_PER_PAIR sampled requests whose every gold tool, searched in the other catalog by its own name
  * and description, finds nothing covering it (COUNTERPART_RELEVANCE). The check reads the catalog, not
- * the request's own ranking, so it does not choose the requests the ranker already scores low.
+ * the request's own ranking, so it does not choose the requests the ranker already scores low. Of
+ * those, only the pairs read by hand as no-fit (eval/no-fit-reading.ts) are kept.
  */
-export function checkedNoFit(datasets: ReadonlyMap<string, Dataset>): { pairs: NoFitPair[]; dropped: number } {
+export function checkedNoFit(datasets: ReadonlyMap<string, Dataset>): NoFitSet {
   const pairs: NoFitPair[] = [];
   let dropped = 0;
+  let readFits = 0;
+  let unread = 0;
   for (const [from, to] of NO_FIT_PAIRS) {
     const source = datasets.get(from);
     const target = datasets.get(to);
@@ -115,11 +133,14 @@ export function checkedNoFit(datasets: ReadonlyMap<string, Dataset>): { pairs: N
         dropped += 1;
         continue;
       }
-      pairs.push({ from, to, query: request.query });
       kept += 1;
+      const verdict = readVerdict(from, to, request.id);
+      if (verdict === 'no-fit') pairs.push({ from, to, id: request.id, query: request.query });
+      else if (verdict === 'fits') readFits += 1;
+      else unread += 1;
     }
   }
-  return { pairs, dropped };
+  return { pairs, dropped, readFits, unread };
 }
 
 export async function calibrationReport(topRelevances: TopRelevances = lexicalTops, label = ''): Promise<Distribution[]> {
@@ -130,7 +151,7 @@ export async function calibrationReport(topRelevances: TopRelevances = lexicalTo
     report.push(distribution(`${label}fit      ${dataset.name}`, await topRelevances(dataset.queries.map((q) => q.query), dataset)));
   }
   const fit = report.slice();
-  const { pairs, dropped } = checkedNoFit(datasets);
+  const { pairs, dropped, readFits, unread } = checkedNoFit(datasets);
   const noFit: number[] = [];
   for (const [from, to] of NO_FIT_PAIRS) {
     const target = datasets.get(to);
@@ -148,7 +169,8 @@ export async function calibrationReport(topRelevances: TopRelevances = lexicalTo
   answerable.atLeastHalf = fit.reduce((sum, d) => sum + d.atLeastHalf, 0) / Math.max(fit.length, 1);
   answerable.p50 = answerable.p90 = answerable.max = Number.NaN; // a mean of means has no quantiles
   report.push(answerable);
-  report.push(distribution(`${label}NO-FIT (${pairs.length} checked pairs, ${dropped} left out)`, noFit));
+  // Kept by the check and read as no-fit; left out: by the check, read as fitting, not read.
+  report.push(distribution(`${label}NO-FIT (${pairs.length} read; out ${dropped}/${readFits}/${unread})`, noFit));
   const nonsense = nonsenseQueries(SAMPLE);
   for (const name of ['livemcpbench', 'toolret_apigen', 'smithery_catalog']) {
     const target = datasets.get(name);
@@ -165,4 +187,5 @@ export function printCalibration(report: Distribution[]): void {
       `  ${d.label.padEnd(48)} ${String(d.requests).padStart(5)} ${[d.mean, d.p50, d.p90, d.max].map((v) => (Number.isNaN(v) ? '-' : v.toFixed(3)).padStart(6)).join(' ')} ${(d.atLeastHalf * 100).toFixed(0).padStart(4)}%`,
     );
   }
+  console.log('  NO-FIT: pairs kept by the check and read as no-fit; out a/b/c: left out by the check / read as fitting / not read');
 }

@@ -103,7 +103,12 @@ export class SemanticIndex {
   }
 }
 
-/** Similarity only: every tool by its best similarity to a sub-query. */
+/**
+ * Similarity only: every tool by its best similarity to a sub-query. Its `gold z` column is how far the
+ * request's gold tools stand out from its similarity to the whole list, in standard deviations (the mean
+ * over the gold tools): the scale of the `--oracle` ceiling, so an encoder's figure here says how much of
+ * that ceiling it reaches (docs/ranking.md).
+ */
 export function semanticRanker(index: SemanticIndex): RankerVariant {
   return {
     name: 'semantic',
@@ -111,16 +116,26 @@ export function semanticRanker(index: SemanticIndex): RankerVariant {
     async rank(query, tools): Promise<RankerOutput> {
       const similarity = await index.similarity(query.query);
       const order = tools.map((_, i) => i).sort((a, b) => similarity[b]! - similarity[a]! || a - b);
-      return { ranked: order.map((i) => tools[i]!.toolKey) };
+      return { ranked: order.map((i) => tools[i]!.toolKey), extras: { 'gold z': goldZ(similarity, tools, query.relevant) } };
     },
   };
 }
 
-/**
- * The gold tools' similarities raised by `z` standard deviations of the request's similarities to the
- * list: what a stronger encoder would give (the ceiling sweep of `--oracle`).
- */
-function raiseGold(similarity: Float64Array, tools: readonly ToolInfo[], relevant: readonly string[], z: number): Float64Array {
+/** Mean z of the gold tools' similarities over the list's (0 when no gold tool is in the list). */
+function goldZ(similarity: Float64Array, tools: readonly ToolInfo[], relevant: readonly string[]): number {
+  const { mean, spread } = spreadOf(similarity);
+  const gold = new Set(relevant);
+  let sum = 0;
+  let count = 0;
+  tools.forEach((tool, i) => {
+    if (!gold.has(tool.toolKey)) return;
+    sum += (similarity[i]! - mean) / spread;
+    count += 1;
+  });
+  return count === 0 ? 0 : sum / count;
+}
+
+function spreadOf(similarity: Float64Array): { mean: number; spread: number } {
   let sum = 0;
   let squares = 0;
   for (const s of similarity) {
@@ -128,7 +143,15 @@ function raiseGold(similarity: Float64Array, tools: readonly ToolInfo[], relevan
     squares += s * s;
   }
   const mean = sum / similarity.length;
-  const spread = Math.sqrt(Math.max(squares / similarity.length - mean * mean, 0));
+  return { mean, spread: Math.sqrt(Math.max(squares / similarity.length - mean * mean, 1e-12)) };
+}
+
+/**
+ * The gold tools' similarities raised by `z` standard deviations of the request's similarities to the
+ * list: what a stronger encoder would give (the ceiling sweep of `--oracle`).
+ */
+function raiseGold(similarity: Float64Array, tools: readonly ToolInfo[], relevant: readonly string[], z: number): Float64Array {
+  const { spread } = spreadOf(similarity);
   const gold = new Set(relevant);
   tools.forEach((tool, i) => {
     if (gold.has(tool.toolKey)) similarity[i]! += z * spread;

@@ -100,6 +100,32 @@ describe('selection beyond lexical order', () => {
     expect(names.some((name) => name.startsWith('export_invoice'))).toBe(true);
   });
 
+  it('shortens lines down the ranking, so a long list reaches deeper into the budget', () => {
+    const crowded = syntheticTools(600);
+    const query = ['export invoice report'];
+    const lexical = rankTools({ query, tools: crowded });
+    const tiered = createReranker({ model: 'm', promptTokenBudget: 7000 }).plan({ query, tools: crowded, lexical }, 'p');
+    // One size after the detailed top (the earlier lines: 80 description characters, 4 parameter names).
+    const flat = createReranker({
+      model: 'm',
+      promptTokenBudget: 7000,
+      candidates: { compactDescriptionChars: 80, compactParams: 4, briefDescriptionChars: 80, briefParams: 4 },
+    }).plan({ query, tools: crowded, lexical }, 'p');
+    expect(tiered.whole).toBe(false);
+    expect(tiered.candidates.length).toBeGreaterThan(flat.candidates.length * 1.2);
+    expect(trueTokens(tiered.messages)).toBeLessThanOrEqual(7000);
+    // Detailed (first 24), compact (to 100), brief (after): each tier's description and parameter names shorter.
+    const description = (line: string) => line.split(' | ').slice(5).join(' | ');
+    const params = (line: string) => line.split(' | ')[4]!;
+    const [detailed, compact, brief] = [tiered.candidates[0]!, tiered.candidates[50]!, tiered.candidates[150]!].map((c) => c.line);
+    expect(description(detailed!).length).toBeGreaterThan(100);
+    expect(description(compact!).length).toBeLessThanOrEqual(61);
+    expect(description(brief!).length).toBeLessThanOrEqual(41);
+    expect(params(detailed!)).toBe('id, owner, status, limit, cursor');
+    expect(params(compact!)).toBe('id, owner +3');
+    expect(params(brief!)).toBe('id +4');
+  });
+
   it('shows candidates in lexical order with short ids and the score as a hint', () => {
     const result = plan(['upload spreadsheet'], tools, 2000);
     expect(result.candidates.map((candidate) => candidate.id).slice(0, 3)).toEqual(['t1', 't2', 't3']);
