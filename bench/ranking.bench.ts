@@ -18,7 +18,7 @@ import { createRankCache, rankTools, type ToolInfo } from '../packages/core/src/
 import { rankOkapiBm25 } from '../eval/okapi-bm25.js';
 import { vocabulary } from '../packages/core/src/text/vocabulary.js';
 import { tokenize } from '../packages/core/src/text/tokenize.js';
-import { madeUpWord } from '../packages/core/test/fixtures/words.js';
+import { madeUpWord } from '../test/fixtures/words.js';
 import { loadCatalog } from '../eval/datasets.js';
 
 const query = ['search the web for recent news about electric cars and save a summary to a file'];

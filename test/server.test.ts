@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { claims, signJwt } from './helpers/tokens.js';
+import { testToken } from './helpers/tokens.js';
 
 /**
  * The real entry point as `npm start` runs it (node dist/src/server.js) in a child process:
@@ -116,7 +116,7 @@ describe('npm start (src/server.ts)', () => {
   it('on SIGTERM: /readyz turns 503, the in-flight search completes, then the process exits 0', async () => {
     const started = startServer({ NODE_ENV: 'production', AUTH_JWT_SECRET: SECRET, SHUTDOWN_DELAY_MS: '400' });
     const port = await listeningPort(started);
-    const token = signJwt(claims(), { alg: 'HS256', key: SECRET });
+    const token = testToken({ key: SECRET });
     const body = readFileSync(`${root}examples/search-request.json`);
 
     // Start a search and send only half of its body, so it is in flight when SIGTERM arrives.

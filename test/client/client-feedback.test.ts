@@ -3,7 +3,8 @@ import { createCatalogSearchClient, type FetchLike } from '@catalog-search/clien
 import { startApp, testConfig, type RunningApp } from '../helpers/app.js';
 import { sampleTools } from '../fixtures/tools.js';
 import { closedPortUrl } from '../../packages/client/test/loopback.js';
-import { TAUGHT_TOOL, tokenFor, UNMATCHED_REQUESTS } from '../feedback/feedback-client.js';
+import { TAUGHT_TOOL, UNMATCHED_REQUESTS } from '../feedback/feedback-client.js';
+import { testToken } from '../helpers/tokens.js';
 
 // The router's loop with the client against the real service: search → execute → reportOutcome.
 
@@ -20,7 +21,7 @@ describe('client.reportOutcome against the real service', () => {
       if (input.endsWith('/feedback')) sent.push((JSON.parse(String(init.body)) as { events: unknown[] }).events.length);
       return fetch(input, init);
     };
-    const client = createCatalogSearchClient({ baseUrl: server.url, token: tokenFor('client-loop'), fetch: counting, reports: { flushDelayMs: 60_000 } });
+    const client = createCatalogSearchClient({ baseUrl: server.url, token: testToken({ projectId: 'client-loop' }), fetch: counting, reports: { flushDelayMs: 60_000 } });
     for (const query of UNMATCHED_REQUESTS) {
       const { meta } = await client.search({ query, tools: sampleTools, maxResults: 5 });
       // ... the router's agent calls TAUGHT_TOOL with tool_execute, and it works:
@@ -38,7 +39,7 @@ describe('client.reportOutcome against the real service', () => {
     const dropped: Array<{ reports: number; reason: string }> = [];
     const client = createCatalogSearchClient({
       baseUrl: await closedPortUrl(),
-      token: tokenFor('client-dead'),
+      token: testToken({ projectId: 'client-dead' }),
       reports: { maxQueued: 3, flushDelayMs: 60_000, timeoutMs: 1000, onDropped: (event) => dropped.push(event) },
     });
     const report = { requestId: 'r1', toolKey: 'a:b', outcome: 'succeeded' as const };

@@ -1,15 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCatalogSearchClient, toServers, type SearchRequest } from '@catalog-search/client';
-import { startApp, TEST_SECRET, testConfig, type RunningApp } from '../helpers/app.js';
-import { claims, signJwt } from '../helpers/tokens.js';
+import { startApp, testConfig, type RunningApp } from '../helpers/app.js';
+import { testToken } from '../helpers/tokens.js';
 import { sampleTools } from '../fixtures/tools.js';
 import { closedPortUrl } from '../../packages/client/test/loopback.js';
 
 // Filters, boosts and minRelevance run through core in both places: the service (BM25 mode) and
 // the client's local fallback must give the same answer to every request of this set.
-
-const token = () =>
-  signJwt(claims({ iss: 'https://router.example', aud: 'catalog-search' }), { alg: 'HS256', key: TEST_SECRET });
 
 const tagged = sampleTools.map((tool, index) => ({ ...tool, tags: index % 3 === 0 ? ['files', 'core'] : index % 3 === 1 ? ['chat'] : [] }));
 const annotated = tagged.map((tool, index) => ({ ...tool, annotations: { readOnlyHint: index % 2 === 0, ...(index % 4 === 1 ? { destructiveHint: false } : {}) } }));
@@ -46,7 +43,7 @@ afterAll(() => service.close());
 
 describe('service and client fallback agree on filters and boosts', () => {
   it.each(RELEVANCE_SET)('$name', async ({ request }) => {
-    const cloud = await createCatalogSearchClient({ baseUrl: service.url, token: token(), fallback: false }).search(request);
+    const cloud = await createCatalogSearchClient({ baseUrl: service.url, token: testToken(), fallback: false }).search(request);
     const local = await createCatalogSearchClient({ baseUrl: await closedPortUrl(), token: 't', breaker: false }).search(request);
     expect(cloud.source).toBe('cloud');
     expect(local.source).toBe('local');
@@ -56,7 +53,7 @@ describe('service and client fallback agree on filters and boosts', () => {
 
   it('the boost is named in the explanation on both sides', async () => {
     const request = RELEVANCE_SET.find((entry) => entry.name === 'boost.tags')!.request;
-    const cloud = await createCatalogSearchClient({ baseUrl: service.url, token: token(), fallback: false }).search(request);
+    const cloud = await createCatalogSearchClient({ baseUrl: service.url, token: testToken(), fallback: false }).search(request);
     expect(cloud.results.some((result) => /boost\.tags/.test(result.explanation ?? ''))).toBe(true);
   });
 });

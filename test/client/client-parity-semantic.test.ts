@@ -9,11 +9,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BENCH_DIR, loadCatalog } from '../../eval/datasets.js';
 import { closedPortUrl } from '../../packages/client/test/loopback.js';
-import { startApp, TEST_SECRET, testConfig, type RunningApp } from '../helpers/app.js';
-import { claims, signJwt } from '../helpers/tokens.js';
+import { startApp, testConfig, type RunningApp } from '../helpers/app.js';
+import { testToken } from '../helpers/tokens.js';
 
 const haveBenchData = existsSync(join(BENCH_DIR, 'mcptoolbench_pp', 'catalog.jsonl'));
-const token = () => signJwt(claims({ iss: 'https://router.example', aud: 'catalog-search', projectId: 'parity' }), { alg: 'HS256', key: TEST_SECRET });
 
 describe.skipIf(!haveBenchData)('parity with the semantic stage on (defaults)', () => {
   let service: RunningApp;
@@ -22,7 +21,7 @@ describe.skipIf(!haveBenchData)('parity with the semantic stage on (defaults)', 
   beforeAll(async () => {
     // The defaults of EMBEDDINGS_*: the embedded encoder, no wait for tool vectors, the default request bound.
     service = await startApp(testConfig({ embeddings: { endpoint: undefined, threads: 1, cacheBytes: 64 * 1024 * 1024, waitShare: 0, maxQueuedPerProject: 5000 } }));
-    cloud = createCatalogSearchClient({ baseUrl: service.url, token: token(), fallback: false });
+    cloud = createCatalogSearchClient({ baseUrl: service.url, token: testToken({ projectId: 'parity' }), fallback: false });
     local = createCatalogSearchClient({ baseUrl: await closedPortUrl(), token: 'unused', breaker: false });
   }, 60_000);
   afterAll(() => service?.close());

@@ -1,15 +1,13 @@
-import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCatalogSearchClient, DEFAULT_COOLDOWN_MS, DEFAULT_FAILURE_THRESHOLD, type SearchEvent } from '@catalog-search/client';
-import type { ToolListSearchRequest } from '@catalog-search/core';
 import { buildApp } from '../../src/app.js';
-import { LogCapture, startApp, TEST_SECRET, testConfig, type RunningApp } from '../helpers/app.js';
-import { claims, signJwt } from '../helpers/tokens.js';
+import { LogCapture, startApp, testConfig, type RunningApp } from '../helpers/app.js';
+import { testToken } from '../helpers/tokens.js';
+import { sampleRequest } from '../fixtures/tools.js';
 
 // The client's telemetry hook, trace pass-through and recovery, against the real service on loopback.
 
-const request = JSON.parse(readFileSync(new URL('../../examples/search-request.json', import.meta.url), 'utf8')) as ToolListSearchRequest;
-const token = () => signJwt(claims({ iss: 'https://router.example', aud: 'catalog-search', projectId: 'project-a' }), { alg: 'HS256', key: TEST_SECRET });
+const request = sampleRequest;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const running: RunningApp[] = [];
@@ -25,7 +23,7 @@ describe('onSearch and trace context against the real service', () => {
     const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
     const client = createCatalogSearchClient({
       baseUrl: service.url,
-      token: token(),
+      token: testToken({ projectId: 'project-a' }),
       onSearch: (event) => events.push(event),
       traceContext: () => ({ traceparent, tracestate: 'router=1' }),
     });
@@ -54,7 +52,7 @@ describe('recovery after an outage', () => {
     const first = await startApp(testConfig());
     const port = Number(new URL(first.url).port);
     const sources: string[] = [];
-    const client = createCatalogSearchClient({ baseUrl: first.url, token: token(), onSearch: (event) => sources.push(event.source) });
+    const client = createCatalogSearchClient({ baseUrl: first.url, token: testToken({ projectId: 'project-a' }), onSearch: (event) => sources.push(event.source) });
     expect((await client.search(request)).source).toBe('cloud');
 
     // The service goes away: the breaker opens after its threshold of failures.

@@ -12,19 +12,14 @@ import {
   type SearchOutcome,
 } from '@catalog-search/client';
 import { MAX_NESTING_DEPTH, type ToolListSearchRequest, type ToolInfo } from '@catalog-search/core';
-import { startApp, testConfig, TEST_SECRET, type RunningApp } from '../helpers/app.js';
-import { claims, signJwt } from '../helpers/tokens.js';
+import { startApp, testConfig, type RunningApp } from '../helpers/app.js';
+import { testToken } from '../helpers/tokens.js';
 import { manyTools } from '../fixtures/tools.js';
 import { closedPortUrl } from '../../packages/client/test/loopback.js';
 import { BENCH_DIR, loadCatalog as loadBenchCatalog } from '../../eval/datasets.js';
 
 // The client against the real service (buildApp on a loopback port, tokens signed at run time),
 // and the parity check: the client's local fallback ranks exactly as the service's lexical stage.
-
-const ISSUER = 'https://router.example';
-const AUDIENCE = 'catalog-search';
-const token = (extra: Record<string, unknown> = {}) =>
-  signJwt(claims({ iss: ISSUER, aud: AUDIENCE, projectId: 'project-a', ...extra }), { alg: 'HS256', key: TEST_SECRET });
 
 // Real MCP catalogs live beside the repo in ../shared/bench (read at run time, never copied). A
 // clone without them still runs every test here on the bundled sample request; the parity cases
@@ -49,7 +44,7 @@ afterAll(async () => {
 
 describe('client → real service', () => {
   it('answers from the cloud with the lexical ranking when no reranker is configured', async () => {
-    const client = createCatalogSearchClient({ baseUrl: service.url, token: token(), projectId: 'project-a' });
+    const client = createCatalogSearchClient({ baseUrl: service.url, token: testToken({ projectId: 'project-a' }), projectId: 'project-a' });
     const outcome = await client.search(sampleRequest, { requestId: 'router-1' });
     expect(outcome.source).toBe('cloud');
     expect(outcome.fallbackReason).toBeUndefined();
@@ -69,7 +64,7 @@ describe('client → real service', () => {
       bodies.push(`${streamed ? 'stream' : 'buffer'}:${new Headers(init.headers).get('content-encoding')}`);
       return streamed && refuseStreams ? Promise.reject(new TypeError('Failed to fetch')) : fetch(url, init);
     };
-    const options = { baseUrl: service.url, token: token(), fallback: false };
+    const options = { baseUrl: service.url, token: testToken({ projectId: 'project-a' }), fallback: false };
     const streamed = createCatalogSearchClient({ ...options, fetch: observed(false) });
     const buffered = createCatalogSearchClient({ ...options, fetch: observed(true) });
     const plain = createCatalogSearchClient({ ...options, compression: 'none' });
@@ -82,15 +77,15 @@ describe('client → real service', () => {
   });
 
   it('reaches the same operation under the versioned path /v1/catalog/search', async () => {
-    const seed = createCatalogSearchClient({ baseUrl: service.url, token: token(), fallback: false });
-    const v1 = createCatalogSearchClient({ baseUrl: service.url, path: '/v1/catalog/search', token: token(), fallback: false });
+    const seed = createCatalogSearchClient({ baseUrl: service.url, token: testToken({ projectId: 'project-a' }), fallback: false });
+    const v1 = createCatalogSearchClient({ baseUrl: service.url, path: '/v1/catalog/search', token: testToken({ projectId: 'project-a' }), fallback: false });
     const fromV1 = await v1.search(sampleRequest);
     expect(fromV1.source).toBe('cloud');
     expect(fromV1.results).toEqual((await seed.search(sampleRequest)).results);
   });
 
   it('takes the answer for a tool whose annotations nest as deep as the service accepts', async () => {
-    const client = createCatalogSearchClient({ baseUrl: service.url, token: token(), fallback: false });
+    const client = createCatalogSearchClient({ baseUrl: service.url, token: testToken({ projectId: 'project-a' }), fallback: false });
     let annotations: Record<string, unknown> = { readOnlyHint: true };
     for (let level = 1; level < MAX_NESTING_DEPTH; level += 1) annotations = { nested: annotations };
     const tools: ToolInfo[] = [{ toolKey: 'deep:read_file', toolName: 'read_file', serverName: 'Deep', description: 'Read a file', annotations }];
@@ -100,7 +95,7 @@ describe('client → real service', () => {
   });
 
   it('uses a rotating token through getToken()', async () => {
-    const client = createCatalogSearchClient({ baseUrl: service.url, getToken: async () => token() });
+    const client = createCatalogSearchClient({ baseUrl: service.url, getToken: async () => testToken({ projectId: 'project-a' }) });
     const { tools } = sampleRequest;
     expect((await client.search({ query: ['read a file'], tools })).source).toBe('cloud');
   });
@@ -109,7 +104,7 @@ describe('client → real service', () => {
     const events: FallbackEvent[] = [];
     const client = createCatalogSearchClient({
       baseUrl: service.url,
-      token: token(),
+      token: testToken({ projectId: 'project-a' }),
       projectId: 'project-b',
       onFallback: (event) => events.push(event),
     });
@@ -126,7 +121,7 @@ describe('client → real service', () => {
   });
 
   it('falls back with "unauthorized" on an expired token; with fallback: false it rejects with AuthenticationError', async () => {
-    const expired = token({ iat: 1_000, exp: 2_000 });
+    const expired = testToken({ projectId: 'project-a', claims: { iat: 1_000, exp: 2_000 } });
     const { tools } = sampleRequest;
     const lenient = createCatalogSearchClient({ baseUrl: service.url, token: expired });
     expect((await lenient.search({ query: ['read a file'], tools })).fallbackReason).toBe('unauthorized');
@@ -143,7 +138,7 @@ describe('client → real service with a per-project rate limit', () => {
     const limited = await startApp(testConfig({ rateLimitPerMinute: 1 }));
     try {
       const clock = { now: 5_000_000 };
-      const client = createCatalogSearchClient({ baseUrl: limited.url, token: token(), breaker: { now: () => clock.now } });
+      const client = createCatalogSearchClient({ baseUrl: limited.url, token: testToken({ projectId: 'project-a' }), breaker: { now: () => clock.now } });
       expect((await client.search(sampleRequest)).source).toBe('cloud');
       const limitedOutcome = await client.search(sampleRequest);
       expect(limitedOutcome.fallbackReason).toBe('rate_limited');
@@ -187,7 +182,7 @@ describe('parity: the local fallback ranks exactly as the service\'s lexical sta
   let cloudClient: CatalogSearchClient;
   let local: CatalogSearchClient;
   beforeAll(async () => {
-    cloudClient = createCatalogSearchClient({ baseUrl: service.url, token: token(), fallback: false });
+    cloudClient = createCatalogSearchClient({ baseUrl: service.url, token: testToken({ projectId: 'project-a' }), fallback: false });
     // A closed port: every search falls back at once (breaker off, so every one is a fresh fallback).
     local = createCatalogSearchClient({ baseUrl: await closedPortUrl(), token: 'unused', breaker: false });
   });

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, TEST_SECRET, testConfig, type RunningApp } from '../helpers/app.js';
-import { claims, signJwt } from '../helpers/tokens.js';
+import { startApp, testConfig, type RunningApp } from '../helpers/app.js';
+import { testToken } from '../helpers/tokens.js';
 
 // What a router's developer does: `npm pack` the client, install the one tarball in a fresh project
 // outside this repository (its dependencies from the public registry), and run a ten-line program
@@ -68,7 +68,7 @@ afterAll(async () => {
 });
 
 async function runProgram(baseUrl: string, program = 'search.mjs'): Promise<Record<string, any>> {
-  const token = signJwt(claims({ iss: 'https://router.example', aud: 'catalog-search' }), { alg: 'HS256', key: TEST_SECRET });
+  const token = testToken();
   const { stdout } = await run(process.execPath, [program], { cwd: scratch, env: { ...process.env, BASE_URL: baseUrl, TOKEN: token } });
   return JSON.parse(stdout) as Record<string, any>;
 }

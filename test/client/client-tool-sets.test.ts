@@ -6,11 +6,11 @@ import { createCatalogSearchClient, type CatalogSearchClient, type FetchLike } f
 import { toolSetId as toolSetIdOfList, type ToolInfo } from '@catalog-search/core';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
-import { LogCapture, testConfig, TEST_SECRET } from '../helpers/app.js';
-import { claims, signJwt } from '../helpers/tokens.js';
+import { LogCapture, testConfig } from '../helpers/app.js';
+import { testToken } from '../helpers/tokens.js';
 import { manyTools } from '../fixtures/tools.js';
 
-const token = signJwt(claims({ iss: 'https://router.example', aud: 'catalog-search', projectId: 'project-a' }), { alg: 'HS256', key: TEST_SECRET });
+const token = testToken({ projectId: 'project-a' });
 
 /** What each POST carried: the reference, or a full list (streamed or gzipped bodies are full lists). */
 type Sent = { toolSet: string } | 'full';
@@ -134,7 +134,7 @@ describe('client tool-set references against a service that cannot keep the list
   // A list larger than the service's store (TOOL_SET_CACHE_BYTES, or a project's share of the cache
   // budget) and no Redis: the service answers it without an id, since any reference to it would be a
   // 409. (The client's own guard against a service that hands out such ids anyway is unit-tested in
-  // test/tool-set-references.test.ts.)
+  // test/tool-sets/references.test.ts.)
   let small: FastifyInstance;
   beforeAll(async () => {
     small = buildApp(testConfig({ toolSets: { ttlMs: 3_600_000, cacheBytes: 1024 } }), { logStream: new LogCapture() });

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCatalogSearchClient, type SearchEvent } from '@catalog-search/client';
 import { DEMO_SERVERS } from '../../examples/router/demo-servers.js';
 import { createRouter } from '../../examples/router/router.js';
-import { startApp, TEST_SECRET, testConfig, type RunningApp } from '../helpers/app.js';
-import { claims, signJwt } from '../helpers/tokens.js';
+import { startApp, testConfig, type RunningApp } from '../helpers/app.js';
+import { testToken } from '../helpers/tokens.js';
 
 // examples/router as an MCP client drives it: tools/list, then tool_discovery, then tool_execute on
 // what it found, against the real service; then the same with the service stopped (local ranking).
@@ -19,7 +19,7 @@ afterAll(async () => {
 describe('examples/router', () => {
   it('lists the two meta-tools, finds a tool through the service, and executes it on its server', async () => {
     const events: SearchEvent[] = [];
-    const token = signJwt(claims({ iss: 'https://router.example', aud: 'catalog-search' }), { alg: 'HS256', key: TEST_SECRET });
+    const token = testToken();
     const catalog = createCatalogSearchClient({ baseUrl: service.url, token, onSearch: (event) => events.push(event) });
     const router = createRouter(catalog, DEMO_SERVERS);
     let id = 0;

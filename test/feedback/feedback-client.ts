@@ -1,14 +1,9 @@
 import type { FeedbackResponse, SearchResponse, ToolInfo } from '@catalog-search/core';
-import { TEST_SECRET } from '../helpers/app.js';
-import { claims, signJwt } from '../helpers/tokens.js';
-
-/** A token of `projectId`, signed at run time. */
-export const tokenFor = (projectId: string) =>
-  signJwt(claims({ iss: 'https://router.example', aud: 'catalog-search', projectId }), { alg: 'HS256', key: TEST_SECRET });
+import { testToken } from '../helpers/tokens.js';
 
 /** A router's three calls over real HTTP: search, report, forget. */
 export function routerOf(url: string, projectId: string, path = '/v1/catalog') {
-  const headers = { authorization: `Bearer ${tokenFor(projectId)}`, 'content-type': 'application/json' };
+  const headers = { authorization: `Bearer ${testToken({ projectId })}`, 'content-type': 'application/json' };
   return {
     async search(query: string[], tools: ToolInfo[], maxResults = 10): Promise<SearchResponse> {
       const response = await fetch(`${url}${path}/search`, { method: 'POST', headers, body: JSON.stringify({ query, tools, maxResults }) });

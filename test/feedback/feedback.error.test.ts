@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_FEEDBACK_EVENTS } from '@catalog-search/core';
 import { startApp, testConfig, type RunningApp } from '../helpers/app.js';
 import { sampleTools } from '../fixtures/tools.js';
-import { routerOf, tokenFor } from './feedback-client.js';
+import { routerOf } from './feedback-client.js';
+import { testToken } from '../helpers/tokens.js';
 
 const RATE_LIMIT = 3;
 let server: RunningApp;
@@ -19,7 +20,7 @@ afterAll(async () => {
 function post(body: string, headers: Record<string, string> = {}, url = server.url) {
   return fetch(`${url}/v1/catalog/feedback`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${tokenFor('errors')}`, 'content-type': 'application/json', ...headers },
+    headers: { authorization: `Bearer ${testToken({ projectId: 'errors' })}`, 'content-type': 'application/json', ...headers },
     body,
   });
 }

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryBudget } from '../../src/memory/index.js';
 import { startApp, testConfig, type RunningApp } from '../helpers/app.js';
 import { sampleTools } from '../fixtures/tools.js';
-import { routerOf, TAUGHT_TOOL, tokenFor, UNMATCHED_REQUESTS } from './feedback-client.js';
+import { routerOf, TAUGHT_TOOL, UNMATCHED_REQUESTS } from './feedback-client.js';
+import { testToken } from '../helpers/tokens.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261125);
 const MAX_EVENTS = 50;
@@ -42,7 +43,7 @@ describe('a project can only teach itself', () => {
     // The X-Project-Id check applies as on search: a token of one project cannot name another.
     const crossed = await fetch(`${server.url}/v1/catalog/feedback`, {
       method: 'DELETE',
-      headers: { authorization: `Bearer ${tokenFor('stranger')}`, 'x-project-id': 'teacher' },
+      headers: { authorization: `Bearer ${testToken({ projectId: 'stranger' })}`, 'x-project-id': 'teacher' },
     });
     expect(crossed.status).toBe(403);
     expect((await teacher.search(TEST, sampleTools)).meta.learning).toBe('raised');
@@ -73,7 +74,7 @@ describe('fuzzed report bodies', () => {
         const text = JSON.stringify(value) ?? 'null';
         const response = await fetch(`${server.url}/v1/catalog/feedback`, {
           method: 'POST',
-          headers: { authorization: `Bearer ${tokenFor('fuzz')}`, 'content-type': 'application/json' },
+          headers: { authorization: `Bearer ${testToken({ projectId: 'fuzz' })}`, 'content-type': 'application/json' },
           body: text,
         });
         expect(response.status).toBeLessThan(500);

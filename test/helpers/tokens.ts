@@ -1,4 +1,5 @@
 import { createHmac, createPrivateKey, sign, type KeyObject } from 'node:crypto';
+import { TEST_SECRET } from './app.js';
 
 /**
  * Signs JWTs with node:crypto directly (not with the library under test), so tests can craft every
@@ -51,3 +52,33 @@ export function claims(extra: Record<string, unknown> = {}): Record<string, unkn
 }
 
 export { nowSec };
+
+/** What a test token varies; everything else is a valid token for testConfig()'s issuer and audience. */
+export interface TestTokenOptions {
+  /** The tenant (projectId claim); default `project-a`, as in `claims()`. */
+  projectId?: string;
+  /** Claims added or overridden (iss, aud, exp, sub...); a claim set to `undefined` is left out of the token. */
+  claims?: Record<string, unknown>;
+  /** Seconds until `exp` (negative for an expired token); default 600. */
+  expiresInSec?: number;
+  /** Default HS256 with TEST_SECRET (test/helpers/app.ts), the key testConfig() trusts. */
+  alg?: TestAlg;
+  key?: SignOptions['key'];
+  header?: Record<string, unknown>;
+}
+
+/** The one way tests sign a token for a project: a valid HS256 token for testConfig() unless told otherwise. */
+export function testToken(options: TestTokenOptions = {}): string {
+  const payload = claims({
+    iss: 'https://router.example',
+    aud: 'catalog-search',
+    ...(options.projectId === undefined ? {} : { projectId: options.projectId }),
+    ...(options.expiresInSec === undefined ? {} : { exp: nowSec() + options.expiresInSec }),
+    ...options.claims,
+  });
+  for (const [name, value] of Object.entries(payload)) if (value === undefined) delete payload[name];
+  return signJwt(payload, { alg: options.alg ?? 'HS256', key: options.key ?? TEST_SECRET, ...(options.header ? { header: options.header } : {}) });
+}
+
+/** `Bearer <testToken(options)>`, the Authorization header value. */
+export const bearer = (options: TestTokenOptions = {}): string => `Bearer ${testToken(options)}`;

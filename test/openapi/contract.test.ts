@@ -14,8 +14,8 @@ import {
 } from '../../src/schemas/search-examples.js';
 import { EXAMPLE_FEEDBACK_REQUEST, EXAMPLE_FEEDBACK_RESPONSE } from '../../src/schemas/feedback.js';
 import { EXAMPLE_REQUEST_ID } from '../../src/schemas/responses.js';
-import { startApp, TEST_SECRET, testConfig, type RunningApp } from '../helpers/app.js';
-import { claims, signJwt } from '../helpers/tokens.js';
+import { startApp, testConfig, type RunningApp } from '../helpers/app.js';
+import { testToken } from '../helpers/tokens.js';
 import { manyTools } from '../fixtures/tools.js';
 import { contractViolations, matchesComponent } from './spec-validator.js';
 
@@ -32,8 +32,6 @@ const clientModule = new URL('./contract-client.ts', import.meta.url).href;
 
 const MAX_TOOLS = 20;
 const BODY_LIMIT = 64 * 1024;
-const token = (extra: Record<string, unknown> = {}) =>
-  signJwt(claims({ iss: 'https://router.example', aud: 'catalog-search', ...extra }), { alg: 'HS256', key: TEST_SECRET });
 
 /** contract-client.ts, loaded after its types are generated (tsc checks it against them below). */
 interface Call {
@@ -103,7 +101,7 @@ describe('client generated from openapi.yaml (openapi-typescript + openapi-fetch
   }, 60_000);
 
   it('POST /v1/catalog/search: 200 with ranked results that match the spec', async () => {
-    const api = client.catalogSearchClient(server.url, token());
+    const api = client.catalogSearchClient(server.url, testToken());
     const { data, response } = await expectContract(
       client.searchV1(api, EXAMPLE_SEARCH_REQUEST, { 'X-Request-Id': 'contract-1', 'X-Search-Deadline-Ms': '2000' }),
       '/v1/catalog/search', 'post', 200,
@@ -123,7 +121,7 @@ describe('client generated from openapi.yaml (openapi-typescript + openapi-fetch
   });
 
   it('POST /v1/catalog/search with the grouped MCP form and with filters: 200 that matches the spec', async () => {
-    const api = client.catalogSearchClient(server.url, token());
+    const api = client.catalogSearchClient(server.url, testToken());
     const grouped = await expectContract(client.searchV1(api, EXAMPLE_GROUPED_SEARCH_REQUEST), '/v1/catalog/search', 'post', 200);
     expect(client.topToolKeys(grouped.data!)[0]).toMatch(/^slack:slack_post_message /);
     const filtered = await expectContract(client.searchV1(api, EXAMPLE_FILTERED_SEARCH_REQUEST), '/v1/catalog/search', 'post', 200);
@@ -131,21 +129,21 @@ describe('client generated from openapi.yaml (openapi-typescript + openapi-fetch
   });
 
   it('200 with meta.skipped: tools that cannot be used are named, and the answer matches the spec', async () => {
-    const api = client.catalogSearchClient(server.url, token());
+    const api = client.catalogSearchClient(server.url, testToken());
     const body = { ...EXAMPLE_SEARCH_REQUEST, tools: [...EXAMPLE_SEARCH_REQUEST.tools, { toolKey: 'toolink:', toolName: '', serverName: 'Toolink' }] };
     const skipped = await expectContract(client.searchRaw(api, body), '/v1/catalog/search', 'post', 200);
     expect(skipped.data!.meta).toMatchObject({ skippedCount: 1, skipped: [{ index: EXAMPLE_SEARCH_REQUEST.tools.length, toolKey: 'toolink:' }] });
   });
 
   it('POST /catalog/search (seed path): the same operation, the same answer', async () => {
-    const api = client.catalogSearchClient(server.url, token());
+    const api = client.catalogSearchClient(server.url, testToken());
     const seed = await expectContract(client.searchSeedPath(api, EXAMPLE_SEARCH_REQUEST), '/catalog/search', 'post', 200);
     const v1 = await expectContract(client.searchV1(api, EXAMPLE_SEARCH_REQUEST), '/v1/catalog/search', 'post', 200);
     expect(client.topToolKeys(seed.data!)).toEqual(client.topToolKeys(v1.data!));
   });
 
   it('400: a field error names the field; a bad deadline header names the header', async () => {
-    const api = client.catalogSearchClient(server.url, token());
+    const api = client.catalogSearchClient(server.url, testToken());
     const field = await expectContract(client.searchRaw(api, { query: [], tools: [] }), '/v1/catalog/search', 'post', 400);
     expect(field.error).toMatchObject({ code: 'INVALID_REQUEST', errors: [{ field: '/query' }] });
     const header = await expectContract(
@@ -163,27 +161,24 @@ describe('client generated from openapi.yaml (openapi-typescript + openapi-fetch
   it('401: no token, and a token signed with another key', async () => {
     const anonymous = client.catalogSearchClient(server.url);
     await expectContract(client.searchV1(anonymous, EXAMPLE_SEARCH_REQUEST), '/v1/catalog/search', 'post', 401);
-    const forged = signJwt(claims({ iss: 'https://router.example', aud: 'catalog-search' }), {
-      alg: 'HS256',
-      key: 'another-secret-that-is-at-least-32-bytes',
-    });
+    const forged = testToken({ key: 'another-secret-that-is-at-least-32-bytes' });
     const bad = client.catalogSearchClient(server.url, forged);
     await expectContract(client.searchV1(bad, EXAMPLE_SEARCH_REQUEST), '/v1/catalog/search', 'post', 401);
   });
 
   it('403: X-Project-Id differs from the token\'s project claim; a token without a project', async () => {
-    const api = client.catalogSearchClient(server.url, token({ projectId: 'project-a' }));
+    const api = client.catalogSearchClient(server.url, testToken({ claims: { projectId: 'project-a' } }));
     const mismatch = await expectContract(
       client.searchV1(api, EXAMPLE_SEARCH_REQUEST, { 'X-Project-Id': 'project-b' }),
       '/v1/catalog/search', 'post', 403,
     );
     expect(mismatch.error).toMatchObject({ code: 'FORBIDDEN' });
-    const noProject = client.catalogSearchClient(server.url, token({ projectId: undefined }));
+    const noProject = client.catalogSearchClient(server.url, testToken({ claims: { projectId: undefined } }));
     await expectContract(client.searchV1(noProject, EXAMPLE_SEARCH_REQUEST), '/v1/catalog/search', 'post', 403);
   });
 
   it('413: more tools than MAX_TOOLS, and a body over MAX_BODY_BYTES', async () => {
-    const api = client.catalogSearchClient(server.url, token());
+    const api = client.catalogSearchClient(server.url, testToken());
     const tooMany = await expectContract(
       client.searchV1(api, { query: ['read a file'], tools: manyTools(MAX_TOOLS + 1) }),
       '/v1/catalog/search', 'post', 413,
@@ -195,7 +190,7 @@ describe('client generated from openapi.yaml (openapi-typescript + openapi-fetch
   });
 
   it('415: a body that is not JSON, or in an unsupported Content-Encoding', async () => {
-    const api = client.catalogSearchClient(server.url, token());
+    const api = client.catalogSearchClient(server.url, testToken());
     const result = await expectContract(
       client.searchRaw(api, 'read a file', { contentType: 'text/plain' }),
       '/v1/catalog/search', 'post', 415,
@@ -209,7 +204,7 @@ describe('client generated from openapi.yaml (openapi-typescript + openapi-fetch
   });
 
   it('409: a toolSet reference the service does not hold; the reference it handed out works', async () => {
-    const api = client.catalogSearchClient(server.url, token({ projectId: 'contract-tool-sets' }));
+    const api = client.catalogSearchClient(server.url, testToken({ claims: { projectId: 'contract-tool-sets' } }));
     const unknown = await expectContract(client.searchV1(api, EXAMPLE_SEARCH_BY_REFERENCE), '/v1/catalog/search', 'post', 409);
     expect(unknown.error).toMatchObject({ code: 'TOOL_SET_UNKNOWN', errors: [{ field: '/toolSet' }] });
     const full = await expectContract(client.searchV1(api, EXAMPLE_SEARCH_REQUEST), '/v1/catalog/search', 'post', 200);
@@ -221,7 +216,7 @@ describe('client generated from openapi.yaml (openapi-typescript + openapi-fetch
   });
 
   it('429: over the project\'s rate limit, with Retry-After', async () => {
-    const api = client.catalogSearchClient(throttled.url, token({ projectId: 'contract-throttled' }));
+    const api = client.catalogSearchClient(throttled.url, testToken({ claims: { projectId: 'contract-throttled' } }));
     await expectContract(client.searchV1(api, EXAMPLE_SEARCH_REQUEST), '/v1/catalog/search', 'post', 200);
     const limited = await expectContract(client.searchV1(api, EXAMPLE_SEARCH_REQUEST), '/v1/catalog/search', 'post', 429);
     expect(limited.error).toMatchObject({ code: 'RATE_LIMITED' });
@@ -229,7 +224,7 @@ describe('client generated from openapi.yaml (openapi-typescript + openapi-fetch
   });
 
   it('POST /v1/catalog/feedback: the documented example after its search gives the documented answer (202); DELETE 204', async () => {
-    const api = client.catalogSearchClient(server.url, token({ projectId: 'contract-feedback' }));
+    const api = client.catalogSearchClient(server.url, testToken({ claims: { projectId: 'contract-feedback' } }));
     // The search whose meta.requestId the example reports.
     await expectContract(client.searchV1(api, EXAMPLE_SEARCH_REQUEST, { 'X-Request-Id': EXAMPLE_REQUEST_ID }), '/v1/catalog/search', 'post', 200);
     const report = await expectContract(client.reportV1(api, EXAMPLE_FEEDBACK_REQUEST), '/v1/catalog/feedback', 'post', 202);
@@ -246,14 +241,14 @@ describe('client generated from openapi.yaml (openapi-typescript + openapi-fetch
   });
 
   it('POST /v1/catalog/feedback errors match the spec: 400, 401, 413, 429', async () => {
-    const api = client.catalogSearchClient(server.url, token({ projectId: 'contract-feedback' }));
+    const api = client.catalogSearchClient(server.url, testToken({ claims: { projectId: 'contract-feedback' } }));
     const invalid = await expectContract(client.reportRaw(api, { events: [] }), '/v1/catalog/feedback', 'post', 400);
     expect(invalid.error).toMatchObject({ code: 'INVALID_REQUEST', errors: [{ field: '/events' }] });
     await expectContract(client.reportV1(client.catalogSearchClient(server.url), EXAMPLE_FEEDBACK_REQUEST), '/v1/catalog/feedback', 'post', 401);
     await expectContract(client.forgetV1(client.catalogSearchClient(server.url)), '/v1/catalog/feedback', 'delete', 401);
     const huge = { events: [{ query: 'x'.repeat(300 * 1024), toolKey: 'a:b', outcome: 'selected' }] };
     await expectContract(client.reportRaw(api, huge), '/v1/catalog/feedback', 'post', 413);
-    const limited = client.catalogSearchClient(throttled.url, token({ projectId: 'contract-feedback-throttled' }));
+    const limited = client.catalogSearchClient(throttled.url, testToken({ claims: { projectId: 'contract-feedback-throttled' } }));
     await expectContract(client.reportV1(limited, EXAMPLE_FEEDBACK_REQUEST), '/v1/catalog/feedback', 'post', 202);
     await expectContract(client.reportV1(limited, EXAMPLE_FEEDBACK_REQUEST), '/v1/catalog/feedback', 'post', 429);
     // DELETE counts against the same budget.

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, TEST_SECRET, testConfig, type RunningApp } from '../helpers/app.js';
-import { claims, signJwt } from '../helpers/tokens.js';
+import { startApp, testConfig, type RunningApp } from '../helpers/app.js';
+import { testToken } from '../helpers/tokens.js';
 import { breakingDifferences, shapeOf, type RecordedExchange } from './replay.js';
 
 /** Replays the v1 exchanges recorded by scripts/record-v1-replay.ts: a breaking change fails here. */
@@ -16,16 +16,13 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const token = () =>
-  signJwt(claims({ iss: 'https://router.example', aud: 'catalog-search', projectId: 'v1-replay' }), { alg: 'HS256', key: TEST_SECRET });
-
 describe('recorded v1 exchanges still hold', () => {
   it.each(exchanges.map((exchange) => [exchange.name, exchange] as const))('%s', async (_name, exchange) => {
     // The seed path serves the same operation, so it must keep the same contract.
     for (const path of [exchange.request.path, exchange.request.path.replace(/^\/v1/, '')]) {
       const response = await fetch(`${server.url}${path}`, {
         method: exchange.request.method,
-        headers: { ...exchange.request.headers, authorization: `Bearer ${token()}` },
+        headers: { ...exchange.request.headers, authorization: `Bearer ${testToken({ projectId: 'v1-replay' })}` },
         body: JSON.stringify(exchange.request.body),
       });
       const body = (await response.json()) as { results?: { toolKey: string }[] };

@@ -3,7 +3,8 @@
 // its next request on one at that moment got a reset (about one per connection).
 import { Agent, request } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
-import { hs256Token, report, sampleSearch, startService, stopAll } from './service-process.js';
+import { report, sampleSearch, startService, stopAll } from './scenario.js';
+import { testToken } from '../helpers/tokens.js';
 
 const CONNECTIONS = 8;
 const SHUTDOWN_DELAY_MS = 500;
@@ -40,7 +41,7 @@ describe('SIGTERM drain', () => {
     const service = await startService({ SHUTDOWN_DELAY_MS: String(SHUTDOWN_DELAY_MS) });
     const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
     const body = Buffer.from(JSON.stringify(sampleSearch));
-    const token = hs256Token();
+    const token = testToken();
     const counts: Record<Outcome, number> = { ok: 0, refused: 0, reset: 0, other: 0 };
     const details = new Set<string>();
     let exited = false;

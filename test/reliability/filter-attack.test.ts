@@ -7,7 +7,8 @@
 // both measured in this run (a ratio, so that a slow or busy machine does not fail it).
 import { afterAll, describe, expect, it } from 'vitest';
 import { paced, percentile, round, timedSearch, uniqueTools, type Timed } from './load.js';
-import { hs256Token, report, startService, stopAll } from './service-process.js';
+import { report, startService, stopAll } from './scenario.js';
+import { testToken } from '../helpers/tokens.js';
 
 afterAll(() => stopAll());
 
@@ -56,7 +57,7 @@ describe('fairness: a filter.tools attack vs another tenant', () => {
     expect(attackBody.length).toBeGreaterThan(1_200);
     // The request rate of the issue's run (600/min); the other limits are the defaults.
     const service = await startService({ LOG_LEVEL: 'warn', EMBEDDINGS: 'off', RATE_LIMIT_PER_MINUTE: '600' });
-    const victim = hs256Token({ projectId: 'victim-project' });
+    const victim = testToken({ projectId: 'victim-project' });
     const victimSearch = () => timedSearch(service.url, victim, victimBody);
 
     await paced(50, 1_000, victimSearch); // warm-up
@@ -70,7 +71,7 @@ describe('fairness: a filter.tools attack vs another tenant', () => {
     ];
     for (const { name, connections, body } of rounds) {
       // A fresh attacker project per round, so that each round starts with a full budget.
-      const token = hs256Token({ projectId: `attacker-${name}` });
+      const token = testToken({ projectId: `attacker-${name}` });
       const until = performance.now() + 6_000;
       const attacked = attack(service.url, token, connections, until, body);
       await new Promise((resolve) => setTimeout(resolve, 300));

@@ -3,7 +3,8 @@
 // keeps serving everyone else.
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hs256Token, report, search, startService, stopAll, type ServiceProcess } from './service-process.js';
+import { report, search, startService, stopAll, type ServiceProcess } from './scenario.js';
+import { testToken } from '../helpers/tokens.js';
 
 const HEADERS_TIMEOUT_MS = 1000;
 const REQUEST_TIMEOUT_MS = 2000;
@@ -45,7 +46,7 @@ function raw(chunks: string[]): Promise<RawAnswer> {
 describe('HTTP edges', () => {
   it('a 100 KB header gets 431 problem+json, and the service keeps serving', async () => {
     const answer = await raw([`GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(100 * 1024)}\r\n\r\n`]);
-    const after = await search(service.url, hs256Token());
+    const after = await search(service.url, testToken());
     report('oversized header', { headerBytes: 100 * 1024, status: answer.status, code: answer.body.code, nextSearchStatus: after });
     expect(answer.status).toBe(431);
     expect(answer.contentType).toMatch(/^application\/problem\+json/);
@@ -66,11 +67,11 @@ describe('HTTP edges', () => {
 
   it('a body that never finishes gets 408 problem+json close to REQUEST_TIMEOUT_MS, and others are served meanwhile', async () => {
     const slow = raw([
-      `POST /v1/catalog/search HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${hs256Token()}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"query":`,
+      `POST /v1/catalog/search HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${testToken()}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"query":`,
     ]);
-    const meanwhile = await search(service.url, hs256Token());
+    const meanwhile = await search(service.url, testToken());
     const answer = await slow;
-    const after = await search(service.url, hs256Token());
+    const after = await search(service.url, testToken());
     report('slow body', { requestTimeoutMs: REQUEST_TIMEOUT_MS, status: answer.status, answeredAfterMs: answer.afterMs, searchMeanwhile: meanwhile, searchAfter: after });
     expect(answer.status).toBe(408);
     expect(answer.contentType).toMatch(/^application\/problem\+json/);

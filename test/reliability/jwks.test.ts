@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { JwksServer, newSigningKey, signWith } from '../helpers/jwks-server.js';
-import { report, search, startService, stopAll } from './service-process.js';
+import { report, search, startService, stopAll } from './scenario.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 let jwks: JwksServer;

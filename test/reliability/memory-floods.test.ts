@@ -8,7 +8,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { startModelDouble, type ModelDouble } from './model-double.js';
 import { paced, percentile, round, rssMb, sleep, timedSearch, uniqueTools, watchRss, type Timed } from './load.js';
-import { hs256Token, report, startService, stopAll } from './service-process.js';
+import { report, startService, stopAll } from './scenario.js';
+import { testToken } from '../helpers/tokens.js';
 
 const doubles: ModelDouble[] = [];
 afterAll(async () => {
@@ -43,7 +44,7 @@ async function floodService(llm: boolean) {
 }
 
 async function baselineRss(url: string, pid: number): Promise<number> {
-  const token = hs256Token({ projectId: 'warm-up' });
+  const token = testToken({ projectId: 'warm-up' });
   await paced(100, 1_500, (at) => timedSearch(url, token, { query: [`warm up invoice ${at}`], tools: uniqueTools(50, 'warm') }));
   await sleep(500);
   return rssMb(pid);
@@ -80,7 +81,7 @@ describe.each([
   it('a flood of unique 180 KB descriptions (25 tools, ~5 searches/s) stays within the budget', async () => {
     const service = await floodService(llm);
     const baseline = await baselineRss(service.url, service.child.pid!);
-    const token = hs256Token({ projectId: 'flooding-project' });
+    const token = testToken({ projectId: 'flooding-project' });
     const watch = watchRss(service.child.pid!);
     const results = await paced(200, DURATION_MS, (at) => timedSearch(service.url, token, { query: [`export invoice record ${at}`], tools: hugeDescriptions(at) }));
     expectWithinBudget(`180 KB-description flood (${mode})`, results, baseline, watch.stop());
@@ -91,7 +92,7 @@ describe.each([
     const service = await floodService(llm);
     const baseline = await baselineRss(service.url, service.child.pid!);
     const projects = Array.from({ length: 100 }, (_, at) => ({
-      token: hs256Token({ projectId: `project-${at}` }),
+      token: testToken({ projectId: `project-${at}` }),
       body: JSON.stringify({ query: ['export the invoice record'], tools: uniqueTools(1_000, `p${at}`) }),
     }));
     const watch = watchRss(service.child.pid!);

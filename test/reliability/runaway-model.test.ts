@@ -6,7 +6,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { startModelDouble, type ModelDouble } from './model-double.js';
 import { paced, percentile, round, rssMb, sleep, timedSearch, type Timed } from './load.js';
-import { hs256Token, report, startService, stopAll } from './service-process.js';
+import { report, startService, stopAll } from './scenario.js';
+import { testToken } from '../helpers/tokens.js';
 
 const doubles: ModelDouble[] = [];
 afterAll(async () => {
@@ -58,7 +59,7 @@ describe.each([
       MAX_IN_FLIGHT_PER_PROJECT: '32',
       EMBEDDINGS: 'off', // the semantic stage is not what this scenario is about
     });
-    const token = hs256Token({ projectId: 'runaway-project' });
+    const token = testToken({ projectId: 'runaway-project' });
     await paced(200, 1_000, (at) => timedSearch(service.url, token, { query: [`warm up ${at}`], tools }));
     const stopProbe = probeHealth(service.url);
     // Distinct queries, so that every search makes its own model call (none is shared or cached).

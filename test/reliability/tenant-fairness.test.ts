@@ -5,7 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { heavyBody } from './heavy-sender.js';
 import { paced, percentile, round, timedSearch, uniqueTools, type Timed } from './load.js';
-import { hs256Token, report, startService, stopAll } from './service-process.js';
+import { report, startService, stopAll } from './scenario.js';
+import { testToken } from '../helpers/tokens.js';
 
 afterAll(() => stopAll());
 
@@ -15,8 +16,8 @@ describe('fairness: a heavy tenant vs another tenant\'s small searches', () => {
   it('keeps the small tenant\'s p95 within 3× its quiet p95', async () => {
     // The semantic stage is off: embedding 5,000 new tools in the background is its own scenario.
     const service = await startService({ LOG_LEVEL: 'warn', EMBEDDINGS: 'off' });
-    const heavy = hs256Token({ projectId: 'heavy-project' });
-    const small = hs256Token({ projectId: 'small-project' });
+    const heavy = testToken({ projectId: 'heavy-project' });
+    const small = testToken({ projectId: 'small-project' });
     const smallSearch = () => timedSearch(service.url, small, smallBody);
 
     // Warm-up: the small searches, and the heavy list once. Analysing 5,000 new tools is one step of

@@ -4,7 +4,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { startModelDouble, type ModelDouble } from './model-double.js';
 import { percentile, round } from './load.js';
-import { hs256Token, report, startService, stopAll } from './service-process.js';
+import { report, startService, stopAll } from './scenario.js';
+import { testToken } from '../helpers/tokens.js';
 
 const doubles: ModelDouble[] = [];
 afterAll(async () => {
@@ -26,7 +27,7 @@ describe('in-flight limits count work, not waiting', () => {
     doubles.push(double);
     // The default limits (MAX_IN_FLIGHT_PER_PROJECT 8): the scenario is about them.
     const service = await startService({ LLM_BASE_URL: double.baseURL, LLM_MODEL: 'test-model', SEARCH_DEADLINE_MS: String(DEADLINE_MS), EMBEDDINGS: 'off' });
-    const token = hs256Token({ projectId: 'busy-router' });
+    const token = testToken({ projectId: 'busy-router' });
     const answers = await Promise.all(
       Array.from({ length: 20 }, async (_, at) => {
         const started = performance.now();

@@ -2,10 +2,10 @@
 // real openai SDK talking to the OpenAI-compatible double.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config.js';
-import { startApp, TEST_SECRET, testConfig, type RunningApp } from '../helpers/app.js';
-import { claims, signJwt } from '../helpers/tokens.js';
+import { startApp, testConfig, type RunningApp } from '../helpers/app.js';
 import { startOpenAITestServer, type OpenAITestServer } from '../helpers/openai-test-server.js';
 import { everydayTools } from '../fixtures/tools.js';
+import { searchAs } from '../helpers/search.js';
 
 const DEADLINE_MS = 400;
 let double: OpenAITestServer;
@@ -30,9 +30,6 @@ afterEach(() => {
   double.setScript({ behaviour: { kind: 'grade' } });
 });
 
-const token = (projectId = 'project-a') =>
-  signJwt(claims({ iss: 'https://router.example', aud: 'catalog-search', projectId }), { alg: 'HS256', key: TEST_SECRET });
-
 /** Fastify's own arrival-to-finish time of each completed search, in ms. */
 const responseTimes = (app: RunningApp = service) =>
   app.logs.lines
@@ -41,14 +38,13 @@ const responseTimes = (app: RunningApp = service) =>
 
 async function search(query: string[], headers: Record<string, string> = {}, url = service.url) {
   const started = performance.now();
-  const response = await fetch(`${url}/catalog/search`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token()}`, 'content-type': 'application/json', ...headers },
-    body: JSON.stringify({ query, tools: everydayTools, maxResults: 5 }),
-  });
-  const body = (await response.json()) as { results: { toolKey: string; relevance: number; explanation?: string }[]; meta: Record<string, unknown> };
+  const { status, body } = await searchAs<{ results: { toolKey: string; relevance: number; explanation?: string }[]; meta: Record<string, unknown> }>(
+    url,
+    { query, tools: everydayTools, maxResults: 5 },
+    { path: '/catalog/search', projectId: 'project-a', headers },
+  );
   const finishedAt = performance.now();
-  return { status: response.status, body, elapsed: finishedAt - started, finishedAt };
+  return { status, body, elapsed: finishedAt - started, finishedAt };
 }
 
 describe('happy: the service reranks with the model', () => {

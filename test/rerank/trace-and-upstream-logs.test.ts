@@ -2,18 +2,17 @@
 // failures logged at warn with their cause, at most once per cause every 10 s.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config.js';
-import { startApp, TEST_SECRET, testConfig, type RunningApp } from '../helpers/app.js';
-import { claims, signJwt } from '../helpers/tokens.js';
+import { startApp, testConfig, type RunningApp } from '../helpers/app.js';
 import { startOpenAITestServer, type OpenAITestServer } from '../helpers/openai-test-server.js';
 import { everydayTools } from '../fixtures/tools.js';
 import { closedPortUrl } from '../../packages/client/test/loopback.js';
+import { searchAs } from '../helpers/search.js';
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const CALLER_SPAN = '00f067aa0ba902b7';
 
 const llmConfig = (baseUrl: string): Config =>
   testConfig({ llm: { baseUrl, apiKey: 'k', model: 'test-model', promptTokenBudget: 7000, cacheTtlMs: 0, cacheEntriesPerProject: 10 } });
-const token = () => signJwt(claims({ iss: 'https://router.example', aud: 'catalog-search' }), { alg: 'HS256', key: TEST_SECRET });
 
 let model: OpenAITestServer;
 let service: RunningApp;
@@ -27,13 +26,7 @@ afterAll(async () => {
 });
 
 async function search(target: RunningApp, headers: Record<string, string> = {}, query = 'send an email'): Promise<number> {
-  const response = await fetch(`${target.url}/v1/catalog/search`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token()}`, 'content-type': 'application/json', ...headers },
-    body: JSON.stringify({ query: [query], tools: everydayTools }),
-  });
-  await response.arrayBuffer();
-  return response.status;
+  return (await searchAs(target, { query: [query], tools: everydayTools }, { headers })).status;
 }
 
 const audits = (target: RunningApp) => target.logs.lines.filter((line) => line.audit === 'search');

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startApp, TEST_SECRET, testConfig } from '../helpers/app.js';
 import { sampleRequest } from '../fixtures/tools.js';
+import { searchAs } from '../helpers/search.js';
 
 const script = fileURLToPath(new URL('../../scripts/mint-token.mjs', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'mint-token-'));
@@ -17,13 +18,7 @@ const mint = (args: string[], env: Record<string, string> = {}) =>
   execFileSync(process.execPath, [script, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8' }).trim();
 
 async function searchStatus(url: string, token: string): Promise<number> {
-  const response = await fetch(`${url}/v1/catalog/search`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(sampleRequest),
-  });
-  await response.arrayBuffer();
-  return response.status;
+  return (await searchAs(url, sampleRequest, { token })).status;
 }
 
 describe('scripts/mint-token.mjs', () => {

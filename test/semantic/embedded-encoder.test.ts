@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BackgroundEmbedder } from '../../src/semantic/background-embedder.js';
 import { dot } from '../../src/semantic/embedder.js';
 import { createEmbeddedSource } from '../../src/semantic/embedded-source.js';
-import { startApp, TEST_SECRET, testConfig, type RunningApp } from '../helpers/app.js';
-import { claims, signJwt } from '../helpers/tokens.js';
+import { startApp, testConfig, type RunningApp } from '../helpers/app.js';
 import { sampleTools } from '../fixtures/tools.js';
+import { searchAs } from '../helpers/search.js';
 
 describe('embedded encoder (worker thread)', () => {
   const source = createEmbeddedSource();
@@ -95,14 +95,9 @@ describe('service with the embedded encoder (the default configuration)', () => 
   afterAll(() => server.close());
 
   const search = async (query: string[]): Promise<SearchResponse> => {
-    const token = signJwt(claims({ iss: 'https://router.example', aud: 'catalog-search' }), { alg: 'HS256', key: TEST_SECRET });
-    const response = await fetch(`${server.url}/v1/catalog/search`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ query, tools: sampleTools }),
-    });
+    const response = await searchAs<SearchResponse>(server, { query, tools: sampleTools });
     expect(response.status).toBe(200);
-    return (await response.json()) as SearchResponse;
+    return response.body;
   };
 
   it('logs that the embedded encoder is the active source, on the WebAssembly backend with SIMD', () => {

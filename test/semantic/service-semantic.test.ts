@@ -4,9 +4,9 @@
 import type { SearchResponse, ToolInfo } from '@catalog-search/core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config.js';
-import { startApp, TEST_SECRET, testConfig, type RunningApp } from '../helpers/app.js';
+import { startApp, testConfig, type RunningApp } from '../helpers/app.js';
 import { startOpenAITestServer, promptCandidates, type OpenAITestServer } from '../helpers/openai-test-server.js';
-import { claims, signJwt } from '../helpers/tokens.js';
+import { searchAs } from '../helpers/search.js';
 
 // 300 filler tools that share a word of the request, and one calendar tool that shares none of them.
 const tools: ToolInfo[] = [
@@ -47,14 +47,9 @@ afterAll(() => embeddings.close());
 afterEach(() => embeddings.setEmbeddings({ kind: 'vectors', vector }));
 
 async function search(service: RunningApp, projectId: string, maxResults = 50): Promise<SearchResponse> {
-  const token = signJwt(claims({ iss: 'https://router.example', aud: 'catalog-search', projectId }), { alg: 'HS256', key: TEST_SECRET });
-  const response = await fetch(`${service.url}/v1/catalog/search`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ query, tools, maxResults }),
-  });
+  const response = await searchAs<SearchResponse>(service, { query, tools, maxResults }, { projectId });
   expect(response.status).toBe(200);
-  return (await response.json()) as SearchResponse;
+  return response.body;
 }
 
 describe('service with an embeddings endpoint', () => {

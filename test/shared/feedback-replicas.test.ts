@@ -7,7 +7,8 @@ import { sampleTools } from '../fixtures/tools.js';
 import { startTestRedis, type TestRedis } from '../helpers/redis-server.js';
 import { startServiceProcess, type ServiceProcess } from '../helpers/service-process.js';
 import { TEST_SECRET } from '../helpers/app.js';
-import { routerOf, TAUGHT_TOOL, tokenFor, UNMATCHED_REQUESTS } from '../feedback/feedback-client.js';
+import { routerOf, TAUGHT_TOOL, UNMATCHED_REQUESTS } from '../feedback/feedback-client.js';
+import { testToken } from '../helpers/tokens.js';
 
 const MAX_EVENTS = 20;
 let redis: TestRedis;
@@ -96,7 +97,7 @@ describe('learning from use across replicas (Redis)', () => {
     try {
       expect((await router.search(TEST, sampleTools)).results).toBeDefined();
       expect((await router.report([{ query: TEST, toolKey: TAUGHT_TOOL, outcome: 'succeeded' }])).status).toBe(202);
-      const response = await fetch(`${replicas[0]!.url}/v1/catalog/feedback`, { method: 'DELETE', headers: { authorization: `Bearer ${tokenFor('outage')}` } });
+      const response = await fetch(`${replicas[0]!.url}/v1/catalog/feedback`, { method: 'DELETE', headers: { authorization: `Bearer ${testToken({ projectId: 'outage' })}` } });
       expect(response.status).toBe(503);
       expect(((await response.json()) as { code: string }).code).toBe('STORE_UNAVAILABLE');
     } finally {

@@ -9,8 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_SECRET } from '../helpers/app.js';
 import { startTestRedis, type TestRedis } from '../helpers/redis-server.js';
 import { startServiceProcess, type ServiceProcess } from '../helpers/service-process.js';
-import { claims, signJwt } from '../helpers/tokens.js';
+import { testToken } from '../helpers/tokens.js';
 import { sampleRequest } from '../fixtures/tools.js';
+import { searchAs } from '../helpers/search.js';
 
 const PASSWORD = 'redis-test-password';
 const dir = mkdtempSync(join(tmpdir(), 'redis-tls-'));
@@ -40,15 +41,10 @@ const start = (url: string) =>
   });
 
 async function searchAndScrape(service: ServiceProcess): Promise<{ statuses: number[]; fallbacks: number }> {
-  const token = signJwt(claims({ projectId: 'tls-project' }), { alg: 'HS256', key: TEST_SECRET });
+  const token = testToken({ projectId: 'tls-project' });
   const statuses: number[] = [];
   for (let at = 0; at < 3; at += 1) {
-    const response = await fetch(`${service.url}/v1/catalog/search`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ ...sampleRequest, query: [`search ${at}`] }),
-    });
-    statuses.push(response.status);
+    statuses.push((await searchAs(service, { ...sampleRequest, query: [`search ${at}`] }, { token })).status);
   }
   const text = await (await fetch(`${service.url}/metrics`)).text();
   const fallbacks = text

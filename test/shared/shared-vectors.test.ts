@@ -15,13 +15,11 @@ import { connectRedis } from '../../src/shared/redis-connection.js';
 import { SharedStore } from '../../src/shared/shared-store.js';
 import { sharedVectors } from '../../src/shared/shared-vectors.js';
 import { TEST_SECRET } from '../helpers/app.js';
-import { claims, signJwt } from '../helpers/tokens.js';
 import { sampleRequest } from '../fixtures/tools.js';
 import { startOpenAITestServer, type OpenAITestServer } from '../helpers/openai-test-server.js';
 import { startTestRedis, type TestRedis } from '../helpers/redis-server.js';
 import { startServiceProcess, type ServiceProcess } from '../helpers/service-process.js';
-
-const token = (projectId: string) => signJwt(claims({ projectId }), { alg: 'HS256', key: TEST_SECRET });
+import { searchAs } from '../helpers/search.js';
 
 let redis: TestRedis;
 let embeddings: OpenAITestServer;
@@ -52,13 +50,9 @@ afterAll(async () => {
 });
 
 async function search(replica: ServiceProcess, projectId: string, query: string): Promise<SearchResponse> {
-  const response = await fetch(`${replica.url}/v1/catalog/search`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token(projectId)}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ ...sampleRequest, query: [query] }),
-  });
+  const response = await searchAs<SearchResponse>(replica, { ...sampleRequest, query: [query] }, { projectId });
   expect(response.status).toBe(200);
-  return (await response.json()) as SearchResponse;
+  return response.body;
 }
 
 /** Searches until the list is fully hybrid there (its background embedding done). */

@@ -2,10 +2,11 @@
 // Redis's timeouts, not one per Redis use, and later searches skip Redis until it answers again.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { sampleRequest } from '../fixtures/tools.js';
-import { startApp, testConfig, TEST_SECRET, type RunningApp } from '../helpers/app.js';
+import { startApp, testConfig, type RunningApp } from '../helpers/app.js';
 import { startOpenAITestServer, type OpenAITestServer } from '../helpers/openai-test-server.js';
 import { startTestRedis, type TestRedis } from '../helpers/redis-server.js';
-import { claims, signJwt } from '../helpers/tokens.js';
+import { testToken } from '../helpers/tokens.js';
+import { searchAs } from '../helpers/search.js';
 
 let redis: TestRedis;
 let embeddings: OpenAITestServer;
@@ -27,16 +28,10 @@ afterAll(async () => {
   await Promise.all([redis?.stop(), embeddings?.close()]);
 });
 
-const token = signJwt(claims({ iss: 'https://router.example', aud: 'catalog-search', projectId: 'slow-project' }), { alg: 'HS256', key: TEST_SECRET });
+const token = testToken({ projectId: 'slow-project' });
 
 async function search(query: string): Promise<number> {
-  const response = await fetch(`${service.url}/v1/catalog/search`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ ...sampleRequest, query: [query] }),
-  });
-  await response.arrayBuffer();
-  return response.status;
+  return (await searchAs(service, { ...sampleRequest, query: [query] }, { token })).status;
 }
 
 async function redisErrors(): Promise<number> {

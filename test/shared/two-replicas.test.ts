@@ -3,15 +3,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SearchResponse } from '@catalog-search/core';
 import { TEST_SECRET } from '../helpers/app.js';
-import { claims, signJwt } from '../helpers/tokens.js';
 import { sampleRequest } from '../fixtures/tools.js';
 import { startOpenAITestServer, type OpenAITestServer } from '../helpers/openai-test-server.js';
 import { startTestRedis, type TestRedis } from '../helpers/redis-server.js';
 import { startServiceProcess, type ServiceProcess } from '../helpers/service-process.js';
 import { freePort } from '../helpers/free-port.js';
+import { searchAs } from '../helpers/search.js';
 
 const RATE_LIMIT = 12;
-const token = (projectId: string) => signJwt(claims({ projectId }), { alg: 'HS256', key: TEST_SECRET });
 
 let redis: TestRedis;
 let model: OpenAITestServer;
@@ -49,14 +48,7 @@ afterAll(async () => {
   await Promise.all([redis?.stop(), model?.close()]);
 });
 
-async function search(replica: ServiceProcess, projectId: string, body: unknown): Promise<{ status: number; body: SearchResponse & { code?: string } }> {
-  const response = await fetch(`${replica.url}/v1/catalog/search`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token(projectId)}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as SearchResponse & { code?: string } };
-}
+const search = (replica: ServiceProcess, projectId: string, body: unknown) => searchAs<SearchResponse & { code?: string }>(replica, body, { projectId });
 
 const [a, b] = [0, 1];
 

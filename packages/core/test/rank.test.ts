@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createRankCache, rankTools, toSearchResult, type ToolInfo } from '../src/index.js';
 import { EXACT_RELEVANCE } from '../src/ranking/calibrate.js';
 import { tokenize } from '../src/text/tokenize.js';
-import { CATALOG } from './fixtures/tools.js';
-import { madeUpWord } from './fixtures/words.js';
+import { CATALOG } from '../../../test/fixtures/catalog.js';
+import { madeUpWord } from '../../../test/fixtures/words.js';
 
 const keys = (query: string[], tools: ToolInfo[] = CATALOG) => rankTools({ query, tools }).map((r) => r.tool.toolKey);
 const top = (query: string[], tools: ToolInfo[] = CATALOG) => rankTools({ query, tools })[0];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { rankTools } from '../src/index.js';
-import { RELEVANCE_SET } from './fixtures/relevance-set.js';
-import { CATALOG } from './fixtures/tools.js';
+import { RELEVANCE_SET } from '../../../test/fixtures/relevance-set.js';
+import { CATALOG } from '../../../test/fixtures/catalog.js';
 
 describe('named relevance set', () => {
   it.each(RELEVANCE_SET.map((c) => [c.query.join(' | '), c] as const))('%s', (_name, { query, top, why }) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { capRelevanceDownTheList, DEFAULT_MAX_RESULTS, prepareSearch, rankTools, readToolList } from '../src/index.js';
-import { CATALOG } from './fixtures/tools.js';
+import { CATALOG } from '../../../test/fixtures/catalog.js';
 
 describe('rules the service and the client share', () => {
   it('prepareSearch gives maxResults once: the request\'s, else DEFAULT_MAX_RESULTS (the service and the client cut there)', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeQuery, tokenize } from '../src/text/tokenize.js';
-import { madeUpWord } from './fixtures/words.js';
+import { madeUpWord } from '../../../test/fixtures/words.js';
 
 describe('tokenize: identifiers', () => {
   it.each([

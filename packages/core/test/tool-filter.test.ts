@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compileToolFilter, compileToolNamePatterns, FILTER_TIME_BUDGET_MS, MAX_STEPS_PER_TOOL, prepareSearch, runToolNameRules, type ToolInfo } from '../src/index.js';
-import { CATALOG } from './fixtures/tools.js';
+import { CATALOG } from '../../../test/fixtures/catalog.js';
 
 function kept(filter: Parameters<typeof compileToolFilter>[0], tools: ToolInfo[] = CATALOG): string[] {
   const compiled = compileToolFilter(filter);

@@ -7,15 +7,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '../src/config.js';
-import { startTracing } from '../src/tracing/index.js';
-import { startApp, TEST_SECRET, testConfig, type RunningApp } from './helpers/app.js';
-import { startOpenAITestServer, type OpenAITestServer } from './helpers/openai-test-server.js';
-import { claims, signJwt } from './helpers/tokens.js';
-import { everydayTools } from './fixtures/tools.js';
+import { parseConfig } from '../../src/config.js';
+import { startTracing } from '../../src/tracing/index.js';
+import { startApp, testConfig, type RunningApp } from '../helpers/app.js';
+import { startOpenAITestServer, type OpenAITestServer } from '../helpers/openai-test-server.js';
+import { everydayTools } from '../fixtures/tools.js';
+import { searchAs } from '../helpers/search.js';
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const CALLER_SPAN = '00f067aa0ba902b7';
+/** The caller's W3C trace context, sent with the searches. */
+const callerTrace = { traceparent: `00-${TRACE_ID}-${CALLER_SPAN}-01`, tracestate: 'vendor=abc' };
+/** A project id that must never reach a span or a log sent out. */
+const PROJECT = 'project-secret-42';
 
 interface OtlpSpan {
   traceId: string;
@@ -50,7 +54,6 @@ const attribute = (span: OtlpSpan, key: string) => {
   const value = span.attributes.find((entry) => entry.key === key)?.value;
   return value === undefined ? undefined : Object.values(value)[0];
 };
-const token = () => signJwt(claims({ iss: 'https://router.example', aud: 'catalog-search', projectId: 'project-secret-42' }), { alg: 'HS256', key: TEST_SECRET });
 
 describe('configuration', () => {
   it('is off without an OTLP endpoint, and takes the standard OTEL_* variables', () => {
@@ -81,11 +84,7 @@ describe('tracing on', () => {
       testConfig({ llm: { baseUrl: model.baseURL, apiKey: 'k', model: 'test-model', promptTokenBudget: 7000, cacheTtlMs: 0, cacheEntriesPerProject: 10 } }),
       { tracing },
     );
-    const response = await fetch(`${service.url}/v1/catalog/search`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token()}`, 'content-type': 'application/json', traceparent: `00-${TRACE_ID}-${CALLER_SPAN}-01`, tracestate: 'vendor=abc' },
-      body: JSON.stringify({ query: ['send an email'], tools: everydayTools }),
-    });
+    const response = await searchAs(service, { query: ['send an email'], tools: everydayTools }, { projectId: PROJECT, headers: callerTrace });
     expect(response.status).toBe(200);
     expect((await fetch(`${service.url}/healthz`)).status).toBe(200);
     expect((await fetch(`${service.url}/metrics`)).status).toBe(200);
@@ -125,7 +124,7 @@ describe('tracing on', () => {
 
   it('puts no project id, query or tool text on a span', () => {
     const sent = JSON.stringify(receiver.bodies);
-    expect(sent).not.toContain('project-secret-42');
+    expect(sent).not.toContain(PROJECT);
     expect(sent).not.toContain('send an email');
     expect(sent).not.toContain(everydayTools[0]!.description);
   });
@@ -143,11 +142,7 @@ describe('tracing on, with the semantic stage', () => {
       { tracing },
     );
     try {
-      const response = await fetch(`${service.url}/v1/catalog/search`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token()}`, 'content-type': 'application/json', traceparent: `00-${TRACE_ID}-${CALLER_SPAN}-01`, tracestate: 'vendor=abc' },
-        body: JSON.stringify({ query: ['what is on my plate tomorrow'], tools: everydayTools }),
-      });
+      const response = await searchAs(service, { query: ['what is on my plate tomorrow'], tools: everydayTools }, { projectId: PROJECT, headers: callerTrace });
       expect(response.status).toBe(200);
       await service.close();
       await tracing.shutdown(5000);
@@ -178,11 +173,7 @@ describe('a collector that never answers', () => {
     const service = await startApp(testConfig(), { tracing });
     try {
       for (let index = 0; index < 3; index += 1) {
-        const response = await fetch(`${service.url}/v1/catalog/search`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${token()}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ query: ['send an email'], tools: everydayTools }),
-        });
+        const response = await searchAs(service, { query: ['send an email'], tools: everydayTools }, { projectId: PROJECT });
         expect(response.status).toBe(200);
       }
       await service.close();
@@ -202,7 +193,7 @@ describe('a collector that never answers', () => {
  * every `@opentelemetry/*` import: one search with a traceparent, then SIGTERM.
  */
 async function searchThenStop(env: Record<string, string>): Promise<{ otelImports: string[]; exitCode: number | null }> {
-  const root = fileURLToPath(new URL('..', import.meta.url));
+  const root = fileURLToPath(new URL('../..', import.meta.url));
   const recordDir = mkdtempSync(join(tmpdir(), 'otel-imports-'));
   const record = join(recordDir, 'imports.txt');
   const child = spawn(process.execPath, ['--import', './test/helpers/record-otel-imports.mjs', '--import', 'tsx', 'src/server.ts'], {

@@ -10,15 +10,15 @@ import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, TEST_SECRET, testConfig } from './helpers/app.js';
-import { startOpenAITestServer, type OpenAITestServer } from './helpers/openai-test-server.js';
-import { startServiceProcess, type ServiceProcess } from './helpers/service-process.js';
-import { claims, signJwt } from './helpers/tokens.js';
+import { startApp, TEST_SECRET, testConfig } from '../helpers/app.js';
+import { startOpenAITestServer, type OpenAITestServer } from '../helpers/openai-test-server.js';
+import { startServiceProcess, type ServiceProcess } from '../helpers/service-process.js';
+import { searchAs } from '../helpers/search.js';
 
 const DEADLINE_MS = 1000;
 /** What a search may take past its deadline: the answer's own work after the waits end. */
 const MARGIN_MS = 150;
-const FORCE_GC = ['--expose-gc', '--import', fileURLToPath(new URL('./helpers/force-gc.mjs', import.meta.url))];
+const FORCE_GC = ['--expose-gc', '--import', fileURLToPath(new URL('../helpers/force-gc.mjs', import.meta.url))];
 const env = {
   AUTH_JWT_SECRET: TEST_SECRET,
   SEARCH_DEADLINE_MS: String(DEADLINE_MS),
@@ -39,15 +39,10 @@ const list = (name: string, count: number): ToolInfo[] =>
 
 async function search(service: ServiceProcess, projectId: string, body: object): Promise<{ answer: SearchResponse; ms: number }> {
   const started = performance.now();
-  const response = await fetch(`${service.url}/v1/catalog/search`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${signJwt(claims({ projectId }), { alg: 'HS256', key: TEST_SECRET })}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-    // The test's own bound: far past the deadline, short of the 30 s an uncollected wait would take.
-    signal: AbortSignal.timeout(15_000),
-  });
+  // The test's own bound: far past the deadline, short of the 30 s an uncollected wait would take.
+  const response = await searchAs<SearchResponse>(service, body, { projectId, signal: AbortSignal.timeout(15_000) });
   expect(response.status).toBe(200);
-  return { answer: (await response.json()) as SearchResponse, ms: performance.now() - started };
+  return { answer: response.body, ms: performance.now() - started };
 }
 
 /** Each search's duration as the service logged it (audit line, written asynchronously), by request id. */
@@ -78,9 +73,9 @@ describe('deadlines under forced garbage collection', () => {
     embeddings = await startOpenAITestServer();
     embeddings.setEmbeddings({ kind: 'hang' });
     [hanging, encoder] = await Promise.all([
-      startServiceProcess({ ...env, EMBEDDINGS_BASE_URL: embeddings.baseURL, EMBEDDINGS_MODEL: 'test-embed' }, FORCE_GC),
+      startServiceProcess({ ...env, EMBEDDINGS_BASE_URL: embeddings.baseURL, EMBEDDINGS_MODEL: 'test-embed' }, { nodeOptions: FORCE_GC }),
       // The embedded encoder, kept busy by the lists below.
-      startServiceProcess(env, FORCE_GC),
+      startServiceProcess(env, { nodeOptions: FORCE_GC }),
     ]);
   }, 90_000);
   afterAll(async () => {
@@ -137,16 +132,12 @@ describe('the whole pipeline in process under forced garbage collection', () => 
     try {
       for (let i = 0; i < 6; i += 1) {
         const started = performance.now();
-        const response = await fetch(`${service.url}/v1/catalog/search`, {
-          method: 'POST',
-          headers: {
-            authorization: `Bearer ${signJwt(claims({ iss: 'https://router.example', aud: 'catalog-search', projectId: 'gc' }), { alg: 'HS256', key: TEST_SECRET })}`,
-            'content-type': 'application/json',
-          },
-          body: JSON.stringify({ query: [`send report ${i}`], tools: list(`pipeline${i}`, 30) }),
-          signal: AbortSignal.timeout(15_000),
-        });
-        const answer = (await response.json()) as SearchResponse;
+        const response = await searchAs<SearchResponse>(
+          service,
+          { query: [`send report ${i}`], tools: list(`pipeline${i}`, 30) },
+          { projectId: 'gc', signal: AbortSignal.timeout(15_000) },
+        );
+        const answer = response.body;
         expect(response.status).toBe(200);
         expect(answer.meta).toMatchObject({ ranker: 'bm25', degraded: 'timeout' });
         expect(performance.now() - started).toBeLessThan(DEADLINE_MS + 2000);

@@ -3,8 +3,8 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it, vi } from 'vitest';
-import { abortAfter } from '../src/abort-after.js';
-import { startDeadline } from '../src/search/deadline.js';
+import { abortAfter } from '../../src/abort-after.js';
+import { startDeadline } from '../../src/search/deadline.js';
 
 // A major GC on demand without starting node with --expose-gc (the flag set at run time, the function
 // read from a fresh context).

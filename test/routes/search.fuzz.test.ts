@@ -11,10 +11,10 @@ import { SearchResponseSchema } from '@catalog-search/core';
 import { Value } from '@sinclair/typebox/value';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, TEST_SECRET, testConfig, type RunningApp } from './helpers/app.js';
-import { startOpenAITestServer, type OpenAITestServer } from './helpers/openai-test-server.js';
-import { claims, signJwt } from './helpers/tokens.js';
-import { sampleTools } from './fixtures/tools.js';
+import { startApp, testConfig, type RunningApp } from '../helpers/app.js';
+import { startOpenAITestServer, type OpenAITestServer } from '../helpers/openai-test-server.js';
+import { testToken } from '../helpers/tokens.js';
+import { sampleTools } from '../fixtures/tools.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261124);
 const RUNS = Math.max(1, Number(process.env.FUZZ_RUNS ?? 1));
@@ -356,7 +356,7 @@ async function send({ projectId, body, headers = { 'content-type': 'application/
   path?: string;
   to?: RunningApp;
 }) {
-  const token = signJwt(claims({ iss: 'https://router.example', aud: 'catalog-search', projectId }), { alg: 'HS256', key: TEST_SECRET });
+  const token = testToken({ projectId });
   let response: Response;
   try {
     response = await fetch(`${to.url}${path}`, {

@@ -1,13 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, TEST_SECRET, testConfig, type RunningApp } from './helpers/app.js';
-import { claims, signJwt } from './helpers/tokens.js';
-import { sampleTools } from './fixtures/tools.js';
+import { startApp, testConfig, type RunningApp } from '../helpers/app.js';
+import { searchAs } from '../helpers/search.js';
+import { sampleTools } from '../fixtures/tools.js';
 
 // The request a real router sends: tool lists as third-party servers return them. One unusable
 // tool never fails the search; it is skipped and named in meta.skipped.
-
-const token = () =>
-  signJwt(claims({ iss: 'https://router.example', aud: 'catalog-search' }), { alg: 'HS256', key: TEST_SECRET });
 
 let server: RunningApp;
 let short: RunningApp;
@@ -20,14 +17,7 @@ afterAll(async () => {
   await short.close();
 });
 
-async function post(body: unknown, on: RunningApp = server) {
-  const response = await fetch(`${on.url}/v1/catalog/search`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token()}`, 'content-type': 'application/json' },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, any> };
-}
+const post = (body: unknown, on: RunningApp = server) => searchAs(on, body);
 
 const tools = ['github:create_issue', 'github:list_issues', 'filesystem:read_file', 'filesystem:write_file', 'slack:post_message'].map(
   (key) => sampleTools.find((tool) => tool.toolKey === key)!,

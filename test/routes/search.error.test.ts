@@ -1,11 +1,8 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, TEST_SECRET, testConfig, type RunningApp } from './helpers/app.js';
-import { claims, signJwt } from './helpers/tokens.js';
-import { manyTools, sampleRequest, sampleTools } from './fixtures/tools.js';
-
-const token = () =>
-  signJwt(claims({ iss: 'https://router.example', aud: 'catalog-search' }), { alg: 'HS256', key: TEST_SECRET });
+import { startApp, testConfig, type RunningApp } from '../helpers/app.js';
+import { searchAs } from '../helpers/search.js';
+import { manyTools, sampleRequest, sampleTools } from '../fixtures/tools.js';
 
 let server: RunningApp;
 beforeAll(async () => {
@@ -18,15 +15,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-async function post(body: string | Uint8Array, headers: Record<string, string> = {}) {
-  const response = await fetch(`${server.url}/catalog/search`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token()}`, 'content-type': 'application/json', ...headers },
-    body: body as BodyInit,
-  });
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, text, json: () => JSON.parse(text) as Record<string, any> };
-}
+/** The body as sent (malformed on purpose), to the seed path. */
+const post = (body: string | Uint8Array, headers: Record<string, string> = {}) => searchAs(server, body, { path: '/catalog/search', headers });
 
 /** Every bad request must leave the server serving the next good one. */
 async function expectStillServing() {
@@ -42,7 +32,7 @@ function expectProblem(
 ) {
   expect(response.status).toBe(status);
   expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-  const problem = response.json();
+  const problem = response.body;
   expect(problem).toMatchObject({ status, code, requestId: response.headers.get('x-request-id') });
   expect(typeof problem.type).toBe('string');
   expect(typeof problem.title).toBe('string');
@@ -210,7 +200,7 @@ describe('bad input gets a documented 4xx problem+json, and the server keeps ser
     const tools = Array.from({ length: 150 }, () => ({ toolKey: 1, toolName: 2, serverName: 3 }));
     const response = await post(JSON.stringify({ query: ['x'], tools }));
     expect(response.status).toBe(200);
-    const body = response.json();
+    const { body } = response;
     expect(body.results).toEqual([]);
     expect(body.meta.skippedCount).toBe(150);
     expect(body.meta.skipped).toHaveLength(20);
@@ -246,7 +236,7 @@ describe('routing', () => {
   });
 
   it('an unexpected failure → 500 problem+json that hides internals', async () => {
-    const { buildApp } = await import('../src/app.js');
+    const { buildApp } = await import('../../src/app.js');
     const app = buildApp(testConfig(), { logStream: server.logs });
     app.get('/boom', async () => {
       throw new Error('secret database password is hunter2');

@@ -2,12 +2,9 @@
 // boundary and the byte bound of the in-process store.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolSetId, type SearchResponse } from '@catalog-search/core';
-import { startApp, TEST_SECRET, testConfig, type RunningApp } from './helpers/app.js';
-import { claims, signJwt } from './helpers/tokens.js';
-import { manyTools, sampleRequest, sampleTools } from './fixtures/tools.js';
-
-const token = (projectId = 'project-a') =>
-  signJwt(claims({ iss: 'https://router.example', aud: 'catalog-search', projectId }), { alg: 'HS256', key: TEST_SECRET });
+import { startApp, testConfig, type RunningApp } from '../helpers/app.js';
+import { searchAs } from '../helpers/search.js';
+import { manyTools, sampleRequest, sampleTools } from '../fixtures/tools.js';
 
 let server: RunningApp;
 beforeAll(async () => {
@@ -16,12 +13,8 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 async function search(body: unknown, projectId?: string, target: RunningApp = server) {
-  const response = await fetch(`${target.url}/v1/catalog/search`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token(projectId)}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, type: response.headers.get('content-type'), body: (await response.json()) as SearchResponse & Record<string, unknown> };
+  const answer = await searchAs<SearchResponse & Record<string, unknown>>(target, body, projectId === undefined ? {} : { projectId });
+  return { ...answer, type: answer.headers.get('content-type') };
 }
 
 describe('toolSet references', () => {

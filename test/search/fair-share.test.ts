@@ -2,23 +2,17 @@
 // (tools × sub-queries) and bytes per project per minute; over a limit → 429 problem+json with
 // Retry-After, for that project only.
 import { describe, expect, it } from 'vitest';
-import type { Reranker } from '../src/search/rerank.js';
-import { startApp, TEST_SECRET, testConfig } from './helpers/app.js';
-import { claims, signJwt } from './helpers/tokens.js';
-import { sampleTools } from './fixtures/tools.js';
-import { FairShare, WORK_PER_CPU_MS, type SearchSlot } from '../src/search/fair-share.js';
-import { ProblemError } from '../src/errors.js';
-
-const as = (projectId: string) =>
-  `Bearer ${signJwt(claims({ iss: 'https://router.example', aud: 'catalog-search', projectId }), { alg: 'HS256', key: TEST_SECRET })}`;
+import type { Reranker } from '../../src/search/rerank.js';
+import { startApp, testConfig } from '../helpers/app.js';
+import { bearer } from '../helpers/tokens.js';
+import { sampleTools } from '../fixtures/tools.js';
+import { FairShare, WORK_PER_CPU_MS, type SearchSlot } from '../../src/search/fair-share.js';
+import { ProblemError } from '../../src/errors.js';
+import { searchAs } from '../helpers/search.js';
 
 async function search(url: string, projectId: string, body: unknown = { query: ['create a github issue'], tools: sampleTools }) {
-  const response = await fetch(`${url}/v1/catalog/search`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: as(projectId) },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, retryAfter: response.headers.get('retry-after'), type: response.headers.get('content-type'), json: (await response.json()) as Record<string, unknown> };
+  const response = await searchAs<Record<string, unknown>>(url, body, { projectId });
+  return { status: response.status, retryAfter: response.headers.get('retry-after'), type: response.headers.get('content-type'), json: response.body };
 }
 
 const limits = (overrides: Partial<ReturnType<typeof testConfig>['fairShare']>) =>
@@ -146,7 +140,7 @@ describe('security: one project cannot take more than its share', () => {
     const chunked = (projectId: string) =>
       fetch(`${server.url}/v1/catalog/search`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: as(projectId) },
+        headers: { 'content-type': 'application/json', authorization: bearer({ projectId }) },
         body: new Blob([big]).stream(),
         duplex: 'half',
       } as RequestInit);

@@ -2,15 +2,14 @@
 // project ids, and the endpoint can be moved to its own port or turned off.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type AddressInfo } from 'node:net';
-import { MemoryBudget } from '../src/memory/index.js';
-import { listenForMetrics } from '../src/metrics/metrics-server.js';
-import { startApp, TEST_SECRET, testConfig, type RunningApp } from './helpers/app.js';
-import { claims, signJwt } from './helpers/tokens.js';
-import { sampleRequest } from './fixtures/tools.js';
-import { startOpenAITestServer, type OpenAITestServer } from './helpers/openai-test-server.js';
+import { MemoryBudget } from '../../src/memory/index.js';
+import { listenForMetrics } from '../../src/metrics/metrics-server.js';
+import { startApp, testConfig, type RunningApp } from '../helpers/app.js';
+import { sampleRequest } from '../fixtures/tools.js';
+import { startOpenAITestServer, type OpenAITestServer } from '../helpers/openai-test-server.js';
+import { searchAs } from '../helpers/search.js';
 
 const PROJECT = 'project-metrics-7f3a';
-const token = () => signJwt(claims({ iss: 'https://router.example', aud: 'catalog-search', projectId: PROJECT }), { alg: 'HS256', key: TEST_SECRET });
 
 /** The value of one series (exact name and labels as Prometheus prints them), 0 when absent. */
 function series(text: string, name: string): number {
@@ -19,13 +18,7 @@ function series(text: string, name: string): number {
 }
 
 async function search(target: RunningApp, body: unknown): Promise<number> {
-  const response = await fetch(`${target.url}/v1/catalog/search`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token()}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  await response.arrayBuffer();
-  return response.status;
+  return (await searchAs(target, body, { projectId: PROJECT })).status;
 }
 
 let model: OpenAITestServer;
@@ -43,11 +36,7 @@ describe('GET /metrics', () => {
     try {
       expect(await search(server, sampleRequest)).toBe(200);
       expect(await search(server, { ...sampleRequest, query: ['slack'] })).toBe(200);
-      const toolSet = (await (await fetch(`${server.url}/v1/catalog/search`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token()}`, 'content-type': 'application/json' },
-        body: JSON.stringify(sampleRequest),
-      })).json() as { meta: { toolSet: string } }).meta.toolSet;
+      const toolSet = (await searchAs<{ meta: { toolSet: string } }>(server, sampleRequest, { projectId: PROJECT })).body.meta.toolSet;
       expect(await search(server, { query: ['calendar'], toolSet })).toBe(200);
       expect(await search(server, { query: ['calendar'], toolSet: 'B'.repeat(43) })).toBe(409);
       expect(await search(server, sampleRequest)).toBe(429); // the sixth in a minute

@@ -1,30 +1,26 @@
 import { rankTools, type RankedTool, type ToolListSearchRequest } from '@catalog-search/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryBudget } from '../src/memory/index.js';
-import { ProjectRankCaches } from '../src/search/project-caches.js';
-import { keepRequestTools } from '../src/search/rerank.js';
-import type { Reranker, RerankOptions, RerankRequest } from '../src/search/rerank.js';
-import { startApp, TEST_SECRET, testConfig, type RunningApp } from './helpers/app.js';
-import { claims, signJwt } from './helpers/tokens.js';
-import { sampleTools } from './fixtures/tools.js';
+import { MemoryBudget } from '../../src/memory/index.js';
+import { ProjectRankCaches } from '../../src/search/project-caches.js';
+import { keepRequestTools } from '../../src/search/rerank.js';
+import type { Reranker, RerankOptions, RerankRequest } from '../../src/search/rerank.js';
+import { startApp, testConfig, type RunningApp } from '../helpers/app.js';
+import { testToken } from '../helpers/tokens.js';
+import { sampleTools } from '../fixtures/tools.js';
+import { searchAs } from '../helpers/search.js';
 
 /**
  * The rerank seam of the pipeline, exercised with small in-process rerankers (the real LLM stage is
  * its own module): answers in time → `ranker: llm`; late → lexical answer before the deadline with
  * `degraded: timeout`; failing → `degraded: internal_error`.
  */
-const token = () => signJwt(claims({ iss: 'https://router.example', aud: 'catalog-search' }), { alg: 'HS256', key: TEST_SECRET });
 
 async function searchWith(reranker: Reranker, headers: Record<string, string> = {}, request: Partial<ToolListSearchRequest> = {}) {
   const server = await startApp(testConfig({ search: { ...testConfig().search, deadlineMs: 2000 } }), { reranker });
   try {
     const started = Date.now();
-    const response = await fetch(`${server.url}/catalog/search`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token()}`, 'content-type': 'application/json', ...headers },
-      body: JSON.stringify({ query: ['github pull request'], tools: sampleTools, maxResults: 3, ...request }),
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, any>, ms: Date.now() - started };
+    const response = await searchAs(server, { query: ['github pull request'], tools: sampleTools, maxResults: 3, ...request }, { path: '/catalog/search', headers });
+    return { status: response.status, body: response.body, ms: Date.now() - started };
   } finally {
     await server.close();
   }
@@ -101,7 +97,7 @@ describe('search pipeline with a reranker', () => {
       await expect(
         fetch(`${server.url}/catalog/search`, {
           method: 'POST',
-          headers: { authorization: `Bearer ${token()}`, 'content-type': 'application/json' },
+          headers: { authorization: `Bearer ${testToken()}`, 'content-type': 'application/json' },
           body: JSON.stringify({ query: ['github pull request'], tools: sampleTools }),
           signal: AbortSignal.timeout(200),
         }),
@@ -163,14 +159,9 @@ describe('the same tool list in two projects', () => {
 
   it('ranks identically for each project (nothing cached for one changes the other)', async () => {
     const as = (projectId: string) =>
-      fetch(`${server.url}/catalog/search`, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${signJwt(claims({ iss: 'https://router.example', aud: 'catalog-search', projectId }), { alg: 'HS256', key: TEST_SECRET })}`,
-          'content-type': 'application/json',
-        },
-        body: JSON.stringify({ query: ['send an email'], tools: sampleTools, maxResults: 5 }),
-      }).then(async (response) => ((await response.json()) as { results: unknown[] }).results);
+      searchAs<{ results: unknown[] }>(server, { query: ['send an email'], tools: sampleTools, maxResults: 5 }, { path: '/catalog/search', projectId }).then(
+        (response) => response.body.results,
+      );
     const first = await as('project-a');
     expect(await as('project-b')).toEqual(first);
     expect(await as('project-a')).toEqual(first);

@@ -2,22 +2,18 @@ import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { algorithmsForKey, ASYMMETRIC_ALGORITHMS, type AuthConfig } from '../src/config.js';
-import { startApp, TEST_SECRET, testConfig, type RunningApp } from './helpers/app.js';
-import { claims, nowSec, signJwt, type TestAlg } from './helpers/tokens.js';
-import { sampleTools } from './fixtures/tools.js';
+import { algorithmsForKey, ASYMMETRIC_ALGORITHMS, type AuthConfig } from '../../src/config.js';
+import { startApp, testConfig, type RunningApp } from '../helpers/app.js';
+import { searchAs } from '../helpers/search.js';
+import { bearer, claims, nowSec, type TestAlg, testToken } from '../helpers/tokens.js';
+import { sampleTools } from '../fixtures/tools.js';
 
-const ISS = 'https://router.example';
-const AUD = 'catalog-search';
 const body = JSON.stringify({ query: ['create a github issue'], tools: sampleTools, maxResults: 3 });
 
+/** The Authorization header as given (or none): these tests are about the header itself. */
 async function search(url: string, authorization: string | undefined, headers: Record<string, string> = {}) {
-  const response = await fetch(`${url}/catalog/search`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}), ...headers },
-    body,
-  });
-  return { status: response.status, headers: response.headers, json: (await response.json()) as Record<string, any> };
+  const answer = await searchAs(url, body, { path: '/catalog/search', token: null, headers: { ...(authorization ? { authorization } : {}), ...headers } });
+  return { ...answer, json: answer.body };
 }
 
 function expectUnauthorized(response: Awaited<ReturnType<typeof search>>, oauthError: string | undefined) {
@@ -33,8 +29,6 @@ function expectUnauthorized(response: Awaited<ReturnType<typeof search>>, oauthE
 describe('HS256 secret: the bad-token matrix', () => {
   let server: RunningApp;
   const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const good = (extra: Record<string, unknown> = {}, alg: TestAlg = 'HS256') =>
-    signJwt(claims({ iss: ISS, aud: AUD, ...extra }), { alg, key: TEST_SECRET });
 
   beforeAll(async () => {
     server = await startApp(testConfig());
@@ -48,57 +42,57 @@ describe('HS256 secret: the bad-token matrix', () => {
     ['"Bearer" with no token', () => 'Bearer ', undefined],
     ['"Bearer" with two tokens', () => 'Bearer a.b.c d.e.f', 'invalid_request'],
     ['a token that is not a JWT', () => 'Bearer not-a-jwt', 'invalid_token'],
-    ['an expired token (beyond the clock tolerance)', () => `Bearer ${good({ exp: nowSec() - 120 })}`, 'invalid_token'],
-    ['a not-yet-valid token (nbf beyond the tolerance)', () => `Bearer ${good({ nbf: nowSec() + 300 })}`, 'invalid_token'],
-    ['a token without exp', () => `Bearer ${signJwt({ iss: ISS, aud: AUD, projectId: 'p' }, { alg: 'HS256', key: TEST_SECRET })}`, 'invalid_token'],
-    ['a wrong issuer', () => `Bearer ${good({ iss: 'https://evil.example' })}`, 'invalid_token'],
-    ['no issuer', () => `Bearer ${good({ iss: undefined })}`, 'invalid_token'],
-    ['no audience', () => `Bearer ${good({ aud: undefined })}`, 'invalid_token'],
-    ['a wrong audience', () => `Bearer ${good({ aud: 'someone-else' })}`, 'invalid_token'],
-    ['alg: none', () => `Bearer ${signJwt(claims({ iss: ISS, aud: AUD }), { alg: 'none' })}`, 'invalid_token'],
-    ['a wrong secret', () => `Bearer ${signJwt(claims({ iss: ISS, aud: AUD }), { alg: 'HS256', key: 'another-secret-that-is-32-bytes-long!!' })}`, 'invalid_token'],
+    ['an expired token (beyond the clock tolerance)', () => bearer({ claims: { exp: nowSec() - 120 } }), 'invalid_token'],
+    ['a not-yet-valid token (nbf beyond the tolerance)', () => bearer({ claims: { nbf: nowSec() + 300 } }), 'invalid_token'],
+    ['a token without exp', () => bearer({ projectId: 'p', claims: { exp: undefined } }), 'invalid_token'],
+    ['a wrong issuer', () => bearer({ claims: { iss: 'https://evil.example' } }), 'invalid_token'],
+    ['no issuer', () => bearer({ claims: { iss: undefined } }), 'invalid_token'],
+    ['no audience', () => bearer({ claims: { aud: undefined } }), 'invalid_token'],
+    ['a wrong audience', () => bearer({ claims: { aud: 'someone-else' } }), 'invalid_token'],
+    ['alg: none', () => bearer({ alg: 'none' }), 'invalid_token'],
+    ['a wrong secret', () => bearer({ key: 'another-secret-that-is-32-bytes-long!!' }), 'invalid_token'],
     ['a tampered payload', () => {
-      const [h, , s] = good().split('.');
-      return `Bearer ${h}.${Buffer.from(JSON.stringify(claims({ iss: ISS, aud: AUD, projectId: 'project-b' }))).toString('base64url')}.${s}`;
+      const [h, , s] = testToken().split('.');
+      return `Bearer ${h}.${Buffer.from(JSON.stringify(claims({ iss: 'https://router.example', aud: 'catalog-search', projectId: 'project-b' }))).toString('base64url')}.${s}`;
     }, 'invalid_token'],
-    ['an RS256 token when the key is an HMAC secret', () => `Bearer ${signJwt(claims({ iss: ISS, aud: AUD }), { alg: 'RS256', key: rsa.privateKey })}`, 'invalid_token'],
+    ['an RS256 token when the key is an HMAC secret', () => bearer({ alg: 'RS256', key: rsa.privateKey }), 'invalid_token'],
   ];
 
   for (const [name, authorization, oauthError] of bad) {
     it(`${name} → 401`, async () => {
       expectUnauthorized(await search(server.url, authorization()), oauthError);
       // The server keeps serving.
-      expect((await search(server.url, `Bearer ${good()}`)).status).toBe(200);
+      expect((await search(server.url, bearer())).status).toBe(200);
     });
   }
 
   it('accepts HS384 and HS512 with the same secret, and exp/nbf within the clock tolerance', async () => {
-    expect((await search(server.url, `Bearer ${good({}, 'HS384')}`)).status).toBe(200);
-    expect((await search(server.url, `Bearer ${good({}, 'HS512')}`)).status).toBe(200);
-    expect((await search(server.url, `Bearer ${good({ exp: nowSec() - 10 })}`)).status).toBe(200);
-    expect((await search(server.url, `Bearer ${good({ nbf: nowSec() + 10 })}`)).status).toBe(200);
+    expect((await search(server.url, bearer({ alg: 'HS384' }))).status).toBe(200);
+    expect((await search(server.url, bearer({ alg: 'HS512' }))).status).toBe(200);
+    expect((await search(server.url, bearer({ claims: { exp: nowSec() - 10 } }))).status).toBe(200);
+    expect((await search(server.url, bearer({ claims: { nbf: nowSec() + 10 } }))).status).toBe(200);
   });
 
   it('a token without the project claim → 403 FORBIDDEN', async () => {
-    const response = await search(server.url, `Bearer ${good({ projectId: undefined })}`);
+    const response = await search(server.url, bearer({ claims: { projectId: undefined } }));
     expect(response.status).toBe(403);
     expect(response.json).toMatchObject({ code: 'FORBIDDEN' });
-    const numeric = await search(server.url, `Bearer ${good({ projectId: 42 })}`);
+    const numeric = await search(server.url, bearer({ claims: { projectId: 42 } }));
     expect(numeric.status).toBe(403);
   });
 
   it('X-Project-Id must equal the claim: mismatch → 403, match → 200', async () => {
-    const mismatch = await search(server.url, `Bearer ${good()}`, { 'x-project-id': 'project-b' });
+    const mismatch = await search(server.url, bearer(), { 'x-project-id': 'project-b' });
     expect(mismatch.status).toBe(403);
     expect(mismatch.json).toMatchObject({ code: 'FORBIDDEN' });
     expect(mismatch.json.detail).toContain('X-Project-Id');
-    expect((await search(server.url, `Bearer ${good()}`, { 'x-project-id': 'project-a' })).status).toBe(200);
+    expect((await search(server.url, bearer(), { 'x-project-id': 'project-a' })).status).toBe(200);
   });
 
   it('"" and UNASSIGNED_PROJECT_ID are the same, unassigned project', async () => {
-    const empty = await search(server.url, `Bearer ${good({ projectId: '' })}`, { 'x-request-id': 'unassigned-1' });
+    const empty = await search(server.url, bearer({ claims: { projectId: '' } }), { 'x-request-id': 'unassigned-1' });
     expect(empty.status).toBe(200);
-    const named = await search(server.url, `Bearer ${good({ projectId: 'UNASSIGNED_PROJECT_ID' })}`, {
+    const named = await search(server.url, bearer({ claims: { projectId: 'UNASSIGNED_PROJECT_ID' } }), {
       'x-project-id': '',
       'x-request-id': 'unassigned-2',
     });
@@ -106,11 +100,11 @@ describe('HS256 secret: the bad-token matrix', () => {
     const audits = server.logs.lines.filter((line) => line.audit === 'search' && String(line.requestId).startsWith('unassigned-'));
     expect(audits.map((line) => line.projectId)).toEqual(['UNASSIGNED_PROJECT_ID', 'UNASSIGNED_PROJECT_ID']);
     // ...and it is not any other project.
-    expect((await search(server.url, `Bearer ${good({ projectId: '' })}`, { 'x-project-id': 'project-a' })).status).toBe(403);
+    expect((await search(server.url, bearer({ claims: { projectId: '' } }), { 'x-project-id': 'project-a' })).status).toBe(403);
   });
 
   it('never logs the token', async () => {
-    const token = good({ exp: nowSec() - 500 });
+    const token = testToken({ claims: { exp: nowSec() - 500 } });
     await search(server.url, `Bearer ${token}`);
     const signature = token.split('.')[2]!;
     expect(server.logs.raw.join('\n')).not.toContain(signature);
@@ -128,24 +122,22 @@ describe('PEM public keys: algorithms pinned to the key type', () => {
   const auth = (publicKey: KeyObject): Partial<AuthConfig> => ({
     key: { kind: 'public-key', pem: pem(publicKey), algorithms: algorithmsForKey(publicKey)! },
   });
-  const token = (alg: TestAlg, privateKey: KeyObject | string | Buffer, extra: Record<string, unknown> = {}) =>
-    `Bearer ${signJwt(claims({ iss: ISS, aud: AUD, ...extra }), { alg, key: privateKey })}`;
 
   it('RSA key: RS256/RS512/PS256 pass; HS256 signed with the public key, alg none and ES256 fail', async () => {
     const { publicKey, privateKey } = keyPairs.rsa;
     const server = await startApp(testConfig({ auth: auth(publicKey) }));
     try {
-      expect((await search(server.url, token('RS256', privateKey))).status).toBe(200);
-      expect((await search(server.url, token('RS512', privateKey))).status).toBe(200);
-      expect((await search(server.url, token('PS256', privateKey))).status).toBe(200);
+      expect((await search(server.url, bearer({ alg: 'RS256', key: privateKey }))).status).toBe(200);
+      expect((await search(server.url, bearer({ alg: 'RS512', key: privateKey }))).status).toBe(200);
+      expect((await search(server.url, bearer({ alg: 'PS256', key: privateKey }))).status).toBe(200);
       // The classic confusion attack: the public key used as an HMAC secret.
-      expectUnauthorized(await search(server.url, token('HS256', pem(publicKey))), 'invalid_token');
-      expectUnauthorized(await search(server.url, token('HS256', publicKey.export({ type: 'spki', format: 'der' }))), 'invalid_token');
-      expectUnauthorized(await search(server.url, `Bearer ${signJwt(claims({ iss: ISS, aud: AUD }), { alg: 'none' })}`), 'invalid_token');
-      expectUnauthorized(await search(server.url, token('ES256', keyPairs.ec256.privateKey)), 'invalid_token');
+      expectUnauthorized(await search(server.url, bearer({ alg: 'HS256', key: pem(publicKey) })), 'invalid_token');
+      expectUnauthorized(await search(server.url, bearer({ alg: 'HS256', key: publicKey.export({ type: 'spki', format: 'der' }) })), 'invalid_token');
+      expectUnauthorized(await search(server.url, bearer({ alg: 'none' })), 'invalid_token');
+      expectUnauthorized(await search(server.url, bearer({ alg: 'ES256', key: keyPairs.ec256.privateKey })), 'invalid_token');
       // Signed by another RSA key.
-      expectUnauthorized(await search(server.url, token('RS256', generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey)), 'invalid_token');
-      expect((await search(server.url, token('RS256', privateKey))).status).toBe(200);
+      expectUnauthorized(await search(server.url, bearer({ alg: 'RS256', key: generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey })), 'invalid_token');
+      expect((await search(server.url, bearer({ alg: 'RS256', key: privateKey }))).status).toBe(200);
     } finally {
       await server.close();
     }
@@ -161,10 +153,10 @@ describe('PEM public keys: algorithms pinned to the key type', () => {
       const { publicKey, privateKey } = keyPairs[name];
       const server = await startApp(testConfig({ auth: auth(publicKey) }));
       try {
-        expect((await search(server.url, token(okAlg, privateKey))).status, `${name} ${okAlg}`).toBe(200);
+        expect((await search(server.url, bearer({ alg: okAlg, key: privateKey }))).status, `${name} ${okAlg}`).toBe(200);
         const other = badAlg === 'ES256' ? keyPairs.ec256.privateKey : keyPairs.ec384.privateKey;
-        expectUnauthorized(await search(server.url, token(badAlg, other)), 'invalid_token');
-        expectUnauthorized(await search(server.url, token('HS256', pem(publicKey))), 'invalid_token');
+        expectUnauthorized(await search(server.url, bearer({ alg: badAlg, key: other })), 'invalid_token');
+        expectUnauthorized(await search(server.url, bearer({ alg: 'HS256', key: pem(publicKey) })), 'invalid_token');
       } finally {
         await server.close();
       }
@@ -204,42 +196,40 @@ describe('JWKS over a real loopback HTTP server: keys by kid, cached, rotated', 
     await new Promise((resolve) => jwksServer.close(resolve));
   });
 
-  const token = (alg: TestAlg, key: KeyObject | string, kid: string | undefined) =>
-    `Bearer ${signJwt(claims({ iss: ISS, aud: AUD }), { alg, key, header: kid === undefined ? {} : { kid } })}`;
 
   it('verifies by kid, caches the key, picks up a rotated key, and rejects unknown, missing and forged kids', async () => {
-    expect((await search(server.url, token('RS256', first.privateKey, 'key-1'))).status).toBe(200);
-    expect((await search(server.url, token('RS256', first.privateKey, 'key-1'))).status).toBe(200);
+    expect((await search(server.url, bearer({ alg: 'RS256', key: first.privateKey, header: { kid: 'key-1' } }))).status).toBe(200);
+    expect((await search(server.url, bearer({ alg: 'RS256', key: first.privateKey, header: { kid: 'key-1' } }))).status).toBe(200);
     expect(fetches).toBe(1); // cached
 
     // Rotation: the issuer publishes key-2 and starts signing with it.
     published = [{ kid: 'key-2', key: second.publicKey, alg: 'ES256' }, ...published];
-    expect((await search(server.url, token('ES256', second.privateKey, 'key-2'))).status).toBe(200);
+    expect((await search(server.url, bearer({ alg: 'ES256', key: second.privateKey, header: { kid: 'key-2' } }))).status).toBe(200);
     expect(fetches).toBe(2);
 
     // A kid nobody published (the fetch throttle is covered in jwks-resolver.test.ts).
-    expectUnauthorized(await search(server.url, token('ES256', second.privateKey, 'key-x')), 'invalid_token');
+    expectUnauthorized(await search(server.url, bearer({ alg: 'ES256', key: second.privateKey, header: { kid: 'key-x' } })), 'invalid_token');
 
     // No kid; HS256 with the RSA public key as secret; alg none; right kid but the wrong key's signature.
-    expectUnauthorized(await search(server.url, token('RS256', first.privateKey, undefined)), 'invalid_token');
+    expectUnauthorized(await search(server.url, bearer({ alg: 'RS256', key: first.privateKey })), 'invalid_token');
     const pem = first.publicKey.export({ type: 'spki', format: 'pem' }).toString();
-    expectUnauthorized(await search(server.url, token('HS256', pem, 'key-1')), 'invalid_token');
-    expectUnauthorized(await search(server.url, `Bearer ${signJwt(claims({ iss: ISS, aud: AUD }), { alg: 'none', header: { kid: 'key-1' } })}`), 'invalid_token');
-    expectUnauthorized(await search(server.url, token('RS256', generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey, 'key-1')), 'invalid_token');
+    expectUnauthorized(await search(server.url, bearer({ alg: 'HS256', key: pem, header: { kid: 'key-1' } })), 'invalid_token');
+    expectUnauthorized(await search(server.url, bearer({ alg: 'none', header: { kid: 'key-1' } })), 'invalid_token');
+    expectUnauthorized(await search(server.url, bearer({ alg: 'RS256', key: generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey, header: { kid: 'key-1' } })), 'invalid_token');
 
     // The old key still works while it is published and cached.
-    expect((await search(server.url, token('RS256', first.privateKey, 'key-1'))).status).toBe(200);
+    expect((await search(server.url, bearer({ alg: 'RS256', key: first.privateKey, header: { kid: 'key-1' } }))).status).toBe(200);
   });
 
   it('a JWKS outage for an uncached kid → 503 AUTH_UNAVAILABLE with Retry-After, never a pass', async () => {
     jwksDown = true;
     const third = generateKeyPairSync('ed25519');
-    const response = await search(server.url, token('EdDSA', third.privateKey, 'key-3'));
+    const response = await search(server.url, bearer({ alg: 'EdDSA', key: third.privateKey, header: { kid: 'key-3' } }));
     expect(response.status).toBe(503);
     expect(response.headers.get('retry-after')).toBe('5');
     expect(response.json).toMatchObject({ code: 'AUTH_UNAVAILABLE' });
     // Cached keys keep working through the outage.
-    expect((await search(server.url, token('RS256', first.privateKey, 'key-1'))).status).toBe(200);
+    expect((await search(server.url, bearer({ alg: 'RS256', key: first.privateKey, header: { kid: 'key-1' } }))).status).toBe(200);
     jwksDown = false;
   });
 });
@@ -247,16 +237,14 @@ describe('JWKS over a real loopback HTTP server: keys by kid, cached, rotated', 
 describe('rate limiting per project', () => {
   it('429 problem+json with Retry-After once a project exceeds RATE_LIMIT_PER_MINUTE; other projects unaffected', async () => {
     const server = await startApp(testConfig({ rateLimitPerMinute: 3 }));
-    const as = (projectId: string) =>
-      `Bearer ${signJwt(claims({ iss: ISS, aud: AUD, projectId }), { alg: 'HS256', key: TEST_SECRET })}`;
     try {
-      for (let i = 0; i < 3; i += 1) expect((await search(server.url, as('project-a'))).status).toBe(200);
-      const limited = await search(server.url, as('project-a'));
+      for (let i = 0; i < 3; i += 1) expect((await search(server.url, bearer({ projectId: 'project-a' }))).status).toBe(200);
+      const limited = await search(server.url, bearer({ projectId: 'project-a' }));
       expect(limited.status).toBe(429);
       expect(limited.headers.get('content-type')).toMatch(/^application\/problem\+json/);
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(limited.json).toMatchObject({ status: 429, code: 'RATE_LIMITED' });
-      expect((await search(server.url, as('project-b'))).status).toBe(200);
+      expect((await search(server.url, bearer({ projectId: 'project-b' }))).status).toBe(200);
       // Unauthenticated requests are refused by auth, not counted against anyone.
       expectUnauthorized(await search(server.url, undefined), undefined);
     } finally {

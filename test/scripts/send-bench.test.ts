@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { benchDatasets, CHUNK_TOOLS, sendDataset, startLocalService } from '../scripts/send-bench.js';
+import { benchDatasets, CHUNK_TOOLS, sendDataset, startLocalService } from '../../scripts/send-bench.js';
 
 // A fast sample of `npm run bench:requests`: every public catalog in ../shared/bench, in chunks of
 // at most 1,000 tools in both request forms, with two of each dataset's queries verbatim, through

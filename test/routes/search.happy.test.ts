@@ -1,12 +1,10 @@
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolSetId, type SearchResponse } from '@catalog-search/core';
-import { startApp, TEST_SECRET, testConfig, type RunningApp } from './helpers/app.js';
-import { claims, signJwt } from './helpers/tokens.js';
-import { manyTools, sampleRequest, sampleTools } from './fixtures/tools.js';
-
-const token = (extra: Record<string, unknown> = {}) =>
-  signJwt(claims({ iss: 'https://router.example', aud: 'catalog-search', ...extra }), { alg: 'HS256', key: TEST_SECRET });
+import { startApp, testConfig, type RunningApp } from '../helpers/app.js';
+import { searchAs, type SearchAsOptions } from '../helpers/search.js';
+import { testToken } from '../helpers/tokens.js';
+import { manyTools, sampleRequest, sampleTools } from '../fixtures/tools.js';
 
 let server: RunningApp;
 beforeAll(async () => {
@@ -14,20 +12,15 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-function search(body: unknown, headers: Record<string, string> = {}) {
-  return fetch(`${server.url}/catalog/search`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token()}`, 'content-type': 'application/json', ...headers },
-    body: JSON.stringify(body),
-  });
-}
+// The seed path: the same operation as /v1 (test/openapi/v1-replay.test.ts holds both to one contract).
+const search = (body: unknown, options: SearchAsOptions = {}) => searchAs<SearchResponse>(server, body, { path: '/catalog/search', ...options });
 
 describe('POST /catalog/search over loopback HTTP (happy path)', () => {
   it('ranks the bundled sample list: calendar and Slack tools first, relevance sorted, meta.ranker bm25', async () => {
     const response = await search(sampleRequest);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-    const body = (await response.json()) as SearchResponse;
+    const { body } = response;
     expect(body.results.length).toBeGreaterThan(0);
     expect(body.results.length).toBeLessThanOrEqual(sampleRequest.maxResults!);
     const servers = body.results.map((result) => result.serverName);
@@ -49,15 +42,15 @@ describe('POST /catalog/search over loopback HTTP (happy path)', () => {
 
   it('returns at most maxResults (default 20) and finds a tool by its identifier', async () => {
     const tools = manyTools(300);
-    const limited = (await (await search({ query: ['list directory files'], tools, maxResults: 3 })).json()) as SearchResponse;
+    const limited = (await search({ query: ['list directory files'], tools, maxResults: 3 })).body;
     expect(limited.results).toHaveLength(3);
-    const unlimited = (await (await search({ query: ['list directory files'], tools })).json()) as SearchResponse;
+    const unlimited = (await search({ query: ['list directory files'], tools })).body;
     expect(unlimited.results).toHaveLength(20);
     expect(unlimited.results[0]!.toolName).toBe('list_directory');
   });
 
   it('answers an empty result list when nothing matches', async () => {
-    const body = (await (await search({ query: ['zzzqqq'], tools: sampleTools })).json()) as SearchResponse;
+    const { body } = await search({ query: ['zzzqqq'], tools: sampleTools });
     expect(body.results).toEqual([]);
   });
 
@@ -69,7 +62,7 @@ describe('POST /catalog/search over loopback HTTP (happy path)', () => {
     ];
     const response = await search({ query: ['post a slack message'], tools });
     expect(response.status).toBe(200);
-    const body = (await response.json()) as SearchResponse;
+    const { body } = response;
     expect(body.results[0]!.toolKey).toBe(sampleTools[10]!.toolKey);
     expect(body.results[0]!.description).toBe(long);
   });
@@ -82,42 +75,34 @@ describe('POST /catalog/search over loopback HTTP (happy path)', () => {
       ['br', brotliCompressSync(json)],
       ['identity', json],
     ] as const) {
-      const response = await fetch(`${server.url}/catalog/search`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token()}`, 'content-type': 'application/json', 'content-encoding': encoding },
-        body: compressed,
-      });
+      const response = await search(compressed, { headers: { 'content-encoding': encoding } });
       expect(response.status, encoding).toBe(200);
-      expect(((await response.json()) as SearchResponse).results.length).toBeGreaterThan(0);
+      expect(response.body.results.length).toBeGreaterThan(0);
     }
   });
 
   it('honours a sane X-Request-Id and echoes it in the header and meta', async () => {
-    const response = await search(sampleRequest, { 'x-request-id': 'router-req-42.a' });
+    const response = await search(sampleRequest, { headers: { 'x-request-id': 'router-req-42.a' } });
     expect(response.headers.get('x-request-id')).toBe('router-req-42.a');
-    expect(((await response.json()) as SearchResponse).meta.requestId).toBe('router-req-42.a');
+    expect(response.body.meta.requestId).toBe('router-req-42.a');
   });
 
   it('replaces an insane X-Request-Id with a generated UUID', async () => {
-    const response = await search(sampleRequest, { 'x-request-id': 'bad id with spaces and {json}' });
+    const response = await search(sampleRequest, { headers: { 'x-request-id': 'bad id with spaces and {json}' } });
     const id = response.headers.get('x-request-id');
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(((await response.json()) as SearchResponse).meta.requestId).toBe(id);
+    expect(response.body.meta.requestId).toBe(id);
   });
 
   it('accepts a client deadline header lower than the configured one', async () => {
-    const response = await search(sampleRequest, { 'x-search-deadline-ms': '1500' });
+    const response = await search(sampleRequest, { deadlineMs: 1500 });
     expect(response.status).toBe(200);
   });
 
   it('writes one audit line per search with the agreed fields, and never the token', async () => {
     const requestId = 'audit-check-1';
-    const bearer = token();
-    await fetch(`${server.url}/catalog/search`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json', 'x-request-id': requestId },
-      body: JSON.stringify({ query: ['create an issue', 'open a pull request'], tools: sampleTools, maxResults: 4 }),
-    });
+    const token = testToken();
+    await search({ query: ['create an issue', 'open a pull request'], tools: sampleTools, maxResults: 4 }, { token, headers: { 'x-request-id': requestId } });
     const audit = server.logs.lines.filter((line) => line.audit === 'search' && line.requestId === requestId);
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({
@@ -131,7 +116,7 @@ describe('POST /catalog/search over loopback HTTP (happy path)', () => {
     const raw = server.logs.raw.find((line) => line.includes('"audit":"search"') && line.includes(requestId))!;
     expect(raw.match(/"requestId"/g)).toHaveLength(1);
     expect(raw.match(/"projectId"/g)).toHaveLength(1);
-    expect(server.logs.raw.join('\n')).not.toContain(bearer.split('.')[2]);
+    expect(server.logs.raw.join('\n')).not.toContain(token.split('.')[2]);
   });
 });
 
@@ -158,7 +143,7 @@ describe('health probes', () => {
 
 describe('CORS (CORS_ORIGINS)', () => {
   it('answers a preflight for an allowed origin without a token, and nothing for others', async () => {
-    const { buildApp } = await import('../src/app.js');
+    const { buildApp } = await import('../../src/app.js');
     const app = buildApp(testConfig({ corsOrigins: ['https://router.example'] }), { logStream: server.logs });
     const preflight = (origin: string) =>
       app.inject({
@@ -175,7 +160,7 @@ describe('CORS (CORS_ORIGINS)', () => {
     const search = await app.inject({
       method: 'POST',
       url: '/catalog/search',
-      headers: { origin: 'https://router.example', authorization: `Bearer ${token()}` },
+      headers: { origin: 'https://router.example', authorization: `Bearer ${testToken()}` },
       payload: sampleRequest,
     });
     expect(search.statusCode).toBe(200);
