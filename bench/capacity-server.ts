@@ -33,7 +33,13 @@ process.on('message', (message: { type: string; id: number; projectId?: string }
     gc();
     const cpu = process.cpuUsage();
     const memory = process.memoryUsage();
-    process.send!({ id: message.id, cpuMs: (cpu.user + cpu.system) / 1000, heapUsed: memory.heapUsed, rss: memory.rss, external: memory.external });
+    process.send!({
+      id: message.id,
+      cpuMs: (cpu.user + cpu.system) / 1000,
+      heapUsed: memory.heapUsed,
+      rss: memory.rss,
+      external: memory.external,
+    });
   }
 });
 process.send!({ port: service.port });

@@ -75,7 +75,10 @@ async function startService(env: Record<string, string>): Promise<Service> {
 const SEARCH_TIMEOUT_MS = 30_000;
 async function post(url: string, init: RequestInit): Promise<Response> {
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new Error(`no answer from the service within ${SEARCH_TIMEOUT_MS} ms`)), SEARCH_TIMEOUT_MS);
+  const timer = setTimeout(
+    () => controller.abort(new Error(`no answer from the service within ${SEARCH_TIMEOUT_MS} ms`)),
+    SEARCH_TIMEOUT_MS,
+  );
   try {
     const response = await fetch(url, { ...init, signal: controller.signal });
     await response.clone().arrayBuffer();
@@ -103,14 +106,22 @@ async function search(service: Service, token: string, body: Record<string, unkn
     body: gzip ? gzipSync(json) : json,
   });
   const answer = (await response.json()) as { meta?: { toolSet?: string; semantic?: string }; code?: string };
-  if (response.status !== 200) throw new Error(`search answered ${response.status}: ${JSON.stringify(answer).slice(0, 300)}`);
+  if (response.status !== 200)
+    throw new Error(`search answered ${response.status}: ${JSON.stringify(answer).slice(0, 300)}`);
   return answer;
 }
 
 /** CONCURRENCY loops of searches for SECONDS: searches per second, and per CPU-second of the service. */
-async function measure(service: Service, makeBody: () => { body: Record<string, unknown>; gzip: boolean }, token: string) {
+async function measure(
+  service: Service,
+  makeBody: () => { body: Record<string, unknown>; gzip: boolean },
+  token: string,
+) {
   // Bodies are built (and gzipped) before the clock starts: the load generator shares the machine.
-  const bodies = Array.from({ length: 40 }, makeBody).map(({ body, gzip }) => ({ gzip, data: gzip ? gzipSync(JSON.stringify(body)) : JSON.stringify(body) }));
+  const bodies = Array.from({ length: 40 }, makeBody).map(({ body, gzip }) => ({
+    gzip,
+    data: gzip ? gzipSync(JSON.stringify(body)) : JSON.stringify(body),
+  }));
   let count = 0;
   let failures = 0;
   const before = await service.ask<Usage>({ type: 'usage' });
@@ -122,7 +133,11 @@ async function measure(service: Service, makeBody: () => { body: Record<string, 
         const { gzip, data } = bodies[i % bodies.length]!;
         const response = await post(service.url, {
           method: 'POST',
-          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(gzip ? { 'content-encoding': 'gzip' } : {}) },
+          headers: {
+            authorization: `Bearer ${token}`,
+            'content-type': 'application/json',
+            ...(gzip ? { 'content-encoding': 'gzip' } : {}),
+          },
           body: data,
         });
         await response.arrayBuffer();
@@ -137,7 +152,8 @@ async function measure(service: Service, makeBody: () => { body: Record<string, 
   return { perSecond: count / seconds, perCpuSecond: count / cpuSeconds, failures };
 }
 
-const token = (service: Service, projectId: string) => service.ask<{ token: string }>({ type: 'token', projectId }).then((m) => m.token);
+const token = (service: Service, projectId: string) =>
+  service.ask<{ token: string }>({ type: 'token', projectId }).then((m) => m.token);
 const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
 
 const redis = await startTestRedis();
@@ -147,14 +163,22 @@ const redisBytes = async (): Promise<number> => {
   return Number(/used_memory:(\d+)/.exec(info)![1]);
 };
 
-console.log(`capacity: one replica, ${CONCURRENCY} searches in flight, ${SECONDS} s per cell, load average ${loadavg()[0]!.toFixed(2)}`);
+console.log(
+  `capacity: one replica, ${CONCURRENCY} searches in flight, ${SECONDS} s per cell, load average ${loadavg()[0]!.toFixed(2)}`,
+);
 try {
   for (const mode of MODES) {
     await redis.stop().catch(() => undefined);
     await redis.start();
-    const service = await startService({ EMBEDDINGS: mode === 'lexical' ? 'off' : 'on', REDIS_URL: redis.url, LOG_LEVEL: 'warn' });
+    const service = await startService({
+      EMBEDDINGS: mode === 'lexical' ? 'off' : 'on',
+      REDIS_URL: redis.url,
+      LOG_LEVEL: 'warn',
+    });
     try {
-      console.log(`\n## ${mode}${mode === 'hybrid' ? ' (embedded encoder; each list embedded before it is measured)' : ' (EMBEDDINGS=off)'}`);
+      console.log(
+        `\n## ${mode}${mode === 'hybrid' ? ' (embedded encoder; each list embedded before it is measured)' : ' (EMBEDDINGS=off)'}`,
+      );
       console.log('tools  | full list: searches/s  per CPU-s | by reference: searches/s  per CPU-s');
       for (const size of mode === 'hybrid' ? HYBRID_SIZES : SIZES) {
         const tools = allTools.slice(0, size);
@@ -181,8 +205,16 @@ try {
               `the project now holds heap +${mb(usage.heapUsed - usageBefore.heapUsed)} MB, RSS +${mb(usage.rss - usageBefore.rss)} MB, Redis +${mb((await redisBytes()) - redisBefore)} MB)`,
           );
         }
-        const full = await measure(service, () => ({ body: { query: [nextQuery()], tools, maxResults: 10 }, gzip: true }), bearer);
-        const byReference = await measure(service, () => ({ body: { query: [nextQuery()], toolSet, maxResults: 10 }, gzip: false }), bearer);
+        const full = await measure(
+          service,
+          () => ({ body: { query: [nextQuery()], tools, maxResults: 10 }, gzip: true }),
+          bearer,
+        );
+        const byReference = await measure(
+          service,
+          () => ({ body: { query: [nextQuery()], toolSet, maxResults: 10 }, gzip: false }),
+          bearer,
+        );
         const failed = full.failures + byReference.failures;
         console.log(
           `${String(size).padStart(6)} | ${full.perSecond.toFixed(1).padStart(19)}  ${full.perCpuSecond.toFixed(1).padStart(9)} | ${byReference.perSecond.toFixed(1).padStart(22)}  ${byReference.perCpuSecond.toFixed(1).padStart(9)}${failed ? `  (${failed} non-200)` : ''}`,
@@ -196,7 +228,9 @@ try {
       const before = await service.ask<Usage>({ type: 'usage' });
       const redisBefore = await redisBytes();
       for (let p = 0; p < projects; p += 1) {
-        const tools = allTools.slice(5_000 + p * 300, 5_000 + p * 300 + 1_000).map((tool) => ({ ...tool, toolKey: `p${p}/${tool.toolKey}` }));
+        const tools = allTools
+          .slice(5_000 + p * 300, 5_000 + p * 300 + 1_000)
+          .map((tool) => ({ ...tool, toolKey: `p${p}/${tool.toolKey}` }));
         const bearer = await token(service, `warm-${mode}-${p}`);
         const first = await search(service, bearer, { query: [nextQuery()], tools }, true);
         await search(service, bearer, { query: [nextQuery()], toolSet: first.meta!.toolSet }, false);

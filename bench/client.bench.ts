@@ -12,7 +12,13 @@ import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { createRankCache, DEFAULT_MAX_RESULTS, rankTools, type ToolListSearchRequest, type ToolInfo } from '@catalog-search/core';
+import {
+  createRankCache,
+  DEFAULT_MAX_RESULTS,
+  rankTools,
+  type ToolListSearchRequest,
+  type ToolInfo,
+} from '@catalog-search/core';
 import {
   createCatalogSearchClient,
   DEFAULT_FAILURE_THRESHOLD,
@@ -35,7 +41,8 @@ function loadCatalog(folder: string, maxTools: number): Catalog {
   const catalog = loadBenchCatalog(folder, maxTools);
   if (!catalog) throw new Error(`this benchmark needs ../shared/bench/${folder} beside the repo`);
   const queries = catalog.queries.slice(0, 40);
-  if (queries.length === 0) queries.push('search the web for recent news', 'create a github issue', 'send a slack message', 'read a file');
+  if (queries.length === 0)
+    queries.push('search the web for recent news', 'create a github issue', 'send a slack message', 'read a file');
   return { name: `${folder} (${catalog.tools.length} tools)`, tools: catalog.tools, queries };
 }
 
@@ -96,7 +103,8 @@ async function paired(
     samples.cold.push((await time(() => rankTools(req, options)))[0]);
     samples.warm.push((await time(() => rankTools(req, { ...options, cache: warmCache })))[0]);
     const [ms, outcome] = await time(() => search(req));
-    if (outcome.fallbackReason !== expectedReason) throw new Error(`expected ${expectedReason}, got ${outcome.fallbackReason}`);
+    if (outcome.fallbackReason !== expectedReason)
+      throw new Error(`expected ${expectedReason}, got ${outcome.fallbackReason}`);
     // When `search` times only part of its work (the search after a setup step), that part.
     samples.client.push(outcome.ms ?? ms);
   }
@@ -121,7 +129,9 @@ function report(label: string, samples: Samples, target: number, floor: 'cold' |
   console.log(`  ${verdict('median', client.median, target)}`);
   // The client's own cost: each sample minus the floor measured just before it (same load).
   const own = stats(samples.client.map((ms, i) => ms - samples[floor][i]!)).median;
-  console.log(`  client's own overhead (median of paired differences with the ${floor} floor): ${own < 0 ? '' : '+'}${fmt(own)}`);
+  console.log(
+    `  client's own overhead (median of paired differences with the ${floor} floor): ${own < 0 ? '' : '+'}${fmt(own)}`,
+  );
 }
 
 async function benchCatalog(catalog: Catalog): Promise<void> {
@@ -161,7 +171,8 @@ async function benchCatalog(catalog: Catalog): Promise<void> {
     const first: number[] = [];
     for (let i = 0; i < DEFAULT_FAILURE_THRESHOLD; i += 1) {
       const [ms, outcome] = await time(() => client.search(request(catalog, i)));
-      if (outcome.fallbackReason !== 'timeout') throw new Error(`expected timeout fallback, got ${outcome.fallbackReason}`);
+      if (outcome.fallbackReason !== 'timeout')
+        throw new Error(`expected timeout fallback, got ${outcome.fallbackReason}`);
       first.push(ms);
     }
     console.log(
@@ -227,7 +238,7 @@ async function benchCloudUp(catalog: Catalog): Promise<void> {
   };
   console.log(`bare fetch of the same ${Math.round(bytes / 1024)} KB body: median ${fmt(bare)}`);
   console.log(line("client.search, compression 'none'", samples.plain));
-  console.log(line("client.search, gzip (default; pure cost on loopback, it pays off on a real uplink)", samples.gzip));
+  console.log(line('client.search, gzip (default; pure cost on loopback, it pays off on a real uplink)', samples.gzip));
   await app.close();
 }
 

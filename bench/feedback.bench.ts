@@ -24,23 +24,29 @@ for (const dataset of loadDatasets({ only: ['toollens', 'toolbench_stb', 'mcptoo
   const test = dataset.queries.filter((query) => hash53(query.id, 11) % 2 === 1);
   const now = Date.now();
   const model = new UsageModel({ halfLifeMs: 30 * 86_400_000, priorReports: 3, maxBoost: 1 });
-  for (const query of train) for (const toolKey of query.relevant) model.add({ at: now, toolKey, weight: 1, terms: requestTerms(query.query) });
+  for (const query of train)
+    for (const toolKey of query.relevant) model.add({ at: now, toolKey, weight: 1, terms: requestTerms(query.query) });
   const cache = createRankCache();
-  const rankings: RankedTool[][] = test.map((query) => rankTools({ query: query.query, tools: dataset.tools }, { cache }));
+  const rankings: RankedTool[][] = test.map((query) =>
+    rankTools({ query: query.query, tools: dataset.tools }, { cache }),
+  );
   // Both sides once before measuring (JIT).
-  for (const [i, query] of test.entries()) applyLearning(rankings[i]!, dataset.tools, model.boosts(requestTerms(query.query), now), 10);
+  for (const [i, query] of test.entries())
+    applyLearning(rankings[i]!, dataset.tools, model.boosts(requestTerms(query.query), now), 10);
 
   const { a: lexical, b: learning } = await alternatingRounds(
     ROUNDS,
-    async () => cpuMs(() => {
-      for (const query of test) rankTools({ query: query.query, tools: dataset.tools }, { cache });
-    }) / test.length,
-    async () => cpuMs(() => {
-      // The lexical ranking is copied for each run: the step reorders (and caps) a ranking of its own.
-      for (const [i, query] of test.entries()) {
-        applyLearning([...rankings[i]!], dataset.tools, model.boosts(requestTerms(query.query), now), 10);
-      }
-    }) / test.length,
+    async () =>
+      cpuMs(() => {
+        for (const query of test) rankTools({ query: query.query, tools: dataset.tools }, { cache });
+      }) / test.length,
+    async () =>
+      cpuMs(() => {
+        // The lexical ranking is copied for each run: the step reorders (and caps) a ranking of its own.
+        for (const [i, query] of test.entries()) {
+          applyLearning([...rankings[i]!], dataset.tools, model.boosts(requestTerms(query.query), now), 10);
+        }
+      }) / test.length,
   );
   const lexicalMs = median(lexical);
   const learningMs = median(learning);

@@ -74,16 +74,31 @@ const percentile = (values: number[], p: number) => {
 const summary = (values: number[]) =>
   `p50 ${percentile(values, 50).toFixed(1)}  p99 ${percentile(values, 99).toFixed(1)}  max ${Math.max(...values).toFixed(1)} ms`;
 const serverTimes = (service: Service, from: number) =>
-  service.logs.lines.slice(from).filter((line) => line.msg === 'request completed').map((line) => Number(line.responseTime));
+  service.logs.lines
+    .slice(from)
+    .filter((line) => line.msg === 'request completed')
+    .map((line) => Number(line.responseTime));
 
 function benchTools(count: number): { tools: ToolInfo[]; queries: string[] } {
   const dir = new URL('../../shared/bench/toolret_apigen/', import.meta.url);
-  if (!existsSync(dir)) return { tools: syntheticTools(count), queries: ['export the invoice report', 'sync payments', 'delete a shipment'] };
-  const tools = readFileSync(new URL('catalog.jsonl', dir), 'utf8').split('\n').filter(Boolean).slice(0, count).map((line) => {
-    const { toolKey, toolName, serverName, description, inputSchema } = JSON.parse(line) as ToolInfo;
-    return { toolKey, toolName, serverName, description, inputSchema } as ToolInfo;
-  });
-  const queries = readFileSync(new URL('queries.jsonl', dir), 'utf8').split('\n').filter(Boolean).slice(0, 60).map((line) => (JSON.parse(line) as { query: string }).query);
+  if (!existsSync(dir))
+    return {
+      tools: syntheticTools(count),
+      queries: ['export the invoice report', 'sync payments', 'delete a shipment'],
+    };
+  const tools = readFileSync(new URL('catalog.jsonl', dir), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .slice(0, count)
+    .map((line) => {
+      const { toolKey, toolName, serverName, description, inputSchema } = JSON.parse(line) as ToolInfo;
+      return { toolKey, toolName, serverName, description, inputSchema } as ToolInfo;
+    });
+  const queries = readFileSync(new URL('queries.jsonl', dir), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .slice(0, 60)
+    .map((line) => (JSON.parse(line) as { query: string }).query);
   return { tools, queries };
 }
 
@@ -100,15 +115,21 @@ await search(llm, ['warm up'], smallTools);
   const client: number[] = [];
   let degraded = 0;
   for (let round = 0; round < 4; round += 1) {
-    const runs = await Promise.all(Array.from({ length: 50 }, (_, at) => search(llm, [`list invoice ${round}-${at}`], smallTools)));
+    const runs = await Promise.all(
+      Array.from({ length: 50 }, (_, at) => search(llm, [`list invoice ${round}-${at}`], smallTools)),
+    );
     for (const run of runs) {
       client.push(run.ms);
       if (run.meta.ranker === 'bm25' && run.meta.degraded === 'timeout') degraded += 1;
     }
   }
   const server = serverTimes(llm, from);
-  console.log(`hanging model, 50 concurrent x 4 rounds, deadline ${DEADLINE_MS} ms (${degraded}/200 answered bm25/timeout)`);
-  console.log(`  service-measured: ${summary(server)}   over the deadline at max: ${(Math.max(...server) - DEADLINE_MS).toFixed(1)} ms`);
+  console.log(
+    `hanging model, 50 concurrent x 4 rounds, deadline ${DEADLINE_MS} ms (${degraded}/200 answered bm25/timeout)`,
+  );
+  console.log(
+    `  service-measured: ${summary(server)}   over the deadline at max: ${(Math.max(...server) - DEADLINE_MS).toFixed(1)} ms`,
+  );
   console.log(`  client-measured:  ${summary(client)}`);
 }
 
@@ -124,30 +145,47 @@ double.setScript({ behaviour: { kind: 'error', status: 500 }, delayMs: 100 });
   }
   double.requests.length = 0;
   const from = llm.logs.lines.length;
-  const concurrent = await Promise.all(Array.from({ length: 50 }, (_, at) => search(llm, [`list report ${at}`], smallTools, 10, `err-${at}`)));
+  const concurrent = await Promise.all(
+    Array.from({ length: 50 }, (_, at) => search(llm, [`list report ${at}`], smallTools, 10, `err-${at}`)),
+  );
   // Each answer against the error of its own model call (found by its query in the prompt).
   const errorFor = (at: number) =>
-    double.requests.find((request) => request.body.messages.some((message) => message.content.includes(`1. list report ${at}\n`)))?.closedAt;
-  const concurrentAfterError = concurrent.map((run, at) => run.finishedAt - (errorFor(at) ?? NaN)).filter(Number.isFinite);
+    double.requests.find((request) =>
+      request.body.messages.some((message) => message.content.includes(`1. list report ${at}\n`)),
+    )?.closedAt;
+  const concurrentAfterError = concurrent
+    .map((run, at) => run.finishedAt - (errorFor(at) ?? NaN))
+    .filter(Number.isFinite);
   console.log('model answering 500 after 100 ms');
   console.log(`  sequential (40): error -> answer at the client ${summary(afterError)}`);
   // The service's own finish time (its log line's wall clock, ms) against the error's (same clock).
   const finishedAt = new Map(
-    llm.logs.lines.slice(from).filter((line) => line.msg === 'request completed').map((line) => [String(line.requestId), Number(line.time)]),
+    llm.logs.lines
+      .slice(from)
+      .filter((line) => line.msg === 'request completed')
+      .map((line) => [String(line.requestId), Number(line.time)]),
   );
   const serviceAfterError = concurrent
     .map((_, at) => (finishedAt.get(`err-${at}`) ?? NaN) - (performance.timeOrigin + (errorFor(at) ?? NaN)))
     .filter(Number.isFinite);
-  console.log(`  50 concurrent (${concurrentAfterError.length} matched): error -> answer at the client ${summary(concurrentAfterError)}`);
+  console.log(
+    `  50 concurrent (${concurrentAfterError.length} matched): error -> answer at the client ${summary(concurrentAfterError)}`,
+  );
   console.log(`  50 concurrent: error -> service sent its answer (log clock, ±1 ms) ${summary(serviceAfterError)}`);
 }
 
 // 3. Overhead at 1,000 tools: double answering at once vs BM25-only, alternating, same requests. The
 // double runs in its own process here, as a real model would be elsewhere.
-const child = spawn(process.execPath, ['--import', 'tsx', new URL('../test/helpers/openai-test-server-main.ts', import.meta.url).pathname], {
-  stdio: ['pipe', 'pipe', 'inherit'],
-});
-const remoteBaseURL = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once('line', resolve));
+const child = spawn(
+  process.execPath,
+  ['--import', 'tsx', new URL('../test/helpers/openai-test-server-main.ts', import.meta.url).pathname],
+  {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  },
+);
+const remoteBaseURL = await new Promise<string>((resolve) =>
+  createInterface({ input: child.stdout! }).once('line', resolve),
+);
 const remote = await startService(remoteBaseURL);
 {
   const { tools, queries } = benchTools(1000);
@@ -176,11 +214,17 @@ const remote = await startService(remoteBaseURL);
   const llmRanked = llmAudit.filter((line) => line.ranker === 'llm').length;
   const promptTokens = median(llmAudit.map((line) => Number(line.llm?.promptTokens ?? 0)));
   const candidates = median(llmAudit.map((line) => Number(line.llm?.candidates ?? 0)));
-  console.log(`${tools.length} tools, ${llmAudit.length} searches each way, double answering at once (${llmRanked} ranked by llm)`);
+  console.log(
+    `${tools.length} tools, ${llmAudit.length} searches each way, double answering at once (${llmRanked} ranked by llm)`,
+  );
   console.log(`  prompt: median ${candidates} candidates, ${promptTokens} tokens`);
   console.log(`  bm25-only search (service):            median ${median(bm25Server).toFixed(2)} ms`);
-  console.log(`  llm search (service):                   median ${median(llmServer).toFixed(2)} ms, of which model call ${median(modelMs).toFixed(2)} ms`);
-  console.log(`  llm search minus model call:            median ${median(stageOnly).toFixed(2)} ms  (x${(median(stageOnly) / median(bm25Server)).toFixed(2)} of bm25-only)`);
+  console.log(
+    `  llm search (service):                   median ${median(llmServer).toFixed(2)} ms, of which model call ${median(modelMs).toFixed(2)} ms`,
+  );
+  console.log(
+    `  llm search minus model call:            median ${median(stageOnly).toFixed(2)} ms  (x${(median(stageOnly) / median(bm25Server)).toFixed(2)} of bm25-only)`,
+  );
   console.log(`  overhead of the stage beyond the model: ${overhead.toFixed(2)} ms (target < 10 ms)`);
 
   // The stage alone, in process: everything rerank() does besides waiting for the model

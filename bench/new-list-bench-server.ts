@@ -7,6 +7,8 @@ import { benchConfig, startBenchService } from './bench-service.js';
 const on = await startBenchService(benchConfig({}));
 const off = await startBenchService(benchConfig({ EMBEDDINGS: 'off' }));
 // Both services verify with the same development key.
-const tokens = Array.from({ length: 10 }, (_, round) => on.app.jwt.sign({ projectId: `new-list-${round}`, sub: 'bench' }, { expiresIn: '1h' }));
+const tokens = Array.from({ length: 10 }, (_, round) =>
+  on.app.jwt.sign({ projectId: `new-list-${round}`, sub: 'bench' }, { expiresIn: '1h' }),
+);
 process.send!({ onPort: on.port, offPort: off.port, tokens });
 process.on('disconnect', () => process.exit(0));

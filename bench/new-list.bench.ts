@@ -17,11 +17,17 @@ const DEADLINE_MS = 4000;
 
 const catalog = loadCatalog('smithery_catalog', 1000);
 const requests = [...(loadCatalog('livemcpbench')?.queries ?? []), ...(loadCatalog('mcptoolbench_pp')?.queries ?? [])];
-if (catalog === undefined || requests.length < ROUNDS * SEARCHES) throw new Error('new-list.bench.ts needs ../shared/bench beside the repo');
+if (catalog === undefined || requests.length < ROUNDS * SEARCHES)
+  throw new Error('new-list.bench.ts needs ../shared/bench beside the repo');
 const tools = catalog.tools;
 
-const server = fork(fileURLToPath(new URL('./new-list-bench-server.ts', import.meta.url)), { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-const { onPort, offPort, tokens } = await new Promise<{ onPort: number; offPort: number; tokens: string[] }>((resolve) => server.once('message', resolve as never));
+const server = fork(fileURLToPath(new URL('./new-list-bench-server.ts', import.meta.url)), {
+  execArgv: ['--import', 'tsx'],
+  stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+});
+const { onPort, offPort, tokens } = await new Promise<{ onPort: number; offPort: number; tokens: string[] }>(
+  (resolve) => server.once('message', resolve as never),
+);
 
 async function search(port: number, token: string, query: string): Promise<{ ms: number; semantic: string }> {
   const body = JSON.stringify({ query: [query], tools, maxResults: 20 });
@@ -36,8 +42,10 @@ async function search(port: number, token: string, query: string): Promise<{ ms:
   return { ms: performance.now() - started, semantic: answer.meta.semantic ?? 'off' };
 }
 
-const quantile = (values: number[], q: number): number => [...values].sort((a, b) => a - b)[Math.floor(q * (values.length - 1))]!;
-const figures = (values: number[]) => `${quantile(values, 0.5).toFixed(1)} / ${quantile(values, 0.95).toFixed(1)} / ${Math.max(...values).toFixed(1)}`;
+const quantile = (values: number[], q: number): number =>
+  [...values].sort((a, b) => a - b)[Math.floor(q * (values.length - 1))]!;
+const figures = (values: number[]) =>
+  `${quantile(values, 0.5).toFixed(1)} / ${quantile(values, 0.95).toFixed(1)} / ${Math.max(...values).toFixed(1)}`;
 
 // Both services' code warmed up on another list first, so the rounds measure the list, not the JIT.
 for (let i = 0; i < 5; i += 1) {
@@ -45,7 +53,9 @@ for (let i = 0; i < 5; i += 1) {
   await search(offPort, tokens.at(-1)!, `warm up ${i}`);
 }
 
-console.log(`a new 1,000-tool list (${Math.round(JSON.stringify(tools).length / 1024)} KB), ${SEARCHES} searches one after another per round, stage on and off alternating; ms p50 / p95 / max`);
+console.log(
+  `a new 1,000-tool list (${Math.round(JSON.stringify(tools).length / 1024)} KB), ${SEARCHES} searches one after another per round, stage on and off alternating; ms p50 / p95 / max`,
+);
 console.log('| round | stage on | stage off | p50 ratio | within 2× + 10 ms | semantic (stage on) | past deadline |');
 console.log('|---|---|---|---|---|---|---|');
 let worst = 0;
@@ -64,7 +74,9 @@ for (let round = 0; round < ROUNDS; round += 1) {
   worst = Math.max(worst, ...on, ...off);
   const met = quantile(on, 0.5) <= 2 * quantile(off, 0.5) + 10;
   const late = [...on, ...off].filter((ms) => ms > DEADLINE_MS + 150).length;
-  console.log(`| ${round + 1} | ${figures(on)} | ${figures(off)} | ${ratio.toFixed(2)}× | ${met ? 'yes' : 'NO'} | ${[...statuses].map(([status, count]) => `${status} ${count}`).join(', ')} | ${late} |`);
+  console.log(
+    `| ${round + 1} | ${figures(on)} | ${figures(off)} | ${ratio.toFixed(2)}× | ${met ? 'yes' : 'NO'} | ${[...statuses].map(([status, count]) => `${status} ${count}`).join(', ')} | ${late} |`,
+  );
 }
 console.log(`slowest search of the run: ${worst.toFixed(0)} ms (deadline ${DEADLINE_MS} ms)`);
 server.disconnect();

@@ -57,17 +57,22 @@ function measure(cases: Case[], blocks: number): number[][] {
   return samples;
 }
 
-const quantile = (values: number[], q: number): number => [...values].sort((a, b) => a - b)[Math.floor(q * (values.length - 1))]!;
+const quantile = (values: number[], q: number): number =>
+  [...values].sort((a, b) => a - b)[Math.floor(q * (values.length - 1))]!;
 
 function report(title: string, cases: Case[], blocks: number): void {
   const samples = measure(cases, blocks);
   const baseline = quantile(samples[0]!, 0.5);
-  console.log(`${title}: median CPU time of ${blocks * BLOCK} runs per case, in ${blocks} blocks taking turns (node ${process.version})`);
+  console.log(
+    `${title}: median CPU time of ${blocks * BLOCK} runs per case, in ${blocks} blocks taking turns (node ${process.version})`,
+  );
   cases.forEach(({ label }, i) => {
     const values = samples[i]!;
     const median = quantile(values, 0.5);
     const middle = `${quantile(values, 0.25).toFixed(2)}–${quantile(values, 0.75).toFixed(2)}`;
-    console.log(`  ${label.padEnd(42)} ${median.toFixed(2).padStart(7)} ms  (middle half ${middle.padStart(13)})  ${(median / baseline).toFixed(2)}× baseline`);
+    console.log(
+      `  ${label.padEnd(42)} ${median.toFixed(2).padStart(7)} ms  (middle half ${middle.padStart(13)})  ${(median / baseline).toFixed(2)}× baseline`,
+    );
   });
 }
 
@@ -76,28 +81,43 @@ function casesFor(tools: ToolInfo[], all: boolean): Case[] {
   const warmCache = createRankCache();
   rankTools({ query, tools }, { cache: warmCache });
   const cases: Case[] = [
-    { label: 'plain BM25 baseline (rankOkapiBm25)', setup: clone, run: (list: ToolInfo[]) => rankOkapiBm25({ query, tools: list }) },
+    {
+      label: 'plain BM25 baseline (rankOkapiBm25)',
+      setup: clone,
+      run: (list: ToolInfo[]) => rankOkapiBm25({ query, tools: list }),
+    },
     {
       label: 'rankTools cold (new cache)',
       setup: () => ({ list: clone(), cache: createRankCache() }),
-      run: ({ list, cache }: { list: ToolInfo[]; cache: ReturnType<typeof createRankCache> }) => rankTools({ query, tools: list }, { cache }),
+      run: ({ list, cache }: { list: ToolInfo[]; cache: ReturnType<typeof createRankCache> }) =>
+        rankTools({ query, tools: list }, { cache }),
     },
   ];
   if (!all) return cases;
   return [
     ...cases,
     { label: 'rankTools without a cache', setup: clone, run: (list: ToolInfo[]) => rankTools({ query, tools: list }) },
-    { label: 'rankTools warm (same list, new objects)', setup: clone, run: (list: ToolInfo[]) => rankTools({ query, tools: list }, { cache: warmCache }) },
-    { label: 'rankTools warm, another sub-query', setup: () => tools, run: (list: ToolInfo[]) => rankTools({ query: otherQuery, tools: list }, { cache: warmCache }) },
+    {
+      label: 'rankTools warm (same list, new objects)',
+      setup: clone,
+      run: (list: ToolInfo[]) => rankTools({ query, tools: list }, { cache: warmCache }),
+    },
+    {
+      label: 'rankTools warm, another sub-query',
+      setup: () => tools,
+      run: (list: ToolInfo[]) => rankTools({ query: otherQuery, tools: list }, { cache: warmCache }),
+    },
     {
       label: 'rankTools warm, 3 sub-queries',
       setup: clone,
-      run: (list: ToolInfo[]) => rankTools({ query: [...query, ...otherQuery, 'translate text to french'], tools: list }, { cache: warmCache }),
+      run: (list: ToolInfo[]) =>
+        rankTools({ query: [...query, ...otherQuery, 'translate text to french'], tools: list }, { cache: warmCache }),
     },
     {
       label: 'rankTools warm, top 20 + explanations',
       setup: clone,
-      run: (list: ToolInfo[]) => rankTools({ query, tools: list }, { cache: warmCache, limit: 20 }).map((r) => r.explanation),
+      run: (list: ToolInfo[]) =>
+        rankTools({ query, tools: list }, { cache: warmCache, limit: 20 }).map((r) => r.explanation),
     },
   ];
 }
@@ -116,7 +136,11 @@ function coldWordCases(tools: ToolInfo[]): Case[] {
     vocabulary.resetIfFull();
   };
   return [
-    { label: 'plain BM25 baseline (rankOkapiBm25)', setup: clone, run: (list: ToolInfo[]) => rankOkapiBm25({ query, tools: list }) },
+    {
+      label: 'plain BM25 baseline (rankOkapiBm25)',
+      setup: clone,
+      run: (list: ToolInfo[]) => rankOkapiBm25({ query, tools: list }),
+    },
     {
       label: 'rankTools cold, every word new',
       setup: () => {

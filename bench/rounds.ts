@@ -2,10 +2,15 @@
 // minute to minute, so both sides are measured in the same rounds, and the order alternates between
 // rounds so that neither side is always the one measured second.
 
-export const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+export const median = (values: readonly number[]): number =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** `measureA` and `measureB` once per round, A first in even rounds and B first in odd ones. */
-export async function alternatingRounds(rounds: number, measureA: () => Promise<number>, measureB: () => Promise<number>): Promise<{ a: number[]; b: number[] }> {
+export async function alternatingRounds(
+  rounds: number,
+  measureA: () => Promise<number>,
+  measureB: () => Promise<number>,
+): Promise<{ a: number[]; b: number[] }> {
   const a: number[] = [];
   const b: number[] = [];
   for (let round = 0; round < rounds; round += 1) {

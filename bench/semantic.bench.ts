@@ -22,10 +22,12 @@ const catalog = loadCatalog('smithery_catalog', 1_000);
 // Router sub-queries are short steps: LiveMCPBench's human-written tasks (median 114 characters) and,
 // for more of them, MCPToolBench++'s single-call requests (median 82).
 const requests = [...(loadCatalog('livemcpbench')?.queries ?? []), ...(loadCatalog('mcptoolbench_pp')?.queries ?? [])];
-if (catalog === undefined || requests.length < 200) throw new Error('semantic.bench.ts needs ../shared/bench beside the repo');
+if (catalog === undefined || requests.length < 200)
+  throw new Error('semantic.bench.ts needs ../shared/bench beside the repo');
 const tools: ToolInfo[] = catalog.tools;
 const log = pino({ level: 'silent' });
-const quantile = (values: number[], q: number): number => [...values].sort((a, b) => a - b)[Math.floor(q * (values.length - 1))]!;
+const quantile = (values: number[], q: number): number =>
+  [...values].sort((a, b) => a - b)[Math.floor(q * (values.length - 1))]!;
 const summary = (values: number[]) =>
   `${quantile(values, 0.5).toFixed(2).padStart(7)} ms  (middle half ${quantile(values, 0.25).toFixed(2)}–${quantile(values, 0.75).toFixed(2)})`;
 
@@ -38,7 +40,8 @@ const { loadMs, backend } = await embedder.warmUp();
 const texts = tools.map(toolText);
 const cpuBefore = process.cpuUsage();
 let started = performance.now();
-for (let at = 0; at < texts.length; at += embedder.batchSize) await embedder.embed(texts.slice(at, at + embedder.batchSize));
+for (let at = 0; at < texts.length; at += embedder.batchSize)
+  await embedder.embed(texts.slice(at, at + embedder.batchSize));
 const listWallMs = performance.now() - started;
 const cpu = process.cpuUsage(cpuBefore);
 const listCpuSeconds = (cpu.user + cpu.system) / 1e6;
@@ -49,7 +52,9 @@ for (const request of requests.slice(0, 60)) {
   await embedder.embed([request.slice(0, 200)]);
   queryTimes.push(performance.now() - started);
 }
-console.log(`embedded encoder (node ${process.version}, tfjs ${backend.name}${backend.simd ? ' SIMD' : ''}, ${backend.threads} thread): load ${loadMs.toFixed(0)} ms in the worker; ${perToolText.toFixed(1)} ms per tool text (batches of ${embedder.batchSize}); one query ${summary(queryTimes)}`);
+console.log(
+  `embedded encoder (node ${process.version}, tfjs ${backend.name}${backend.simd ? ' SIMD' : ''}, ${backend.threads} thread): load ${loadMs.toFixed(0)} ms in the worker; ${perToolText.toFixed(1)} ms per tool text (batches of ${embedder.batchSize}); one query ${summary(queryTimes)}`,
+);
 console.log(
   `encoder seconds per 1,000 tools: ${((listCpuSeconds * 1000) / texts.length).toFixed(1)} s CPU (target ≤ 20 s of one core: ${(listCpuSeconds * 1000) / texts.length <= 20 ? 'met' : 'NOT met'}), ${(listWallMs / texts.length).toFixed(1)} s wall (${texts.length} tool texts of ${(texts.reduce((sum, text) => sum + text.length, 0) / texts.length).toFixed(0)} characters on average)`,
 );
@@ -76,11 +81,21 @@ const context = (semantic: VectorProvider | undefined): SearchContext => ({
 });
 const clone = (): ToolInfo[] => JSON.parse(JSON.stringify(tools)) as ToolInfo[];
 /** A search as the route hands it to the pipeline: every tool usable, no filter. */
-const prepared = (query: string[], list: ToolInfo[]): PreparedSearch => ({ query, maxResults: DEFAULT_MAX_RESULTS, tools: list, list, usableTools: list.length, skippedMeta: {} });
+const prepared = (query: string[], list: ToolInfo[]): PreparedSearch => ({
+  query,
+  maxResults: DEFAULT_MAX_RESULTS,
+  tools: list,
+  list,
+  usableTools: list.length,
+  skippedMeta: {},
+});
 started = performance.now();
 let first = await searchCatalog(prepared(['warm up'], clone()), context(stage));
-while (first.response.meta.semantic !== 'hybrid') first = await searchCatalog(prepared(['warm up'], clone()), context(stage));
-console.log(`first embedding of the 1,000-tool list: ${((performance.now() - started) / 1000).toFixed(1)} s wall; vectors in the cache: ${(stage.stats.bytes / 1024 / 1024).toFixed(2)} MB`);
+while (first.response.meta.semantic !== 'hybrid')
+  first = await searchCatalog(prepared(['warm up'], clone()), context(stage));
+console.log(
+  `first embedding of the 1,000-tool list: ${((performance.now() - started) / 1000).toFixed(1)} s wall; vectors in the cache: ${(stage.stats.bytes / 1024 / 1024).toFixed(2)} MB`,
+);
 
 const lexical: number[] = [];
 const hybrid: number[] = [];
@@ -89,7 +104,8 @@ const RUNS = 80;
 const timed = async (request: PreparedSearch, semantic: VectorProvider | undefined): Promise<number> => {
   const at = performance.now();
   const answer = await searchCatalog(request, context(semantic));
-  if (semantic && answer.response.meta.semantic !== 'hybrid') throw new Error(`expected a hybrid search, got ${answer.response.meta.semantic}`);
+  if (semantic && answer.response.meta.semantic !== 'hybrid')
+    throw new Error(`expected a hybrid search, got ${answer.response.meta.semantic}`);
   return performance.now() - at;
 };
 for (let i = 0; i < RUNS + 5; i += 1) {

@@ -12,7 +12,9 @@ const config = benchConfig({ EMBEDDINGS: 'off' });
 const service = await startBenchService(config);
 const defaults = await startBenchService(benchConfig({}));
 // One project per round of the defaults service, so that each round's list is new to it (its first minute).
-const projectTokens = Array.from({ length: 32 }, (_, round) => defaults.app.jwt.sign({ projectId: `round-${round}`, sub: 'bench' }, { expiresIn: '1h' }));
+const projectTokens = Array.from({ length: 32 }, (_, round) =>
+  defaults.app.jwt.sign({ projectId: `round-${round}`, sub: 'bench' }, { expiresIn: '1h' }),
+);
 
 // The floor: a bare Fastify route that only parses and validates the same body.
 const floor = Fastify({ bodyLimit: config.http.bodyLimitBytes, logger: false });

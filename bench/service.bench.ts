@@ -30,7 +30,9 @@ function loadTools(): { tools: ToolInfo[]; source: string } {
       });
     return { tools, source: 'smithery_catalog (first 1,000 tools)' };
   }
-  const sample = JSON.parse(readFileSync(new URL('../examples/search-request.json', import.meta.url), 'utf8')) as { tools: ToolInfo[] };
+  const sample = JSON.parse(readFileSync(new URL('../examples/search-request.json', import.meta.url), 'utf8')) as {
+    tools: ToolInfo[];
+  };
   const tools = Array.from({ length: 1000 }, (_, index) => {
     const base = sample.tools[index % sample.tools.length]!;
     return { ...base, toolKey: `${base.toolKey}#${index}` };
@@ -83,15 +85,23 @@ const server = fork(fileURLToPath(new URL('./service-bench-server.ts', import.me
   execArgv: ['--import', 'tsx'],
   stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 });
-const ports = await new Promise<{ servicePort: number; defaultsPort: number; floorPort: number; token: string; projectTokens: string[] }>((resolve) =>
-  server.once('message', resolve as never),
-);
+const ports = await new Promise<{
+  servicePort: number;
+  defaultsPort: number;
+  floorPort: number;
+  token: string;
+  projectTokens: string[];
+}>((resolve) => server.once('message', resolve as never));
 
 console.log(
   `tools: ${source}; loopback, ${CONNECTIONS} connections; ${ROUNDS} alternating rounds of ${DURATION_S} s (+1 s warm-up) per route; medians`,
 );
-console.log('"stage on, new list": the defaults (semantic stage on, embedded encoder), each round a new project, so its list is');
-console.log('new and embedded in the background while the round runs (a list\'s first minute); "stage on, embedded": one project whose list');
+console.log(
+  '"stage on, new list": the defaults (semantic stage on, embedded encoder), each round a new project, so its list is',
+);
+console.log(
+  'new and embedded in the background while the round runs (a list\'s first minute); "stage on, embedded": one project whose list',
+);
 console.log('was embedded before the rounds (the steady state).');
 console.log('| tools | body | route | req/s | p50 ms | p99 ms | non-2xx |');
 console.log('|---|---|---|---|---|---|---|');
@@ -108,7 +118,11 @@ for (const count of [100, 1000]) {
   // The steady state's project: searched until its list is embedded.
   const steadyToken = ports.projectTokens.at(-1 - (count === 100 ? 0 : 1))!;
   for (let attempt = 0; attempt < 600; attempt += 1) {
-    const response = await fetch(search(ports.defaultsPort), { method: 'POST', headers: { authorization: `Bearer ${steadyToken}`, 'content-type': 'application/json' }, body });
+    const response = await fetch(search(ports.defaultsPort), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${steadyToken}`, 'content-type': 'application/json' },
+      body,
+    });
     if (((await response.json()) as { meta: { semantic?: string } }).meta.semantic === 'hybrid') break;
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
@@ -127,7 +141,9 @@ for (const count of [100, 1000]) {
     ['stage on, embedded', medianOf(rounds.steady)],
   ] as const;
   for (const [route, figures] of routes) {
-    console.log(`| ${count} | ${kb} | ${route} | ${figures.rps.toFixed(0)} | ${figures.p50} | ${figures.p99} | ${figures.errors} |`);
+    console.log(
+      `| ${count} | ${kb} | ${route} | ${figures.rps.toFixed(0)} | ${figures.p50} | ${figures.p99} | ${figures.errors} |`,
+    );
   }
   for (const [route, figures] of routes.slice(1)) {
     const costRatio = floor.rps / figures.rps;

@@ -27,15 +27,17 @@ const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 3);
 
 const catalog = loadCatalog('smithery_catalog', 1000);
 const tools: ToolInfo[] = catalog?.tools ?? manyTools(1000);
-const source = catalog ? 'smithery_catalog (first 1,000 tools)' : 'the bundled sample list repeated (../shared/bench not found)';
+const source = catalog
+  ? 'smithery_catalog (first 1,000 tools)'
+  : 'the bundled sample list repeated (../shared/bench not found)';
 const query = ['scrape the content of a web page', 'save the result as a markdown file'];
 
 const child = fork(fileURLToPath(new URL('./tool-set-bench-server.ts', import.meta.url)), {
   execArgv: ['--import', 'tsx'],
   stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 });
-const { port, noMetricsPort, token } = await new Promise<{ port: number; noMetricsPort: number; token: string }>((resolve) =>
-  child.once('message', resolve as never),
+const { port, noMetricsPort, token } = await new Promise<{ port: number; noMetricsPort: number; token: string }>(
+  (resolve) => child.once('message', resolve as never),
 );
 const ask = (message: unknown) =>
   new Promise<number>((resolve) => {
@@ -49,7 +51,9 @@ const fullJson = JSON.stringify({ query, tools, maxResults: 20 });
 const gzipped = gzipSync(fullJson);
 
 // Send once in full to learn the id (and hold the list on the service).
-const first = (await (await fetch(url(port), { method: 'POST', headers, body: fullJson })).json()) as { meta: { toolSet: string } };
+const first = (await (await fetch(url(port), { method: 'POST', headers, body: fullJson })).json()) as {
+  meta: { toolSet: string };
+};
 const referenceJson = JSON.stringify({ query, toolSet: first.meta.toolSet, maxResults: 20 });
 
 /**
@@ -60,7 +64,8 @@ async function untilEmbedded(to: number): Promise<string> {
   for (;;) {
     const response = await fetch(url(to), { method: 'POST', headers, body: referenceJson });
     const { meta } = (await response.json()) as { meta?: { semantic?: string } };
-    if (response.status === 200 && meta?.semantic !== 'pending' && meta?.semantic !== 'partial') return meta?.semantic ?? 'off';
+    if (response.status === 200 && meta?.semantic !== 'pending' && meta?.semantic !== 'partial')
+      return meta?.semantic ?? 'off';
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
 }
@@ -125,10 +130,14 @@ console.log('| sent as | request body bytes | service CPU per search | × JSON.p
 console.log('|---|---|---|---|');
 for (const variant of variants) {
   const us = median(cpu.get(variant.name)!);
-  console.log(`| ${variant.name} | ${median(bodyBytes.get(variant.name)!).toLocaleString('en')} | ${(us / 1000).toFixed(2)} ms | ${(us / floorUs).toFixed(2)}× |`);
+  console.log(
+    `| ${variant.name} | ${median(bodyBytes.get(variant.name)!).toLocaleString('en')} | ${(us / 1000).toFixed(2)} ms | ${(us / floorUs).toFixed(2)}× |`,
+  );
 }
 console.log(`| (floor: JSON.parse of the full body) | — | ${(floorUs / 1000).toFixed(2)} ms | 1.00× |`);
-console.log(`(request bodies: the median; new queries: ${nextQuery.toLocaleString('en')} asked of ${newQueries.length.toLocaleString('en')} in ../shared/bench)`);
+console.log(
+  `(request bodies: the median; new queries: ${nextQuery.toLocaleString('en')} asked of ${newQueries.length.toLocaleString('en')} in ../shared/bench)`,
+);
 const referenceUs = median(cpu.get('reference (toolSet)')!);
 const referenceBytes = Buffer.byteLength(referenceJson);
 console.log(
@@ -156,9 +165,17 @@ async function throughput(to: number): Promise<number> {
 }
 await fetch(url(noMetricsPort), { method: 'POST', headers, body: fullJson });
 await untilEmbedded(noMetricsPort);
-const { a: off, b: on } = await alternatingRounds(ROUNDS, () => throughput(noMetricsPort), () => throughput(port));
-console.log(`\nmetrics' own cost (by-reference searches, 8 connections, ${ROUNDS} alternating rounds of ${DURATION_S} s, medians):`);
-console.log(`| METRICS_ENABLED | req/s |\n|---|---|\n| false | ${median(off).toFixed(0)} |\n| true | ${median(on).toFixed(0)} |`);
+const { a: off, b: on } = await alternatingRounds(
+  ROUNDS,
+  () => throughput(noMetricsPort),
+  () => throughput(port),
+);
+console.log(
+  `\nmetrics' own cost (by-reference searches, 8 connections, ${ROUNDS} alternating rounds of ${DURATION_S} s, medians):`,
+);
+console.log(
+  `| METRICS_ENABLED | req/s |\n|---|---|\n| false | ${median(off).toFixed(0)} |\n| true | ${median(on).toFixed(0)} |`,
+);
 console.log(`metrics on: ${(median(on) / median(off)).toFixed(3)}× the throughput with metrics off`);
 child.disconnect();
 child.kill();

@@ -20,7 +20,11 @@ const receiver = createServer((request, response) => {
   const chunks: Buffer[] = [];
   request.on('data', (chunk: Buffer) => chunks.push(chunk));
   request.on('end', () => {
-    spans += (Buffer.concat(chunks).toString().match(/"spanId"/g) ?? []).length;
+    spans += (
+      Buffer.concat(chunks)
+        .toString()
+        .match(/"spanId"/g) ?? []
+    ).length;
     response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
   });
 });
@@ -32,7 +36,9 @@ async function startService(args: string[]): Promise<{ child: ChildProcess; port
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  const { port, token } = await new Promise<{ port: number; token: string }>((resolve) => child.once('message', resolve));
+  const { port, token } = await new Promise<{ port: number; token: string }>((resolve) =>
+    child.once('message', resolve),
+  );
   return { child, port, token };
 }
 const traced = await startService([endpoint]);
@@ -57,7 +63,11 @@ async function throughput(service: { port: number; token: string }): Promise<num
   return result.requests.average;
 }
 
-const { a: off, b: on } = await alternatingRounds(ROUNDS, () => throughput(untraced), () => throughput(traced));
+const { a: off, b: on } = await alternatingRounds(
+  ROUNDS,
+  () => throughput(untraced),
+  () => throughput(traced),
+);
 for (const service of [traced, untraced]) {
   const exited = new Promise((resolve) => service.child.once('exit', resolve));
   service.child.disconnect();
@@ -68,7 +78,9 @@ receiver.close();
 // Each round's ratio compares two measurements taken back to back, under the same load on the machine.
 const ratios = on.map((value, round) => value / off[round]!);
 const range = (values: number[]) => `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)}`;
-console.log(`tracing's own cost (50-tool BM25 searches, 8 connections, ${ROUNDS} alternating rounds of ${DURATION_S} s):`);
+console.log(
+  `tracing's own cost (50-tool BM25 searches, 8 connections, ${ROUNDS} alternating rounds of ${DURATION_S} s):`,
+);
 console.log('| tracing | req/s (median) | req/s (range over rounds) |\n|---|---|---|');
 console.log(`| off | ${median(off).toFixed(0)} | ${range(off)} |`);
 console.log(`| on (OTLP/HTTP to loopback) | ${median(on).toFixed(0)} | ${range(on)} |`);

@@ -32,7 +32,7 @@ const NO_FIT_PER_PAIR = 12;
  */
 const COUNTERPART_RELEVANCE = 0.5;
 
-export interface Distribution {
+interface Distribution {
   label: string;
   requests: number;
   mean: number;
@@ -58,7 +58,7 @@ function distribution(label: string, tops: number[]): Distribution {
 }
 
 /** Top-1 relevance per query of a ranker over a dataset's catalog (ours by default; eval/run.ts adds fused). */
-export type TopRelevances = (queries: string[][], catalog: Dataset) => Promise<number[]>;
+type TopRelevances = (queries: string[][], catalog: Dataset) => Promise<number[]>;
 
 const lexicalTops: TopRelevances = async (queries, { tools }) => {
   const cache = createRankCache();
@@ -83,7 +83,7 @@ function nonsenseQueries(count: number): string[][] {
 }
 
 /** A request paired with a catalog of another domain that was checked to hold none of its gold tools' kind. */
-export interface NoFitPair {
+interface NoFitPair {
   from: string;
   to: string;
   /** The request's id in its dataset (what eval/no-fit-reading.ts records). */
@@ -91,7 +91,7 @@ export interface NoFitPair {
   query: string[];
 }
 
-export interface NoFitSet {
+interface NoFitSet {
   /** Pairs the check kept and a reader judged no-fit. */
   pairs: NoFitPair[];
   /** Pairs the check left out (a gold tool has a counterpart in the catalog). */
@@ -127,7 +127,10 @@ export function checkedNoFit(datasets: ReadonlyMap<string, Dataset>): NoFitSet {
         const gold = byKey.get(key);
         if (gold === undefined) return false;
         const text = `${gold.toolName.replace(/[_\-./:]+/g, ' ')} ${String(gold.description ?? '').slice(0, 300)}`;
-        return (rankTools({ query: [text], tools: target.tools }, { cache, limit: 1 })[0]?.relevance ?? 0) >= COUNTERPART_RELEVANCE;
+        return (
+          (rankTools({ query: [text], tools: target.tools }, { cache, limit: 1 })[0]?.relevance ?? 0) >=
+          COUNTERPART_RELEVANCE
+        );
       });
       if (served) {
         dropped += 1;
@@ -143,12 +146,23 @@ export function checkedNoFit(datasets: ReadonlyMap<string, Dataset>): NoFitSet {
   return { pairs, dropped, readFits, unread };
 }
 
-export async function calibrationReport(topRelevances: TopRelevances = lexicalTops, label = ''): Promise<Distribution[]> {
+export async function calibrationReport(
+  topRelevances: TopRelevances = lexicalTops,
+  label = '',
+): Promise<Distribution[]> {
   const datasets = new Map<string, Dataset>(loadDatasets({ maxQueries: SAMPLE }).map((d) => [d.name, d]));
   const report: Distribution[] = [];
   for (const dataset of datasets.values()) {
     if (dataset.queries.length === 0) continue;
-    report.push(distribution(`${label}fit      ${dataset.name}`, await topRelevances(dataset.queries.map((q) => q.query), dataset)));
+    report.push(
+      distribution(
+        `${label}fit      ${dataset.name}`,
+        await topRelevances(
+          dataset.queries.map((q) => q.query),
+          dataset,
+        ),
+      ),
+    );
   }
   const fit = report.slice();
   const { pairs, dropped, readFits, unread } = checkedNoFit(datasets);
@@ -187,5 +201,7 @@ export function printCalibration(report: Distribution[]): void {
       `  ${d.label.padEnd(48)} ${String(d.requests).padStart(5)} ${[d.mean, d.p50, d.p90, d.max].map((v) => (Number.isNaN(v) ? '-' : v.toFixed(3)).padStart(6)).join(' ')} ${(d.atLeastHalf * 100).toFixed(0).padStart(4)}%`,
     );
   }
-  console.log('  NO-FIT: pairs kept by the check and read as no-fit; out a/b/c: left out by the check / read as fitting / not read');
+  console.log(
+    '  NO-FIT: pairs kept by the check and read as no-fit; out a/b/c: left out by the check / read as fitting / not read',
+  );
 }

@@ -25,7 +25,7 @@ export interface Dataset {
   totalQueries: number;
 }
 
-export interface LoadOptions {
+interface LoadOptions {
   /** At most this many queries per dataset, chosen by a hash of the query id (stable across runs). */
   maxQueries?: number;
   /** Only datasets whose folder name contains one of these. */
@@ -81,7 +81,8 @@ export function loadCatalog(folder: string, maxTools = Infinity): { tools: ToolI
 }
 
 export function loadDatasets(options: LoadOptions = {}): Dataset[] {
-  if (!existsSync(BENCH_DIR)) throw new Error(`datasets not found at ${BENCH_DIR} (expected ../shared/bench next to the repo)`);
+  if (!existsSync(BENCH_DIR))
+    throw new Error(`datasets not found at ${BENCH_DIR} (expected ../shared/bench next to the repo)`);
   const names = readdirSync(BENCH_DIR, { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && existsSync(join(BENCH_DIR, entry.name, 'catalog.jsonl')))
     .map((entry) => entry.name)

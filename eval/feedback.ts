@@ -29,7 +29,7 @@ const CONDITIONS: Condition[] = [
   { name: 'noisy', noise: NOISE },
 ];
 
-export interface FeedbackResult {
+interface FeedbackResult {
   dataset: string;
   trainRequests: number;
   testRequests: number;
@@ -39,7 +39,10 @@ export interface FeedbackResult {
 }
 
 /** Runs the simulation on every dataset with queries; prints one line per dataset and condition. */
-export async function runFeedbackEval(options: { only?: string[] | undefined; max?: number | undefined }): Promise<FeedbackResult[]> {
+export async function runFeedbackEval(options: {
+  only?: string[] | undefined;
+  max?: number | undefined;
+}): Promise<FeedbackResult[]> {
   const secret = randomBytes(32).toString('base64url');
   const config = parseConfig({
     NODE_ENV: 'production',
@@ -62,12 +65,18 @@ export async function runFeedbackEval(options: { only?: string[] | undefined; ma
   if (address === null || typeof address === 'string') throw new Error('no port');
   const url = `http://127.0.0.1:${address.port}/v1/catalog`;
   const key = new TextEncoder().encode(secret);
-  const tokenOf = (projectId: string) => new SignJWT({ projectId }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('2h').sign(key);
+  const tokenOf = (projectId: string) =>
+    new SignJWT({ projectId }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('2h').sign(key);
 
   const results: FeedbackResult[] = [];
   try {
-    const datasets = loadDatasets({ ...(options.only ? { only: options.only } : {}), ...(options.max ? { maxQueries: options.max } : {}) });
-    console.log(`== Learning from use through the HTTP API (NDCG@10 of the test half; paired bootstrap 95 % interval) ==`);
+    const datasets = loadDatasets({
+      ...(options.only ? { only: options.only } : {}),
+      ...(options.max ? { maxQueries: options.max } : {}),
+    });
+    console.log(
+      `== Learning from use through the HTTP API (NDCG@10 of the test half; paired bootstrap 95 % interval) ==`,
+    );
     for (const dataset of datasets) {
       if (dataset.queries.length === 0) continue;
       const train = dataset.queries.filter((query) => hash53(query.id, SPLIT_SEED) % 2 === 0);
@@ -91,7 +100,9 @@ export async function runFeedbackEval(options: { only?: string[] | undefined; ma
         const { mean: change, low, high } = pairedBootstrap(before, after);
         await router.forget();
         const forgottenAnswers = await searchAll(router, test);
-        const forgotten = forgottenAnswers.every((answer, i) => JSON.stringify(answer.results) === JSON.stringify(beforeAnswers[i]!.results));
+        const forgotten = forgottenAnswers.every(
+          (answer, i) => JSON.stringify(answer.results) === JSON.stringify(beforeAnswers[i]!.results),
+        );
         result.byCondition[condition.name] = { after: mean(after), change, low, high, forgotten };
         const signed = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(3)}`;
         console.log(
@@ -119,13 +130,21 @@ async function routerFor(url: string, token: string, tools: ToolInfo[]): Promise
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   let toolSet: string | undefined;
   const call = async (path: string, method: string, body?: unknown) => {
-    const response = await fetch(`${url}${path}`, { method, headers: body === undefined ? { authorization: headers.authorization } : headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    const response = await fetch(`${url}${path}`, {
+      method,
+      headers: body === undefined ? { authorization: headers.authorization } : headers,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
     if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
     return response.status === 204 ? undefined : ((await response.json()) as unknown);
   };
   return {
     async search(query) {
-      const answer = (await call('/search', 'POST', { query, maxResults: 10, ...(toolSet ? { toolSet } : { tools }) })) as SearchResponse;
+      const answer = (await call('/search', 'POST', {
+        query,
+        maxResults: 10,
+        ...(toolSet ? { toolSet } : { tools }),
+      })) as SearchResponse;
       toolSet ??= answer.meta.toolSet;
       return answer;
     },
@@ -163,5 +182,10 @@ async function searchAll(router: Router, queries: EvalQuery[]): Promise<SearchRe
   return answers;
 }
 
-const ndcgOf = (answer: SearchResponse, query: EvalQuery) => ndcgAt(answer.results.map((result) => result.toolKey), new Set(query.relevant), 10);
+const ndcgOf = (answer: SearchResponse, query: EvalQuery) =>
+  ndcgAt(
+    answer.results.map((result) => result.toolKey),
+    new Set(query.relevant),
+    10,
+  );
 const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / Math.max(values.length, 1);

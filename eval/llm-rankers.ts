@@ -5,7 +5,14 @@
 //   of the same candidate count), `cands` and `prompt tok` (o200k tokens).
 // - `llmRanker()` (`npm run eval -- --llm`) runs the stage itself against LLM_BASE_URL / LLM_MODEL,
 //   so anyone with a model can measure what it adds over the lexical stage.
-import { createRankCache, rankTools, rankToolsBySubQuery, type RankCache, type RankedTool, type ToolInfo } from '../packages/core/src/index.js';
+import {
+  createRankCache,
+  rankTools,
+  rankToolsBySubQuery,
+  type RankCache,
+  type RankedTool,
+  type ToolInfo,
+} from '../packages/core/src/index.js';
 import { createReranker, DEFAULT_PROMPT_TOKEN_BUDGET, type LlmReranker } from '../src/rerank/index.js';
 import { startDeadline } from '../src/search/deadline.js';
 import type { Dataset, EvalQuery } from './datasets.js';
@@ -15,14 +22,22 @@ const recall = (keys: Set<string>, relevant: string[]) =>
   relevant.length === 0 ? 0 : relevant.filter((key) => keys.has(key)).length / relevant.length;
 
 /** The ranking the prompt is filled from: the lexical one, or the hybrid one (eval/semantic-rankers.ts). */
-export type CandidateRanking = (query: string[], tools: ToolInfo[], cache: RankCache) => RankedTool[] | Promise<RankedTool[]>;
+type CandidateRanking = (query: string[], tools: ToolInfo[], cache: RankCache) => RankedTool[] | Promise<RankedTool[]>;
 
 const lexicalRanking: CandidateRanking = (query, tools, cache) => rankTools({ query, tools }, { cache });
 
-async function promptColumns(stage: LlmReranker, query: EvalQuery, tools: ToolInfo[], cache: RankCache, project: string, ranking = lexicalRanking) {
+async function promptColumns(
+  stage: LlmReranker,
+  query: EvalQuery,
+  tools: ToolInfo[],
+  cache: RankCache,
+  project: string,
+  ranking = lexicalRanking,
+) {
   const lexical = await ranking(query.query, tools, cache);
   // As the service's lexical stage does, each sub-query's own order goes with a multi-step request.
-  const bySubQuery = query.query.length > 1 ? rankToolsBySubQuery({ query: query.query, tools }, { cache }).bySubQuery : undefined;
+  const bySubQuery =
+    query.query.length > 1 ? rankToolsBySubQuery({ query: query.query, tools }, { cache }).bySubQuery : undefined;
   const plan = stage.plan({ query: query.query, tools, lexical, ...(bySubQuery ? { bySubQuery } : {}) }, project);
   const inPrompt = new Set(plan.candidates.map((candidate) => tools[candidate.toolIndex]!.toolKey));
   const lexicalTopK = new Set(lexical.slice(0, plan.candidates.length).map((ranked) => ranked.tool.toolKey));
@@ -38,7 +53,11 @@ async function promptColumns(stage: LlmReranker, query: EvalQuery, tools: ToolIn
   };
 }
 
-export function withPromptColumns(inner: RankerVariant, promptTokenBudget = DEFAULT_PROMPT_TOKEN_BUDGET, ranking = lexicalRanking): RankerVariant {
+export function withPromptColumns(
+  inner: RankerVariant,
+  promptTokenBudget = DEFAULT_PROMPT_TOKEN_BUDGET,
+  ranking = lexicalRanking,
+): RankerVariant {
   const stage = createReranker({ model: 'eval', promptTokenBudget });
   let cache: RankCache = createRankCache();
   let project = '';
@@ -57,7 +76,7 @@ export function withPromptColumns(inner: RankerVariant, promptTokenBudget = DEFA
   };
 }
 
-export interface LlmEvalOptions {
+interface LlmEvalOptions {
   baseURL: string;
   apiKey?: string;
   model: string;
@@ -66,7 +85,7 @@ export interface LlmEvalOptions {
   deadlineMs: number;
 }
 
-export function llmRanker(options: LlmEvalOptions): RankerVariant {
+function llmRanker(options: LlmEvalOptions): RankerVariant {
   // No answer cache: every query is a fresh model call.
   const stage = createReranker({
     baseURL: options.baseURL,
@@ -108,7 +127,9 @@ export function llmRankerFromEnv(env: Readonly<Record<string, string | undefined
   const baseURL = env.LLM_BASE_URL?.trim();
   const model = env.LLM_MODEL?.trim();
   if (!baseURL || !model) {
-    throw new Error('npm run eval -- --llm needs LLM_BASE_URL and LLM_MODEL (and LLM_API_KEY if the endpoint wants one)');
+    throw new Error(
+      'npm run eval -- --llm needs LLM_BASE_URL and LLM_MODEL (and LLM_API_KEY if the endpoint wants one)',
+    );
   }
   const budget = Number(env.LLM_PROMPT_TOKEN_BUDGET ?? DEFAULT_PROMPT_TOKEN_BUDGET);
   const deadlineMs = Number(env.LLM_EVAL_DEADLINE_MS ?? 30_000);

@@ -1,7 +1,7 @@
 // Retrieval metrics over binary relevance (`relevant` in the datasets; LiveMCPBench's `groups` are
 // folded into it, as the dataset README says).
 
-export function recallAt(ranked: readonly string[], relevant: ReadonlySet<string>, k: number): number {
+function recallAt(ranked: readonly string[], relevant: ReadonlySet<string>, k: number): number {
   if (relevant.size === 0) return 0;
   let found = 0;
   for (const key of ranked.slice(0, k)) if (relevant.has(key)) found += 1;
@@ -18,7 +18,7 @@ export function ndcgAt(ranked: readonly string[], relevant: ReadonlySet<string>,
   return ideal > 0 ? dcg / ideal : 0;
 }
 
-export function reciprocalRank(ranked: readonly string[], relevant: ReadonlySet<string>): number {
+function reciprocalRank(ranked: readonly string[], relevant: ReadonlySet<string>): number {
   const at = ranked.findIndex((key) => relevant.has(key));
   return at < 0 ? 0 : 1 / (at + 1);
 }
@@ -50,7 +50,8 @@ export function pairedBootstrap(
   resamples = 2_000,
   seed = 1,
 ): { mean: number; low: number; high: number } {
-  if (a.length !== b.length || a.length === 0) throw new RangeError('pairedBootstrap: two non-empty arrays of the same length');
+  if (a.length !== b.length || a.length === 0)
+    throw new RangeError('pairedBootstrap: two non-empty arrays of the same length');
   const differences = a.map((value, i) => b[i]! - value);
   const n = differences.length;
   let state = seed >>> 0 || 1;

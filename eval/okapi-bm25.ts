@@ -10,7 +10,10 @@ const K1 = 1.2;
 const B = 0.75;
 
 function tokenizePlain(text: string): string[] {
-  return text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
 }
 
 export function rankOkapiBm25(input: RankInput, options: RankOptions = {}): RankedTool[] {

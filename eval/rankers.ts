@@ -18,20 +18,22 @@ export interface RankerVariant {
   rank(query: EvalQuery, tools: ToolInfo[]): RankerOutput | Promise<RankerOutput>;
 }
 
-export const bm25Baseline: RankerVariant = {
+const bm25Baseline: RankerVariant = {
   name: 'bm25',
   rank: (query, tools) => ({ ranked: rankOkapiBm25({ query: query.query, tools }).map((r) => r.tool.toolKey) }),
 };
 
 /** Our ranker, with a rank cache per dataset (as the service keeps one per project). */
-export function coreRanker(): RankerVariant {
+function coreRanker(): RankerVariant {
   let cache: RankCache = createRankCache();
   return {
     name: 'ours',
     prepare: () => {
       cache = createRankCache();
     },
-    rank: (query, tools) => ({ ranked: rankTools({ query: query.query, tools }, { cache }).map((r) => r.tool.toolKey) }),
+    rank: (query, tools) => ({
+      ranked: rankTools({ query: query.query, tools }, { cache }).map((r) => r.tool.toolKey),
+    }),
   };
 }
 

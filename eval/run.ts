@@ -42,7 +42,10 @@ const { values } = parseArgs({
 });
 
 if (values.feedback) {
-  const results = await runFeedbackEval({ only: values.only?.split(','), max: values.max === undefined ? undefined : Number(values.max) });
+  const results = await runFeedbackEval({
+    only: values.only?.split(','),
+    max: values.max === undefined ? undefined : Number(values.max),
+  });
   if (values.json) writeFileSync(values.json, `${JSON.stringify({ feedback: results }, null, 2)}\n`);
   process.exit(0);
 }
@@ -84,18 +87,26 @@ async function evaluate(rankers: RankerVariant[]): Promise<DatasetResult[]> {
       row['ms/query'] = (performance.now() - started) / dataset.queries.length;
       byRanker[ranker.name] = row;
     }
-    results.push({ dataset: dataset.name, queries: dataset.queries.length, totalQueries: dataset.totalQueries, tools: dataset.tools.length, byRanker });
+    results.push({
+      dataset: dataset.name,
+      queries: dataset.queries.length,
+      totalQueries: dataset.totalQueries,
+      tools: dataset.tools.length,
+      byRanker,
+    });
     printDataset(results.at(-1)!, rankers);
   }
   return results;
 }
 
 const fmt = (value: number | undefined): string => (value === undefined ? '   -  ' : value.toFixed(3).padStart(6));
-const pct = (ours: number, base: number): string => (base > 0 ? `${(((ours - base) / base) * 100).toFixed(1)}%` : 'n/a').padStart(7);
+const pct = (ours: number, base: number): string =>
+  (base > 0 ? `${(((ours - base) / base) * 100).toFixed(1)}%` : 'n/a').padStart(7);
 
 function columns(rankers: RankerVariant[], results: DatasetResult[]): string[] {
   const extras = new Set<string>();
-  for (const result of results) for (const row of Object.values(result.byRanker)) for (const key of Object.keys(row)) extras.add(key);
+  for (const result of results)
+    for (const row of Object.values(result.byRanker)) for (const key of Object.keys(row)) extras.add(key);
   for (const metric of METRICS) extras.delete(metric);
   extras.delete('ms/query');
   return [...METRICS, ...extras];
@@ -107,7 +118,9 @@ function printDataset(result: DatasetResult, rankers: RankerVariant[]): void {
   console.log(`  ${'ranker'.padEnd(8)} ${cols.map((c) => c.padStart(8)).join(' ')}   ms/query`);
   for (const ranker of rankers) {
     const row = result.byRanker[ranker.name]!;
-    console.log(`  ${ranker.name.padEnd(8)} ${cols.map((c) => fmt(row[c]).padStart(8)).join(' ')}   ${row['ms/query']!.toFixed(1).padStart(8)}`);
+    console.log(
+      `  ${ranker.name.padEnd(8)} ${cols.map((c) => fmt(row[c]).padStart(8)).join(' ')}   ${row['ms/query']!.toFixed(1).padStart(8)}`,
+    );
   }
 }
 
@@ -115,7 +128,8 @@ function summarize(results: DatasetResult[], rankers: RankerVariant[]): Record<s
   const average: Record<string, Row> = {};
   for (const ranker of rankers) {
     const row: Row = {};
-    for (const metric of METRICS) row[metric] = results.reduce((sum, r) => sum + (r.byRanker[ranker.name]?.[metric] ?? 0), 0) / results.length;
+    for (const metric of METRICS)
+      row[metric] = results.reduce((sum, r) => sum + (r.byRanker[ranker.name]?.[metric] ?? 0), 0) / results.length;
     average[ranker.name] = row;
   }
   const [base, ...others] = rankers;
@@ -125,15 +139,21 @@ function summarize(results: DatasetResult[], rankers: RankerVariant[]): Record<s
     for (const other of others) {
       const b = result.byRanker[base!.name]!;
       const o = result.byRanker[other.name]!;
-      console.log(`  ${result.dataset.padEnd(20)} ${METRICS.map((m) => `${fmt(b[m])} → ${fmt(o[m])} ${pct(o[m]!, b[m]!)}`.padStart(24)).join(' ')}`);
+      console.log(
+        `  ${result.dataset.padEnd(20)} ${METRICS.map((m) => `${fmt(b[m])} → ${fmt(o[m])} ${pct(o[m]!, b[m]!)}`.padStart(24)).join(' ')}`,
+      );
     }
   }
   for (const other of others) {
     const b = average[base!.name]!;
     const o = average[other.name]!;
-    console.log(`  ${'AVERAGE'.padEnd(20)} ${METRICS.map((m) => `${fmt(b[m])} → ${fmt(o[m])} ${pct(o[m]!, b[m]!)}`.padStart(24)).join(' ')}`);
+    console.log(
+      `  ${'AVERAGE'.padEnd(20)} ${METRICS.map((m) => `${fmt(b[m])} → ${fmt(o[m])} ${pct(o[m]!, b[m]!)}`.padStart(24)).join(' ')}`,
+    );
     const relative = METRICS.map((m: Metric) => {
-      const changes = results.map((r) => (r.byRanker[other.name]![m]! - r.byRanker[base!.name]![m]!) / (r.byRanker[base!.name]![m]! || 1));
+      const changes = results.map(
+        (r) => (r.byRanker[other.name]![m]! - r.byRanker[base!.name]![m]!) / (r.byRanker[base!.name]![m]! || 1),
+      );
       return `${m} ${((changes.reduce((s, c) => s + c, 0) / changes.length) * 100).toFixed(1)}%`;
     });
     console.log(`  mean of per-dataset relative changes (${other.name} vs ${base!.name}): ${relative.join(', ')}`);
@@ -155,7 +175,9 @@ function printChangeIntervals(results: DatasetResult[], rankers: RankerVariant[]
       const { mean, low, high } = pairedBootstrap(perQuery[ours.name]!, perQuery[other.name]!);
       const verdict = low > 0 ? 'better' : high < 0 ? 'worse' : 'within noise';
       const signed = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(3)}`;
-      console.log(`  ${other.name.padEnd(8)} ${result.dataset.padEnd(20)} ${signed(mean)}  [${signed(low)}, ${signed(high)}]  ${verdict}`);
+      console.log(
+        `  ${other.name.padEnd(8)} ${result.dataset.padEnd(20)} ${signed(mean)}  [${signed(low)}, ${signed(high)}]  ${verdict}`,
+      );
     }
   }
 }
@@ -187,7 +209,11 @@ function printStates(results: DatasetResult[], rankers: RankerVariant[]): void {
   for (const other of names.slice(names.indexOf('fused') + 1)) {
     if (!results.every((r) => ndcgByQuery.get(r.dataset)![other])) continue;
     const cells = results.map((r) => {
-      const { mean: change, low, high } = pairedBootstrap(ndcgByQuery.get(r.dataset)!.fused!, ndcgByQuery.get(r.dataset)![other]!);
+      const {
+        mean: change,
+        low,
+        high,
+      } = pairedBootstrap(ndcgByQuery.get(r.dataset)!.fused!, ndcgByQuery.get(r.dataset)![other]!);
       return `${r.dataset} ${signed(change)} [${signed(low)}, ${signed(high)}]`;
     });
     const average = mean(results.map((r) => r.byRanker[other]!['NDCG@10']!));
@@ -202,12 +228,17 @@ const semantic = values['no-semantic'] ? undefined : await semanticRankers(value
 const fusionVariants = (JSON.parse(values.fusion ?? '[]') as Partial<FusionOptions>[]).map((options, i) =>
   fusedRanker(semantic!.index, { ...DEFAULT_FUSION, ...options }, `fused${i + 1}`),
 );
-const oracleVariants = (values.oracle?.split(',') ?? []).map((z) => fusedRanker(semantic!.index, DEFAULT_FUSION, `oracle+${z}`, Number(z)));
+const oracleVariants = (values.oracle?.split(',') ?? []).map((z) =>
+  fusedRanker(semantic!.index, DEFAULT_FUSION, `oracle+${z}`, Number(z)),
+);
 const rankers: RankerVariant[] = [
   baseline!,
   withPromptColumns(ours!, promptBudget),
   ...(semantic
-    ? [semantic.semantic, withPromptColumns(semantic.fused, promptBudget, (query, tools) => semantic.fused.rankedTools(query, tools))]
+    ? [
+        semantic.semantic,
+        withPromptColumns(semantic.fused, promptBudget, (query, tools) => semantic.fused.rankedTools(query, tools)),
+      ]
     : []),
   ...fusionVariants,
   ...oracleVariants,
@@ -227,7 +258,8 @@ const calibration = values['no-calibration']
         ? await calibrationReport(async (queries, catalog) => {
             await semantic.fused.prepare!(catalog);
             const tops: number[] = [];
-            for (const query of queries) tops.push((await semantic.fused.rankedTools(query, catalog.tools))[0]?.relevance ?? 0);
+            for (const query of queries)
+              tops.push((await semantic.fused.rankedTools(query, catalog.tools))[0]?.relevance ?? 0);
             return tops;
           }, 'fused ')
         : []),
@@ -235,6 +267,9 @@ const calibration = values['no-calibration']
 if (calibration) printCalibration(calibration);
 console.log(`\neval took ${((performance.now() - started) / 1000).toFixed(1)} s`);
 if (values.json) {
-  writeFileSync(values.json, `${JSON.stringify({ maxQueriesPerDataset: maxQueries, results, average, calibration }, null, 2)}\n`);
+  writeFileSync(
+    values.json,
+    `${JSON.stringify({ maxQueriesPerDataset: maxQueries, results, average, calibration }, null, 2)}\n`,
+  );
   console.log(`wrote ${values.json}`);
 }

@@ -6,7 +6,13 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { createRankCache, rankTools, type RankCache, type RankedTool, type ToolInfo } from '../packages/core/src/index.js';
+import {
+  createRankCache,
+  rankTools,
+  type RankCache,
+  type RankedTool,
+  type ToolInfo,
+} from '../packages/core/src/index.js';
 import { dot } from '../src/semantic/embedder.js';
 import { createEndpointSource } from '../src/semantic/endpoint-source.js';
 import { DEFAULT_FUSION, fuseHybrid, type FusionOptions } from '../src/semantic/fuse-hybrid.js';
@@ -37,7 +43,10 @@ export class DiskVectors {
       const stored = JSON.parse(readFileSync(this.#file, 'utf8')) as Record<string, string>;
       for (const [key, base64] of Object.entries(stored)) {
         const bytes = Buffer.from(base64, 'base64');
-        this.#vectors.set(key, new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)));
+        this.#vectors.set(
+          key,
+          new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)),
+        );
       }
     }
   }
@@ -51,7 +60,8 @@ export class DiskVectors {
       const vectors = await this.embedder.embed(batch.map((key) => textOf.get(key)!));
       batch.forEach((key, i) => this.#vectors.set(key, vectors[i]!.slice()));
       this.#dirty = true;
-      if (missing.length > 256) process.stderr.write(`\r  embedding ${Math.min(at + 64, missing.length)}/${missing.length} texts`);
+      if (missing.length > 256)
+        process.stderr.write(`\r  embedding ${Math.min(at + 64, missing.length)}/${missing.length} texts`);
     }
     if (missing.length > 256) process.stderr.write('\n');
     return keys.map((key) => this.#vectors.get(key)!);
@@ -61,20 +71,27 @@ export class DiskVectors {
     if (!this.#dirty) return;
     mkdirSync(this.dir, { recursive: true });
     const stored: Record<string, string> = {};
-    for (const [key, vector] of this.#vectors) stored[key] = Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).toString('base64');
+    for (const [key, vector] of this.#vectors)
+      stored[key] = Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).toString('base64');
     writeFileSync(this.#file, JSON.stringify(stored));
     this.#dirty = false;
   }
 }
 
-export async function evalEmbedder(useEndpoint: boolean, env: Readonly<Record<string, string | undefined>>): Promise<TextEmbedder> {
+export async function evalEmbedder(
+  useEndpoint: boolean,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<TextEmbedder> {
   if (!useEndpoint) {
     const encoder = await loadLocalEncoder();
     return { model: LOCAL_MODEL, embed: (texts) => encoder.embed(texts) };
   }
   const baseURL = env.EMBEDDINGS_BASE_URL?.trim();
   const model = env.EMBEDDINGS_MODEL?.trim();
-  if (!baseURL || !model) throw new Error('npm run eval -- --embeddings needs EMBEDDINGS_BASE_URL and EMBEDDINGS_MODEL (and EMBEDDINGS_API_KEY if the endpoint wants one)');
+  if (!baseURL || !model)
+    throw new Error(
+      'npm run eval -- --embeddings needs EMBEDDINGS_BASE_URL and EMBEDDINGS_MODEL (and EMBEDDINGS_API_KEY if the endpoint wants one)',
+    );
   const apiKey = env.EMBEDDINGS_API_KEY?.trim();
   const source = createEndpointSource({ baseURL, model, timeoutMs: 120_000, ...(apiKey ? { apiKey } : {}) });
   return { model: `endpoint-${model}`, embed: (texts) => source.embed(texts) };
@@ -116,7 +133,10 @@ export function semanticRanker(index: SemanticIndex): RankerVariant {
     async rank(query, tools): Promise<RankerOutput> {
       const similarity = await index.similarity(query.query);
       const order = tools.map((_, i) => i).sort((a, b) => similarity[b]! - similarity[a]! || a - b);
-      return { ranked: order.map((i) => tools[i]!.toolKey), extras: { 'gold z': goldZ(similarity, tools, query.relevant) } };
+      return {
+        ranked: order.map((i) => tools[i]!.toolKey),
+        extras: { 'gold z': goldZ(similarity, tools, query.relevant) },
+      };
     },
   };
 }
@@ -150,7 +170,12 @@ function spreadOf(similarity: Float64Array): { mean: number; spread: number } {
  * The gold tools' similarities raised by `z` standard deviations of the request's similarities to the
  * list: what a stronger encoder would give (the ceiling sweep of `--oracle`).
  */
-function raiseGold(similarity: Float64Array, tools: readonly ToolInfo[], relevant: readonly string[], z: number): Float64Array {
+function raiseGold(
+  similarity: Float64Array,
+  tools: readonly ToolInfo[],
+  relevant: readonly string[],
+  z: number,
+): Float64Array {
   const { spread } = spreadOf(similarity);
   const gold = new Set(relevant);
   tools.forEach((tool, i) => {
@@ -164,14 +189,24 @@ function raiseGold(similarity: Float64Array, tools: readonly ToolInfo[], relevan
  * `oracle`, the gold tools' similarities are raised by that many standard deviations (a ceiling, not a
  * ranker: it reads the labels).
  */
-export function fusedRanker(index: SemanticIndex, options: FusionOptions = DEFAULT_FUSION, name = 'fused', oracle?: number): RankerVariant & {
+export function fusedRanker(
+  index: SemanticIndex,
+  options: FusionOptions = DEFAULT_FUSION,
+  name = 'fused',
+  oracle?: number,
+): RankerVariant & {
   rankedTools(query: string[], tools: ToolInfo[], relevant?: readonly string[]): Promise<RankedTool[]>;
 } {
   let cache: RankCache = createRankCache();
   const rankedTools = async (query: string[], tools: ToolInfo[], relevant: readonly string[] = []) => {
     const lexical = rankTools({ query, tools }, { cache });
     const similarity = await index.similarity(query);
-    return fuseHybrid(lexical, tools, oracle === undefined ? similarity : raiseGold(similarity, tools, relevant, oracle), options);
+    return fuseHybrid(
+      lexical,
+      tools,
+      oracle === undefined ? similarity : raiseGold(similarity, tools, relevant, oracle),
+      options,
+    );
   };
   return {
     name,

@@ -20,21 +20,34 @@ async function once() {
   const port = await freePort();
   const started = performance.now();
   const child = spawn(process.execPath, ['dist/src/server.js'], {
-    env: { ...process.env, NODE_ENV: 'production', AUTH_JWT_SECRET: 'cold-start-secret-of-at-least-32-bytes!!', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      AUTH_JWT_SECRET: 'cold-start-secret-of-at-least-32-bytes!!',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+    },
     stdio: 'ignore',
   });
   try {
     for (;;) {
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(), 1000);
-      const ok = await fetch(`http://127.0.0.1:${port}/healthz`, { signal: controller.signal }).then((r) => r.ok, () => false);
+      const ok = await fetch(`http://127.0.0.1:${port}/healthz`, { signal: controller.signal }).then(
+        (r) => r.ok,
+        () => false,
+      );
       clearTimeout(timer);
       if (ok) break;
       if (performance.now() - started > 120_000) throw new Error('no /healthz within 120 s');
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return { cpuMs: ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond, wallMs: performance.now() - started };
+    return {
+      cpuMs: ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond,
+      wallMs: performance.now() - started,
+    };
   } finally {
     child.kill('SIGKILL');
   }

@@ -3,10 +3,20 @@
 // what the table renders (test/config/variables.test.ts).
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { DOCS_MARKERS, ENV_MARKERS, renderDocsTables, renderEnvExample, replaceBetweenMarkers } from './config-reference.js';
+import {
+  DOCS_MARKERS,
+  ENV_MARKERS,
+  renderDocsTables,
+  renderEnvExample,
+  replaceBetweenMarkers,
+} from './config-reference.js';
 
 const targets = [
-  { path: fileURLToPath(new URL('../docs/configuration.md', import.meta.url)), markers: DOCS_MARKERS, render: renderDocsTables },
+  {
+    path: fileURLToPath(new URL('../docs/configuration.md', import.meta.url)),
+    markers: DOCS_MARKERS,
+    render: renderDocsTables,
+  },
   { path: fileURLToPath(new URL('../.env.example', import.meta.url)), markers: ENV_MARKERS, render: renderEnvExample },
 ];
 for (const { path, markers, render } of targets) {

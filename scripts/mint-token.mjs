@@ -41,17 +41,34 @@ if (values['private-key']) {
   const key = createPrivateKey(readFileSync(values['private-key']));
   const type = key.asymmetricKeyType;
   const curve = key.asymmetricKeyDetails?.namedCurve;
-  alg = values.alg ?? (type === 'ed25519' ? 'EdDSA' : type === 'ec' ? { prime256v1: 'ES256', secp384r1: 'ES384', secp521r1: 'ES512' }[curve] : type === 'rsa-pss' ? 'PS256' : 'RS256');
+  alg =
+    values.alg ??
+    (type === 'ed25519'
+      ? 'EdDSA'
+      : type === 'ec'
+        ? { prime256v1: 'ES256', secp384r1: 'ES384', secp521r1: 'ES512' }[curve]
+        : type === 'rsa-pss'
+          ? 'PS256'
+          : 'RS256');
   if (!alg) fail(`unsupported key type ${type} ${curve ?? ''}`);
   const hash = alg === 'EdDSA' ? null : `sha${alg.slice(2)}`;
-  const options = alg.startsWith('ES') ? { key, dsaEncoding: 'ieee-p1363' } : alg.startsWith('PS') ? { key, padding: 6, saltLength: Number(alg.slice(2)) / 8 } : key;
+  const options = alg.startsWith('ES')
+    ? { key, dsaEncoding: 'ieee-p1363' }
+    : alg.startsWith('PS')
+      ? { key, padding: 6, saltLength: Number(alg.slice(2)) / 8 }
+      : key;
   signer = (input) => sign(hash, Buffer.from(input), options);
 } else if (secret) {
   alg = values.alg ?? 'HS256';
   if (!/^HS(256|384|512)$/.test(alg)) fail('a secret signs HS256, HS384 or HS512 only');
-  signer = (input) => createHmac(`sha${alg.slice(2)}`, secret).update(input).digest();
+  signer = (input) =>
+    createHmac(`sha${alg.slice(2)}`, secret)
+      .update(input)
+      .digest();
 } else {
-  fail('set AUTH_JWT_SECRET (the deployment\'s secret) or pass --private-key (the key whose public half the deployment trusts)');
+  fail(
+    "set AUTH_JWT_SECRET (the deployment's secret) or pass --private-key (the key whose public half the deployment trusts)",
+  );
 }
 
 const now = Math.floor(Date.now() / 1000);

@@ -42,7 +42,9 @@ function trimPackages(root) {
   const count = (path) => {
     const stat = lstatSync(path);
     if (!stat.isDirectory()) return { files: 1, bytes: stat.size };
-    return readdirSync(path).map((name) => count(join(path, name))).reduce((a, b) => ({ files: a.files + b.files, bytes: a.bytes + b.bytes }), { files: 0, bytes: 0 });
+    return readdirSync(path)
+      .map((name) => count(join(path, name)))
+      .reduce((a, b) => ({ files: a.files + b.files, bytes: a.bytes + b.bytes }), { files: 0, bytes: 0 });
   };
   const drop = (path) => {
     const gone = count(path);

@@ -8,11 +8,36 @@ import { parseConfig } from '../src/config.js';
 import { shapeOf, type RecordedExchange } from '../test/openapi/replay.js';
 
 const TOOLS = [
-  { toolKey: 'github:create_issue', toolName: 'create_issue', serverName: 'GitHub', description: 'Open a new issue in a GitHub repository with a title, body, labels and assignees.' },
-  { toolKey: 'github:list_issues', toolName: 'list_issues', serverName: 'GitHub', description: 'List issues of a GitHub repository, filtered by state, labels or assignee.' },
-  { toolKey: 'slack:slack_post_message', toolName: 'slack_post_message', serverName: 'Slack', description: 'Send a new message to a Slack channel.' },
-  { toolKey: 'filesystem:read_file', toolName: 'read_file', serverName: 'Filesystem', description: 'Read a whole file from the file system and return its text.' },
-  { toolKey: 'google-calendar:create_event', toolName: 'create_event', serverName: 'Google Calendar', description: 'Create a calendar event with attendees.' },
+  {
+    toolKey: 'github:create_issue',
+    toolName: 'create_issue',
+    serverName: 'GitHub',
+    description: 'Open a new issue in a GitHub repository with a title, body, labels and assignees.',
+  },
+  {
+    toolKey: 'github:list_issues',
+    toolName: 'list_issues',
+    serverName: 'GitHub',
+    description: 'List issues of a GitHub repository, filtered by state, labels or assignee.',
+  },
+  {
+    toolKey: 'slack:slack_post_message',
+    toolName: 'slack_post_message',
+    serverName: 'Slack',
+    description: 'Send a new message to a Slack channel.',
+  },
+  {
+    toolKey: 'filesystem:read_file',
+    toolName: 'read_file',
+    serverName: 'Filesystem',
+    description: 'Read a whole file from the file system and return its text.',
+  },
+  {
+    toolKey: 'google-calendar:create_event',
+    toolName: 'create_event',
+    serverName: 'Google Calendar',
+    description: 'Create a calendar event with attendees.',
+  },
 ];
 
 const REQUESTS: Omit<RecordedExchange, 'response'>[] = [
@@ -36,7 +61,11 @@ const REQUESTS: Omit<RecordedExchange, 'response'>[] = [
   },
 ];
 
-const config = parseConfig({ AUTH_JWT_SECRET: 'v1-replay-recording-secret-0123456789abc', LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '0' });
+const config = parseConfig({
+  AUTH_JWT_SECRET: 'v1-replay-recording-secret-0123456789abc',
+  LOG_LEVEL: 'silent',
+  RATE_LIMIT_PER_MINUTE: '0',
+});
 const app = buildApp(config);
 await app.listen({ host: '127.0.0.1', port: 0 });
 const { port } = app.server.address() as { port: number };
@@ -54,7 +83,10 @@ for (const exchange of REQUESTS) {
     ...exchange,
     response: {
       status: response.status,
-      headers: { 'content-type': response.headers.get('content-type')!, 'api-version': response.headers.get('api-version')! },
+      headers: {
+        'content-type': response.headers.get('content-type')!,
+        'api-version': response.headers.get('api-version')!,
+      },
       shape: shapeOf(body),
       ...(body.results === undefined ? {} : { topToolKeys: body.results.slice(0, 2).map((result) => result.toolKey) }),
     },

@@ -12,10 +12,27 @@ import { join } from 'node:path';
 const [url, elementId, out] = process.argv.slice(2) as [string, string, string];
 if (!url || !elementId || !out) throw new Error('usage: screenshot-docs.ts URL ELEMENT_ID OUT.png');
 const port = 9333;
-const chrome = spawn('chromium', ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage', '--hide-scrollbars',
-  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1', `--user-data-dir=${mkdtempSync(join(tmpdir(), 'chr-'))}`,
-  `--remote-debugging-port=${port}`, '--window-size=1400,1000', 'about:blank'], { stdio: 'ignore' });
+const chrome = spawn(
+  'chromium',
+  [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--disable-dev-shm-usage',
+    '--hide-scrollbars',
+    '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+    `--user-data-dir=${mkdtempSync(join(tmpdir(), 'chr-'))}`,
+    `--remote-debugging-port=${port}`,
+    '--window-size=1400,1000',
+    'about:blank',
+  ],
+  { stdio: 'ignore' },
+);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 type Target = { type: string; webSocketDebuggerUrl: string };
 let targets: Target[] = [];
@@ -47,11 +64,16 @@ await send('Emulation.setDeviceMetricsOverride', { width: 1400, height: 1000, de
 await send('Page.navigate', { url });
 // The reference renders client-side: wait for the element to exist.
 for (let attempt = 0; attempt < 60; attempt++) {
-  const found = await send('Runtime.evaluate', { expression: `!!document.getElementById(${JSON.stringify(elementId)})`, returnByValue: true });
+  const found = await send('Runtime.evaluate', {
+    expression: `!!document.getElementById(${JSON.stringify(elementId)})`,
+    returnByValue: true,
+  });
   if (found.result?.result?.value === true) break;
   await sleep(500);
 }
-await send('Runtime.evaluate', { expression: `document.getElementById(${JSON.stringify(elementId)}).scrollIntoView({ block: 'start' })` });
+await send('Runtime.evaluate', {
+  expression: `document.getElementById(${JSON.stringify(elementId)}).scrollIntoView({ block: 'start' })`,
+});
 await sleep(2000);
 const shot = await send('Page.captureScreenshot', { format: 'png' });
 writeFileSync(out, Buffer.from(shot.result.data, 'base64'));

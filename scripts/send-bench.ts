@@ -66,7 +66,10 @@ export function groupByServer(tools: Row[]): { serverId: string; serverName?: st
     const serverId = colon < 0 ? key : key.slice(0, colon);
     let server = servers.get(serverId);
     if (!server) {
-      server = typeof tool.serverName === 'string' ? { serverId, serverName: tool.serverName, tools: [] } : { serverId, tools: [] };
+      server =
+        typeof tool.serverName === 'string'
+          ? { serverId, serverName: tool.serverName, tools: [] }
+          : { serverId, tools: [] };
       servers.set(serverId, server);
     }
     const mcpTool: Row = { name: colon < 0 ? tool.toolName : key.slice(colon + 1) };
@@ -104,7 +107,9 @@ export async function sendDataset(dataset: string, options: SendOptions): Promis
   const chunks: Row[][] = [];
   for (let start = 0; start < tools.length; start += CHUNK_TOOLS) chunks.push(tools.slice(start, start + CHUNK_TOOLS));
   const chunkOf = new Map<string, number>();
-  chunks.forEach((chunk, c) => chunk.forEach((tool) => chunkOf.has(String(tool.toolKey)) || chunkOf.set(String(tool.toolKey), c)));
+  chunks.forEach((chunk, c) =>
+    chunk.forEach((tool) => chunkOf.has(String(tool.toolKey)) || chunkOf.set(String(tool.toolKey), c)),
+  );
 
   const bodies: { body: unknown; chunk: number }[] = [];
   queries.forEach((q, i) => {
@@ -142,7 +147,11 @@ export async function sendDataset(dataset: string, options: SendOptions): Promis
       const { body, chunk } = bodies[index]!;
       const response = await fetch(`${options.baseUrl}/v1/catalog/search`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${options.token}`, 'content-type': 'application/json', 'content-encoding': 'gzip' },
+        headers: {
+          authorization: `Bearer ${options.token}`,
+          'content-type': 'application/json',
+          'content-encoding': 'gzip',
+        },
         body: gzipSync(JSON.stringify(body)),
       });
       const answer = (await response.json()) as {
@@ -171,7 +180,9 @@ export async function sendDataset(dataset: string, options: SendOptions): Promis
 
 /** An answer without what differs between two runs of the same code (ids, timings). */
 function stableAnswer(answer: { results?: unknown; meta?: object; detail?: string }): string {
-  const meta = Object.fromEntries(Object.entries(answer.meta ?? {}).filter(([key]) => !/requestId|Ms$|timings/.test(key)));
+  const meta = Object.fromEntries(
+    Object.entries(answer.meta ?? {}).filter(([key]) => !/requestId|Ms$|timings/.test(key)),
+  );
   return JSON.stringify({ results: answer.results, meta, detail: answer.detail });
 }
 
@@ -206,10 +217,13 @@ export async function startLocalService(): Promise<{ baseUrl: string; token: str
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('no port');
-  const token = signJwt(claims({ iss: 'https://router.example', aud: 'catalog-search', exp: Math.floor(Date.now() / 1000) + 3600 }), {
-    alg: 'HS256',
-    key: secret,
-  });
+  const token = signJwt(
+    claims({ iss: 'https://router.example', aud: 'catalog-search', exp: Math.floor(Date.now() / 1000) + 3600 }),
+    {
+      alg: 'HS256',
+      key: secret,
+    },
+  );
   return { baseUrl: `http://127.0.0.1:${address.port}`, token, close: () => app.close() };
 }
 
@@ -222,7 +236,9 @@ async function main(): Promise<void> {
   const service = await startLocalService();
   let rejections = 0;
   try {
-    console.log('dataset              tools chunks queries requests rejected skipped  tools-form  servers-form  saved (gzip saved)');
+    console.log(
+      'dataset              tools chunks queries requests rejected skipped  tools-form  servers-form  saved (gzip saved)',
+    );
     for (const dataset of datasets) {
       const started = performance.now();
       const report = await sendDataset(dataset, { ...service, ...(maxQueries === undefined ? {} : { maxQueries }) });

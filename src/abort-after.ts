@@ -18,7 +18,10 @@ export function abortAfter(ms: number, parent?: AbortSignal): AbortAfter {
   const controller = new AbortController();
   const onParentAbort = () => controller.abort(parent?.reason);
   // Not unref'd: a script awaiting only this wait would otherwise exit (code 13) instead of timing out.
-  const timer = setTimeout(() => controller.abort(new DOMException('The operation timed out.', 'TimeoutError')), Math.max(0, ms));
+  const timer = setTimeout(
+    () => controller.abort(new DOMException('The operation timed out.', 'TimeoutError')),
+    Math.max(0, ms),
+  );
   if (parent?.aborted) onParentAbort();
   else parent?.addEventListener('abort', onParentAbort, { once: true });
   const dispose = () => {

@@ -37,7 +37,8 @@ const CONNECTIONS_CHECKING_INTERVAL_MS = 250;
 
 /** Builds the service without listening: server.ts listens, tests inject or listen on loopback. */
 export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyInstance {
-  if (config.auth === undefined) throw new Error('buildApp: config.auth is required (server.ts makes a development key)');
+  if (config.auth === undefined)
+    throw new Error('buildApp: config.auth is required (server.ts makes a development key)');
 
   const app = Fastify({
     // Routers forward third-party tool objects: a `__proto__` (or `constructor.prototype`) key in
@@ -108,12 +109,22 @@ export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyI
       origin: config.corsOrigins.includes('*') ? '*' : [...config.corsOrigins],
       methods: ['GET', 'POST', 'DELETE'],
       allowedHeaders: ['authorization', 'content-type', 'x-project-id', 'x-request-id', 'x-search-deadline-ms'],
-      exposedHeaders: ['x-request-id', 'api-version', 'retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'],
+      exposedHeaders: [
+        'x-request-id',
+        'api-version',
+        'retry-after',
+        'x-ratelimit-limit',
+        'x-ratelimit-remaining',
+        'x-ratelimit-reset',
+      ],
       maxAge: 600,
     });
   }
   if (config.metrics.enabled) {
-    app.register(metricsPlugin, { metrics: services.metrics, path: config.metrics.port === undefined ? config.metrics.path : undefined });
+    app.register(metricsPlugin, {
+      metrics: services.metrics,
+      path: config.metrics.port === undefined ? config.metrics.path : undefined,
+    });
   }
   app.register(apiVersionPlugin);
   // Before the routes: it documents them as they are registered.

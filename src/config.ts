@@ -5,7 +5,7 @@
  * and the rules between variables), `types.ts` (its shape). Importers use this file only.
  */
 export { ConfigError, parseConfig, withDevelopmentKey } from './config/parse.js';
-export { algorithmsForKey, ASYMMETRIC_ALGORITHMS, HMAC_ALGORITHMS, UNASSIGNED_PROJECT_ID } from './config/auth.js';
+export { algorithmsForKey, ASYMMETRIC_ALGORITHMS, UNASSIGNED_PROJECT_ID } from './config/auth.js';
 export type { Env } from './config/env-reader.js';
 export type {
   AuthConfig,

@@ -13,7 +13,7 @@ import { Server as NetServer, type Socket } from 'node:net';
  * response), and closes only connections that have carried no request for `quietMs`: a client
  * that has been silent that long is not about to send (the same bet as any keep-alive timeout).
  */
-export interface ConnectionDrain {
+interface ConnectionDrain {
   /** Stops accepting connections and resolves once every connection is closed, or at `deadlineMs`. */
   drain(options: { quietMs: number; deadlineMs: number }): Promise<void>;
 }

@@ -51,7 +51,7 @@ const TITLES: Record<ErrorCode, string> = {
 };
 
 /** Problem types are relative URIs (RFC 9457 §3.1.1) documented in the README's error table. */
-export const problemType = (code: ErrorCode) => `/problems/${code.toLowerCase().replaceAll('_', '-')}`;
+const problemType = (code: ErrorCode) => `/problems/${code.toLowerCase().replaceAll('_', '-')}`;
 
 export const FieldErrorSchema = Type.Object(
   {
@@ -130,12 +130,19 @@ export function toProblemError(error: FastifyError | ProblemError | Error): Prob
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return new ProblemError('INVALID_REQUEST', 'The request body is not valid JSON.');
     case 'FST_CP_ERR_INVALID_CONTENT_ENCODING':
-      return new ProblemError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Encoding: send the body as is, or gzip, deflate or br.');
+      return new ProblemError(
+        'UNSUPPORTED_MEDIA_TYPE',
+        'Unsupported Content-Encoding: send the body as is, or gzip, deflate or br.',
+      );
     case 'FST_CP_ERR_INVALID_CONTENT':
-      return new ProblemError('INVALID_REQUEST', 'The request body could not be decompressed with its Content-Encoding.');
+      return new ProblemError(
+        'INVALID_REQUEST',
+        'The request body could not be decompressed with its Content-Encoding.',
+      );
   }
   const status = fastifyError.statusCode ?? 500;
-  if (status === 413) return new ProblemError('PAYLOAD_TOO_LARGE', 'The request body is larger than the service accepts.');
+  if (status === 413)
+    return new ProblemError('PAYLOAD_TOO_LARGE', 'The request body is larger than the service accepts.');
   if (status === 415) return new ProblemError('UNSUPPORTED_MEDIA_TYPE', 'Send the request body as application/json.');
   if (status === 404) return new ProblemError('NOT_FOUND', 'No such resource.');
   if (status === 405) return new ProblemError('METHOD_NOT_ALLOWED', 'This method is not allowed here.');
@@ -199,9 +206,15 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   let problem: ProblemError;
   if (error.code === 'HPE_HEADER_OVERFLOW') {
-    problem = new ProblemError('HEADERS_TOO_LARGE', 'The request headers are larger than the service accepts (16 KB in all).');
+    problem = new ProblemError(
+      'HEADERS_TOO_LARGE',
+      'The request headers are larger than the service accepts (16 KB in all).',
+    );
   } else if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-    problem = new ProblemError('REQUEST_TIMEOUT', 'The request was not received in time; send headers and body without pauses.');
+    problem = new ProblemError(
+      'REQUEST_TIMEOUT',
+      'The request was not received in time; send headers and body without pauses.',
+    );
   } else {
     problem = new ProblemError('INVALID_REQUEST', 'The request is not valid HTTP/1.1.');
   }

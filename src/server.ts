@@ -48,13 +48,18 @@ closeWithGrace({ delay: config.shutdown.timeoutMs, logger: false }, async ({ sig
   app.log.info({ closing: true }, 'closing the listener; waiting for in-flight requests');
   // Half a second of the hard limit is left for app.close() (plugins' onClose hooks).
   app.lifecycle.closingConnections = true;
-  await connections.drain({ quietMs: DRAIN_QUIET_MS, deadlineMs: Math.max(0, config.shutdown.timeoutMs - config.shutdown.delayMs - 500) });
+  await connections.drain({
+    quietMs: DRAIN_QUIET_MS,
+    deadlineMs: Math.max(0, config.shutdown.timeoutMs - config.shutdown.delayMs - 500),
+  });
   await app.close();
   // A scraper's keep-alive connection must not hold the exit.
   metricsServer?.close();
   metricsServer?.closeAllConnections();
   // The last spans (those of the requests just finished) are still in the batch.
-  await tracing?.shutdown(Math.max(0, hardStopAt - Date.now() - 100)).catch((error: unknown) => app.log.warn({ err: error }, 'could not export the last spans'));
+  await tracing
+    ?.shutdown(Math.max(0, hardStopAt - Date.now() - 100))
+    .catch((error: unknown) => app.log.warn({ err: error }, 'could not export the last spans'));
   app.log.info('shut down');
 });
 
@@ -62,8 +67,15 @@ try {
   await app.listen({ host: config.host, port: config.port });
   const { metrics } = config;
   if (metrics.enabled && metrics.port !== undefined) {
-    metricsServer = await listenForMetrics(app.metrics.registry, { host: metrics.host, port: metrics.port, path: metrics.path });
-    app.log.info({ metrics: `http://${metrics.host}:${metrics.port}${metrics.path}` }, 'metrics served on their own port');
+    metricsServer = await listenForMetrics(app.metrics.registry, {
+      host: metrics.host,
+      port: metrics.port,
+      path: metrics.path,
+    });
+    app.log.info(
+      { metrics: `http://${metrics.host}:${metrics.port}${metrics.path}` },
+      'metrics served on their own port',
+    );
   }
 } catch (error) {
   app.log.fatal({ err: error }, 'could not start listening');
@@ -73,7 +85,10 @@ try {
 if (devMode) printDevelopmentQuickStart();
 
 function printDevelopmentQuickStart(): void {
-  const token = app.jwt.sign({ [config.auth!.projectClaim]: DEV_PROJECT_ID, sub: 'dev' }, { expiresIn: DEV_TOKEN_LIFETIME });
+  const token = app.jwt.sign(
+    { [config.auth!.projectClaim]: DEV_PROJECT_ID, sub: 'dev' },
+    { expiresIn: DEV_TOKEN_LIFETIME },
+  );
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   // A wildcard listen address is reachable on loopback; a specific one only on itself.
@@ -96,7 +111,9 @@ function printDevelopmentQuickStart(): void {
       '',
       `curl -s http://${host}:${port}/v1/catalog/search -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' --data @${sample ?? 'examples/search-request.json'}`,
       '',
-      ...(config.docs.enabled ? [`API reference: http://${host}:${port}/docs (OpenAPI document: /openapi.yaml)`, ''] : []),
+      ...(config.docs.enabled
+        ? [`API reference: http://${host}:${port}/docs (OpenAPI document: /openapi.yaml)`, '']
+        : []),
     ].join('\n') + '\n',
   );
 }

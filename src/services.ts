@@ -64,7 +64,10 @@ export function createServices(config: Readonly<Config>, deps: ServiceDeps, log:
     ? new SharedStore(
         connectRedis(config.redis),
         config.redis.keyPrefix,
-        { error: (operation) => metrics.redisErrors.inc({ operation }), fallback: (operation) => metrics.redisFallbacks.inc({ operation }) },
+        {
+          error: (operation) => metrics.redisErrors.inc({ operation }),
+          fallback: (operation) => metrics.redisFallbacks.inc({ operation }),
+        },
         log,
       )
     : undefined;
@@ -81,7 +84,8 @@ export function createServices(config: Readonly<Config>, deps: ServiceDeps, log:
 
   const reranker = deps.reranker ?? llmReranker(config, memory, shared, log);
   if (config.llm) log.info({ model: config.llm.model, endpoint: originOf(config.llm.baseUrl) }, 'LLM rerank stage on');
-  else if (!deps.reranker) log.info('BM25-only: LLM_MODEL is not set, searches are ranked lexically (meta.ranker "bm25")');
+  else if (!deps.reranker)
+    log.info('BM25-only: LLM_MODEL is not set, searches are ranked lexically (meta.ranker "bm25")');
 
   const semantic = config.embeddings
     ? vectorProviderFromConfig(config.embeddings, log, {
@@ -107,11 +111,17 @@ export function createServices(config: Readonly<Config>, deps: ServiceDeps, log:
     toolNames,
     // Per project: searches worked on and waiting at once, work (tools × sub-queries) and bytes per minute.
     fairShare: new FairShare(config.fairShare, { onRefused: (limit) => metrics.costLimited.inc({ limit }) }),
-    rankCaches: new ProjectRankCaches({ projects: config.search.cacheProjects, toolsPerProject: config.search.cacheToolsPerProject, memory }),
+    rankCaches: new ProjectRankCaches({
+      projects: config.search.cacheProjects,
+      toolsPerProject: config.search.cacheToolsPerProject,
+      memory,
+    }),
     vectors: semantic?.stage,
     reranker,
     // Learning from use (src/feedback): the routers' reports, kept per project in the budget and in Redis.
-    learning: config.feedback.enabled ? new Learning(config.feedback, config.search.maxQueryChars, { memory, shared }) : undefined,
+    learning: config.feedback.enabled
+      ? new Learning(config.feedback, config.search.maxQueryChars, { memory, shared })
+      : undefined,
     ready: async () => semantic?.ready(),
     close: async () => {
       await Promise.all([toolNames.close(), semantic?.stage.close()]);
@@ -120,7 +130,12 @@ export function createServices(config: Readonly<Config>, deps: ServiceDeps, log:
   };
 }
 
-function llmReranker(config: Readonly<Config>, memory: MemoryBudget, shared: SharedStore | undefined, log: FastifyBaseLogger): Reranker | undefined {
+function llmReranker(
+  config: Readonly<Config>,
+  memory: MemoryBudget,
+  shared: SharedStore | undefined,
+  log: FastifyBaseLogger,
+): Reranker | undefined {
   if (!config.llm) return undefined;
   const warnings = new ThrottledWarnings(log);
   return rerankerFromConfig(config.llm, {
@@ -128,7 +143,11 @@ function llmReranker(config: Readonly<Config>, memory: MemoryBudget, shared: Sha
     ...(shared ? { sharedAnswers: sharedAnswerCache(shared) } : {}),
     // One line per cause every 10 s at most: an outage must be seen, not flood the logs.
     onUpstreamFailure: (failure) =>
-      warnings.warn(`llm:${failure.reason}:${failure.status ?? failure.code ?? ''}`, { llm: failure }, 'LLM call failed; searches answer with the lexical ranking'),
+      warnings.warn(
+        `llm:${failure.reason}:${failure.status ?? failure.code ?? ''}`,
+        { llm: failure },
+        'LLM call failed; searches answer with the lexical ranking',
+      ),
   });
 }
 

@@ -5,7 +5,9 @@ import { testConfig } from './helpers/app.js';
 describe('buildApp', () => {
   it('sets explicit server timeouts and the body limit from config', async () => {
     const app = buildApp(
-      testConfig({ http: { bodyLimitBytes: 12_345, requestTimeoutMs: 11_000, headersTimeoutMs: 7_000, keepAliveTimeoutMs: 9_000 } }),
+      testConfig({
+        http: { bodyLimitBytes: 12_345, requestTimeoutMs: 11_000, headersTimeoutMs: 7_000, keepAliveTimeoutMs: 9_000 },
+      }),
     );
     await app.ready();
     expect(app.server.requestTimeout).toBe(11_000);

@@ -24,7 +24,13 @@ describe('parseConfig', () => {
       production: false,
       llm: undefined,
       rateLimitPerMinute: 600,
-      search: { deadlineMs: 4000, maxTools: 5000, maxQueryChars: 32_000, maxContextChars: 64_000, maxDescriptionChars: 2000 },
+      search: {
+        deadlineMs: 4000,
+        maxTools: 5000,
+        maxQueryChars: 32_000,
+        maxContextChars: 64_000,
+        maxDescriptionChars: 2000,
+      },
       http: { bodyLimitBytes: 5 * 1024 * 1024 },
     });
     expect(config.auth).toMatchObject({
@@ -39,14 +45,29 @@ describe('parseConfig', () => {
 
   it('reads every variable', () => {
     const config = parseConfig({
-      HOST: '127.0.0.1', PORT: '9000', LOG_LEVEL: 'debug', NODE_ENV: 'production',
-      AUTH_JWT_SECRET: SECRET, AUTH_ISSUER: 'https://a.example, https://b.example', AUTH_AUDIENCE: 'catalog-search',
-      AUTH_PROJECT_CLAIM: 'tenant', AUTH_CLOCK_TOLERANCE_SEC: '5',
-      LLM_BASE_URL: 'http://127.0.0.1:11434/v1', LLM_MODEL: 'qwen', LLM_API_KEY: 'k',
-      SEARCH_DEADLINE_MS: '2500', MAX_TOOLS: '100', MAX_BODY_BYTES: '2048', RATE_LIMIT_PER_MINUTE: '0',
+      HOST: '127.0.0.1',
+      PORT: '9000',
+      LOG_LEVEL: 'debug',
+      NODE_ENV: 'production',
+      AUTH_JWT_SECRET: SECRET,
+      AUTH_ISSUER: 'https://a.example, https://b.example',
+      AUTH_AUDIENCE: 'catalog-search',
+      AUTH_PROJECT_CLAIM: 'tenant',
+      AUTH_CLOCK_TOLERANCE_SEC: '5',
+      LLM_BASE_URL: 'http://127.0.0.1:11434/v1',
+      LLM_MODEL: 'qwen',
+      LLM_API_KEY: 'k',
+      SEARCH_DEADLINE_MS: '2500',
+      MAX_TOOLS: '100',
+      MAX_BODY_BYTES: '2048',
+      RATE_LIMIT_PER_MINUTE: '0',
     });
     expect(config).toMatchObject({
-      host: '127.0.0.1', port: 9000, logLevel: 'debug', production: true, rateLimitPerMinute: 0,
+      host: '127.0.0.1',
+      port: 9000,
+      logLevel: 'debug',
+      production: true,
+      rateLimitPerMinute: 0,
       llm: {
         baseUrl: 'http://127.0.0.1:11434/v1',
         model: 'qwen',
@@ -59,72 +80,171 @@ describe('parseConfig', () => {
       http: { bodyLimitBytes: 2048 },
     });
     expect(config.auth).toMatchObject({
-      issuers: ['https://a.example', 'https://b.example'], audiences: ['catalog-search'], projectClaim: 'tenant', clockToleranceMs: 5000,
+      issuers: ['https://a.example', 'https://b.example'],
+      audiences: ['catalog-search'],
+      projectClaim: 'tenant',
+      clockToleranceMs: 5000,
     });
   });
 
   it('reads the fair-share limits and the cache memory budget, with their defaults', () => {
     const defaults = parseConfig({});
-    expect(defaults.fairShare).toEqual({ maxInFlight: 8, maxWaiting: 32, workPerMinute: 600_000, bytesPerMinute: 300 * 1024 * 1024 });
+    expect(defaults.fairShare).toEqual({
+      maxInFlight: 8,
+      maxWaiting: 32,
+      workPerMinute: 600_000,
+      bytesPerMinute: 300 * 1024 * 1024,
+    });
     expect(defaults.memory).toEqual({ cacheBytes: 128 * 1024 * 1024, projectShare: 0.25 });
     const set = parseConfig({
-      MAX_IN_FLIGHT_PER_PROJECT: '2', MAX_WAITING_PER_PROJECT: '0', RATE_LIMIT_WORK_PER_MINUTE: '0', RATE_LIMIT_MB_PER_MINUTE: '10',
-      CACHE_MEMORY_MB: '64', CACHE_PROJECT_SHARE: '0.5',
+      MAX_IN_FLIGHT_PER_PROJECT: '2',
+      MAX_WAITING_PER_PROJECT: '0',
+      RATE_LIMIT_WORK_PER_MINUTE: '0',
+      RATE_LIMIT_MB_PER_MINUTE: '10',
+      CACHE_MEMORY_MB: '64',
+      CACHE_PROJECT_SHARE: '0.5',
     });
-    expect(set.fairShare).toEqual({ maxInFlight: 2, maxWaiting: 0, workPerMinute: 0, bytesPerMinute: 10 * 1024 * 1024 });
+    expect(set.fairShare).toEqual({
+      maxInFlight: 2,
+      maxWaiting: 0,
+      workPerMinute: 0,
+      bytesPerMinute: 10 * 1024 * 1024,
+    });
     expect(set.memory).toEqual({ cacheBytes: 64 * 1024 * 1024, projectShare: 0.5 });
-    const named = problemsOf({ MAX_IN_FLIGHT_PER_PROJECT: '-1', CACHE_MEMORY_MB: '1', CACHE_PROJECT_SHARE: '2', RATE_LIMIT_MB_PER_MINUTE: 'lots' })
-      .map((problem) => problem.split(':')[0]);
-    expect(named).toEqual(expect.arrayContaining(['MAX_IN_FLIGHT_PER_PROJECT', 'CACHE_MEMORY_MB', 'CACHE_PROJECT_SHARE', 'RATE_LIMIT_MB_PER_MINUTE']));
+    const named = problemsOf({
+      MAX_IN_FLIGHT_PER_PROJECT: '-1',
+      CACHE_MEMORY_MB: '1',
+      CACHE_PROJECT_SHARE: '2',
+      RATE_LIMIT_MB_PER_MINUTE: 'lots',
+    }).map((problem) => problem.split(':')[0]);
+    expect(named).toEqual(
+      expect.arrayContaining([
+        'MAX_IN_FLIGHT_PER_PROJECT',
+        'CACHE_MEMORY_MB',
+        'CACHE_PROJECT_SHARE',
+        'RATE_LIMIT_MB_PER_MINUTE',
+      ]),
+    );
   });
 
   it('reads the learning-from-use settings (FEEDBACK_*), with their defaults, and names bad values', () => {
     expect(parseConfig({}).feedback).toEqual({
-      enabled: true, halfLifeMs: 30 * 86_400_000, priorReports: 3, maxBoost: 1, maxEvents: 5000, searchTtlMs: 900_000, maxBodyBytes: 256 * 1024,
+      enabled: true,
+      halfLifeMs: 30 * 86_400_000,
+      priorReports: 3,
+      maxBoost: 1,
+      maxEvents: 5000,
+      searchTtlMs: 900_000,
+      maxBodyBytes: 256 * 1024,
     });
     const set = parseConfig({
-      FEEDBACK_LEARNING: 'false', FEEDBACK_HALF_LIFE_DAYS: '7', FEEDBACK_MIN_REPORTS: '5', FEEDBACK_MAX_BOOST: '0.5',
-      FEEDBACK_MAX_EVENTS: '100', FEEDBACK_SEARCH_TTL_MS: '60000', FEEDBACK_MAX_BODY_BYTES: '4096',
+      FEEDBACK_LEARNING: 'false',
+      FEEDBACK_HALF_LIFE_DAYS: '7',
+      FEEDBACK_MIN_REPORTS: '5',
+      FEEDBACK_MAX_BOOST: '0.5',
+      FEEDBACK_MAX_EVENTS: '100',
+      FEEDBACK_SEARCH_TTL_MS: '60000',
+      FEEDBACK_MAX_BODY_BYTES: '4096',
     });
-    expect(set.feedback).toEqual({ enabled: false, halfLifeMs: 7 * 86_400_000, priorReports: 5, maxBoost: 0.5, maxEvents: 100, searchTtlMs: 60_000, maxBodyBytes: 4096 });
-    const named = problemsOf({ FEEDBACK_HALF_LIFE_DAYS: '0', FEEDBACK_MAX_BOOST: '3', FEEDBACK_MAX_EVENTS: 'many', FEEDBACK_LEARNING: 'maybe' })
-      .map((problem) => problem.split(':')[0]);
-    expect(named).toEqual(expect.arrayContaining(['FEEDBACK_HALF_LIFE_DAYS', 'FEEDBACK_MAX_BOOST', 'FEEDBACK_MAX_EVENTS', 'FEEDBACK_LEARNING']));
+    expect(set.feedback).toEqual({
+      enabled: false,
+      halfLifeMs: 7 * 86_400_000,
+      priorReports: 5,
+      maxBoost: 0.5,
+      maxEvents: 100,
+      searchTtlMs: 60_000,
+      maxBodyBytes: 4096,
+    });
+    const named = problemsOf({
+      FEEDBACK_HALF_LIFE_DAYS: '0',
+      FEEDBACK_MAX_BOOST: '3',
+      FEEDBACK_MAX_EVENTS: 'many',
+      FEEDBACK_LEARNING: 'maybe',
+    }).map((problem) => problem.split(':')[0]);
+    expect(named).toEqual(
+      expect.arrayContaining([
+        'FEEDBACK_HALF_LIFE_DAYS',
+        'FEEDBACK_MAX_BOOST',
+        'FEEDBACK_MAX_EVENTS',
+        'FEEDBACK_LEARNING',
+      ]),
+    );
   });
 
   it('turns the semantic stage on with the embedded encoder by default, off with EMBEDDINGS=off, and reads an endpoint', () => {
     expect(parseConfig({ AUTH_JWT_SECRET: SECRET }).embeddings).toEqual({
-      endpoint: undefined, threads: 1, cacheBytes: 128 * 1024 * 1024, waitShare: 0, queryWaitMs: undefined, maxQueuedPerProject: 5000,
+      endpoint: undefined,
+      threads: 1,
+      cacheBytes: 128 * 1024 * 1024,
+      waitShare: 0,
+      queryWaitMs: undefined,
+      maxQueuedPerProject: 5000,
     });
     expect(parseConfig({ AUTH_JWT_SECRET: SECRET, EMBEDDINGS: 'off' }).embeddings).toBeUndefined();
     const config = parseConfig({
-      AUTH_JWT_SECRET: SECRET, EMBEDDINGS_BASE_URL: 'http://127.0.0.1:8081/v1', EMBEDDINGS_MODEL: 'bge-small', EMBEDDINGS_API_KEY: 'k',
-      EMBEDDINGS_CACHE_MB: '16', EMBEDDINGS_WAIT_PERCENT: '10', EMBEDDINGS_QUEUE_PER_PROJECT: '100', EMBEDDINGS_THREADS: '2',
+      AUTH_JWT_SECRET: SECRET,
+      EMBEDDINGS_BASE_URL: 'http://127.0.0.1:8081/v1',
+      EMBEDDINGS_MODEL: 'bge-small',
+      EMBEDDINGS_API_KEY: 'k',
+      EMBEDDINGS_CACHE_MB: '16',
+      EMBEDDINGS_WAIT_PERCENT: '10',
+      EMBEDDINGS_QUEUE_PER_PROJECT: '100',
+      EMBEDDINGS_THREADS: '2',
       EMBEDDINGS_QUERY_WAIT_MS: '120',
     });
     expect(config.embeddings).toEqual({
       endpoint: { baseUrl: 'http://127.0.0.1:8081/v1', model: 'bge-small', apiKey: 'k' },
-      threads: 2, cacheBytes: 16 * 1024 * 1024, waitShare: 0.1, queryWaitMs: 120, maxQueuedPerProject: 100,
+      threads: 2,
+      cacheBytes: 16 * 1024 * 1024,
+      waitShare: 0.1,
+      queryWaitMs: 120,
+      maxQueuedPerProject: 100,
     });
   });
 
   it('names bad embeddings variables', () => {
     const named = problemsOf({
-      AUTH_JWT_SECRET: SECRET, EMBEDDINGS: 'maybe', EMBEDDINGS_BASE_URL: 'ftp://x', EMBEDDINGS_WAIT_PERCENT: '150', EMBEDDINGS_QUERY_WAIT_MS: 'soon',
+      AUTH_JWT_SECRET: SECRET,
+      EMBEDDINGS: 'maybe',
+      EMBEDDINGS_BASE_URL: 'ftp://x',
+      EMBEDDINGS_WAIT_PERCENT: '150',
+      EMBEDDINGS_QUERY_WAIT_MS: 'soon',
     }).map((problem) => problem.split(':')[0]);
-    expect(named).toEqual(expect.arrayContaining(['EMBEDDINGS', 'EMBEDDINGS_BASE_URL', 'EMBEDDINGS_MODEL', 'EMBEDDINGS_WAIT_PERCENT', 'EMBEDDINGS_QUERY_WAIT_MS']));
+    expect(named).toEqual(
+      expect.arrayContaining([
+        'EMBEDDINGS',
+        'EMBEDDINGS_BASE_URL',
+        'EMBEDDINGS_MODEL',
+        'EMBEDDINGS_WAIT_PERCENT',
+        'EMBEDDINGS_QUERY_WAIT_MS',
+      ]),
+    );
     expect(problemsOf({ AUTH_JWT_SECRET: SECRET, EMBEDDINGS_API_KEY: 'k' })[0]).toMatch(/^EMBEDDINGS_API_KEY/);
   });
 
   it('names every bad variable at once', () => {
     const problems = problemsOf({
-      PORT: 'eighty', LOG_LEVEL: 'loud', SEARCH_DEADLINE_MS: '-1', MAX_TOOLS: '0', AUTH_JWT_SECRET: 'short',
-      LLM_BASE_URL: 'not a url', RATE_LIMIT_PER_MINUTE: '1.5',
+      PORT: 'eighty',
+      LOG_LEVEL: 'loud',
+      SEARCH_DEADLINE_MS: '-1',
+      MAX_TOOLS: '0',
+      AUTH_JWT_SECRET: 'short',
+      LLM_BASE_URL: 'not a url',
+      RATE_LIMIT_PER_MINUTE: '1.5',
     });
     const named = problems.map((problem) => problem.split(':')[0]);
-    expect(named).toEqual(expect.arrayContaining([
-      'PORT', 'LOG_LEVEL', 'SEARCH_DEADLINE_MS', 'MAX_TOOLS', 'AUTH_JWT_SECRET', 'LLM_BASE_URL', 'LLM_MODEL', 'RATE_LIMIT_PER_MINUTE',
-    ]));
+    expect(named).toEqual(
+      expect.arrayContaining([
+        'PORT',
+        'LOG_LEVEL',
+        'SEARCH_DEADLINE_MS',
+        'MAX_TOOLS',
+        'AUTH_JWT_SECRET',
+        'LLM_BASE_URL',
+        'LLM_MODEL',
+        'RATE_LIMIT_PER_MINUTE',
+      ]),
+    );
     // The secret itself is never echoed.
     expect(problems.join('\n')).not.toContain('short');
   });
@@ -141,7 +261,9 @@ describe('parseConfig', () => {
   });
 
   it('refuses two key sources at once', () => {
-    expect(problemsOf({ AUTH_JWT_SECRET: SECRET, AUTH_JWKS_URL: 'https://idp.example/jwks.json' })[0]).toMatch(/AUTH_JWT_SECRET, AUTH_JWKS_URL/);
+    expect(problemsOf({ AUTH_JWT_SECRET: SECRET, AUTH_JWKS_URL: 'https://idp.example/jwks.json' })[0]).toMatch(
+      /AUTH_JWT_SECRET, AUTH_JWKS_URL/,
+    );
   });
 
   it('pins algorithms to the PEM key type, and accepts "\\n"-escaped PEM', () => {
@@ -149,7 +271,8 @@ describe('parseConfig', () => {
       const auth = parseConfig({ AUTH_JWT_PUBLIC_KEY: pem }).auth!;
       return auth.key.algorithms;
     };
-    const pemOf = (pair: ReturnType<typeof generateKeyPairSync>) => pair.publicKey.export({ type: 'spki', format: 'pem' }).toString();
+    const pemOf = (pair: ReturnType<typeof generateKeyPairSync>) =>
+      pair.publicKey.export({ type: 'spki', format: 'pem' }).toString();
     const rsa = pemOf(generateKeyPairSync('rsa', { modulusLength: 2048 }));
     expect(algorithmsOf(rsa)).toEqual(['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512']);
     expect(algorithmsOf(rsa.replaceAll('\n', '\\n'))).toEqual(['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512']);
@@ -157,14 +280,18 @@ describe('parseConfig', () => {
     expect(algorithmsOf(pemOf(generateKeyPairSync('ec', { namedCurve: 'P-521' })))).toEqual(['ES512']);
     expect(algorithmsOf(pemOf(generateKeyPairSync('ed25519')))).toEqual(['EdDSA']);
     expect(problemsOf({ AUTH_JWT_PUBLIC_KEY: 'hello' })[0]).toMatch(/^AUTH_JWT_PUBLIC_KEY: not a PEM public key/);
-    expect(problemsOf({ AUTH_JWT_PUBLIC_KEY: pemOf(generateKeyPairSync('x25519')) })[0]).toMatch(/^AUTH_JWT_PUBLIC_KEY: unsupported key type/);
+    expect(problemsOf({ AUTH_JWT_PUBLIC_KEY: pemOf(generateKeyPairSync('x25519')) })[0]).toMatch(
+      /^AUTH_JWT_PUBLIC_KEY: unsupported key type/,
+    );
   });
 
   it('refuses a header timeout longer than the request timeout (Node would refuse to create the server)', () => {
     expect(problemsOf({ HEADERS_TIMEOUT_MS: '20000', REQUEST_TIMEOUT_MS: '10000' })).toEqual([
       'HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS (10000)',
     ]);
-    expect(parseConfig({ HEADERS_TIMEOUT_MS: '10000', REQUEST_TIMEOUT_MS: '10000' }).http.headersTimeoutMs).toBe(10_000);
+    expect(parseConfig({ HEADERS_TIMEOUT_MS: '10000', REQUEST_TIMEOUT_MS: '10000' }).http.headersTimeoutMs).toBe(
+      10_000,
+    );
   });
 
   it('checks the JWKS URL', () => {
@@ -177,28 +304,48 @@ describe('parseConfig', () => {
     expect(problemsOf({ LLM_BASE_URL: 'https://api.example/v1' })[0]).toMatch(/^LLM_MODEL: required/);
     expect(problemsOf({ LLM_API_KEY: 'k' })[0]).toMatch(/^LLM_API_KEY/);
     expect(parseConfig({ LLM_BASE_URL: 'https://api.example/v1', LLM_MODEL: 'm' }).llm).toEqual({
-      baseUrl: 'https://api.example/v1', model: 'm', apiKey: undefined,
-      promptTokenBudget: 7000, cacheTtlMs: 600_000, cacheEntriesPerProject: 500,
+      baseUrl: 'https://api.example/v1',
+      model: 'm',
+      apiKey: undefined,
+      promptTokenBudget: 7000,
+      cacheTtlMs: 600_000,
+      cacheEntriesPerProject: 500,
     });
   });
 
   it('reads the LLM stage tuning and names bad values', () => {
-    const env = { LLM_BASE_URL: 'https://api.example/v1', LLM_MODEL: 'm', LLM_PROMPT_TOKEN_BUDGET: '12000', LLM_CACHE_TTL_MS: '0' };
+    const env = {
+      LLM_BASE_URL: 'https://api.example/v1',
+      LLM_MODEL: 'm',
+      LLM_PROMPT_TOKEN_BUDGET: '12000',
+      LLM_CACHE_TTL_MS: '0',
+    };
     expect(parseConfig(env).llm).toMatchObject({ promptTokenBudget: 12_000, cacheTtlMs: 0 });
     expect(problemsOf({ LLM_PROMPT_TOKEN_BUDGET: '50' })[0]).toMatch(/^LLM_PROMPT_TOKEN_BUDGET: must be an integer/);
     expect(problemsOf({ LLM_CACHE_TTL_MS: '-1' })[0]).toMatch(/^LLM_CACHE_TTL_MS/);
   });
 
   it('reads CORS origins and refuses what is not an origin', () => {
-    expect(parseConfig({ CORS_ORIGINS: 'https://a.example, http://localhost:5173' }).corsOrigins).toEqual(['https://a.example', 'http://localhost:5173']);
+    expect(parseConfig({ CORS_ORIGINS: 'https://a.example, http://localhost:5173' }).corsOrigins).toEqual([
+      'https://a.example',
+      'http://localhost:5173',
+    ]);
     expect(parseConfig({}).corsOrigins).toEqual([]);
     expect(problemsOf({ CORS_ORIGINS: 'https://a.example/path' })[0]).toMatch(/^CORS_ORIGINS/);
   });
 
   it('reads REDIS_URL (redis:// or rediss://) and never echoes it when it is wrong', () => {
     expect(parseConfig({ AUTH_JWT_SECRET: SECRET }).redis).toBeUndefined();
-    const config = parseConfig({ AUTH_JWT_SECRET: SECRET, REDIS_URL: 'rediss://default:s3cret@redis.example:6380/0', REDIS_TIMEOUT_MS: '50' });
-    expect(config.redis).toEqual({ url: 'rediss://default:s3cret@redis.example:6380/0', commandTimeoutMs: 50, keyPrefix: 'catalog-search:' });
+    const config = parseConfig({
+      AUTH_JWT_SECRET: SECRET,
+      REDIS_URL: 'rediss://default:s3cret@redis.example:6380/0',
+      REDIS_TIMEOUT_MS: '50',
+    });
+    expect(config.redis).toEqual({
+      url: 'rediss://default:s3cret@redis.example:6380/0',
+      commandTimeoutMs: 50,
+      keyPrefix: 'catalog-search:',
+    });
     const problems = problemsOf({ AUTH_JWT_SECRET: SECRET, REDIS_URL: 'http://user:s3cret@redis.example' });
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(/^REDIS_URL: must be a redis:\/\/ or rediss:\/\/ URL/);
@@ -206,13 +353,23 @@ describe('parseConfig', () => {
   });
 
   it('reads the metrics settings and keeps METRICS_PATH off the API', () => {
-    expect(parseConfig({ AUTH_JWT_SECRET: SECRET }).metrics).toEqual({ enabled: true, path: '/metrics', port: undefined, host: '0.0.0.0' });
+    expect(parseConfig({ AUTH_JWT_SECRET: SECRET }).metrics).toEqual({
+      enabled: true,
+      path: '/metrics',
+      port: undefined,
+      host: '0.0.0.0',
+    });
     // Production: not on the public API port unless told to; on their own port by default.
     const production = { AUTH_JWT_SECRET: SECRET, NODE_ENV: 'production' };
     expect(parseConfig(production).metrics).toMatchObject({ enabled: false, port: undefined });
-    expect(parseConfig({ ...production, METRICS_ENABLED: 'true' }).metrics).toMatchObject({ enabled: true, port: undefined });
+    expect(parseConfig({ ...production, METRICS_ENABLED: 'true' }).metrics).toMatchObject({
+      enabled: true,
+      port: undefined,
+    });
     expect(parseConfig({ ...production, METRICS_PORT: '9464' }).metrics).toMatchObject({ enabled: true, port: 9464 });
-    expect(parseConfig({ AUTH_JWT_SECRET: SECRET, METRICS_PORT: '9464', METRICS_ENABLED: 'false' }).metrics).toMatchObject({ enabled: false, port: 9464 });
+    expect(
+      parseConfig({ AUTH_JWT_SECRET: SECRET, METRICS_PORT: '9464', METRICS_ENABLED: 'false' }).metrics,
+    ).toMatchObject({ enabled: false, port: 9464 });
     for (const path of ['/v1/catalog/search', 'metrics', '/catalog/search']) {
       expect(problemsOf({ AUTH_JWT_SECRET: SECRET, METRICS_PATH: path })[0]).toMatch(/^METRICS_PATH/);
     }

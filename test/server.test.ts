@@ -23,9 +23,14 @@ beforeAll(() => {
       return 0;
     }
   })();
-  const sources = readdirSync(`${root}src`, { recursive: true, encoding: 'utf8' }).filter((path) => path.endsWith('.ts'));
+  const sources = readdirSync(`${root}src`, { recursive: true, encoding: 'utf8' }).filter((path) =>
+    path.endsWith('.ts'),
+  );
   if (sources.some((path) => statSync(`${root}src/${path}`).mtimeMs > builtAt)) {
-    const build = spawnSync(process.execPath, [`${root}node_modules/typescript/bin/tsc`, '-b'], { cwd: root, stdio: 'inherit' });
+    const build = spawnSync(process.execPath, [`${root}node_modules/typescript/bin/tsc`, '-b'], {
+      cwd: root,
+      stdio: 'inherit',
+    });
     if (build.status !== 0) throw new Error('tsc -b failed');
   }
 }, 120_000);
@@ -78,7 +83,10 @@ afterEach(() => {
 describe('npm start (src/server.ts)', () => {
   it('in development without a key: prints a token and a curl command that gets a ranked answer', async () => {
     const started = startServer({ NODE_ENV: 'development' });
-    const banner = await waitFor(() => (/^curl .*$/m.test(started.stdout()) ? started.stdout() : undefined), 'the curl line');
+    const banner = await waitFor(
+      () => (/^curl .*$/m.test(started.stdout()) ? started.stdout() : undefined),
+      'the curl line',
+    );
     const token = /^TOKEN=(\S+)$/m.exec(banner)![1]!;
     const curl = /^curl -s (\S+) .*--data @(\S+)$/m.exec(banner)!;
     const [, url, file] = curl;
@@ -94,7 +102,10 @@ describe('npm start (src/server.ts)', () => {
     expect(body.results.length).toBeGreaterThan(0);
     expect(body.meta.ranker).toBe('bm25');
     // The token really is for 24 h.
-    const payload = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { exp: number; iat: number };
+    const payload = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as {
+      exp: number;
+      iat: number;
+    };
     expect(payload.exp - payload.iat).toBe(24 * 3600);
     started.child.kill('SIGTERM');
     expect(await started.exited).toBe(0);
@@ -103,7 +114,8 @@ describe('npm start (src/server.ts)', () => {
   it('in production without a key: refuses to start and names the variables', async () => {
     const started = startServer({ NODE_ENV: 'production' });
     expect(await started.exited).toBe(1);
-    for (const name of ['AUTH_JWT_SECRET', 'AUTH_JWT_PUBLIC_KEY', 'AUTH_JWKS_URL']) expect(started.stderr()).toContain(name);
+    for (const name of ['AUTH_JWT_SECRET', 'AUTH_JWT_PUBLIC_KEY', 'AUTH_JWKS_URL'])
+      expect(started.stderr()).toContain(name);
     expect(started.stdout()).not.toContain('TOKEN=');
   });
 
@@ -125,8 +137,15 @@ describe('npm start (src/server.ts)', () => {
     const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
       req = request(
         {
-          host: '127.0.0.1', port, method: 'POST', path: '/catalog/search',
-          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': body.length },
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: '/catalog/search',
+          headers: {
+            authorization: `Bearer ${token}`,
+            'content-type': 'application/json',
+            'content-length': body.length,
+          },
         },
         (res) => {
           let text = '';
@@ -166,33 +185,44 @@ describe('npm start (src/server.ts)', () => {
 
   // npm runs the start script through `sh -c`; without `exec` the shell took npm's forwarded signal and
   // died, and node was left serving, orphaned (SIGTERM), or the signal was lost (SIGINT).
-  it.each(['SIGTERM', 'SIGINT'] as const)('npm start: %s to npm itself stops the server, and npm exits', async (signal) => {
-    const npm = spawn('npm', ['start', '--silent'], {
-      cwd: root,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', HOST: '127.0.0.1', PORT: '0', NODE_ENV: 'production', AUTH_JWT_SECRET: SECRET },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.push(npm);
-    let stdout = '';
-    npm.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    const exited = new Promise<void>((resolve) => npm.on('exit', () => resolve()));
-    const port = await waitFor(() => {
-      const match = /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(stdout);
-      return match ? Number(match[1]) : undefined;
-    }, 'the server to listen');
-    expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
-
-    npm.kill(signal);
-    await exited;
-    // Nothing listens any more: the server stopped with npm (not orphaned and still serving).
-    const isListening = () =>
-      new Promise<boolean>((resolve) => {
-        const socket = connect(port, '127.0.0.1', () => resolve(!socket.destroy()));
-        socket.on('error', () => resolve(false));
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    'npm start: %s to npm itself stops the server, and npm exits',
+    async (signal) => {
+      const npm = spawn('npm', ['start', '--silent'], {
+        cwd: root,
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: process.env.HOME ?? '',
+          HOST: '127.0.0.1',
+          PORT: '0',
+          NODE_ENV: 'production',
+          AUTH_JWT_SECRET: SECRET,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
       });
-    const until = Date.now() + 10_000;
-    while ((await isListening()) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(await isListening()).toBe(false);
-    expect(stdout).toContain('shutting down');
-  }, 30_000);
+      children.push(npm);
+      let stdout = '';
+      npm.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      const exited = new Promise<void>((resolve) => npm.on('exit', () => resolve()));
+      const port = await waitFor(() => {
+        const match = /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(stdout);
+        return match ? Number(match[1]) : undefined;
+      }, 'the server to listen');
+      expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+
+      npm.kill(signal);
+      await exited;
+      // Nothing listens any more: the server stopped with npm (not orphaned and still serving).
+      const isListening = () =>
+        new Promise<boolean>((resolve) => {
+          const socket = connect(port, '127.0.0.1', () => resolve(!socket.destroy()));
+          socket.on('error', () => resolve(false));
+        });
+      const until = Date.now() + 10_000;
+      while ((await isListening()) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await isListening()).toBe(false);
+      expect(stdout).toContain('shutting down');
+    },
+    30_000,
+  );
 });

@@ -49,7 +49,15 @@ export function createRouter(catalog: CatalogSearchClient, upstreams: UpstreamSe
     if (name === TOOL_DISCOVERY_NAME) {
       // The Available Tool List, collected at request time (seed 000). A real router filters here by
       // token, project, tool_permissions and server status before anything is searched.
-      const servers = toServers(await Promise.all(upstreams.map(async (server) => ({ serverId: server.serverId, serverName: server.serverName, listed: await server.listTools() }))));
+      const servers = toServers(
+        await Promise.all(
+          upstreams.map(async (server) => ({
+            serverId: server.serverId,
+            serverName: server.serverName,
+            listed: await server.listTools(),
+          })),
+        ),
+      );
       const result = await handleToolDiscovery(catalog, args, servers);
       // ---- Outcome reporting (the feedback API, POST /v1/catalog/feedback) goes here. ----
       // Keep result._meta.requestId with the tool keys offered; when the agent then calls tool_execute
@@ -61,7 +69,11 @@ export function createRouter(catalog: CatalogSearchClient, upstreams: UpstreamSe
       const { toolKey, arguments: toolArgs } = (args ?? {}) as { toolKey?: unknown; arguments?: unknown };
       const separator = typeof toolKey === 'string' ? toolKey.indexOf(':') : -1;
       const server = separator > 0 ? byId.get((toolKey as string).slice(0, separator)) : undefined;
-      if (server === undefined) return { content: [{ type: 'text', text: `No tool ${JSON.stringify(toolKey)}: find one with tool_discovery.` }], isError: true };
+      if (server === undefined)
+        return {
+          content: [{ type: 'text', text: `No tool ${JSON.stringify(toolKey)}: find one with tool_discovery.` }],
+          isError: true,
+        };
       // ---- Outcome reporting: this call is the outcome of the discovery that offered toolKey. ----
       return server.callTool((toolKey as string).slice(separator + 1), (toolArgs ?? {}) as Record<string, unknown>);
     }
@@ -73,7 +85,11 @@ export function createRouter(catalog: CatalogSearchClient, upstreams: UpstreamSe
       const reply = (result: unknown) => ({ jsonrpc: '2.0', id: message.id, result });
       switch (message.method) {
         case 'initialize':
-          return reply({ protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'example-router', version: '0.1.0' } });
+          return reply({
+            protocolVersion: '2025-06-18',
+            capabilities: { tools: {} },
+            serverInfo: { name: 'example-router', version: '0.1.0' },
+          });
         case 'tools/list':
           // Only the meta-tools: the servers' own tools are found through tool_discovery.
           return reply({ tools: [TOOL_DISCOVERY_TOOL, TOOL_EXECUTE_TOOL] });
@@ -81,7 +97,11 @@ export function createRouter(catalog: CatalogSearchClient, upstreams: UpstreamSe
           return reply(await callTool(message.params?.name, message.params?.arguments));
         default:
           if (message.id === undefined) return undefined; // notifications/initialized and the like
-          return { jsonrpc: '2.0', id: message.id, error: { code: -32601, message: `Method not found: ${message.method}` } };
+          return {
+            jsonrpc: '2.0',
+            id: message.id,
+            error: { code: -32601, message: `Method not found: ${message.method}` },
+          };
       }
     },
   };
@@ -93,7 +113,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     baseUrl: process.env.CATALOG_SEARCH_URL ?? 'http://127.0.0.1:8080',
     token: process.env.CATALOG_SEARCH_TOKEN,
     timeoutMs: 1500,
-    onSearch: (event) => process.stderr.write(`tool search ${event.requestId}: ${event.source} in ${Math.round(event.durationMs)} ms${event.fallbackReason ? ` (${event.fallbackReason})` : ''}\n`),
+    onSearch: (event) =>
+      process.stderr.write(
+        `tool search ${event.requestId}: ${event.source} in ${Math.round(event.durationMs)} ms${event.fallbackReason ? ` (${event.fallbackReason})` : ''}\n`,
+      ),
   });
   const router = createRouter(catalog, DEMO_SERVERS);
   for await (const line of createInterface({ input: process.stdin })) {

@@ -39,13 +39,15 @@ export interface DecodedToken {
   payload?: unknown;
 }
 
-export type JwksResolver = (token: DecodedToken) => Promise<string>;
+type JwksResolver = (token: DecodedToken) => Promise<string>;
 
 const DEFAULT_FETCH_TIMEOUT_MS = 3000;
 
 const invalidToken = (detail: string) =>
   new ProblemError('UNAUTHORIZED', detail, {
-    headers: { 'www-authenticate': `Bearer realm="catalog-search", error="invalid_token", error_description="${detail.replaceAll('"', "'")}"` },
+    headers: {
+      'www-authenticate': `Bearer realm="catalog-search", error="invalid_token", error_description="${detail.replaceAll('"', "'")}"`,
+    },
   });
 
 const unavailable = () =>
@@ -91,7 +93,8 @@ export function createJwksResolver(options: JwksResolverOptions): JwksResolver {
     }
     // A token that cannot pass the claim checks anyway never makes the service fetch keys.
     const payload = (token.payload ?? {}) as { iss?: unknown; exp?: unknown };
-    if (issuers.length > 0 && !issuers.includes(payload.iss as string)) throw invalidToken('The token issuer is not accepted.');
+    if (issuers.length > 0 && !issuers.includes(payload.iss as string))
+      throw invalidToken('The token issuer is not accepted.');
     if (typeof payload.exp !== 'number') throw invalidToken('The token has no "exp" claim.');
     if (payload.exp * 1000 + clockToleranceMs <= Date.now()) throw invalidToken('The token has expired.');
 
@@ -104,7 +107,9 @@ export function createJwksResolver(options: JwksResolverOptions): JwksResolver {
       key = await keySet({ alg, kid });
     } catch (error) {
       if (error instanceof joseErrors.JWKSNoMatchingKey) {
-        throw invalidToken('The token is signed with an unknown key (kid); if the key was just published, retry in a second.');
+        throw invalidToken(
+          'The token is signed with an unknown key (kid); if the key was just published, retry in a second.',
+        );
       }
       if (error instanceof joseErrors.JOSENotSupported || error instanceof joseErrors.JWKSMultipleMatchingKeys) {
         throw invalidToken('The token key (kid) does not suit its algorithm.');

@@ -7,7 +7,7 @@ import { ProblemError } from '../errors.js';
  */
 const MAX_PROJECT_ID_CHARS = 256;
 
-export function normalizeProjectId(value: string): string {
+function normalizeProjectId(value: string): string {
   return value === '' ? UNASSIGNED_PROJECT_ID : value;
 }
 
@@ -21,7 +21,10 @@ export function projectFromClaims(
     throw new ProblemError('FORBIDDEN', `The token has no "${claim}" claim (string), so it names no project.`);
   }
   if (value.length > MAX_PROJECT_ID_CHARS) {
-    throw new ProblemError('FORBIDDEN', `The token's "${claim}" claim is longer than ${MAX_PROJECT_ID_CHARS} characters.`);
+    throw new ProblemError(
+      'FORBIDDEN',
+      `The token's "${claim}" claim is longer than ${MAX_PROJECT_ID_CHARS} characters.`,
+    );
   }
   const projectId = normalizeProjectId(value);
   if (projectHeader !== undefined) {

@@ -57,13 +57,14 @@ export function parseAuth(read: EnvReader, production: boolean, problems: string
     key = parsePublicKey(publicKey, problems);
   } else if (jwksUrl !== undefined) {
     if (!isHttpUrl(jwksUrl)) problems.push(`AUTH_JWKS_URL: must be an http(s) URL (got "${jwksUrl}")`);
-    else key = {
-      kind: 'jwks',
-      url: jwksUrl,
-      algorithms: ASYMMETRIC_ALGORITHMS,
-      cacheTtlMs: jwksCacheTtlSec * 1000,
-      minRefetchMs: jwksMinRefetchMs,
-    };
+    else
+      key = {
+        kind: 'jwks',
+        url: jwksUrl,
+        algorithms: ASYMMETRIC_ALGORITHMS,
+        cacheTtlMs: jwksCacheTtlSec * 1000,
+        minRefetchMs: jwksMinRefetchMs,
+      };
   }
   if (!/^[A-Za-z0-9_.:-]{1,100}$/.test(projectClaim)) {
     problems.push(`AUTH_PROJECT_CLAIM: must be a claim name of letters, digits, "_.:-" (got "${projectClaim}")`);
@@ -86,7 +87,9 @@ function parsePublicKey(value: string, problems: string[]): AuthKey | undefined 
   }
   const algorithms = algorithmsForKey(keyObject);
   if (algorithms === undefined) {
-    problems.push(`AUTH_JWT_PUBLIC_KEY: unsupported key type "${keyObject.asymmetricKeyType}" (use RSA, EC P-256/384/521 or Ed25519)`);
+    problems.push(
+      `AUTH_JWT_PUBLIC_KEY: unsupported key type "${keyObject.asymmetricKeyType}" (use RSA, EC P-256/384/521 or Ed25519)`,
+    );
     return undefined;
   }
   return { kind: 'public-key', pem: keyObject.export({ type: 'spki', format: 'pem' }).toString(), algorithms };

@@ -34,7 +34,12 @@ export class EnvReader {
 
   list(name: NameOfKind<'list'>): string[] {
     const value = this.text(name);
-    return value === undefined ? [] : value.split(',').map((item) => item.trim()).filter(Boolean);
+    return value === undefined
+      ? []
+      : value
+          .split(',')
+          .map((item) => item.trim())
+          .filter(Boolean);
   }
 
   integer(name: NameOfKind<'integer'> & WithDefault): number {

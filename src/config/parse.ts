@@ -120,7 +120,9 @@ function parseLlm(read: EnvReader, problems: string[]): LlmConfig | undefined {
   }
   let ok = true;
   if (baseUrl === undefined) {
-    problems.push('LLM_BASE_URL: required when LLM_MODEL is set (an OpenAI-compatible endpoint, e.g. https://api.openai.com/v1)');
+    problems.push(
+      'LLM_BASE_URL: required when LLM_MODEL is set (an OpenAI-compatible endpoint, e.g. https://api.openai.com/v1)',
+    );
     ok = false;
   } else if (!isHttpUrl(baseUrl)) {
     problems.push(`LLM_BASE_URL: must be an http(s) URL (got "${baseUrl}")`);
@@ -130,7 +132,9 @@ function parseLlm(read: EnvReader, problems: string[]): LlmConfig | undefined {
     problems.push('LLM_MODEL: required when LLM_BASE_URL is set');
     ok = false;
   }
-  return ok ? { baseUrl: baseUrl!, apiKey, model: model!, promptTokenBudget, cacheTtlMs, cacheEntriesPerProject } : undefined;
+  return ok
+    ? { baseUrl: baseUrl!, apiKey, model: model!, promptTokenBudget, cacheTtlMs, cacheEntriesPerProject }
+    : undefined;
 }
 
 function parseEmbeddings(read: EnvReader, problems: string[]): EmbeddingsConfig | undefined {
@@ -148,12 +152,15 @@ function parseEmbeddings(read: EnvReader, problems: string[]): EmbeddingsConfig 
     maxQueuedPerProject: read.integer('EMBEDDINGS_QUEUE_PER_PROJECT'),
   };
   if (baseUrl === undefined && model === undefined) {
-    if (apiKey !== undefined) problems.push('EMBEDDINGS_API_KEY: set EMBEDDINGS_BASE_URL and EMBEDDINGS_MODEL too, or unset it');
+    if (apiKey !== undefined)
+      problems.push('EMBEDDINGS_API_KEY: set EMBEDDINGS_BASE_URL and EMBEDDINGS_MODEL too, or unset it');
     return mode === 'off' ? undefined : { endpoint: undefined, ...settings };
   }
   let ok = true;
   if (baseUrl === undefined) {
-    problems.push('EMBEDDINGS_BASE_URL: required when EMBEDDINGS_MODEL is set (an OpenAI-compatible endpoint, e.g. https://api.openai.com/v1)');
+    problems.push(
+      'EMBEDDINGS_BASE_URL: required when EMBEDDINGS_MODEL is set (an OpenAI-compatible endpoint, e.g. https://api.openai.com/v1)',
+    );
     ok = false;
   } else if (!isHttpUrl(baseUrl)) {
     problems.push(`EMBEDDINGS_BASE_URL: must be an http(s) URL (got "${baseUrl}")`);
@@ -211,7 +218,8 @@ function parseTracing(read: EnvReader, problems: string[]): TracingConfig | unde
   if (read.boolean('OTEL_SDK_DISABLED')) return undefined;
   const traces = read.optionalString('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT');
   const base = read.optionalString('OTEL_EXPORTER_OTLP_ENDPOINT');
-  const [name, value] = traces !== undefined ? ['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', traces] : ['OTEL_EXPORTER_OTLP_ENDPOINT', base];
+  const [name, value] =
+    traces !== undefined ? ['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', traces] : ['OTEL_EXPORTER_OTLP_ENDPOINT', base];
   if (value === undefined) return undefined;
   if (!isHttpUrl(value)) {
     problems.push(`${name}: must be an http(s) URL like http://otel-collector:4318 (got "${value}")`);

@@ -20,10 +20,18 @@ export type AuthKey =
     };
 
 export type JwtAlgorithm =
-  | 'HS256' | 'HS384' | 'HS512'
-  | 'RS256' | 'RS384' | 'RS512'
-  | 'PS256' | 'PS384' | 'PS512'
-  | 'ES256' | 'ES384' | 'ES512'
+  | 'HS256'
+  | 'HS384'
+  | 'HS512'
+  | 'RS256'
+  | 'RS384'
+  | 'RS512'
+  | 'PS256'
+  | 'PS384'
+  | 'PS512'
+  | 'ES256'
+  | 'ES384'
+  | 'ES512'
   | 'EdDSA';
 
 export interface AuthConfig {

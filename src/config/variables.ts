@@ -1,4 +1,8 @@
-import { DEFAULT_MAX_CONTEXT_CHARS, DEFAULT_MAX_DESCRIPTION_CHARS, DEFAULT_MAX_QUERY_CHARS } from '@catalog-search/core';
+import {
+  DEFAULT_MAX_CONTEXT_CHARS,
+  DEFAULT_MAX_DESCRIPTION_CHARS,
+  DEFAULT_MAX_QUERY_CHARS,
+} from '@catalog-search/core';
 
 /**
  * Every environment variable the service reads, in one table: the parser takes each default and bound
@@ -52,20 +56,27 @@ export const SECTIONS = {
   server: { title: 'Server', intro: 'Listen address, logging and shutdown.' },
   auth: {
     title: 'Authentication',
-    intro: 'The key that verifies the Router-issued bearer JWTs: exactly one of the three key sources (required in production).',
+    intro:
+      'The key that verifies the Router-issued bearer JWTs: exactly one of the three key sources (required in production).',
   },
   llm: {
     title: 'LLM rerank',
-    intro: 'Any OpenAI-compatible endpoint; `LLM_BASE_URL` and `LLM_MODEL` together turn the rerank stage on. Unset: lexical BM25F ranking only.',
+    intro:
+      'Any OpenAI-compatible endpoint; `LLM_BASE_URL` and `LLM_MODEL` together turn the rerank stage on. Unset: lexical BM25F ranking only.',
   },
   embeddings: {
     title: 'Semantic stage',
-    intro: 'Sentence embeddings fused with the lexical ranking, on by default with the embedded encoder (Universal Sentence Encoder lite, shipped in node_modules, run in a worker).',
+    intro:
+      'Sentence embeddings fused with the lexical ranking, on by default with the embedded encoder (Universal Sentence Encoder lite, shipped in node_modules, run in a worker).',
   },
-  search: { title: 'Search limits', intro: 'The time budget and the size limits of one search, and the per-project rank caches.' },
+  search: {
+    title: 'Search limits',
+    intro: 'The time budget and the size limits of one search, and the per-project rank caches.',
+  },
   fairShare: {
     title: 'Rate limits and fair share',
-    intro: 'What one project may use: searches per minute, and besides its request count its work, bytes and searches at once (`0` disables each).',
+    intro:
+      'What one project may use: searches per minute, and besides its request count its work, bytes and searches at once (`0` disables each).',
   },
   memory: { title: 'Cache memory', intro: 'One byte budget for every cache the service keeps, fair across projects.' },
   sharedState: {
@@ -74,12 +85,14 @@ export const SECTIONS = {
   },
   feedback: {
     title: 'Learning from use',
-    intro: "Reports sent to `POST`/`DELETE /v1/catalog/feedback` teach a project's ranking (the learned boost); see [api](api.md).",
+    intro:
+      "Reports sent to `POST`/`DELETE /v1/catalog/feedback` teach a project's ranking (the learned boost); see [api](api.md).",
   },
   metrics: { title: 'Metrics', intro: 'Prometheus text format.' },
   tracing: {
     title: 'Tracing',
-    intro: 'OpenTelemetry tracing, off unless an OTLP endpoint is set (the standard OpenTelemetry variables; spans and attributes in [operations](operations.md#traces-and-logs)).',
+    intro:
+      'OpenTelemetry tracing, off unless an OTLP endpoint is set (the standard OpenTelemetry variables; spans and attributes in [operations](operations.md#traces-and-logs)).',
   },
   http: { title: 'HTTP', intro: 'Request bodies, timeouts and CORS.' },
   docs: { title: 'API reference', intro: 'The API reference and the OpenAPI document.' },
@@ -95,7 +108,8 @@ export const VARIABLES = {
     section: 'server',
     kind: 'string',
     default: '0.0.0.0',
-    description: 'Listen address. docker-compose.yml fixes it inside the container (publish elsewhere with `CATALOG_SEARCH_BIND`).',
+    description:
+      'Listen address. docker-compose.yml fixes it inside the container (publish elsewhere with `CATALOG_SEARCH_BIND`).',
   },
   PORT: {
     section: 'server',
@@ -103,7 +117,8 @@ export const VARIABLES = {
     default: 8080,
     min: 0,
     max: 65_535,
-    description: 'Listen port. docker-compose.yml fixes it inside the container (publish elsewhere with `CATALOG_SEARCH_PORT`).',
+    description:
+      'Listen port. docker-compose.yml fixes it inside the container (publish elsewhere with `CATALOG_SEARCH_PORT`).',
   },
   LOG_LEVEL: {
     section: 'server',
@@ -116,7 +131,8 @@ export const VARIABLES = {
     section: 'server',
     kind: 'string',
     example: 'production',
-    description: '`production` requires a key (no development key) and keeps metrics off the API port. The container image sets it.',
+    description:
+      '`production` requires a key (no development key) and keeps metrics off the API port. The container image sets it.',
   },
   SHUTDOWN_DELAY_MS: {
     section: 'server',
@@ -124,7 +140,8 @@ export const VARIABLES = {
     default: 0,
     min: 0,
     max: 600_000,
-    description: 'After SIGTERM, how long `/readyz` fails before the listener closes (give load balancers time, e.g. 5000 on Kubernetes).',
+    description:
+      'After SIGTERM, how long `/readyz` fails before the listener closes (give load balancers time, e.g. 5000 on Kubernetes).',
   },
   SHUTDOWN_TIMEOUT_MS: {
     section: 'server',
@@ -141,7 +158,8 @@ export const VARIABLES = {
     kind: 'secret',
     format: '≥ 32 bytes',
     fillIn: true,
-    description: 'HS256/384/512 shared secret, at least 32 bytes (e.g. `openssl rand -base64 48`). One of the three key sources.',
+    description:
+      'HS256/384/512 shared secret, at least 32 bytes (e.g. `openssl rand -base64 48`). One of the three key sources.',
   },
   AUTH_JWT_PUBLIC_KEY: {
     section: 'auth',
@@ -156,8 +174,16 @@ export const VARIABLES = {
     example: 'https://router.example.com/.well-known/jwks.json',
     description: 'http(s) URL of a JWKS document.',
   },
-  AUTH_ISSUER: { section: 'auth', kind: 'list', description: 'Accepted `iss` values; when set, `iss` is required (unset: not checked).' },
-  AUTH_AUDIENCE: { section: 'auth', kind: 'list', description: 'Accepted `aud` values; when set, `aud` is required (unset: not checked).' },
+  AUTH_ISSUER: {
+    section: 'auth',
+    kind: 'list',
+    description: 'Accepted `iss` values; when set, `iss` is required (unset: not checked).',
+  },
+  AUTH_AUDIENCE: {
+    section: 'auth',
+    kind: 'list',
+    description: 'Accepted `aud` values; when set, `aud` is required (unset: not checked).',
+  },
   AUTH_PROJECT_CLAIM: {
     section: 'auth',
     kind: 'string',
@@ -206,7 +232,11 @@ export const VARIABLES = {
     description:
       'Model name; required with `LLM_BASE_URL`. Unset: BM25-only (logged at start; `meta.ranker` is `bm25`, no `degraded`).',
   },
-  LLM_API_KEY: { section: 'llm', kind: 'string', description: 'API key for that endpoint (optional for local servers).' },
+  LLM_API_KEY: {
+    section: 'llm',
+    kind: 'string',
+    description: 'API key for that endpoint (optional for local servers).',
+  },
   LLM_PROMPT_TOKEN_BUDGET: {
     section: 'llm',
     kind: 'integer',
@@ -238,7 +268,8 @@ export const VARIABLES = {
     kind: 'one-of',
     default: 'on',
     allowed: ['on', 'off'],
-    description: '`off` turns the semantic stage off (`meta.semantic: "off"`; searches rank by words only). Startup logs name the active source.',
+    description:
+      '`off` turns the semantic stage off (`meta.semantic: "off"`; searches rank by words only). Startup logs name the active source.',
   },
   EMBEDDINGS_BASE_URL: {
     section: 'embeddings',
@@ -254,7 +285,11 @@ export const VARIABLES = {
     example: 'text-embedding-3-small',
     description: 'Model name; required with `EMBEDDINGS_BASE_URL`. Part of every vector cache key.',
   },
-  EMBEDDINGS_API_KEY: { section: 'embeddings', kind: 'string', description: 'API key for that endpoint (optional for local servers).' },
+  EMBEDDINGS_API_KEY: {
+    section: 'embeddings',
+    kind: 'string',
+    description: 'API key for that endpoint (optional for local servers).',
+  },
   EMBEDDINGS_THREADS: {
     section: 'embeddings',
     kind: 'integer',
@@ -288,7 +323,7 @@ export const VARIABLES = {
     max: 60_000,
     defaultNote: '`60` (embedded encoder), `250` (endpoint)',
     description:
-      "The most a search waits for its request's vector (a request seen before costs nothing: its vector is cached). Not ready in time: the search answers lexically (`meta.semantic: \"timeout\"`), and the vector, once made, serves the next search of that request. Never more than half of the search's remaining deadline. Unset: 60 with the embedded encoder, 250 with an endpoint.",
+      'The most a search waits for its request\'s vector (a request seen before costs nothing: its vector is cached). Not ready in time: the search answers lexically (`meta.semantic: "timeout"`), and the vector, once made, serves the next search of that request. Never more than half of the search\'s remaining deadline. Unset: 60 with the embedded encoder, 250 with an endpoint.',
   },
   EMBEDDINGS_QUEUE_PER_PROJECT: {
     section: 'embeddings',
@@ -333,7 +368,8 @@ export const VARIABLES = {
     default: DEFAULT_MAX_CONTEXT_CHARS,
     min: 0,
     max: 1_000_000,
-    description: 'Longest `context` in characters (code points; 400 above). The LLM prompt takes what fits `LLM_PROMPT_TOKEN_BUDGET`.',
+    description:
+      'Longest `context` in characters (code points; 400 above). The LLM prompt takes what fits `LLM_PROMPT_TOKEN_BUDGET`.',
   },
   MAX_DESCRIPTION_CHARS: {
     section: 'search',
@@ -367,7 +403,8 @@ export const VARIABLES = {
     default: 600,
     min: 0,
     max: 10_000_000,
-    description: 'Searches per project per minute; `0` disables. Buckets are shared by all replicas with `REDIS_URL`, else per process.',
+    description:
+      'Searches per project per minute; `0` disables. Buckets are shared by all replicas with `REDIS_URL`, else per process.',
   },
   MAX_IN_FLIGHT_PER_PROJECT: {
     section: 'fairShare',
@@ -422,7 +459,8 @@ export const VARIABLES = {
     default: 0.25,
     min: 0.01,
     max: 1,
-    description: 'Largest part of `CACHE_MEMORY_MB` one project may hold. When the whole budget is full the largest projects are trimmed first.',
+    description:
+      'Largest part of `CACHE_MEMORY_MB` one project may hold. When the whole budget is full the largest projects are trimmed first.',
   },
 
   // ---- sharedState ----
@@ -432,7 +470,7 @@ export const VARIABLES = {
     format: '`redis://` or `rediss://` URL',
     example: 'redis://redis:6379',
     description:
-      'Redis URL (`rediss://` for TLS), user and password in the URL when needed. Replicas then share rate-limit buckets, LLM answers, tool sets, the semantic stage\'s vectors and what projects taught by their reports (feedback). Unset: all state in process. Never required: see [operations](operations.md#redis). docker-compose.yml sets it to its own redis service unless `REDIS_URL` is set in the shell.',
+      "Redis URL (`rediss://` for TLS), user and password in the URL when needed. Replicas then share rate-limit buckets, LLM answers, tool sets, the semantic stage's vectors and what projects taught by their reports (feedback). Unset: all state in process. Never required: see [operations](operations.md#redis). docker-compose.yml sets it to its own redis service unless `REDIS_URL` is set in the shell.",
   },
   REDIS_TIMEOUT_MS: {
     section: 'sharedState',
@@ -492,7 +530,8 @@ export const VARIABLES = {
     default: 3,
     min: 0.1,
     max: 1000,
-    description: 'Shrinkage: a tool with n (decayed) reports gets n / (n + this) of its boost, so a single report moves it a quarter as far as many.',
+    description:
+      'Shrinkage: a tool with n (decayed) reports gets n / (n + this) of its boost, so a single report moves it a quarter as far as many.',
   },
   FEEDBACK_MAX_BOOST: {
     section: 'feedback',
@@ -508,7 +547,8 @@ export const VARIABLES = {
     default: 5000,
     min: 1,
     max: 1_000_000,
-    description: 'Reports kept per project, newest first (each at most 32 words, under 512 bytes), in process and in Redis.',
+    description:
+      'Reports kept per project, newest first (each at most 32 words, under 512 bytes), in process and in Redis.',
   },
   FEEDBACK_SEARCH_TTL_MS: {
     section: 'feedback',
@@ -554,7 +594,12 @@ export const VARIABLES = {
     description:
       'Serve metrics on this port instead of the API port (the Kubernetes base uses 9464, not exposed by the Service). Unset in production: no metrics unless `METRICS_ENABLED=true`.',
   },
-  METRICS_HOST: { section: 'metrics', kind: 'string', default: '0.0.0.0', description: 'Listen address of `METRICS_PORT`.' },
+  METRICS_HOST: {
+    section: 'metrics',
+    kind: 'string',
+    default: '0.0.0.0',
+    description: 'Listen address of `METRICS_PORT`.',
+  },
 
   // ---- tracing ----
   OTEL_EXPORTER_OTLP_ENDPOINT: {
@@ -571,8 +616,18 @@ export const VARIABLES = {
     format: 'http(s) URL',
     description: 'Full URL spans are POSTed to; wins over `OTEL_EXPORTER_OTLP_ENDPOINT`.',
   },
-  OTEL_SERVICE_NAME: { section: 'tracing', kind: 'string', default: 'catalog-search', description: '`service.name` of the spans.' },
-  OTEL_SDK_DISABLED: { section: 'tracing', kind: 'boolean', default: false, description: '`true` turns tracing off even with an endpoint set.' },
+  OTEL_SERVICE_NAME: {
+    section: 'tracing',
+    kind: 'string',
+    default: 'catalog-search',
+    description: '`service.name` of the spans.',
+  },
+  OTEL_SDK_DISABLED: {
+    section: 'tracing',
+    kind: 'boolean',
+    default: false,
+    description: '`true` turns tracing off even with an endpoint set.',
+  },
 
   // ---- http ----
   CORS_ORIGINS: {
@@ -580,7 +635,8 @@ export const VARIABLES = {
     kind: 'list',
     format: 'origins, or `*`',
     example: 'https://app.example.com',
-    description: 'Browser origins allowed to call the API, for clients in a browser or Electron renderer. Unset: no CORS headers.',
+    description:
+      'Browser origins allowed to call the API, for clients in a browser or Electron renderer. Unset: no CORS headers.',
   },
   MAX_BODY_BYTES: {
     section: 'http',
@@ -628,4 +684,6 @@ export const VARIABLES = {
 export type VariableName = keyof typeof VARIABLES;
 type Table = typeof VARIABLES;
 /** The names of the variables of one kind, so the reader cannot read a variable as another kind. */
-export type NameOfKind<K extends VariableKind> = { [N in VariableName]: Table[N]['kind'] extends K ? N : never }[VariableName];
+export type NameOfKind<K extends VariableKind> = {
+  [N in VariableName]: Table[N]['kind'] extends K ? N : never;
+}[VariableName];

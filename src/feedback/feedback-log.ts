@@ -2,7 +2,7 @@ import type { MemoryBudget, ProjectCache } from '../memory/index.js';
 import type { SharedStore } from '../shared/shared-store.js';
 import { UsageModel, type UsageEvent, type UsageModelOptions } from './usage-model.js';
 
-export interface FeedbackLogOptions {
+interface FeedbackLogOptions {
   memory: MemoryBudget;
   /** Redis (REDIS_URL): the log is kept there, so every replica learns from every report and a restart keeps it. */
   shared?: SharedStore | undefined;
@@ -59,7 +59,8 @@ redis.call('PEXPIRE', KEYS[3], ARGV[1])
 return 1`;
 
 /** Bytes a value of the log takes (JSON, at most ~512 with MAX_TERMS_PER_EVENT): for the budget's estimate. */
-const eventBytes = (event: UsageEvent) => 96 + 2 * event.toolKey.length + event.terms.reduce((sum, term) => sum + 40 + 2 * term.length, 0);
+const eventBytes = (event: UsageEvent) =>
+  96 + 2 * event.toolKey.length + event.terms.reduce((sum, term) => sum + 40 + 2 * term.length, 0);
 
 /**
  * Each project's report log and the model folded from it. Without Redis the log is kept in process,
@@ -84,9 +85,18 @@ export class FeedbackLog {
     if (events.length === 0) return;
     const { shared, maxEvents } = this.options;
     if (shared) {
-      const values = events.map((event) => JSON.stringify({ a: event.at, k: event.toolKey, w: event.weight, t: event.terms }));
+      const values = events.map((event) =>
+        JSON.stringify({ a: event.at, k: event.toolKey, w: event.weight, t: event.terms }),
+      );
       const written = await shared.command('feedback-append', (redis) =>
-        redis.eval(APPEND_SCRIPT, 3, ...this.#keys(shared, projectId), maxEvents, Math.round(this.#retentionMs), ...values),
+        redis.eval(
+          APPEND_SCRIPT,
+          3,
+          ...this.#keys(shared, projectId),
+          maxEvents,
+          Math.round(this.#retentionMs),
+          ...values,
+        ),
       );
       // Written: the next search reads it back from the log (on this replica too). Redis away: only
       // this replica learns it, until its model is next built from the log.
@@ -114,7 +124,9 @@ export class FeedbackLog {
     this.#states.delete(projectId, 'state');
     const { shared } = this.options;
     if (!shared) return true;
-    const done = await shared.command('feedback-forget', (redis) => redis.eval(FORGET_SCRIPT, 3, ...this.#keys(shared, projectId), Math.round(this.#retentionMs)));
+    const done = await shared.command('feedback-forget', (redis) =>
+      redis.eval(FORGET_SCRIPT, 3, ...this.#keys(shared, projectId), Math.round(this.#retentionMs)),
+    );
     return done !== undefined;
   }
 
@@ -180,7 +192,11 @@ export class FeedbackLog {
   }
 
   #keys(shared: SharedStore, projectId: string): [string, string, string] {
-    return [shared.key('feedback', projectId, 'log'), shared.key('feedback', projectId, 'seq'), shared.key('feedback', projectId, 'epoch')];
+    return [
+      shared.key('feedback', projectId, 'log'),
+      shared.key('feedback', projectId, 'seq'),
+      shared.key('feedback', projectId, 'epoch'),
+    ];
   }
 }
 

@@ -28,7 +28,11 @@ export function applyLearning(
     const position = positions.get(index);
     const lexical = position === undefined ? undefined : ranked[position];
     const sum = (lexical?.relevance ?? 0) + learned.boost;
-    raised.push({ item: new LearnedMatch(tool, index, lexical, sum, learned), sum, order: position ?? ranked.length + index });
+    raised.push({
+      item: new LearnedMatch(tool, index, lexical, sum, learned),
+      sum,
+      order: position ?? ranked.length + index,
+    });
     if (position !== undefined) moved.add(position);
   });
   if (raised.length === 0) return { ranked, status: 'unchanged' };
@@ -40,7 +44,10 @@ export function applyLearning(
   let next = 0;
   ranked.forEach((item, position) => {
     if (moved.has(position)) return;
-    while (next < raised.length && (raised[next]!.sum > item.relevance || (raised[next]!.sum === item.relevance && raised[next]!.order < position))) {
+    while (
+      next < raised.length &&
+      (raised[next]!.sum > item.relevance || (raised[next]!.sum === item.relevance && raised[next]!.order < position))
+    ) {
       ordered.push(raised[next++]!.item);
     }
     ordered.push(item);

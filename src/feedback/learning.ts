@@ -10,7 +10,11 @@ import type { UsageEvent, UsageModel } from './usage-model.js';
 
 /** The learning step of one search, for a project that has taught something (src/search/pipeline.ts). */
 export interface LearnedRanking {
-  apply(ranked: RankedTool[], request: { query: readonly string[]; tools: readonly ToolInfo[] }, maxResults: number): { ranked: RankedTool[]; status: LearningStatus };
+  apply(
+    ranked: RankedTool[],
+    request: { query: readonly string[]; tools: readonly ToolInfo[] },
+    maxResults: number,
+  ): { ranked: RankedTool[]; status: LearningStatus };
 }
 
 /**
@@ -37,7 +41,12 @@ export class Learning {
   }
 
   /** Remembers a search's request terms by its requestId (for reports that name only the requestId). */
-  rememberSearch(projectId: string, requestId: string, query: readonly string[], results: readonly SearchResult[]): void {
+  rememberSearch(
+    projectId: string,
+    requestId: string,
+    query: readonly string[],
+    results: readonly SearchResult[],
+  ): void {
     const terms = requestTerms(query);
     if (terms.length === 0) return;
     this.#searches.remember(projectId, requestId, { terms, ...(results[0] ? { first: results[0].toolKey } : {}) });
@@ -54,14 +63,22 @@ export class Learning {
       const search = event.requestId === undefined ? undefined : searches.get(event.requestId);
       const terms = event.query ? requestTerms(event.query) : search?.terms;
       if (terms === undefined) {
-        ignored.push({ index: event.index, reason: 'requestId: no recent search of this project has this id; send query' });
+        ignored.push({
+          index: event.index,
+          reason: 'requestId: no recent search of this project has this id; send query',
+        });
         continue;
       }
       if (terms.length === 0) {
         ignored.push({ index: event.index, reason: 'query: has no words to learn from' });
         continue;
       }
-      usage.push({ at: now, toolKey: event.toolKey, weight: reportWeight(event.outcome, search?.first === event.toolKey), terms });
+      usage.push({
+        at: now,
+        toolKey: event.toolKey,
+        weight: reportWeight(event.outcome, search?.first === event.toolKey),
+        terms,
+      });
     }
     await this.#log.append(projectId, usage);
     ignored.sort((a, b) => a.index - b.index);
@@ -82,6 +99,7 @@ export class Learning {
 
 function learnedRanking(model: UsageModel): LearnedRanking {
   return {
-    apply: (ranked, request, maxResults) => applyLearning(ranked, request.tools, model.boosts(requestTerms(request.query), Date.now()), maxResults),
+    apply: (ranked, request, maxResults) =>
+      applyLearning(ranked, request.tools, model.boosts(requestTerms(request.query), Date.now()), maxResults),
   };
 }

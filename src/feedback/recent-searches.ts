@@ -2,7 +2,7 @@ import { stringBytes, type MemoryBudget, type ProjectCache } from '../memory/ind
 import type { SharedStore } from '../shared/shared-store.js';
 
 /** What a report needs of the search it names: the request's terms and the tool ranked first. */
-export interface RememberedSearch {
+interface RememberedSearch {
   terms: string[];
   /** The first result's toolKey (a `selected` report of it may be position alone: report-events.ts). */
   first?: string;
@@ -34,7 +34,8 @@ export class RecentSearches {
     this.#local = memory.cache<RememberedSearch>('feedback-searches', {
       ttlMs,
       maxEntriesPerProject: MAX_LOCAL_SEARCHES_PER_PROJECT,
-      sizeOf: (search) => 64 + search.terms.reduce((sum, term) => sum + 48 + stringBytes(term), 0) + stringBytes(search.first ?? ''),
+      sizeOf: (search) =>
+        64 + search.terms.reduce((sum, term) => sum + 48 + stringBytes(term), 0) + stringBytes(search.first ?? ''),
     });
   }
 
@@ -42,7 +43,13 @@ export class RecentSearches {
   remember(projectId: string, requestId: string, search: RememberedSearch): void {
     this.#local.set(projectId, requestId, search);
     if (this.shared) {
-      void this.shared.set('feedback-remember', this.shared.key('feedback-search', projectId, requestId), JSON.stringify(search), this.ttlMs, MAX_SHARED_BYTES);
+      void this.shared.set(
+        'feedback-remember',
+        this.shared.key('feedback-search', projectId, requestId),
+        JSON.stringify(search),
+        this.ttlMs,
+        MAX_SHARED_BYTES,
+      );
     }
   }
 
@@ -56,7 +63,10 @@ export class RecentSearches {
       else missing.push(id);
     }
     if (missing.length === 0 || !this.shared) return found;
-    const values = await this.shared.getBuffers('feedback-recall', missing.map((id) => this.shared!.key('feedback-search', projectId, id)));
+    const values = await this.shared.getBuffers(
+      'feedback-recall',
+      missing.map((id) => this.shared!.key('feedback-search', projectId, id)),
+    );
     values.forEach((value, i) => {
       const search = value === undefined ? undefined : parseSearch(value.toString('utf8'));
       if (search) found.set(missing[i]!, search);

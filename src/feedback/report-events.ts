@@ -11,7 +11,7 @@ import {
 } from '@catalog-search/core';
 
 /** A report's event as read: the request's terms are found later (from `query`, or the remembered search). */
-export interface ReadEvent {
+interface ReadEvent {
   index: number;
   toolKey: string;
   outcome: FeedbackOutcome;
@@ -29,7 +29,7 @@ export interface IgnoredEvent {
  * Words of one request the log keeps at most (the first ones, each once). Requests in the public sets
  * have 10–25 distinct terms after stop words; 32 keeps an event under ~512 bytes in the log.
  */
-export const MAX_TERMS_PER_EVENT = 32;
+const MAX_TERMS_PER_EVENT = 32;
 /** Characters of a term kept (longer ones are identifiers or noise; core's terms are rarely past 20). */
 const MAX_TERM_CHARS = 40;
 
@@ -49,7 +49,10 @@ export function reportWeight(outcome: FeedbackOutcome, rankedFirst: boolean): nu
  * Reads each event on its own: one that cannot be used is ignored with the field and why, and the
  * others are still learned from (the envelope itself was validated by the route's schema).
  */
-export function readEvents(events: readonly unknown[], maxQueryChars: number): { events: ReadEvent[]; ignored: IgnoredEvent[] } {
+export function readEvents(
+  events: readonly unknown[],
+  maxQueryChars: number,
+): { events: ReadEvent[]; ignored: IgnoredEvent[] } {
   const read: ReadEvent[] = [];
   const ignored: IgnoredEvent[] = [];
   events.forEach((event, index) => {
@@ -70,7 +73,10 @@ function readEvent(event: unknown, index: number, maxQueryChars: number): ReadEv
   if (typeof outcome !== 'string' || !(FEEDBACK_OUTCOMES as readonly string[]).includes(outcome)) {
     return `outcome: must be one of ${FEEDBACK_OUTCOMES.join(', ')}`;
   }
-  if (requestId !== undefined && (typeof requestId !== 'string' || requestId === '' || requestId.length > MAX_REQUEST_ID_CHARS)) {
+  if (
+    requestId !== undefined &&
+    (typeof requestId !== 'string' || requestId === '' || requestId.length > MAX_REQUEST_ID_CHARS)
+  ) {
     return `requestId: must be a string of 1–${MAX_REQUEST_ID_CHARS} characters`;
   }
   if (context !== undefined && typeof context !== 'string') return 'context: must be a string';

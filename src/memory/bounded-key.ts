@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /** Keys up to this many characters are used as they are; longer ones are hashed. */
-export const MAX_PLAIN_KEY_CHARS = 128;
+const MAX_PLAIN_KEY_CHARS = 128;
 
 /**
  * A cache key of bounded size for any text: short text as it is, longer text as its SHA-256

@@ -11,7 +11,7 @@
 // size accounting are lru-cache's; this module adds the budget across projects and caches.
 import { LRUCache } from 'lru-cache';
 
-export interface MemoryBudgetOptions {
+interface MemoryBudgetOptions {
   /** Bytes all caches together may hold. */
   maxBytes: number;
   /** Largest part of `maxBytes` one project may hold, in (0, 1]. */
@@ -31,7 +31,7 @@ export function stringBytes(text: string): number {
   return 2 * text.length;
 }
 
-export interface CacheOptions<V> {
+interface CacheOptions<V> {
   /** Bytes the value holds (the key is counted separately). */
   sizeOf: (value: V) => number;
   /** How long an entry may be used; default: until evicted. */
@@ -113,7 +113,8 @@ export class MemoryBudget {
    */
   reserve(name: string, bytes: number): void {
     if (this.#byCache.has(name)) throw new Error(`MemoryBudget: "${name}" exists already`);
-    if (this.#reserved + bytes >= this.maxBytes) throw new RangeError(`MemoryBudget: reserving ${bytes} bytes for ${name} leaves nothing for caches`);
+    if (this.#reserved + bytes >= this.maxBytes)
+      throw new RangeError(`MemoryBudget: reserving ${bytes} bytes for ${name} leaves nothing for caches`);
     this.#byCache.set(name, bytes);
     this.#reserved += bytes;
     this.#used += bytes;
@@ -151,7 +152,8 @@ export class MemoryBudget {
     // 0.41 ms per 1,000). An entry leaves the list whenever it leaves the cache (untrack).
     const maxBytes = options.maxBytes !== undefined && options.maxBytes < this.maxBytes ? options.maxBytes : undefined;
     const used = maxBytes === undefined ? undefined : new Map<string, { projectId: string; key: string }>();
-    const untrack = used === undefined ? undefined : (projectId: string, key: string) => used.delete(`${projectId}\u0000${key}`);
+    const untrack =
+      used === undefined ? undefined : (projectId: string, key: string) => used.delete(`${projectId}\u0000${key}`);
     const touch = (projectId: string, key: string) => {
       if (used === undefined) return;
       const at = `${projectId}\u0000${key}`;

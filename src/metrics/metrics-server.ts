@@ -5,7 +5,10 @@ import type { Registry } from 'prom-client';
  * Metrics on their own port (METRICS_PORT), for production: the port is left out of the public
  * Service and only the in-cluster scraper reaches it. Only `GET <path>` answers; started by server.ts.
  */
-export async function listenForMetrics(registry: Registry, options: { host: string; port: number; path: string }): Promise<Server> {
+export async function listenForMetrics(
+  registry: Registry,
+  options: { host: string; port: number; path: string },
+): Promise<Server> {
   const server = createServer((request, response) => {
     // The path compared as sent, without parsing it as a URL: a malformed target such as `//[` makes
     // `new URL` throw, and an exception in this listener would end the process.

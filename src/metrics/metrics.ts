@@ -23,7 +23,7 @@ export interface Metrics {
   redisFallbacks: Counter<'operation'>;
 }
 
-export interface MetricsOptions {
+interface MetricsOptions {
   /** Process metrics (event-loop lag, memory, CPU); off when metrics are not served. */
   defaultMetrics: boolean;
   /** Bytes held by the in-process tool-set store (estimated), read at scrape time. */
@@ -75,7 +75,7 @@ export function createMetrics(options: MetricsOptions): Metrics {
     }),
     cacheRequests: new Counter({
       name: `${PREFIX}cache_requests_total`,
-      help: 'Cache lookups by cache (llm: the answer cache, per search with a model; rank: the project\'s analyses, per search; vectors: the semantic stage, per tool) and result (hit, miss).',
+      help: "Cache lookups by cache (llm: the answer cache, per search with a model; rank: the project's analyses, per search; vectors: the semantic stage, per tool) and result (hit, miss).",
       labelNames: ['cache', 'result'],
       registers,
     }),

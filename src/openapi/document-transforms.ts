@@ -52,7 +52,10 @@ function finishDocument(document: OpenApiDocument, schemas: Record<string, unkno
   const headers: Record<string, unknown> = {};
   for (const pathItem of Object.values(document.paths ?? {})) {
     for (const operation of Object.values(pathItem)) {
-      const examples = operation.operationId === undefined ? undefined : (REQUEST_BODY_EXAMPLES[operation.operationId] ?? FEEDBACK_REQUEST_EXAMPLES[operation.operationId]);
+      const examples =
+        operation.operationId === undefined
+          ? undefined
+          : (REQUEST_BODY_EXAMPLES[operation.operationId] ?? FEEDBACK_REQUEST_EXAMPLES[operation.operationId]);
       const json = operation.requestBody?.content?.['application/json'];
       if (examples !== undefined && json !== undefined) json.examples = examples;
       for (const response of Object.values(operation.responses ?? {})) {
@@ -77,7 +80,11 @@ function finishDocument(document: OpenApiDocument, schemas: Record<string, unkno
     const { anyOf, ...rest } = searchRequest;
     schemas.SearchRequest = { ...rest, oneOf: anyOf };
   }
-  const sortedHeaders = Object.fromEntries(Object.keys(headers).sort().map((name) => [name, headers[name]]));
+  const sortedHeaders = Object.fromEntries(
+    Object.keys(headers)
+      .sort()
+      .map((name) => [name, headers[name]]),
+  );
   // The conventional reading order: what the API is, where it is, then operations, then components.
   const { openapi, info, servers, tags, paths, components, ...rest } = document;
   return {
@@ -113,7 +120,8 @@ const DOCUMENTED_BODIES = new Map<unknown, unknown>([
 /** What @fastify/swagger should see for one route: refs for $id schemas, canonical header names. */
 function documentedSchema(schema: RouteSchema, components: SchemaComponents): RouteSchema {
   const documented: RouteSchema = { ...schema };
-  if (schema.body !== undefined) documented.body = components.reference(DOCUMENTED_BODIES.get(schema.body) ?? schema.body);
+  if (schema.body !== undefined)
+    documented.body = components.reference(DOCUMENTED_BODIES.get(schema.body) ?? schema.body);
   if (schema.headers?.properties !== undefined) {
     documented.headers = {
       ...schema.headers,
@@ -136,7 +144,10 @@ function referenceResponse(response: Record<string, unknown>, components: Schema
   return {
     ...response,
     content: Object.fromEntries(
-      Object.entries(content).map(([mediaType, media]) => [mediaType, { ...media, schema: components.reference(media.schema) }]),
+      Object.entries(content).map(([mediaType, media]) => [
+        mediaType,
+        { ...media, schema: components.reference(media.schema) },
+      ]),
     ),
   };
 }

@@ -75,13 +75,15 @@ export const OPENAPI_BASE: NonNullable<FastifyDynamicSwaggerOptions['openapi']> 
     {
       url: '{origin}',
       description: 'Your deployment',
-      variables: { origin: { default: 'http://localhost:8080', description: 'Scheme, host and port of the deployment' } },
+      variables: {
+        origin: { default: 'http://localhost:8080', description: 'Scheme, host and port of the deployment' },
+      },
     },
   ],
   // Every operation needs the bearer token unless it says otherwise (the health probes do).
   security: [{ bearerAuth: [] }],
   tags: [
-    { name: 'Search', description: 'Rank a router\'s tool list against a task.' },
+    { name: 'Search', description: "Rank a router's tool list against a task." },
     { name: 'Health', description: 'Probes for orchestrators and load balancers; no token needed.' },
   ],
   components: {

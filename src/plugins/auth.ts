@@ -17,7 +17,7 @@ declare module 'fastify' {
   }
 }
 
-export interface AuthPluginOptions {
+interface AuthPluginOptions {
   auth: AuthConfig;
 }
 
@@ -108,7 +108,9 @@ function authFailure(error: unknown): ProblemError {
 
 function invalid(oauthError: 'invalid_token' | 'invalid_request', detail: string): ProblemError {
   return new ProblemError('UNAUTHORIZED', detail, {
-    headers: { 'www-authenticate': `${REALM}, error="${oauthError}", error_description="${detail.replaceAll('"', "'")}"` },
+    headers: {
+      'www-authenticate': `${REALM}, error="${oauthError}", error_description="${detail.replaceAll('"', "'")}"`,
+    },
   });
 }
 

@@ -14,7 +14,10 @@ async function metricsPlugin(app: FastifyInstance, options: MetricsPluginOptions
   app.addHook('onResponse', async (request, reply) => {
     // The route template, never the raw URL (unbounded); requests that matched no route share one label.
     const route = request.routeOptions.url ?? 'unmatched';
-    metrics.httpDuration.observe({ method: request.method, route, status_code: reply.statusCode }, reply.elapsedTime / 1000);
+    metrics.httpDuration.observe(
+      { method: request.method, route, status_code: reply.statusCode },
+      reply.elapsedTime / 1000,
+    );
   });
   if (options.path !== undefined) {
     app.get(options.path, { schema: { hide: true } }, async (_request, reply) => {

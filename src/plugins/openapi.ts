@@ -6,13 +6,13 @@ import { OPENAPI_BASE } from '../openapi/document.js';
 import { createDocumentTransforms } from '../openapi/document-transforms.js';
 import { toYaml } from '../openapi/serialize.js';
 
-export interface OpenApiPluginOptions {
+interface OpenApiPluginOptions {
   /** Serve /docs, /openapi.json and /openapi.yaml (DOCS_ENABLED). */
   serveDocs: boolean;
 }
 
 /** Paths of the served spec and reference; hidden from the spec itself. */
-export const DOCS_PATHS = { reference: '/docs', json: '/openapi.json', yaml: '/openapi.yaml' } as const;
+const DOCS_PATHS = { reference: '/docs', json: '/openapi.json', yaml: '/openapi.yaml' } as const;
 
 /**
  * The OpenAPI document is generated from the routes' own schemas (@fastify/swagger, dynamic mode):

@@ -13,7 +13,13 @@ import { projectTag, type SharedStore } from '../shared/shared-store.js';
  */
 export async function limitRequestsPerProject(
   app: FastifyInstance,
-  options: { perMinute: number; shared?: SharedStore | undefined; metrics: Metrics; bucket?: string; allowance: (max: number) => string },
+  options: {
+    perMinute: number;
+    shared?: SharedStore | undefined;
+    metrics: Metrics;
+    bucket?: string;
+    allowance: (max: number) => string;
+  },
 ): Promise<void> {
   if (options.perMinute <= 0) return;
   const { bucket, shared, metrics, allowance } = options;
@@ -22,10 +28,14 @@ export async function limitRequestsPerProject(
     timeWindow: 60_000,
     hook: 'preParsing',
     // A project tag never has a colon: a bucket prefix cannot collide with another project's key.
-    keyGenerator: (request) => (bucket === undefined ? projectTag(request.projectId) : `${bucket}:${projectTag(request.projectId)}`),
+    keyGenerator: (request) =>
+      bucket === undefined ? projectTag(request.projectId) : `${bucket}:${projectTag(request.projectId)}`,
     ...(shared ? { store: fallbackRateLimitStore(shared) } : {}),
     onExceeded: () => metrics.rateLimited.inc(),
     errorResponseBuilder: (_request, context) =>
-      new ProblemError('RATE_LIMITED', `This project may ${allowance(context.max)} per minute; retry in ${Math.ceil(context.ttl / 1000)} s.`),
+      new ProblemError(
+        'RATE_LIMITED',
+        `This project may ${allowance(context.max)} per minute; retry in ${Math.ceil(context.ttl / 1000)} s.`,
+      ),
   });
 }

@@ -12,14 +12,14 @@ export const MAX_ANSWER_CHARS = 64 * 1024;
  * deltas, several times a long real answer (grading 150 candidates is ~3,000 tokens), and decoding it
  * costs tens of milliseconds in total, spread over the stream.
  */
-export const MAX_STREAM_BYTES = 1024 * 1024;
+const MAX_STREAM_BYTES = 1024 * 1024;
 
 /**
  * Most bytes of one server-sent event. The SDK collects an event by copying its buffer for every
  * network chunk and parses it whole, so a single 10 MB event would cost quadratic time; a real
  * event (one delta) is a few hundred bytes.
  */
-export const MAX_EVENT_BYTES = 256 * 1024;
+const MAX_EVENT_BYTES = 256 * 1024;
 
 /** Thrown into the response body when it passes a limit; streamAnswer turns it into `capped`. */
 export class AnswerTooLongError extends Error {
@@ -79,6 +79,10 @@ export function sizeLimitedFetch(inner: typeof fetch): typeof fetch {
         },
       }),
     );
-    return new Response(limited, { status: response.status, statusText: response.statusText, headers: response.headers });
+    return new Response(limited, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
   };
 }

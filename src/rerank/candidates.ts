@@ -67,7 +67,7 @@ export interface Candidate {
   tokens: number;
 }
 
-export interface CandidateSelection {
+interface CandidateSelection {
   candidates: Candidate[];
   /** Tokens of all candidate lines together. */
   tokens: number;
@@ -75,7 +75,7 @@ export interface CandidateSelection {
   whole: boolean;
 }
 
-export interface SelectionInput {
+interface SelectionInput {
   query: string[];
   context?: string;
   tools: ToolInfo[];
@@ -211,7 +211,9 @@ function fillByPasses(
 
   // Pass 1: coverage of every sub-query (each one's own order, as the lexical stage ranked it).
   const perQuery: readonly (readonly number[])[] =
-    query.length > 1 && input.bySubQuery ? input.bySubQuery : [lexical.slice(0, options.perQueryDepth).map((ranked) => ranked.index)];
+    query.length > 1 && input.bySubQuery
+      ? input.bySubQuery
+      : [lexical.slice(0, options.perQueryDepth).map((ranked) => ranked.index)];
   for (let depth = 0; depth < options.perQueryDepth; depth += 1) {
     for (const ranking of perQuery) {
       const toolIndex = ranking[depth];

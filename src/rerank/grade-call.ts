@@ -9,7 +9,7 @@ import type { OutputModeMemory } from './output-mode.js';
 import type { PromptPlan } from './prompt-plan.js';
 import type { Flight, FlightResult } from './single-flight.js';
 
-export interface GradeCall {
+interface GradeCall {
   client: OpenAI;
   model: string;
   modes: OutputModeMemory;
@@ -74,7 +74,10 @@ export async function callForGrades(call: GradeCall, flight: Flight): Promise<Fl
             ? 'upstream_error'
             : undefined;
       if (cutBy === 'upstream_error') {
-        call.onFailure?.({ reason: cutBy, message: `the answer stream ended without a finish (finish_reason ${answer.finishReason ?? 'absent'})` });
+        call.onFailure?.({
+          reason: cutBy,
+          message: `the answer stream ended without a finish (finish_reason ${answer.finishReason ?? 'absent'})`,
+        });
       }
       if (cutBy) {
         // A capped answer says so even when some grades arrived; other cuts keep what came as `partial`.
@@ -89,9 +92,15 @@ export async function callForGrades(call: GradeCall, flight: Flight): Promise<Fl
       const failure = classifyFailure(error, signal.aborted, attempt);
       if (modes.downgrade(attempt, failure, flight.grades.length)) continue;
       const modelMs = performance.now() - started;
-      const reason: DegradedReason = failure === 'format_rejected' || failure === 'stream_options_rejected' ? 'upstream_error' : failure;
+      const reason: DegradedReason =
+        failure === 'format_rejected' || failure === 'stream_options_rejected' ? 'upstream_error' : failure;
       if (!signal.aborted) call.onFailure?.(describeFailure(reason, error));
-      return { grades: flight.grades, complete: false, failure: flight.grades.length > 0 ? 'partial' : reason, modelMs };
+      return {
+        grades: flight.grades,
+        complete: false,
+        failure: flight.grades.length > 0 ? 'partial' : reason,
+        modelMs,
+      };
     }
   }
 }

@@ -15,7 +15,7 @@ export interface RawGrade {
 }
 
 /** The fixed grade scale runs 0–3; anything else is not a grade. */
-export const MIN_GRADE = 0;
+const MIN_GRADE = 0;
 export const MAX_GRADE = 3;
 
 /** Characters of a grade's `why` kept (the explanation shows at most 200 of them). */

@@ -2,13 +2,8 @@
 // onto our degradation vocabulary. The caller owns the deadline: `signal` aborts the call, `timeout`
 // is the same remaining time as a backstop, and the SDK never retries (`maxRetries: 0`), because a
 // retry would outlive the deadline.
-import OpenAI, {
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIError,
-  APIUserAbortError,
-  RateLimitError,
-} from 'openai';
+import type OpenAI from 'openai';
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, RateLimitError } from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { AnswerTooLongError, MAX_ANSWER_CHARS } from './answer-limits.js';
 import { GRADES_JSON_SCHEMA, type PromptMessage } from './prompt.js';
@@ -29,7 +24,7 @@ export const NEXT_MODE: Record<OutputMode, OutputMode | undefined> = {
   text: undefined,
 };
 
-export interface CallSettings {
+interface CallSettings {
   model: string;
   messages: PromptMessage[];
   mode: OutputMode;
@@ -41,7 +36,7 @@ export interface CallSettings {
   headers?: Record<string, string>;
 }
 
-export interface StreamedAnswer {
+interface StreamedAnswer {
   /** The answer text, at most MAX_ANSWER_CHARS. */
   text: string;
   finishReason?: string;
@@ -70,7 +65,11 @@ export async function streamAnswer(
   if (settings.mode === 'json_schema') {
     body.response_format = {
       type: 'json_schema',
-      json_schema: { name: 'tool_grades', strict: true, schema: GRADES_JSON_SCHEMA as unknown as Record<string, unknown> },
+      json_schema: {
+        name: 'tool_grades',
+        strict: true,
+        schema: GRADES_JSON_SCHEMA as unknown as Record<string, unknown>,
+      },
     };
   } else if (settings.mode === 'json_object') {
     body.response_format = { type: 'json_object' };
@@ -129,13 +128,20 @@ export async function streamAnswer(
  */
 export type CallFailure = DegradedReason | 'format_rejected' | 'stream_options_rejected';
 
-export function classifyFailure(error: unknown, aborted: boolean, settings: Pick<CallSettings, 'mode' | 'includeUsage'>): CallFailure {
+export function classifyFailure(
+  error: unknown,
+  aborted: boolean,
+  settings: Pick<CallSettings, 'mode' | 'includeUsage'>,
+): CallFailure {
   if (aborted || error instanceof APIUserAbortError || error instanceof APIConnectionTimeoutError) return 'timeout';
   if (error instanceof RateLimitError) return 'rate_limited';
   if (error instanceof APIError && (error.status === 400 || error.status === 422)) {
     const about = `${error.message} ${JSON.stringify(error.error ?? '')}`;
     if (settings.includeUsage && /stream_options|include_usage/i.test(about)) return 'stream_options_rejected';
-    if (settings.mode !== 'text' && /response_format|json_schema|json_object|structured output|json mode/i.test(about)) {
+    if (
+      settings.mode !== 'text' &&
+      /response_format|json_schema|json_object|structured output|json mode/i.test(about)
+    ) {
       return 'format_rejected';
     }
   }

@@ -18,7 +18,7 @@ import { capRelevanceDownTheList, type RankedTool, type ToolInfo } from '@catalo
 import { plainTextLine } from './sanitize.js';
 import type { CandidateGrade } from './types.js';
 
-export interface GradeBand {
+interface GradeBand {
   label: string;
   low: number;
   high: number;
@@ -32,9 +32,9 @@ export const GRADE_BANDS: Record<number, GradeBand> = {
 
 /** Relevance cap for a tool the model saw and left out of a complete answer. */
 export const LEFT_OUT_CAP = 0.05;
-export const MAX_EXPLANATION_CHARS = 200;
+const MAX_EXPLANATION_CHARS = 200;
 
-export interface MergeInput {
+interface MergeInput {
   tools: ToolInfo[];
   lexical: RankedTool[];
   /** Valid grades in the model's order (unknown ids and duplicates already dropped). */

@@ -3,7 +3,7 @@
 // the refusal.
 import { NEXT_MODE, type CallFailure, type OutputMode } from './llm-call.js';
 
-export interface OutputSettings {
+interface OutputSettings {
   mode: OutputMode;
   /** Ask for a usage chunk at the end of the stream. */
   includeUsage: boolean;

@@ -17,7 +17,7 @@ export interface PromptPlan {
   key: string;
 }
 
-export interface PlannerSettings {
+interface PlannerSettings {
   model: string;
   /** Most tokens (o200k) the whole prompt may have. */
   promptTokenBudget: number;
@@ -38,7 +38,10 @@ export function createPromptPlanner(settings: PlannerSettings) {
     const selection = selectCandidates(request, Math.max(0, available), lineParts, settings.candidates);
     const messages = buildMessages(parts, selection.candidates);
     const promptTokens =
-      messages.reduce((sum, message) => sum + MESSAGE_OVERHEAD_TOKENS + countMessageTokens(message, selection.candidates), 0) + 3;
+      messages.reduce(
+        (sum, message) => sum + MESSAGE_OVERHEAD_TOKENS + countMessageTokens(message, selection.candidates),
+        0,
+      ) + 3;
     const key = createHash('sha256')
       .update(settings.model)
       .update('\0')

@@ -6,8 +6,8 @@ import { sanitizeLine } from './sanitize.js';
 import { MAX_GRADE } from './grade-parser.js';
 import type { Candidate } from './candidates.js';
 
-export const MAX_QUERY_CHARS = 500;
-export const MAX_CONTEXT_CHARS = 2_000;
+const MAX_QUERY_CHARS = 500;
+const MAX_CONTEXT_CHARS = 2_000;
 
 export interface PromptMessage {
   role: 'system' | 'user';
@@ -15,7 +15,7 @@ export interface PromptMessage {
 }
 
 export const SYSTEM_PROMPT = [
-  'You rank tools for an AI agent. Given the agent\'s task (one or more sub-queries, maybe with context) and a list of',
+  "You rank tools for an AI agent. Given the agent's task (one or more sub-queries, maybe with context) and a list of",
   'candidate tools, pick the tools the agent should call and grade each one:',
   '  3 = essential: directly performs one of the requested steps',
   '  2 = useful: likely needed, or a close alternative to an essential tool',
@@ -30,7 +30,7 @@ export const SYSTEM_PROMPT = [
   'MAX_RESULTS entries, ids exactly as given; "why" says in at most 15 words what the tool does for the task.',
 ].join('\n');
 
-export interface PromptParts {
+interface PromptParts {
   query: string[];
   context?: string;
   maxResults: number;

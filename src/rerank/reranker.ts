@@ -19,7 +19,6 @@ import { participate, SingleFlights } from './single-flight.js';
 import { LinePartsCache, linePartsBytes, loadTokenizer, type LineParts } from './token-count.js';
 import type { CandidateGrade } from './types.js';
 
-
 export interface RerankerConfig {
   /** OpenAI-compatible endpoint, e.g. `http://localhost:11434/v1`; the SDK's default when absent. */
   baseURL?: string;
@@ -62,9 +61,9 @@ export interface SharedAnswerCache {
 }
 
 export const DEFAULT_PROMPT_TOKEN_BUDGET = 7_000;
-export const DEFAULT_CACHE_TTL_MS = 10 * 60_000;
+const DEFAULT_CACHE_TTL_MS = 10 * 60_000;
 /** The stage's own cache budget when it is given none (eval, benchmarks, tests). */
-export const DEFAULT_STAGE_MEMORY_BYTES = 64 * 1024 * 1024;
+const DEFAULT_STAGE_MEMORY_BYTES = 64 * 1024 * 1024;
 
 /** The LLM stage: the pipeline's `Reranker`, and a look at the prompt it would send. */
 export interface LlmReranker extends Reranker {
@@ -189,14 +188,22 @@ export function createReranker(config: RerankerConfig): LlmReranker {
     const result = await participate(flight, deadline.signal, deadline.at - reserveMs);
 
     const usage = shared ? undefined : result.usage;
-    const stats: RerankStats = { cached: false, shared, modelMs: result.modelMs, ...(usage ? { usage } : {}), ...sizes };
+    const stats: RerankStats = {
+      cached: false,
+      shared,
+      modelMs: result.modelMs,
+      ...(usage ? { usage } : {}),
+      ...sizes,
+    };
     if (result.grades.length === 0) {
       // Nothing usable arrived. A complete, well-formed "no tool helps" answer is still the model's answer.
       if (!result.failure) return { ranked: merged([], true), ranker: 'llm', stats };
       return lexicalOutcome(result.failure, stats);
     }
     const complete = result.complete && !result.failure;
-    const degraded = complete ? {} : { degraded: result.failure === 'answer_too_long' ? result.failure : ('partial' as const) };
+    const degraded = complete
+      ? {}
+      : { degraded: result.failure === 'answer_too_long' ? result.failure : ('partial' as const) };
     return { ranked: merged(result.grades, complete), ranker: 'llm', ...degraded, stats };
   }
 

@@ -15,7 +15,7 @@ const NEEDS_DEFUSING = /[<>|]|```/;
  * ~5 ms, for every tool of every search). Text made mostly of whitespace or invisible characters
  * may then give a line shorter than it could be.
  */
-export const READ_FACTOR = 8;
+const READ_FACTOR = 8;
 
 /** The part of `text` a line of `maxChars` is made from (see READ_FACTOR). */
 export function readablePart(text: string, maxChars: number): string {
@@ -48,7 +48,7 @@ function cleanLine(text: string, maxChars: number, cut: boolean): string {
   return `${clean.slice(0, maxChars - 1)}…`;
 }
 
-export function truncate(text: string, maxChars: number): string {
+function truncate(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text;
   const cut = text.slice(0, Math.max(0, maxChars - 1));
   const atWord = cut.lastIndexOf(' ');

@@ -35,7 +35,12 @@ export class SingleFlights {
    * this aborts it at the starting request's deadline in case none is left to do it.
    */
   start(key: string, call: (flight: Flight) => Promise<FlightResult>, backstopAt: number): Flight {
-    const flight: Flight = { grades: [], controller: new AbortController(), participants: 0, done: Promise.resolve(undefined as never) };
+    const flight: Flight = {
+      grades: [],
+      controller: new AbortController(),
+      participants: 0,
+      done: Promise.resolve(undefined as never),
+    };
     const timer = setTimeout(() => flight.controller.abort(), Math.max(0, backstopAt - performance.now()));
     flight.done = call(flight).finally(() => {
       clearTimeout(timer);
@@ -61,7 +66,12 @@ export async function participate(flight: Flight, signal: AbortSignal, deadline:
     const winner = await Promise.race([flight.done, cut]);
     if (winner !== 'cut') return winner;
     const grades = [...flight.grades];
-    return { grades, complete: false, failure: grades.length > 0 ? 'partial' : 'timeout', modelMs: performance.now() - started };
+    return {
+      grades,
+      complete: false,
+      failure: grades.length > 0 ? 'partial' : 'timeout',
+      modelMs: performance.now() - started,
+    };
   } finally {
     clearTimeout(timer);
     if (onAbort) signal.removeEventListener('abort', onAbort);

@@ -17,7 +17,8 @@ let countTokens: CountTokens | undefined;
  * them at start so that no search pays for it. Synchronous (`require`), as counting is.
  */
 export function loadTokenizer(): CountTokens {
-  countTokens ??= (createRequire(import.meta.url)('gpt-tokenizer/encoding/o200k_base') as { countTokens: CountTokens }).countTokens;
+  countTokens ??= (createRequire(import.meta.url)('gpt-tokenizer/encoding/o200k_base') as { countTokens: CountTokens })
+    .countTokens;
   return countTokens;
 }
 

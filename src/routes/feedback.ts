@@ -9,19 +9,30 @@ import { FairShare } from '../search/fair-share.js';
 import { limitRequestsPerProject } from '../plugins/project-rate-limit.js';
 import type { Services } from '../services.js';
 
-
 /**
  * POST /v1/catalog/feedback (report tool use) and DELETE (forget it), on the /v1 and seed prefixes.
  * Authenticated and project-scoped like search; rate-limited and charged (requests in flight, bytes per
  * minute) by the same rules and limits as searches, in budgets of their own so that reports never take
  * a project's searches away.
  */
-export default async function feedbackRoutes(app: FastifyInstance, { services, learning }: { services: Services; learning: Learning }): Promise<void> {
+export default async function feedbackRoutes(
+  app: FastifyInstance,
+  { services, learning }: { services: Services; learning: Learning },
+): Promise<void> {
   const { config, shared, metrics } = services;
 
-  await limitRequestsPerProject(app, { perMinute: config.rateLimitPerMinute, shared, metrics, bucket: 'feedback', allowance: (max) => `send ${max} feedback requests` });
+  await limitRequestsPerProject(app, {
+    perMinute: config.rateLimitPerMinute,
+    shared,
+    metrics,
+    bucket: 'feedback',
+    allowance: (max) => `send ${max} feedback requests`,
+  });
 
-  const fairShare = new FairShare({ ...config.fairShare, workPerMinute: 0 }, { onRefused: (limit) => metrics.costLimited.inc({ limit }) });
+  const fairShare = new FairShare(
+    { ...config.fairShare, workPerMinute: 0 },
+    { onRefused: (limit) => metrics.costLimited.inc({ limit }) },
+  );
   const admit = async (request: FastifyRequest, reply: FastifyReply, payload: Readable) => {
     const declared = Number(request.headers['content-length']) || 0;
     // A report waits for a work slot at most a search's budget (SEARCH_DEADLINE_MS).
@@ -43,20 +54,27 @@ export default async function feedbackRoutes(app: FastifyInstance, { services, l
         const answer = await learning.report(request.projectId, request.body.events);
         metrics.feedbackEvents.inc({ result: 'accepted' }, answer.accepted);
         metrics.feedbackEvents.inc({ result: 'ignored' }, answer.ignored.length);
-        request.log.info({ audit: 'feedback', events: request.body.events.length, accepted: answer.accepted, ignored: answer.ignored.length }, 'feedback');
+        request.log.info(
+          {
+            audit: 'feedback',
+            events: request.body.events.length,
+            accepted: answer.accepted,
+            ignored: answer.ignored.length,
+          },
+          'feedback',
+        );
         return reply.code(202).send(answer);
       },
     );
-    app.delete(
-      url,
-      { schema: forgetRouteSchema(forget), onRequest: app.authenticate },
-      async (request, reply) => {
-        if (!(await learning.forget(request.projectId))) {
-          throw new ProblemError('STORE_UNAVAILABLE', 'The shared store could not be reached: the other replicas still use what this project taught. Retry.');
-        }
-        request.log.info({ audit: 'feedback-forget' }, 'feedback forgotten');
-        return reply.code(204).send();
-      },
-    );
+    app.delete(url, { schema: forgetRouteSchema(forget), onRequest: app.authenticate }, async (request, reply) => {
+      if (!(await learning.forget(request.projectId))) {
+        throw new ProblemError(
+          'STORE_UNAVAILABLE',
+          'The shared store could not be reached: the other replicas still use what this project taught. Retry.',
+        );
+      }
+      request.log.info({ audit: 'feedback-forget' }, 'feedback forgotten');
+      return reply.code(204).send();
+    });
   }
 }

@@ -11,7 +11,7 @@ import { readRequestList } from '../search/prepare.js';
 import type { Services } from '../services.js';
 import { requestTrace } from '../tracing/request-trace.js';
 
-export const REQUEST_ENCODINGS = ['gzip', 'deflate', 'br', 'identity'] as const;
+const REQUEST_ENCODINGS = ['gzip', 'deflate', 'br', 'identity'] as const;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -31,7 +31,11 @@ export default async function searchRoutes(app: FastifyInstance, { services }: {
   // A 1,000-tool list is ~800 KB of JSON sent with every search: accept it compressed. The body
   // limit applies to the decompressed bytes, so a compression bomb gets 413.
   await app.register(compress, { global: false, requestEncodings: [...REQUEST_ENCODINGS] });
-  await limitRequestsPerProject(app, { ...services, perMinute: config.rateLimitPerMinute, allowance: (max) => `make ${max} searches` });
+  await limitRequestsPerProject(app, {
+    ...services,
+    perMinute: config.rateLimitPerMinute,
+    allowance: (max) => `make ${max} searches`,
+  });
 
   app.decorateRequest('searchBudgetMs', 0);
   app.decorateRequest('toolList', undefined);

@@ -1,5 +1,9 @@
-import { FeedbackResponseSchema, MAX_FEEDBACK_EVENTS, type FeedbackRequest, type FeedbackResponse } from '@catalog-search/core';
-import { Type } from '@sinclair/typebox';
+import {
+  FeedbackResponseSchema,
+  MAX_FEEDBACK_EVENTS,
+  type FeedbackRequest,
+  type FeedbackResponse,
+} from '@catalog-search/core';
 import type { Config } from '../config.js';
 import {
   COMMON_RESPONSE_HEADERS,
@@ -30,27 +34,52 @@ export const EXAMPLE_FEEDBACK_RESPONSE: FeedbackResponse = {
 };
 
 const seedNote = (unversioned: boolean, path: string) =>
-  unversioned ? `**The seed path of \`${path}\`**: same request, response and errors; new integrations should call the /v1 path.\n\n` : '';
+  unversioned
+    ? `**The seed path of \`${path}\`**: same request, response and errors; new integrations should call the /v1 path.\n\n`
+    : '';
 
 const common401 = problemResponse({
   description: 'No bearer token, or the token is invalid.',
   headers: unauthorizedHeaders,
-  examples: { missing: { summary: 'No Authorization header', code: 'UNAUTHORIZED', detail: 'Missing bearer token: send "Authorization: Bearer <JWT>".' } },
+  examples: {
+    missing: {
+      summary: 'No Authorization header',
+      code: 'UNAUTHORIZED',
+      detail: 'Missing bearer token: send "Authorization: Bearer <JWT>".',
+    },
+  },
 });
 const common403 = problemResponse({
   description: 'The token names no project, or `X-Project-Id` does not match it.',
   examples: {
-    projectMismatch: { summary: 'X-Project-Id differs from the token', code: 'FORBIDDEN', detail: 'The X-Project-Id header does not match the token\'s "projectId" claim.' },
+    projectMismatch: {
+      summary: 'X-Project-Id differs from the token',
+      code: 'FORBIDDEN',
+      detail: 'The X-Project-Id header does not match the token\'s "projectId" claim.',
+    },
   },
 });
 const common429 = problemResponse({
   description: 'This project has used up its feedback requests (or bytes) for now; retry after `Retry-After` seconds.',
   headers: tooManyRequestsHeaders,
-  examples: { rateLimited: { summary: 'Rate limited', code: 'RATE_LIMITED', detail: 'This project may send 600 feedback requests per minute; retry in 17 s.' } },
+  examples: {
+    rateLimited: {
+      summary: 'Rate limited',
+      code: 'RATE_LIMITED',
+      detail: 'This project may send 600 feedback requests per minute; retry in 17 s.',
+    },
+  },
 });
 const common503 = problemResponse({
-  description: 'Redis (REDIS_URL) could not be reached, so what the project taught could not be forgotten on every replica; retry.',
-  examples: { storeUnavailable: { summary: 'Redis unreachable', code: 'STORE_UNAVAILABLE', detail: 'The shared store could not be reached: the other replicas still use what this project taught. Retry.' } },
+  description:
+    'Redis (REDIS_URL) could not be reached, so what the project taught could not be forgotten on every replica; retry.',
+  examples: {
+    storeUnavailable: {
+      summary: 'Redis unreachable',
+      code: 'STORE_UNAVAILABLE',
+      detail: 'The shared store could not be reached: the other replicas still use what this project taught. Retry.',
+    },
+  },
 });
 
 /** POST /v1/catalog/feedback: documentation and every response. */
@@ -62,12 +91,12 @@ export function reportRouteSchema(operationId: (typeof FEEDBACK_PATHS)[number]['
     summary: unversioned ? 'Report tool use (seed path, same as /v1)' : 'Report which tool was used and how it went',
     description:
       seedNote(unversioned, '/v1/catalog/feedback') +
-      'After `tool_discovery`, the router\'s agent calls one of the results with `tool_execute`: report that here, and ' +
+      "After `tool_discovery`, the router's agent calls one of the results with `tool_execute`: report that here, and " +
       'the project\'s later searches rank the tool higher for similar requests (its explanation then says "raised by past ' +
       'use", and `meta.learning` is `raised`). Learning is per project only: nothing one project reports is used for another.\n\n' +
       'Each event names the tool (`toolKey`), the `outcome` (`succeeded` is the strongest evidence; `selected` counts half, ' +
       'a quarter for the tool the search ranked first, since agents often take the top result; `failed` takes back what a ' +
-      'success gave) and the request: the search\'s `meta.requestId` (the service remembers each search for ' +
+      "success gave) and the request: the search's `meta.requestId` (the service remembers each search for " +
       `${Math.round(config.feedback.searchTtlMs / 60_000)} minutes, \`FEEDBACK_SEARCH_TTL_MS\`) or the \`query\` itself.\n\n` +
       'The envelope is validated strictly (400 naming the field); events leniently: one that cannot be used is ignored and ' +
       'named in `ignored`, and the others are still learned from.\n\n' +
@@ -84,18 +113,23 @@ export function reportRouteSchema(operationId: (typeof FEEDBACK_PATHS)[number]['
         content: {
           'application/json': {
             schema: FeedbackResponseSchema,
-            examples: { oneIgnored: { summary: 'Two events learned from, one ignored', value: EXAMPLE_FEEDBACK_RESPONSE } },
+            examples: {
+              oneIgnored: { summary: 'Two events learned from, one ignored', value: EXAMPLE_FEEDBACK_RESPONSE },
+            },
           },
         },
       },
       400: problemResponse({
-        description: 'The envelope is invalid: not a JSON object, no `events`, more than the limit of events, or another field.',
+        description:
+          'The envelope is invalid: not a JSON object, no `events`, more than the limit of events, or another field.',
         examples: {
           tooMany: {
             summary: 'Too many events',
             code: 'INVALID_REQUEST',
             detail: `body /events: Expected array length to be less or equal to ${MAX_FEEDBACK_EVENTS}`,
-            errors: [{ field: '/events', message: `Expected array length to be less or equal to ${MAX_FEEDBACK_EVENTS}` }],
+            errors: [
+              { field: '/events', message: `Expected array length to be less or equal to ${MAX_FEEDBACK_EVENTS}` },
+            ],
           },
         },
       }),
@@ -103,11 +137,23 @@ export function reportRouteSchema(operationId: (typeof FEEDBACK_PATHS)[number]['
       403: common403,
       413: problemResponse({
         description: `The body is larger than \`FEEDBACK_MAX_BODY_BYTES\` (${config.feedback.maxBodyBytes} bytes).`,
-        examples: { bodyTooLarge: { summary: 'Body too large', code: 'PAYLOAD_TOO_LARGE', detail: 'The request body is larger than the service accepts.' } },
+        examples: {
+          bodyTooLarge: {
+            summary: 'Body too large',
+            code: 'PAYLOAD_TOO_LARGE',
+            detail: 'The request body is larger than the service accepts.',
+          },
+        },
       }),
       415: problemResponse({
         description: 'The body is not `application/json`.',
-        examples: { mediaType: { summary: 'Wrong content type', code: 'UNSUPPORTED_MEDIA_TYPE', detail: 'Send the request body as application/json.' } },
+        examples: {
+          mediaType: {
+            summary: 'Wrong content type',
+            code: 'UNSUPPORTED_MEDIA_TYPE',
+            detail: 'Send the request body as application/json.',
+          },
+        },
       }),
       429: common429,
     },
@@ -120,7 +166,9 @@ export function forgetRouteSchema(operationId: (typeof FEEDBACK_PATHS)[number]['
   return {
     operationId,
     tags: ['Feedback'],
-    summary: unversioned ? 'Forget what the project taught (seed path, same as /v1)' : 'Forget everything the project taught',
+    summary: unversioned
+      ? 'Forget what the project taught (seed path, same as /v1)'
+      : 'Forget everything the project taught',
     description:
       seedNote(unversioned, '/v1/catalog/feedback') +
       'Forgets every report of the project, in every replica and in Redis: its next searches rank as if it had never ' +
@@ -136,8 +184,13 @@ export function forgetRouteSchema(operationId: (typeof FEEDBACK_PATHS)[number]['
   };
 }
 
-
 /** Request examples by operationId (the body schema itself is the FeedbackRequest component). */
-export const FEEDBACK_REQUEST_EXAMPLES: Record<string, Record<string, { summary: string; value: unknown }>> = Object.fromEntries(
-  FEEDBACK_PATHS.map(({ report }) => [report, { afterExecute: { summary: 'Two reports by requestId and one by query', value: EXAMPLE_FEEDBACK_REQUEST } }]),
+export const FEEDBACK_REQUEST_EXAMPLES: Record<
+  string,
+  Record<string, { summary: string; value: unknown }>
+> = Object.fromEntries(
+  FEEDBACK_PATHS.map(({ report }) => [
+    report,
+    { afterExecute: { summary: 'Two reports by requestId and one by query', value: EXAMPLE_FEEDBACK_REQUEST } },
+  ]),
 );

@@ -7,11 +7,12 @@ import { API_VERSION, API_VERSION_HEADER } from './api-version.js';
  * documented is what is sent.
  */
 
-export const PROBLEM_MEDIA_TYPE = 'application/problem+json';
+const PROBLEM_MEDIA_TYPE = 'application/problem+json';
 
 /** An id like those a router sends; the examples use it so that request and response agree. */
 export const EXAMPLE_REQUEST_ID = '7f9c2ba4-e88f-4c2a-9f3e-5d1b8a6c0e21';
 
+/** @public The route schemas' declarations name it through the header objects they return. */
 export interface HeaderDoc {
   type: 'string' | 'integer';
   /** Always sent with this response (moved from the schema to the header object in the document). */
@@ -28,7 +29,7 @@ export const COMMON_RESPONSE_HEADERS: Record<string, HeaderDoc> = {
     type: 'string',
     required: true,
     description:
-      'The id of this request: the caller\'s `X-Request-Id` when it was sent and is 1–128 characters of ' +
+      "The id of this request: the caller's `X-Request-Id` when it was sent and is 1–128 characters of " +
       '`A–Z a–z 0–9 . _ : @ / + = -`, else a generated UUID. Also in problem bodies (`requestId`) and ' +
       'in `meta.requestId`; quote it when reporting a problem.',
     examples: [EXAMPLE_REQUEST_ID],
@@ -43,7 +44,11 @@ export const COMMON_RESPONSE_HEADERS: Record<string, HeaderDoc> = {
 
 /** Sent on responses of the search operation while per-project rate limiting is on (RATE_LIMIT_PER_MINUTE > 0). */
 export const RATE_LIMIT_HEADERS: Record<string, HeaderDoc> = {
-  'X-RateLimit-Limit': { type: 'integer', description: 'Searches this project may make per window (one minute).', minimum: 0 },
+  'X-RateLimit-Limit': {
+    type: 'integer',
+    description: 'Searches this project may make per window (one minute).',
+    minimum: 0,
+  },
   'X-RateLimit-Remaining': { type: 'integer', description: 'Searches left in the current window.', minimum: 0 },
   'X-RateLimit-Reset': { type: 'integer', description: 'Seconds until the window resets.', minimum: 0 },
 };
@@ -67,7 +72,7 @@ const WWW_AUTHENTICATE_HEADER: Record<string, HeaderDoc> = {
   },
 };
 
-export interface ProblemExample {
+interface ProblemExample {
   summary: string;
   code: ErrorCode;
   detail: string;
@@ -80,7 +85,7 @@ function exampleProblem(example: ProblemExample): Problem {
   return problemBody(new ProblemError(example.code, example.detail, extra), EXAMPLE_REQUEST_ID);
 }
 
-export interface ProblemResponseOptions {
+interface ProblemResponseOptions {
   description: string;
   examples: Record<string, ProblemExample>;
   headers?: Record<string, HeaderDoc>;

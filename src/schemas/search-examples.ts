@@ -1,4 +1,9 @@
-import type { GroupedSearchRequest, ReferenceSearchRequest, SearchResponse, ToolListSearchRequest } from '@catalog-search/core';
+import type {
+  GroupedSearchRequest,
+  ReferenceSearchRequest,
+  SearchResponse,
+  ToolListSearchRequest,
+} from '@catalog-search/core';
 import { EXAMPLE_REQUEST_ID } from './responses.js';
 
 /**
@@ -61,7 +66,8 @@ export const EXAMPLE_SEARCH_REQUEST: ToolListSearchRequest = {
       toolKey: 'google-calendar:create_event',
       toolName: 'create_event',
       serverName: 'Google Calendar',
-      description: 'Create a calendar event with a title, start and end time, attendees and an optional video meeting link.',
+      description:
+        'Create a calendar event with a title, start and end time, attendees and an optional video meeting link.',
       inputSchema: {
         type: 'object',
         properties: {
@@ -83,7 +89,8 @@ export const EXAMPLE_SEARCH_RESPONSE: SearchResponse = {
       toolKey: 'google-calendar:create_event',
       toolName: 'create_event',
       serverName: 'Google Calendar',
-      description: 'Create a calendar event with a title, start and end time, attendees and an optional video meeting link.',
+      description:
+        'Create a calendar event with a title, start and end time, attendees and an optional video meeting link.',
       relevance: 0.94,
       explanation: 'Creates the 30 minute meeting with attendees and a video link (step 1).',
     },
@@ -137,7 +144,11 @@ export const EXAMPLE_GROUPED_SEARCH_REQUEST: GroupedSearchRequest = {
         {
           name: 'slack_post_message',
           description: 'Send a new message to a Slack channel.',
-          inputSchema: { type: 'object', properties: { channel_id: { type: 'string' }, text: { type: 'string' } }, required: ['channel_id', 'text'] },
+          inputSchema: {
+            type: 'object',
+            properties: { channel_id: { type: 'string' }, text: { type: 'string' } },
+            required: ['channel_id', 'text'],
+          },
           annotations: { readOnlyHint: false, destructiveHint: false },
         },
         {
@@ -203,7 +214,11 @@ export const EXAMPLE_SKIPPED_SEARCH_RESPONSE: SearchResponse = {
     requestId: EXAMPLE_REQUEST_ID,
     skipped: [
       { index: 5, toolKey: 'toolink:', reason: '/tools/5/toolName: must be a non-empty string' },
-      { index: 9, toolKey: 'slack:slack_post_message', reason: '/tools/9: repeats the toolKey of tool 1; the first is kept' },
+      {
+        index: 9,
+        toolKey: 'slack:slack_post_message',
+        reason: '/tools/9: repeats the toolKey of tool 1; the first is kept',
+      },
     ],
     skippedCount: 2,
   },

@@ -54,7 +54,7 @@ type SearchLimits = Pick<Config['search'], 'deadlineMs' | 'maxTools' | 'maxQuery
   fairShare: Config['fairShare'];
 };
 
-export function searchLimits(config: Readonly<Config>): SearchLimits {
+function searchLimits(config: Readonly<Config>): SearchLimits {
   return {
     deadlineMs: config.search.deadlineMs,
     maxTools: config.search.maxTools,
@@ -71,12 +71,12 @@ export function searchLimits(config: Readonly<Config>): SearchLimits {
  * deadline run before validation and answer with their own errors); the schema documents them and
  * accepts exactly what those checks accept.
  */
-export const SearchHeadersSchema = Type.Object({
+const SearchHeadersSchema = Type.Object({
   'x-search-deadline-ms': Type.Optional(
     Type.String({
       pattern: '^[0-9]{1,9}$',
       description:
-        'The caller\'s remaining time budget in integer milliseconds (≥ 1). The service answers within ' +
+        "The caller's remaining time budget in integer milliseconds (≥ 1). The service answers within " +
         '`min(X-Search-Deadline-Ms, SEARCH_DEADLINE_MS)` of receiving the request, falling back to the lexical ' +
         'ranking (`meta.ranker: "bm25"`, `meta.degraded: "timeout"`) when the LLM rerank would not finish in time.',
       examples: ['1500'],
@@ -94,7 +94,7 @@ export const SearchHeadersSchema = Type.Object({
     Type.String({
       description:
         'Your id for this request (1–128 characters of `A–Z a–z 0–9 . _ : @ / + = -`). It is echoed in the ' +
-        '`X-Request-Id` response header, `meta.requestId`, problem bodies and the service\'s logs. Other values ' +
+        "`X-Request-Id` response header, `meta.requestId`, problem bodies and the service's logs. Other values " +
         'are replaced by a generated UUID.',
       examples: [EXAMPLE_REQUEST_ID],
     }),
@@ -111,10 +111,10 @@ function describeSearch(limits: SearchLimits, operationId: string): string {
       : '';
   return (
     seedNote +
-    'Ranks the router\'s whole Available Tool List against a task and returns the best tools first, each with a ' +
+    "Ranks the router's whole Available Tool List against a task and returns the best tools first, each with a " +
     'calibrated `relevance` (0–1, comparable across requests) and a short `explanation`.\n\n' +
     'The router sends its complete tool list (`tools` or `servers`), or refers to a list it sent before ' +
-    '(`toolSet`). Nothing is shared between projects (the project is the token\'s project claim).\n\n' +
+    "(`toolSet`). Nothing is shared between projects (the project is the token's project claim).\n\n" +
     '**Tool-set references.** Every answer to a request with `tools` or `servers` carries `meta.toolSet`: the ' +
     'SHA-256 (base64url) of the canonical form of its usable tools (the flat list, whichever form was sent), the ' +
     'same on every replica and in the client package. Send `toolSet: "<id>"` instead of the list while it is ' +
@@ -123,13 +123,13 @@ function describeSearch(limits: SearchLimits, operationId: string): string {
     'has it (restart, eviction, `TOOL_SET_TTL_MS`), it answers 409 `TOOL_SET_UNKNOWN`: send the list again (the ' +
     'client package does all this by itself). A changed list has another id.\n\n' +
     'Pipeline: verify the bearer token → prepare (limits, the tool list, validation, filters) → lexical ' +
-    '(identifier-aware BM25F) → semantic (similarity fused in once the list\'s vectors are ready; `meta.semantic`) → ' +
+    "(identifier-aware BM25F) → semantic (similarity fused in once the list's vectors are ready; `meta.semantic`) → " +
     'LLM rerank under the deadline → respond (calibrated relevance). When the model is slow or failing the service still answers in ' +
     'time with the lexical ranking and says so: `meta.ranker` is `bm25` and `meta.degraded` names the reason ' +
     '(`timeout`, `rate_limited`, `upstream_error`, `invalid_output`, `over_budget`, `answer_too_long`, ' +
     '`internal_error`); when a ' +
     'streamed answer was cut, the grades that arrived are used: `meta.ranker` is `llm` and `meta.degraded` is ' +
-    '`partial` (or `answer_too_long` when the model\'s answer passed 64 KB and reading stopped there; without ' +
+    "`partial` (or `answer_too_long` when the model's answer passed 64 KB and reading stopped there; without " +
     'grades before that point the ranker is `bm25` with the same reason). A BM25-only deployment (no LLM configured) answers `bm25` without `degraded`.\n\n' +
     'Tool descriptions are treated as untrusted third-party text: they are ranked, never followed as ' +
     'instructions. An LLM `explanation` is reduced to one line of plain text (at most 200 characters, no markup, ' +
@@ -147,7 +147,7 @@ function describeSearch(limits: SearchLimits, operationId: string): string {
     'untrusted hints from third-party servers: filtering on them is a convenience, not a security boundary.\n\n' +
     'A 1,000-tool list is close to 1 MB of JSON: send it compressed with `Content-Encoding: gzip`, `deflate` or ' +
     '`br` (the body limit applies to the decompressed size).\n\n' +
-    '**Limits** (this deployment\'s values; operators can change the configurable ones):\n\n' +
+    "**Limits** (this deployment's values; operators can change the configurable ones):\n\n" +
     `| Limit | Value | Error |\n|---|---|---|\n` +
     `| \`query\` items | 1–${MAX_QUERY_ITEMS} | 400 |\n` +
     `| characters (code points) per \`query\` item | ${limits.maxQueryChars} (\`MAX_QUERY_CHARS\`); ranking reads the first ${RANKED_QUERY_CHARS} | 400 |\n` +
@@ -165,10 +165,10 @@ function describeSearch(limits: SearchLimits, operationId: string): string {
     `(\`RATE_LIMIT_WORK_PER_MINUTE\`) | 429 |\n` +
     `| request bytes per project per minute | ${limits.fairShare.bytesPerMinute === 0 ? 'unlimited' : mib(limits.fairShare.bytesPerMinute)} ` +
     `(\`RATE_LIMIT_MB_PER_MINUTE\`) | 429 |\n` +
-    '\nWork and bytes are budgets that refill steadily (a quiet project may use 10 seconds\' worth at once); a search ' +
+    "\nWork and bytes are budgets that refill steadily (a quiet project may use 10 seconds' worth at once); a search " +
     'is admitted while its project has budget left and is charged what it cost, so one large search may put the ' +
     'project in debt for a while; the CPU time of `filter.tools` rules is charged too, whether they pass or are refused. ' +
-    'A search past its project\'s work slots waits for one until its deadline, then 429; a search waiting on the model ' +
+    "A search past its project's work slots waits for one until its deadline, then 429; a search waiting on the model " +
     'or an embeddings endpoint gives up its work slot. Every 429 carries `Retry-After`.\n'
   );
 }
@@ -198,8 +198,14 @@ export function searchRouteSchema(operationId: (typeof SEARCH_PATHS)[number]['op
             schema: SearchResponseSchema,
             examples: {
               reranked: { summary: 'Reranked by the LLM', value: EXAMPLE_SEARCH_RESPONSE },
-              degraded: { summary: 'Lexical ranking: the LLM missed the deadline', value: EXAMPLE_DEGRADED_SEARCH_RESPONSE },
-              skipped: { summary: 'Two tools could not be used and were skipped', value: EXAMPLE_SKIPPED_SEARCH_RESPONSE },
+              degraded: {
+                summary: 'Lexical ranking: the LLM missed the deadline',
+                value: EXAMPLE_DEGRADED_SEARCH_RESPONSE,
+              },
+              skipped: {
+                summary: 'Two tools could not be used and were skipped',
+                value: EXAMPLE_SKIPPED_SEARCH_RESPONSE,
+              },
             },
           },
         },
@@ -219,8 +225,14 @@ export function searchRouteSchema(operationId: (typeof SEARCH_PATHS)[number]['op
           unsafeRule: {
             summary: 'A filter rule RE2 cannot run',
             code: 'INVALID_REQUEST',
-            detail: 'body /filter/tools/0: is not a valid RE2 regular expression: error parsing regexp: invalid escape sequence: `\\1`',
-            errors: [{ field: '/filter/tools/0', message: 'is not a valid RE2 regular expression: error parsing regexp: invalid escape sequence: `\\1`' }],
+            detail:
+              'body /filter/tools/0: is not a valid RE2 regular expression: error parsing regexp: invalid escape sequence: `\\1`',
+            errors: [
+              {
+                field: '/filter/tools/0',
+                message: 'is not a valid RE2 regular expression: error parsing regexp: invalid escape sequence: `\\1`',
+              },
+            ],
           },
         },
       }),
@@ -324,10 +336,19 @@ export function searchRouteSchema(operationId: (typeof SEARCH_PATHS)[number]['op
   };
 }
 
-export const SEARCH_REQUEST_EXAMPLES = {
-  twoStepTask: { summary: 'A two-step task over GitHub, Slack, filesystem and calendar tools', value: EXAMPLE_SEARCH_REQUEST },
-  groupedByServer: { summary: 'The same kind of task, tools as tools/list returned them, grouped by server', value: EXAMPLE_GROUPED_SEARCH_REQUEST },
-  filtersAndBoosts: { summary: 'Read-only tools of two servers, tagged tools raised, weak matches left out', value: EXAMPLE_FILTERED_SEARCH_REQUEST },
+const SEARCH_REQUEST_EXAMPLES = {
+  twoStepTask: {
+    summary: 'A two-step task over GitHub, Slack, filesystem and calendar tools',
+    value: EXAMPLE_SEARCH_REQUEST,
+  },
+  groupedByServer: {
+    summary: 'The same kind of task, tools as tools/list returned them, grouped by server',
+    value: EXAMPLE_GROUPED_SEARCH_REQUEST,
+  },
+  filtersAndBoosts: {
+    summary: 'Read-only tools of two servers, tagged tools raised, weak matches left out',
+    value: EXAMPLE_FILTERED_SEARCH_REQUEST,
+  },
   byReference: {
     summary: 'The same task by reference to the list sent before (meta.toolSet of that answer)',
     value: EXAMPLE_SEARCH_BY_REFERENCE,

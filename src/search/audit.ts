@@ -57,7 +57,12 @@ export function auditLine(outcome: SearchOutcome, trace: RequestTrace, durationM
 }
 
 /** Counts one answered search: its ranker and degradation, its list size, and what its LLM stage cost. */
-export function recordSearch(metrics: Metrics, tools: number, meta: { ranker: string; degraded?: string }, rerank: RerankStats | undefined): void {
+export function recordSearch(
+  metrics: Metrics,
+  tools: number,
+  meta: { ranker: string; degraded?: string },
+  rerank: RerankStats | undefined,
+): void {
   metrics.searches.inc({ ranker: meta.ranker, degraded: meta.degraded ?? 'none' });
   metrics.toolsPerRequest.observe(tools);
   if (!rerank) return;

@@ -20,7 +20,7 @@
 import { pipeline, Transform, type Readable } from 'node:stream';
 import { ProblemError } from '../errors.js';
 
-export interface FairShareLimits {
+interface FairShareLimits {
   /** Searches one project may have being worked on at once; 0 = no limit. */
   maxInFlight: number;
   /**
@@ -40,7 +40,7 @@ export interface FairShareLimits {
  */
 export const WORK_PER_CPU_MS = 320;
 /** A bucket holds this many seconds of its rate: a project that was quiet may burst that much. */
-export const BURST_SECONDS = 10;
+const BURST_SECONDS = 10;
 /** Projects whose buckets are tracked at once; the least recently seen are forgotten (a full bucket). */
 const MAX_TRACKED_PROJECTS = 10_000;
 
@@ -99,9 +99,9 @@ export interface SearchSlot {
 }
 
 /** Which limit refused a search (a metrics label). */
-export type FairShareLimit = 'in_flight' | 'work' | 'bytes';
+type FairShareLimit = 'in_flight' | 'work' | 'bytes';
 
-export interface FairShareOptions {
+interface FairShareOptions {
   /** The clock (ms); tests pass their own. */
   now?: () => number;
   /** Told of each refusal, with the limit that refused (metrics). */
@@ -174,7 +174,12 @@ export class FairShare {
         const timer = setTimeout(() => {
           share.queue.splice(share.queue.indexOf(handOver), 1);
           this.#onRefused?.('in_flight');
-          reject(rateLimited(`This project's searches took all ${this.limits.maxInFlight} work slots until this search's deadline; retry.`, 1_000));
+          reject(
+            rateLimited(
+              `This project's searches took all ${this.limits.maxInFlight} work slots until this search's deadline; retry.`,
+              1_000,
+            ),
+          );
         }, maxWaitMs);
         share.queue.push(handOver);
       });
@@ -247,7 +252,13 @@ export class FairShare {
     } else {
       const bucket = (perMinute: number) =>
         perMinute > 0 ? new DebtBucket(perMinute / 60_000, (perMinute / 60) * BURST_SECONDS, now) : undefined;
-      share = { working: 0, waiting: 0, queue: [], work: bucket(this.limits.workPerMinute), bytes: bucket(this.limits.bytesPerMinute) };
+      share = {
+        working: 0,
+        waiting: 0,
+        queue: [],
+        work: bucket(this.limits.workPerMinute),
+        bytes: bucket(this.limits.bytesPerMinute),
+      };
       if (this.#projects.size >= MAX_TRACKED_PROJECTS) this.#forgetOne();
     }
     this.#projects.set(projectId, share);
@@ -266,5 +277,7 @@ export class FairShare {
 }
 
 function rateLimited(detail: string, waitMs: number): ProblemError {
-  return new ProblemError('RATE_LIMITED', detail, { headers: { 'retry-after': String(Math.max(1, Math.ceil(waitMs / 1000))) } });
+  return new ProblemError('RATE_LIMITED', detail, {
+    headers: { 'retry-after': String(Math.max(1, Math.ceil(waitMs / 1000))) },
+  });
 }

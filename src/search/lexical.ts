@@ -1,4 +1,9 @@
-import { rankToolsBySubQueryInSteps, type PreparedSearch, type RankCache, type RankingBySubQuery } from '@catalog-search/core';
+import {
+  rankToolsBySubQueryInSteps,
+  type PreparedSearch,
+  type RankCache,
+  type RankingBySubQuery,
+} from '@catalog-search/core';
 
 /**
  * Rankings of at least this much work (tools × sub-queries) let other requests run between their
@@ -6,7 +11,7 @@ import { rankToolsBySubQueryInSteps, type PreparedSearch, type RankCache, type R
  * the event loop ~250 ms, and every other project's searches waited behind it. Smaller ones run in
  * one go (a 1,000-tool, 1-query ranking is a few ms; pausing would only add latency).
  */
-export const STEPPED_RANKING_WORK = 10_000;
+const STEPPED_RANKING_WORK = 10_000;
 
 /**
  * The lexical stage: the BM25F ranking from packages/core on this project's cache. `limit` is how

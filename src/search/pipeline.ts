@@ -1,4 +1,12 @@
-import { needsWholeRanking, type PreparedSearch, type RankCache, type RankedTool, type SearchEnvelope, type SearchMeta, type SearchResponse } from '@catalog-search/core';
+import {
+  needsWholeRanking,
+  type PreparedSearch,
+  type RankCache,
+  type RankedTool,
+  type SearchEnvelope,
+  type SearchMeta,
+  type SearchResponse,
+} from '@catalog-search/core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { LearnedRanking, Learning } from '../feedback/learning.js';
 import type { Metrics } from '../metrics/metrics.js';
@@ -37,7 +45,7 @@ export interface SearchServices {
 }
 
 /** One validated search request, as the route hands it over. */
-export interface SearchRequest {
+interface SearchRequest {
   envelope: SearchEnvelope;
   /** The tool list read before validation (prepare.ts's readRequestList). */
   list: RequestToolList;
@@ -117,7 +125,10 @@ export interface SearchContext {
  * degradation). With one, the fused ranking fills its prompt, so tools that share no word with the
  * request reach the model. `meta.semantic` says how the semantic stage ran.
  */
-export async function searchCatalog(request: PreparedSearch, ctx: SearchContext): Promise<{ response: SearchResponse; rerank?: RerankStats }> {
+export async function searchCatalog(
+  request: PreparedSearch,
+  ctx: SearchContext,
+): Promise<{ response: SearchResponse; rerank?: RerankStats }> {
   const { reranker, requestId, vectors } = ctx;
   const trace = ctx.trace ?? NO_TRACE;
   const { maxResults } = request;
@@ -133,7 +144,11 @@ export async function searchCatalog(request: PreparedSearch, ctx: SearchContext)
         // The rerank stage's prompt holds the best tools of every step of a multi-step task.
         bySubQuery: reranker !== undefined && request.query.length > 1,
       }),
-    ({ ranked }) => ({ 'catalog_search.tools': request.tools.length, 'catalog_search.queries': request.query.length, 'catalog_search.matches': ranked.length }),
+    ({ ranked }) => ({
+      'catalog_search.tools': request.tools.length,
+      'catalog_search.queries': request.query.length,
+      'catalog_search.matches': ranked.length,
+    }),
   );
 
   // What follows waits on a model or an embeddings endpoint: the search gives up its work slot (fair-share.ts).
@@ -201,7 +216,12 @@ export async function searchCatalog(request: PreparedSearch, ctx: SearchContext)
       }),
     );
     ranked = outcome.ranked;
-    meta = { ranker: outcome.ranker, ...stages, requestId, ...(outcome.degraded ? { degraded: outcome.degraded } : {}) };
+    meta = {
+      ranker: outcome.ranker,
+      ...stages,
+      requestId,
+      ...(outcome.degraded ? { degraded: outcome.degraded } : {}),
+    };
     rerank = outcome.stats;
   }
   const response = respond(ranked, request, meta, await answerableToolSet(ctx.list ?? {}));

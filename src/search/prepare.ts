@@ -25,13 +25,18 @@ import type { ToolNamePool } from './tool-name-pool.js';
  *    search's work charged.
  */
 
-export interface RequestLimits {
+interface RequestLimits {
   maxTools: number;
   maxQueryChars: number;
   maxContextChars: number;
 }
 
-export async function readRequestList(body: unknown, projectId: string, limits: RequestLimits, toolSets: ToolSetStore): Promise<RequestToolList | undefined> {
+export async function readRequestList(
+  body: unknown,
+  projectId: string,
+  limits: RequestLimits,
+  toolSets: ToolSetStore,
+): Promise<RequestToolList | undefined> {
   enforceLimits(body, limits);
   const referenced = await referencedList(body, projectId, toolSets);
   if (referenced !== undefined || body === null || typeof body !== 'object' || Array.isArray(body)) return referenced;
@@ -43,7 +48,7 @@ export async function readRequestList(body: unknown, projectId: string, limits: 
 }
 
 /** A search ready for ranking, with its list's id for `meta.toolSet` (see RequestToolList). */
-export interface PreparedRequest extends Omit<RequestToolList, 'list'> {
+interface PreparedRequest extends Omit<RequestToolList, 'list'> {
   search: PreparedSearch;
 }
 
@@ -64,7 +69,12 @@ export async function prepareRequest(
   const { toolSet, kept, byReference } = sent.byReference ? sent : registeredList(sent.list, projectId, toolSets);
   const { search } = prepared;
   if (fairShare.enabled) fairShare.chargeWork(projectId, search.tools.length * search.query.length);
-  return { search, byReference, ...(toolSet === undefined ? {} : { toolSet }), ...(kept === undefined ? {} : { kept }) };
+  return {
+    search,
+    byReference,
+    ...(toolSet === undefined ? {} : { toolSet }),
+    ...(kept === undefined ? {} : { kept }),
+  };
 }
 
 /**
@@ -72,31 +82,43 @@ export async function prepareRequest(
  * body with far too many tools is refused before any tool is read; fields of the wrong type are left
  * to the schema, which names them. Lengths are counted in characters (code points), as everywhere.
  */
-export function enforceLimits(body: unknown, limits: RequestLimits): void {
+function enforceLimits(body: unknown, limits: RequestLimits): void {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return;
   const { query, context } = body as Record<string, unknown>;
   const tools = countTools(body as { tools?: unknown; servers?: unknown });
   if (tools > limits.maxTools) {
     const field = Array.isArray((body as { servers?: unknown }).servers) ? '/servers' : '/tools';
-    throw new ProblemError('TOO_MANY_TOOLS', `body ${field}: ${tools} tools sent; at most ${limits.maxTools} are accepted per request (MAX_TOOLS).`, {
-      errors: [{ field, message: `must carry at most ${limits.maxTools} tools` }],
-    });
+    throw new ProblemError(
+      'TOO_MANY_TOOLS',
+      `body ${field}: ${tools} tools sent; at most ${limits.maxTools} are accepted per request (MAX_TOOLS).`,
+      {
+        errors: [{ field, message: `must carry at most ${limits.maxTools} tools` }],
+      },
+    );
   }
   const errors: FieldError[] = [];
   if (Array.isArray(query)) {
     query.forEach((item, index) => {
       if (typeof item === 'string' && exceedsCodePoints(item, limits.maxQueryChars)) {
-        errors.push({ field: `/query/${index}`, message: `must be at most ${limits.maxQueryChars} characters (MAX_QUERY_CHARS)` });
+        errors.push({
+          field: `/query/${index}`,
+          message: `must be at most ${limits.maxQueryChars} characters (MAX_QUERY_CHARS)`,
+        });
       }
     });
   }
   if (typeof context === 'string' && exceedsCodePoints(context, limits.maxContextChars)) {
-    errors.push({ field: '/context', message: `must be at most ${limits.maxContextChars} characters (MAX_CONTEXT_CHARS)` });
+    errors.push({
+      field: '/context',
+      message: `must be at most ${limits.maxContextChars} characters (MAX_CONTEXT_CHARS)`,
+    });
   }
   if (errors.length > 0) throw invalidRequest(errors);
 }
 
 function invalidRequest(problems: readonly FieldError[]): ProblemError {
   const first = problems[0]!;
-  return new ProblemError('INVALID_REQUEST', `body ${first.field}: ${first.message}`, { errors: problems.slice(0, MAX_LISTED_PROBLEMS) });
+  return new ProblemError('INVALID_REQUEST', `body ${first.field}: ${first.message}`, {
+    errors: problems.slice(0, MAX_LISTED_PROBLEMS),
+  });
 }

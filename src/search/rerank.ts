@@ -82,7 +82,11 @@ export async function rerankWithinDeadline(
   log: FastifyBaseLogger,
 ): Promise<RerankOutcome> {
   const { signal } = options.deadline;
-  const lexical = (degraded: 'timeout' | 'internal_error'): RerankOutcome => ({ ranker: 'bm25', ranked: request.lexical, degraded });
+  const lexical = (degraded: 'timeout' | 'internal_error'): RerankOutcome => ({
+    ranker: 'bm25',
+    ranked: request.lexical,
+    degraded,
+  });
   if (signal.aborted) return lexical('timeout');
   let onAbort: (() => void) | undefined;
   const late = new Promise<RerankOutcome>((resolve) => {
@@ -97,7 +101,9 @@ export async function rerankWithinDeadline(
       }),
       late,
     ]);
-    return outcome.ranked === request.lexical ? outcome : { ...outcome, ranked: keepRequestTools(outcome.ranked, request.tools) };
+    return outcome.ranked === request.lexical
+      ? outcome
+      : { ...outcome, ranked: keepRequestTools(outcome.ranked, request.tools) };
   } finally {
     if (onAbort) signal.removeEventListener('abort', onAbort);
   }

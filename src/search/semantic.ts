@@ -23,7 +23,13 @@ export async function rankHybrid(
 ): Promise<{ ranked: RankedTool[]; status: SemanticStatus; fused: boolean }> {
   const queries = request.query.filter((query) => query.trim() !== '');
   if (request.tools.length === 0 || queries.length === 0) return { ranked: lexical, status: 'hybrid', fused: false };
-  const vectors = await vectorProvider.vectors(context.projectId, { query: queries, tools: request.tools }, context.deadline, context.headers, context.listId);
+  const vectors = await vectorProvider.vectors(
+    context.projectId,
+    { query: queries, tools: request.tools },
+    context.deadline,
+    context.headers,
+    context.listId,
+  );
   if (vectors.queries === undefined) return { ranked: lexical, status: vectors.status, fused: false };
   const similarity = new Float64Array(request.tools.length).fill(Number.NaN);
   const { queries: queryVectors, tools } = vectors;

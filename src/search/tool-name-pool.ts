@@ -24,7 +24,7 @@ const WORKER = new URL(`./tool-name-worker.${fromSource ? 'ts' : 'js'}`, import.
  * and the rules that an everyday list needs (the ReDoS test's 1,000 tools of 1,000 characters,
  * ~0.3 s quiet) must not be refused because the machine is busy (they were, in 3 runs of 3).
  */
-export const WORKER_FILTER_BUDGET_MS = 2_000;
+const WORKER_FILTER_BUDGET_MS = 2_000;
 /** Rule sets one project may have waiting for the worker. */
 const MAX_QUEUED_PER_PROJECT = 4;
 /** Rule sets waiting in all. */
@@ -46,12 +46,18 @@ export class ToolNamePool {
   /** Runs `rules` on the names and keys of `tools`, in the worker; refuses 429 when the queue is full. */
   async run(projectId: string, rules: readonly string[], tools: readonly ToolInfo[]): Promise<ToolNameResult> {
     if (this.#queue.waitingOf(projectId) >= MAX_QUEUED_PER_PROJECT || this.#queue.size >= MAX_QUEUED) {
-      throw new ProblemError('RATE_LIMITED', 'Too many filter.tools rule sets of this project are waiting to run; retry in 1 s.', {
-        headers: { 'retry-after': '1' },
-      });
+      throw new ProblemError(
+        'RATE_LIMITED',
+        'Too many filter.tools rule sets of this project are waiting to run; retry in 1 s.',
+        {
+          headers: { 'retry-after': '1' },
+        },
+      );
     }
     const named: NamedTool[] = tools.map(({ toolName, toolKey }) => ({ toolName, toolKey }));
-    return this.#pool.run(forProject({ rules: [...rules], tools: named, budgetMs: WORKER_FILTER_BUDGET_MS }, projectId));
+    return this.#pool.run(
+      forProject({ rules: [...rules], tools: named, budgetMs: WORKER_FILTER_BUDGET_MS }, projectId),
+    );
   }
 
   close(): Promise<void> {

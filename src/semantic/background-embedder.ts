@@ -3,7 +3,7 @@ import { abortAfter } from '../abort-after.js';
 import { EmbeddingError, type Embedder, type EmbeddingFailure } from './embedder.js';
 import type { SourceBreaker } from './source-breaker.js';
 
-export interface BackgroundOptions {
+interface BackgroundOptions {
   /** Texts waiting per project; more are not queued (the next search queues them again). */
   maxQueuedPerProject: number;
   /** Texts waiting over all projects. */
@@ -30,7 +30,8 @@ interface ProjectQueue {
   inFlight: Set<string>;
 }
 
-const isIdle = (project: ProjectQueue) => project.pending.size === 0 && project.waiters.size === 0 && project.inFlight.size === 0;
+const isIdle = (project: ProjectQueue) =>
+  project.pending.size === 0 && project.waiters.size === 0 && project.inFlight.size === 0;
 
 /**
  * Embeds tool texts away from any search: one batch at a time over all projects (round robin, so one
@@ -65,7 +66,11 @@ export class BackgroundEmbedder {
   ): Promise<EmbeddingFailure | undefined> {
     if (this.#closed) return Promise.resolve(undefined);
     let project = this.#projects.get(projectId);
-    if (project === undefined) this.#projects.set(projectId, (project = { pending: new Map(), headers, waiters: new Set(), inFlight: new Set() }));
+    if (project === undefined)
+      this.#projects.set(
+        projectId,
+        (project = { pending: new Map(), headers, waiters: new Set(), inFlight: new Set() }),
+      );
     project.headers = headers;
     let fresh = 0;
     for (const key of entries.keys()) if (!project.pending.has(key) && !project.inFlight.has(key)) fresh += 1;
@@ -76,7 +81,8 @@ export class BackgroundEmbedder {
         waiting.add(key);
         continue;
       }
-      if (project.pending.size >= this.options.maxQueuedPerProject || this.#queued >= this.options.maxQueuedTotal) continue;
+      if (project.pending.size >= this.options.maxQueuedPerProject || this.#queued >= this.options.maxQueuedTotal)
+        continue;
       project.pending.set(key, text);
       this.#queued += 1;
       waiting.add(key);
@@ -183,7 +189,10 @@ export class BackgroundEmbedder {
     this.#queued -= batch.length;
     this.#running = true;
     const timeout = abortAfter(this.options.batchTimeoutMs);
-    this.embedder
+    // Fire and forget: searches never wait on a background batch. The embed call's failure is handled
+    // by the rejection handler below; a throw in the bookkeeping after it would be a bug, left to surface
+    // as an unhandled rejection.
+    void this.embedder
       .embed(
         batch.map(([, text]) => text),
         { signal: timeout.signal, headers: project.headers, projectId },
@@ -202,14 +211,22 @@ export class BackgroundEmbedder {
           const reason = error instanceof EmbeddingError ? error.reason : 'upstream_error';
           if (reason !== 'busy') this.options.breaker?.failure();
           // Quiet once closing: the source stops under the batch in flight.
-          if (!this.#closed) this.options.log?.warn({ err: error, projectId, texts: batch.length }, 'background embedding failed; those tools rank lexically');
+          if (!this.#closed)
+            this.options.log?.warn(
+              { err: error, projectId, texts: batch.length },
+              'background embedding failed; those tools rank lexically',
+            );
           return reason;
         },
       )
       .then((failure) => {
         timeout.dispose();
         project.inFlight.clear();
-        this.#settle(project, batch.map(([key]) => key), failure);
+        this.#settle(
+          project,
+          batch.map(([key]) => key),
+          failure,
+        );
         this.#forgetIfIdle(projectId, project);
         this.#running = false;
         this.#pump();

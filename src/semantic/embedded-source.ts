@@ -22,7 +22,7 @@ import { forProject, ProjectFairQueue } from './project-fair-queue.js';
 const fromSource = import.meta.url.endsWith('.ts');
 const WORKER = new URL(`./local-encoder-worker.${fromSource ? 'ts' : 'js'}`, import.meta.url);
 
-export interface EmbeddedSourceOptions {
+interface EmbeddedSourceOptions {
   threads?: number;
   /**
    * Texts waiting for the worker at most (default 128, a few seconds of work); more are refused
@@ -37,12 +37,14 @@ export interface EmbeddedSourceOptions {
   maxQueuePerProject?: number;
 }
 
-export interface EncoderWarmUp {
+interface EncoderWarmUp {
   loadMs: number;
   backend: EncoderBackend;
 }
 
-export function createEmbeddedSource(options: EmbeddedSourceOptions = {}): Embedder & { warmUp(): Promise<EncoderWarmUp> } {
+export function createEmbeddedSource(
+  options: EmbeddedSourceOptions = {},
+): Embedder & { warmUp(): Promise<EncoderWarmUp> } {
   const maxQueue = options.maxQueue ?? 128;
   const maxQueuePerProject = Math.min(options.maxQueuePerProject ?? 32, maxQueue);
   const queue = new ProjectFairQueue();
@@ -57,9 +59,14 @@ export function createEmbeddedSource(options: EmbeddedSourceOptions = {}): Embed
     stricterFIFO: true,
     maxQueue,
     // V8 flags such as --expose-gc (the deadline tests') apply to the whole process and are refused in a worker's execArgv.
-    ...(fromSource ? { execArgv: [...process.execArgv.filter((flag) => !/^--expose[-_]gc$/.test(flag)), '--import', 'tsx'] } : {}),
+    ...(fromSource
+      ? { execArgv: [...process.execArgv.filter((flag) => !/^--expose[-_]gc$/.test(flag)), '--import', 'tsx'] }
+      : {}),
   });
-  const embed = async (texts: readonly string[], { signal, projectId = '' }: EmbedCall = {}): Promise<Float32Array[]> => {
+  const embed = async (
+    texts: readonly string[],
+    { signal, projectId = '' }: EmbedCall = {},
+  ): Promise<Float32Array[]> => {
     if (texts.length === 0) return [];
     // Refused whole, before any text is queued: a call half queued would leave work nobody waits for.
     if (queue.size + texts.length > maxQueue || queue.waitingOf(projectId) + texts.length > maxQueuePerProject) {
@@ -76,7 +83,8 @@ export function createEmbeddedSource(options: EmbeddedSourceOptions = {}): Embed
       }
       throw new EmbeddingError('upstream_error', `the embedded encoder failed: ${String(error)}`, { cause: error });
     }
-    if (vectors === undefined) throw new EmbeddingError('timeout', 'the search stopped waiting for the embedded encoder');
+    if (vectors === undefined)
+      throw new EmbeddingError('timeout', 'the search stopped waiting for the embedded encoder');
     return vectors;
   };
   return {

@@ -5,7 +5,7 @@
 import OpenAI, { APIConnectionTimeoutError, APIUserAbortError, RateLimitError } from 'openai';
 import { EmbeddingError, normalize, type Embedder, type EmbeddingFailure } from './embedder.js';
 
-export interface EndpointSourceOptions {
+interface EndpointSourceOptions {
   baseURL: string;
   apiKey?: string;
   model: string;
@@ -37,12 +37,17 @@ function boundedFetch(inner: typeof fetch, maxBytes: number): typeof fetch {
       new TransformStream<Uint8Array, Uint8Array>({
         transform(chunk, controller) {
           total += chunk.byteLength;
-          if (total > maxBytes) controller.error(new AnswerTooLargeError(`the embeddings answer passed ${maxBytes} bytes`));
+          if (total > maxBytes)
+            controller.error(new AnswerTooLargeError(`the embeddings answer passed ${maxBytes} bytes`));
           else controller.enqueue(chunk);
         },
       }),
     );
-    return new Response(bounded, { status: response.status, statusText: response.statusText, headers: response.headers });
+    return new Response(bounded, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
   };
 }
 
@@ -70,10 +75,17 @@ export function createEndpointSource(options: EndpointSourceOptions): Embedder {
       try {
         answer = await client.embeddings.create(
           { model: options.model, input: [...texts], encoding_format: 'float' },
-          { ...(signal ? { signal } : {}), ...(headers ? { headers: { ...headers } } : {}), timeout: timeoutMs, maxRetries: 0 },
+          {
+            ...(signal ? { signal } : {}),
+            ...(headers ? { headers: { ...headers } } : {}),
+            timeout: timeoutMs,
+            maxRetries: 0,
+          },
         );
       } catch (error) {
-        throw new EmbeddingError(classify(error, signal?.aborted === true), `embeddings endpoint: ${String(error)}`, { cause: error });
+        throw new EmbeddingError(classify(error, signal?.aborted === true), `embeddings endpoint: ${String(error)}`, {
+          cause: error,
+        });
       }
       // The whole answer is checked before anything is learnt from it.
       const vectors = readVectors(answer.data, texts.length);
@@ -90,7 +102,10 @@ export function createEndpointSource(options: EndpointSourceOptions): Embedder {
  */
 function readVectors(data: unknown, inputs: number): Float32Array[] {
   if (!Array.isArray(data) || data.length !== inputs) {
-    throw new EmbeddingError('invalid_response', `embeddings endpoint answered ${Array.isArray(data) ? data.length : 'no'} vectors for ${inputs} inputs`);
+    throw new EmbeddingError(
+      'invalid_response',
+      `embeddings endpoint answered ${Array.isArray(data) ? data.length : 'no'} vectors for ${inputs} inputs`,
+    );
   }
   const vectors = new Array<Float32Array | undefined>(inputs);
   let length: number | undefined;
@@ -102,7 +117,10 @@ function readVectors(data: unknown, inputs: number): Float32Array[] {
     }
     length ??= values.length;
     if (values.length !== length || length === 0) {
-      throw new EmbeddingError('invalid_response', `embeddings endpoint answered vectors of ${length} and ${values.length} dimensions in one answer`);
+      throw new EmbeddingError(
+        'invalid_response',
+        `embeddings endpoint answered vectors of ${length} and ${values.length} dimensions in one answer`,
+      );
     }
     const vector = new Float32Array(values.length);
     for (let i = 0; i < values.length; i += 1) {
@@ -148,12 +166,16 @@ class VectorLength {
       return;
     }
     this.#candidate = { length, seen };
-    throw new EmbeddingError('invalid_response', `embeddings endpoint answered vectors of ${length} dimensions, expected ${this.dimensions}`);
+    throw new EmbeddingError(
+      'invalid_response',
+      `embeddings endpoint answered vectors of ${length} dimensions, expected ${this.dimensions}`,
+    );
   }
 }
 
 function classify(error: unknown, aborted: boolean): EmbeddingFailure {
-  if (error instanceof AnswerTooLargeError || (error instanceof Error && error.cause instanceof AnswerTooLargeError)) return 'invalid_response';
+  if (error instanceof AnswerTooLargeError || (error instanceof Error && error.cause instanceof AnswerTooLargeError))
+    return 'invalid_response';
   if (aborted || error instanceof APIUserAbortError || error instanceof APIConnectionTimeoutError) return 'timeout';
   if (error instanceof RateLimitError) return 'rate_limited';
   return 'upstream_error';

@@ -3,11 +3,10 @@ import type { EmbeddingsConfig } from '../config.js';
 import { createEmbeddedSource } from './embedded-source.js';
 import { createEndpointSource } from './endpoint-source.js';
 import { VectorProvider, type VectorProviderOptions } from './vector-provider.js';
-import type { SharedVectors } from './vector-cache.js';
 import { originOf } from '../url-origin.js';
 
 /** What the stage gets from the app: the cache budget, Redis when configured, a vector-cache counter. */
-export type VectorProviderDeps = Pick<VectorProviderOptions, 'memory' | 'shared' | 'onLookup'>;
+type VectorProviderDeps = Pick<VectorProviderOptions, 'memory' | 'shared' | 'onLookup'>;
 
 /**
  * The semantic stage as configured by EMBEDDINGS_* (docs/configuration.md): the endpoint when one is
@@ -36,7 +35,11 @@ export function vectorProviderFromConfig(
     });
     return {
       stage: new VectorProvider(embedder, options),
-      ready: async () => log.info({ source: 'endpoint', model: endpoint.model, endpoint: originOf(endpoint.baseUrl) }, 'semantic stage on: embeddings endpoint'),
+      ready: async () =>
+        log.info(
+          { source: 'endpoint', model: endpoint.model, endpoint: originOf(endpoint.baseUrl) },
+          'semantic stage on: embeddings endpoint',
+        ),
     };
   }
   const embedder = createEmbeddedSource({ threads: config.threads });
@@ -44,7 +47,10 @@ export function vectorProviderFromConfig(
     stage: new VectorProvider(embedder, options),
     ready: async () => {
       const { loadMs, backend } = await embedder.warmUp();
-      log.info({ source: 'embedded', model: embedder.model, loadMs: Math.round(loadMs), backend }, 'semantic stage on: embedded encoder loaded');
+      log.info(
+        { source: 'embedded', model: embedder.model, loadMs: Math.round(loadMs), backend },
+        'semantic stage on: embedded encoder loaded',
+      );
     },
   };
 }

@@ -38,7 +38,15 @@ export interface FusionOptions {
  * grows as words match less (`weakWeight` 0.7–1.5) lost 0.014–0.056 on ToolBench, so it is equal to
  * `weight`; the cap of 3 lets a tool that stands out very far (z ≥ 8.5) pass any word match.
  */
-export const DEFAULT_FUSION: FusionOptions = { weight: 0.35, weakWeight: 0.35, zFloor: 2.5, zSpan: 2, zCap: 3, depth: 150, strongRelevance: 0.97 };
+export const DEFAULT_FUSION: FusionOptions = {
+  weight: 0.35,
+  weakWeight: 0.35,
+  zFloor: 2.5,
+  zSpan: 2,
+  zCap: 3,
+  depth: 150,
+  strongRelevance: 0.97,
+};
 
 /**
  * Similarity → calibrated relevance for a tool found by meaning only. Raw cosine does not mean the
@@ -50,7 +58,7 @@ export const DEFAULT_FUSION: FusionOptions = { weight: 0.35, weakWeight: 0.35, z
  * fits stays low in a list of any size. Capped below a good word match: meaning alone is weaker
  * evidence. Measured with eval's calibration report (docs/ranking.md).
  */
-export const SEMANTIC_RELEVANCE = { margin: 0.5, span: 3, max: 0.6 };
+const SEMANTIC_RELEVANCE = { margin: 0.5, span: 3, max: 0.6 };
 
 export function semanticRelevance(z: number, listSize: number): number {
   const { margin, span, max } = SEMANTIC_RELEVANCE;
@@ -96,7 +104,8 @@ export function fuseHybrid(
   const topRelevance = Math.min(1, Math.max(0, lexical[0]?.relevance ?? 0));
   const weight = options.weight + (options.weakWeight - options.weight) * (1 - topRelevance);
   const strong = lexical.filter((ranked) => ranked.relevance >= options.strongRelevance);
-  const bestLexical = lexical.find((ranked) => ranked.relevance > 0 && ranked.relevance < options.strongRelevance)?.score ?? 0;
+  const bestLexical =
+    lexical.find((ranked) => ranked.relevance > 0 && ranked.relevance < options.strongRelevance)?.score ?? 0;
 
   // Per tool index: its fused score, lexical entry and place (1: fused, 2: kept on top). Arrays by index
   // rather than a Map of entry objects (fusing 1,000 tools: 0.28–0.39 ms instead of 0.37–0.48 ms).
@@ -133,9 +142,18 @@ export function fuseHybrid(
     const found = lexicalOf[index];
     if (found) return new FusedMatch(found, scores[index]!, found.relevance);
     const z = (similarity[index]! - mean) / spread;
-    return new SemanticMatch(tools[index]!, index, scores[index]!, semanticRelevance(z, semantic.length), similarity[index]!);
+    return new SemanticMatch(
+      tools[index]!,
+      index,
+      scores[index]!,
+      semanticRelevance(z, semantic.length),
+      similarity[index]!,
+    );
   };
-  const fused: RankedTool[] = [...strong.map((ranked) => new FusedMatch(ranked, ranked.score, ranked.relevance)), ...order.map(fusedEntry)];
+  const fused: RankedTool[] = [
+    ...strong.map((ranked) => new FusedMatch(ranked, ranked.score, ranked.relevance)),
+    ...order.map(fusedEntry),
+  ];
   // As in the lexical ranking, relevance never rises down the list (an understatement, never an
   // overstatement): on the fused entries, so the lexical ranking keeps its own relevances.
   capRelevanceDownTheList(fused);

@@ -20,7 +20,7 @@ export interface EncoderBackend {
   threads: number;
 }
 
-export interface LocalEncoder {
+interface LocalEncoder {
   backend: EncoderBackend;
   embed(texts: readonly string[]): Promise<Float32Array[]>;
 }

@@ -1,7 +1,7 @@
 import { queueOptionsSymbol, type PiscinaTask, type TaskQueue } from 'piscina';
 
 /** What a task of the embedded encoder carries for its queue (piscina's queue options, never sent to the worker). */
-export interface ProjectQueueOptions {
+interface ProjectQueueOptions {
   project: string;
 }
 
@@ -10,7 +10,8 @@ export function forProject<T extends object>(payload: T, project: string): T {
   return Object.assign(payload, { [queueOptionsSymbol]: { project } satisfies ProjectQueueOptions });
 }
 
-const projectOf = (task: PiscinaTask): string => (task[queueOptionsSymbol] as ProjectQueueOptions | null)?.project ?? '';
+const projectOf = (task: PiscinaTask): string =>
+  (task[queueOptionsSymbol] as ProjectQueueOptions | null)?.project ?? '';
 
 /**
  * The embedded encoder's waiting tasks, taken round robin by project (first in, first out within a

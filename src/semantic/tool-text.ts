@@ -47,7 +47,9 @@ function firstSentence(description: string): string {
   const text = collapsed(description);
   const end = /[.!?](?=\s|$)/.exec(text);
   const sentence = end ? text.slice(0, end.index + 1) : text;
-  return sentence.length <= EMBEDDED_DESCRIPTION_CHARS ? sentence : sentence.slice(0, EMBEDDED_DESCRIPTION_CHARS).replace(/\s+\S*$/, '');
+  return sentence.length <= EMBEDDED_DESCRIPTION_CHARS
+    ? sentence
+    : sentence.slice(0, EMBEDDED_DESCRIPTION_CHARS).replace(/\s+\S*$/, '');
 }
 
 /**
@@ -63,7 +65,8 @@ export function toolText(tool: ToolInfo): string {
   const known = new Set(server.map((word) => word.toLowerCase()));
   const name = words(String(tool.toolName)).filter((word) => !known.has(word.toLowerCase()));
   const head = [...server, ...name].join(' ').slice(0, 200);
-  const title = typeof tool.title === 'string' && tool.title.trim() !== '' ? ` (${collapsed(tool.title).slice(0, 100)})` : '';
+  const title =
+    typeof tool.title === 'string' && tool.title.trim() !== '' ? ` (${collapsed(tool.title).slice(0, 100)})` : '';
   const description = typeof tool.description === 'string' ? firstSentence(tool.description) : '';
   return `${head}${title}: ${description}`.trim();
 }

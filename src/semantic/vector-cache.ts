@@ -1,5 +1,11 @@
 import { createHash } from 'node:crypto';
-import { ENTRY_OVERHEAD_BYTES, stringBytes, type HeldKey, type MemoryBudget, type ProjectCache } from '../memory/index.js';
+import {
+  ENTRY_OVERHEAD_BYTES,
+  stringBytes,
+  type HeldKey,
+  type MemoryBudget,
+  type ProjectCache,
+} from '../memory/index.js';
 
 /**
  * Vectors shared by the replicas (Redis, src/shared/shared-vectors.ts), by project and content id.

@@ -20,7 +20,7 @@ import { stringBytes, type HeldKey, type MemoryBudget, type ProjectCache } from 
  *   much work queued; `unavailable`: the source failed repeatedly and is skipped for a cool-down
  *   (SourceBreaker). The answer is lexical.
  */
-export interface SemanticVectors {
+interface SemanticVectors {
   status: SemanticStatus;
   /** One vector per sub-query (in order), when the request was embedded. */
   queries?: Float32Array[];
@@ -59,7 +59,7 @@ export interface VectorProviderOptions {
  * takes 10–20 ms, after at most one tool text the worker is busy with (background embedding sends one
  * at a time); 60 ms leaves room for a busy machine. Endpoint: one HTTPS round trip.
  */
-export const DEFAULT_QUERY_WAIT_MS = { embedded: 60, endpoint: 250 } as const;
+const DEFAULT_QUERY_WAIT_MS = { embedded: 60, endpoint: 250 } as const;
 /** The longest a request's embeddings call may run: past its bound the search has gone on, and the vector is cached for the next. */
 const QUERY_CALL_TIMEOUT_MS = 5000;
 /** Bytes a list's keys hold per tool (ListKeys): its content id and the vector cache's key, as strings, and two array slots. */
@@ -94,7 +94,9 @@ export class VectorProvider {
   ) {
     this.#cache = new VectorCache(options.memory, options.cacheBytes);
     // A content id and the budget's key for it: two strings of ~43 and ~51 characters per tool.
-    this.#listKeysById = options.memory.cache<ListKeys>('list-keys', { sizeOf: (keys) => keys.ids.length * LIST_KEY_BYTES_PER_TOOL });
+    this.#listKeysById = options.memory.cache<ListKeys>('list-keys', {
+      sizeOf: (keys) => keys.ids.length * LIST_KEY_BYTES_PER_TOOL,
+    });
     this.#queryWaitMs = options.queryWaitMs ?? DEFAULT_QUERY_WAIT_MS[embedder.source];
     this.#breaker = new SourceBreaker({
       threshold: 5,
@@ -103,21 +105,32 @@ export class VectorProvider {
       ...options.breaker,
       onChange: (state, detail) =>
         state === 'open'
-          ? options.log?.warn({ failures: detail.failures, coolDownMs: detail.coolDownMs }, 'embeddings source failing; semantic stage skipped for a cool-down')
+          ? options.log?.warn(
+              { failures: detail.failures, coolDownMs: detail.coolDownMs },
+              'embeddings source failing; semantic stage skipped for a cool-down',
+            )
           : options.log?.info('embeddings source answering again; semantic stage back on'),
     });
-    this.#background = new BackgroundEmbedder(embedder, (projectId, keys, vectors) => this.#store(projectId, keys, vectors), {
-      maxQueuedPerProject: options.maxQueuedPerProject,
-      maxQueuedTotal: options.maxQueuedPerProject * 8,
-      batchTimeoutMs: 30_000,
-      breaker: this.#breaker,
-      ...(options.log ? { log: options.log } : {}),
-    });
+    this.#background = new BackgroundEmbedder(
+      embedder,
+      (projectId, keys, vectors) => this.#store(projectId, keys, vectors),
+      {
+        maxQueuedPerProject: options.maxQueuedPerProject,
+        maxQueuedTotal: options.maxQueuedPerProject * 8,
+        batchTimeoutMs: 30_000,
+        breaker: this.#breaker,
+        ...(options.log ? { log: options.log } : {}),
+      },
+    );
   }
 
   /** Bytes of vectors kept (all projects), texts waiting for background embedding, and searches waiting for them. */
   get stats(): { bytes: number; queued: number; waiting: number } {
-    return { bytes: this.options.memory.usage().byCache.vectors ?? 0, queued: this.#background.queued, waiting: this.#background.waiting };
+    return {
+      bytes: this.options.memory.usage().byCache.vectors ?? 0,
+      queued: this.#background.queued,
+      waiting: this.#background.waiting,
+    };
   }
 
   async vectors(
@@ -142,7 +155,8 @@ export class VectorProvider {
     const lookUp = (index: number) => this.#ofSourceLength(this.#cache.getHeld(projectId, held[index]!));
     const tools = held.map((_, index) => (index < reach ? lookUp(index) : undefined));
     // Looked up again once the shared store or the background embedder may have brought them.
-    const absent = (): number[] => tools.slice(0, reach).flatMap((vector, index) => (vector === undefined ? [index] : []));
+    const absent = (): number[] =>
+      tools.slice(0, reach).flatMap((vector, index) => (vector === undefined ? [index] : []));
     const refresh = (indexes: readonly number[]) => indexes.forEach((index) => (tools[index] = lookUp(index)));
     const lacking = absent();
     const hits = reach - lacking.length;
@@ -151,7 +165,10 @@ export class VectorProvider {
     const waits = shareMs > 0;
     let cold: Promise<EmbeddingFailure | undefined> | undefined;
     if (lacking.length > 0) {
-      await this.#readShared(projectId, lacking.map((index) => ids[index]!));
+      await this.#readShared(
+        projectId,
+        lacking.map((index) => ids[index]!),
+      );
       refresh(lacking);
       const missing = new Map<string, string>();
       for (const index of absent()) missing.set(ids[index]!, toolText(request.tools[index]!));
@@ -167,7 +184,10 @@ export class VectorProvider {
       return { status: this.#breaker.open ? 'unavailable' : 'pending', tools };
     }
 
-    const [queries, coldFailure] = await Promise.all([this.#queryVectors(projectId, request.query, queryWaitMs, headers), cold]);
+    const [queries, coldFailure] = await Promise.all([
+      this.#queryVectors(projectId, request.query, queryWaitMs, headers),
+      cold,
+    ]);
     if (cold !== undefined) refresh(absent());
     if (!Array.isArray(queries)) return { status: queries, tools: [] };
     const ready = tools.filter((vector) => vector !== undefined).length;
@@ -189,7 +209,10 @@ export class VectorProvider {
     // The text eval embeds too (tool-text.ts): a query's cost grows with its length.
     const queries = requested.map(queryText);
     const ids = queries.map((query) => VectorCache.contentId(this.embedder.model, `query\u0000${query}`));
-    await this.#readShared(projectId, ids.filter((id) => this.#cache.get(projectId, id) === undefined));
+    await this.#readShared(
+      projectId,
+      ids.filter((id) => this.#cache.get(projectId, id) === undefined),
+    );
     const vectors = ids.map((id) => this.#ofSourceLength(this.#cache.get(projectId, id)));
     const missing = queries.filter((_, i) => vectors[i] === undefined);
     if (missing.length === 0) return vectors as Float32Array[];
@@ -217,7 +240,8 @@ export class VectorProvider {
       if (!(error instanceof EmbeddingError) || error.reason !== 'busy') this.#breaker.failure();
       if (!(error instanceof EmbeddingError)) throw error;
       // Quiet while closing: the source stops under the calls in flight.
-      if (error.reason !== 'timeout' && error.reason !== 'busy' && !this.#closed) this.options.log?.warn({ err: error }, 'query embedding failed; answering lexically');
+      if (error.reason !== 'timeout' && error.reason !== 'busy' && !this.#closed)
+        this.options.log?.warn({ err: error }, 'query embedding failed; answering lexically');
       return error.reason;
     }
     if (fresh === undefined) {
@@ -249,7 +273,8 @@ export class VectorProvider {
    */
   #keysOf(projectId: string, tools: readonly ToolInfo[], listId: string | undefined): ListKeys {
     const { model } = this.embedder;
-    const known = this.#listKeys.get(tools) ?? (listId === undefined ? undefined : this.#listKeysById.get(projectId, listId));
+    const known =
+      this.#listKeys.get(tools) ?? (listId === undefined ? undefined : this.#listKeysById.get(projectId, listId));
     if (known?.model === model && known.ids.length === tools.length) {
       this.#listKeys.set(tools, known);
       return known;
@@ -278,7 +303,8 @@ export class VectorProvider {
     // A vector of another length than the model's cannot be compared with its others.
     const { dimensions } = this.embedder;
     vectors.forEach((vector, i) => {
-      if (vector !== undefined && (dimensions === undefined || vector.length === dimensions)) this.#cache.set(projectId, ids[i]!, vector);
+      if (vector !== undefined && (dimensions === undefined || vector.length === dimensions))
+        this.#cache.set(projectId, ids[i]!, vector);
     });
   }
 

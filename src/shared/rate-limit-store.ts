@@ -11,7 +11,9 @@ interface Store {
   child(routeOptions: unknown): Store;
 }
 type StoreArgs = [continueExceeding: boolean, exponentialBackoff: boolean];
-const LocalStore = require('@fastify/rate-limit/store/LocalStore.js') as new (...args: [...StoreArgs, cache: number]) => Store;
+const LocalStore = require('@fastify/rate-limit/store/LocalStore.js') as new (
+  ...args: [...StoreArgs, cache: number]
+) => Store;
 
 /** Projects whose in-process buckets are kept for the fallback (as @fastify/rate-limit's default). */
 const LOCAL_BUCKETS = 5000;
@@ -33,7 +35,11 @@ return {current, ttl}
 `;
 
 interface CountingRedis {
-  catalogRateLimit(key: string, timeWindow: number, callback: (error: Error | null, result?: [number, number]) => void): void;
+  catalogRateLimit(
+    key: string,
+    timeWindow: number,
+    callback: (error: Error | null, result?: [number, number]) => void,
+  ): void;
 }
 
 /** The shared buckets in Redis, under `prefix` (the route's method and URL appended per route, as the plugin's stores do). */
@@ -42,7 +48,8 @@ class RedisStore implements Store {
     private readonly shared: SharedStore,
     private readonly prefix: string,
   ) {
-    if (!('catalogRateLimit' in shared.redis)) shared.redis.defineCommand('catalogRateLimit', { numberOfKeys: 1, lua: COUNT_SCRIPT });
+    if (!('catalogRateLimit' in shared.redis))
+      shared.redis.defineCommand('catalogRateLimit', { numberOfKeys: 1, lua: COUNT_SCRIPT });
   }
 
   incr(key: string, callback: Callback, timeWindow: number): void {
@@ -69,7 +76,11 @@ export function fallbackRateLimitStore(shared: SharedStore): FastifyRateLimitSto
     constructor(
       readonly options: { continueExceeding?: boolean; exponentialBackoff?: boolean },
       readonly redis: Store = new RedisStore(shared, shared.keyPrefixOf('rate-limit')),
-      readonly local: Store = new LocalStore(Boolean(options.continueExceeding), Boolean(options.exponentialBackoff), LOCAL_BUCKETS),
+      readonly local: Store = new LocalStore(
+        Boolean(options.continueExceeding),
+        Boolean(options.exponentialBackoff),
+        LOCAL_BUCKETS,
+      ),
     ) {}
 
     incr(key: string, callback: Callback, timeWindow: number, max: number): void {

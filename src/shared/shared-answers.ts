@@ -16,7 +16,13 @@ export function sharedAnswerCache(store: SharedStore): SharedAnswerCache {
       return json === undefined ? undefined : parseGrades(json);
     },
     set(projectId, key, grades, ttlMs) {
-      void store.set('llm-answer-write', store.key('llm', projectId, key), JSON.stringify(grades), ttlMs, MAX_ANSWER_BYTES);
+      void store.set(
+        'llm-answer-write',
+        store.key('llm', projectId, key),
+        JSON.stringify(grades),
+        ttlMs,
+        MAX_ANSWER_BYTES,
+      );
     },
   };
 }
@@ -27,7 +33,11 @@ function parseGrades(json: string): RawGrade[] | undefined {
     if (!Array.isArray(value)) return undefined;
     const valid = value.every(
       (grade: Partial<RawGrade> | null) =>
-        grade !== null && typeof grade === 'object' && typeof grade.id === 'string' && typeof grade.grade === 'number' && typeof grade.why === 'string',
+        grade !== null &&
+        typeof grade === 'object' &&
+        typeof grade.id === 'string' &&
+        typeof grade.grade === 'number' &&
+        typeof grade.why === 'string',
     );
     return valid ? (value as RawGrade[]) : undefined;
   } catch {

@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { ThrottledWarnings } from '../log-throttle.js';
 
 /** What the store reports, for metrics (plugins/metrics.ts). */
-export interface SharedStoreEvents {
+interface SharedStoreEvents {
   /** A command failed or timed out. */
   error(operation: string): void;
   /** The caller went on without Redis (failed, timed out, or not connected). */
@@ -20,7 +20,7 @@ export interface SharedStoreEvents {
 const PAUSE_AFTER_TIMEOUT_MS = 1000;
 
 /** The kinds of value kept, one key space each. */
-export type SharedKind = 'llm' | 'tool-set' | 'rate-limit' | 'vector' | 'feedback' | 'feedback-search';
+type SharedKind = 'llm' | 'tool-set' | 'rate-limit' | 'vector' | 'feedback' | 'feedback-search';
 
 /**
  * Redis as the replicas' shared memory, always optional: every method resolves (never rejects), and
@@ -42,7 +42,11 @@ export class SharedStore {
     this.#warnings = new ThrottledWarnings(log);
     // ioredis emits connection errors as events: without a listener they would crash the process.
     redis.on('error', (error: NodeJS.ErrnoException) => {
-      this.#warnings.warn('redis-connection', { err: { message: error.message, code: error.code } }, 'Redis connection error; searches use in-process state until it is back');
+      this.#warnings.warn(
+        'redis-connection',
+        { err: { message: error.message, code: error.code } },
+        'Redis connection error; searches use in-process state until it is back',
+      );
     });
     redis.on('ready', () => log.info('Redis connected: state is shared with the other replicas'));
   }
@@ -70,7 +74,9 @@ export class SharedStore {
   /** Writes unless `value` is longer than `maxBytes`; resolves whether it was written. */
   async set(operation: string, key: string, value: string, ttlMs: number, maxBytes: number): Promise<boolean> {
     if (Buffer.byteLength(value) > maxBytes) return false;
-    return (await this.#run(operation, () => this.redis.set(key, value, 'PX', Math.max(1, Math.round(ttlMs))))) === 'OK';
+    return (
+      (await this.#run(operation, () => this.redis.set(key, value, 'PX', Math.max(1, Math.round(ttlMs))))) === 'OK'
+    );
   }
 
   /** Sets a key's TTL anew; resolves whether the key was there (false also when Redis failed). */
@@ -86,7 +92,12 @@ export class SharedStore {
   }
 
   /** Writes each value with the TTL in one round trip (a pipeline), leaving out values over `maxBytes`. */
-  async setBuffers(operation: string, entries: ReadonlyArray<readonly [key: string, value: Buffer]>, ttlMs: number, maxBytes: number): Promise<boolean> {
+  async setBuffers(
+    operation: string,
+    entries: ReadonlyArray<readonly [key: string, value: Buffer]>,
+    ttlMs: number,
+    maxBytes: number,
+  ): Promise<boolean> {
     const fitting = entries.filter(([, value]) => value.byteLength <= maxBytes);
     if (fitting.length === 0) return false;
     const px = Math.max(1, Math.round(ttlMs));
@@ -127,11 +138,16 @@ export class SharedStore {
   /** A command failed (or timed out) and the caller goes on without it. */
   reportError(operation: string, error: unknown): void {
     // ioredis rejects a command past its commandTimeout with this message (and no code).
-    if (error instanceof Error && error.message === 'Command timed out') this.#pausedUntil = performance.now() + PAUSE_AFTER_TIMEOUT_MS;
+    if (error instanceof Error && error.message === 'Command timed out')
+      this.#pausedUntil = performance.now() + PAUSE_AFTER_TIMEOUT_MS;
     this.events.error(operation);
     this.events.fallback(operation);
     const { message, code } = (error ?? {}) as NodeJS.ErrnoException;
-    this.#warnings.warn(`redis-${operation}`, { operation, err: { message, code } }, 'Redis command failed; using the in-process path');
+    this.#warnings.warn(
+      `redis-${operation}`,
+      { operation, err: { message, code } },
+      'Redis command failed; using the in-process path',
+    );
   }
 }
 
@@ -140,5 +156,7 @@ export class SharedStore {
  * id that starts with `h-` is hashed too, or the project named `h-<hash of X>` would share X's keys.
  */
 export function projectTag(projectId: string): string {
-  return /^(?!h-)[A-Za-z0-9_.-]{1,64}$/.test(projectId) ? projectId : `h-${createHash('sha256').update(projectId).digest('base64url')}`;
+  return /^(?!h-)[A-Za-z0-9_.-]{1,64}$/.test(projectId)
+    ? projectId
+    : `h-${createHash('sha256').update(projectId).digest('base64url')}`;
 }

@@ -20,11 +20,20 @@ const MAX_VECTOR_BYTES = 4096 * 4;
 export function sharedVectors(store: SharedStore): SharedVectors {
   return {
     async read(projectId, ids) {
-      const values = await store.getBuffers('vector-read', ids.map((id) => store.key('vector', projectId, id)));
+      const values = await store.getBuffers(
+        'vector-read',
+        ids.map((id) => store.key('vector', projectId, id)),
+      );
       return values.map((value) => (value === undefined ? undefined : decode(value)));
     },
     write(projectId, entries) {
-      const values = entries.map(([id, vector]) => [store.key('vector', projectId, id), Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength)] as const);
+      const values = entries.map(
+        ([id, vector]) =>
+          [
+            store.key('vector', projectId, id),
+            Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength),
+          ] as const,
+      );
       void store.setBuffers('vector-write', values, VECTOR_TTL_MS, MAX_VECTOR_BYTES);
     },
   };

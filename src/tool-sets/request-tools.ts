@@ -23,7 +23,11 @@ const TOOL_SET_ID = new RegExp(TOOL_SET_ID_PATTERN);
  * it checks the id itself. Tools skipped when the list was sent were reported then: a reference
  * names the usable list.
  */
-export async function referencedList(body: unknown, projectId: string, store: ToolSetStore): Promise<RequestToolList | undefined> {
+export async function referencedList(
+  body: unknown,
+  projectId: string,
+  store: ToolSetStore,
+): Promise<RequestToolList | undefined> {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
   const { toolSet, tools, servers } = body as Record<string, unknown>;
   if (toolSet === undefined) return undefined;
@@ -33,15 +37,23 @@ export async function referencedList(body: unknown, projectId: string, store: To
     });
   }
   if (typeof toolSet !== 'string' || !TOOL_SET_ID.test(toolSet)) {
-    throw new ProblemError('INVALID_REQUEST', 'body /toolSet: must be a tool-set id (43 characters of A-Z a-z 0-9 _ -)', {
-      errors: [{ field: '/toolSet', message: `must match pattern "${TOOL_SET_ID_PATTERN}"` }],
-    });
+    throw new ProblemError(
+      'INVALID_REQUEST',
+      'body /toolSet: must be a tool-set id (43 characters of A-Z a-z 0-9 _ -)',
+      {
+        errors: [{ field: '/toolSet', message: `must match pattern "${TOOL_SET_ID_PATTERN}"` }],
+      },
+    );
   }
   const held = store.enabled ? await store.resolve(projectId, toolSet) : undefined;
   if (held === undefined) {
-    throw new ProblemError('TOOL_SET_UNKNOWN', `body /toolSet: this service does not have tool set "${toolSet}" (any more); send the list as tools.`, {
-      errors: [{ field: '/toolSet', message: 'unknown tool set: send the tools again' }],
-    });
+    throw new ProblemError(
+      'TOOL_SET_UNKNOWN',
+      `body /toolSet: this service does not have tool set "${toolSet}" (any more); send the list as tools.`,
+      {
+        errors: [{ field: '/toolSet', message: 'unknown tool set: send the tools again' }],
+      },
+    );
   }
   return { list: { tools: held, skipped: [], skippedCount: 0 }, toolSet, byReference: true };
 }
@@ -52,7 +64,11 @@ export async function referencedList(body: unknown, projectId: string, store: To
  * find their work for it by the array instead of reading 1,000 new objects again (what a search by
  * reference does). The skipped tools stay those of this request.
  */
-export function sentList(list: ToolList | undefined, projectId: string, store: ToolSetStore): RequestToolList | undefined {
+export function sentList(
+  list: ToolList | undefined,
+  projectId: string,
+  store: ToolSetStore,
+): RequestToolList | undefined {
   if (list === undefined) return undefined;
   const held = store.enabled ? store.heldCopyOf(projectId, list.tools) : undefined;
   return { list: held ? { ...list, tools: held } : list, byReference: false };

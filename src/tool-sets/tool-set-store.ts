@@ -7,7 +7,7 @@ import { sameJson } from './same-json.js';
 /** Where a referenced list was found, for metrics. */
 type ToolSetLookup = 'local' | 'shared' | 'miss';
 
-export interface ToolSetStoreOptions {
+interface ToolSetStoreOptions {
   /** How long a list is kept after it was last sent in full (locally and in Redis). */
   ttlMs: number;
   /** In-process bytes for all projects' lists (estimated, see ESTIMATED_BYTES_PER_CHAR). */
@@ -47,7 +47,11 @@ export class ToolSetStore {
     this.#memory = options.memory;
     this.#local =
       options.cacheBytes > 0
-        ? options.memory.cache<StoreEntry>('tool-sets', { sizeOf: (entry) => ('bytes' in entry ? entry.bytes : stringBytes(entry.latestId)), ttlMs: options.ttlMs, maxBytes: options.cacheBytes })
+        ? options.memory.cache<StoreEntry>('tool-sets', {
+            sizeOf: (entry) => ('bytes' in entry ? entry.bytes : stringBytes(entry.latestId)),
+            ttlMs: options.ttlMs,
+            maxBytes: options.cacheBytes,
+          })
         : undefined;
   }
 
@@ -90,14 +94,19 @@ export class ToolSetStore {
     if (!shared) return { id, kept: Promise.resolve(keptLocally) };
     const key = shared.key('tool-set', projectId, id);
     const write = () =>
-      shared.set('tool-set-write', key, canonicalJson(), this.options.ttlMs, this.options.maxSharedBytes).then((written) => {
-        if (written) held.sharedAt = Date.now();
-        return written || keptLocally;
-      });
+      shared
+        .set('tool-set-write', key, canonicalJson(), this.options.ttlMs, this.options.maxSharedBytes)
+        .then((written) => {
+          if (written) held.sharedAt = Date.now();
+          return written || keptLocally;
+        });
     // Written from here within the last half TTL: Redis has the bytes, so only its TTL is renewed, as a
     // list sent in full again should be (without this the other replica answered 409 up to half a TTL
     // early); written again if it has gone meanwhile.
-    const kept = Date.now() - sharedAt < this.options.ttlMs / 2 ? shared.renew('tool-set-renew', key, this.options.ttlMs).then((renewed) => renewed || write()) : write();
+    const kept =
+      Date.now() - sharedAt < this.options.ttlMs / 2
+        ? shared.renew('tool-set-renew', key, this.options.ttlMs).then((renewed) => renewed || write())
+        : write();
     return { id, kept };
   }
 

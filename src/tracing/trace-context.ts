@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
  * parent; `tracestate` is passed on unchanged. A malformed header is ignored, as the spec asks.
  * Used when tracing is off; with OpenTelemetry on (src/tracing) the request's span does this.
  */
-export interface TraceContext {
+interface TraceContext {
   traceId: string;
   /** The caller's span (our parent). */
   parentSpanId: string;
@@ -23,11 +23,20 @@ export function traceContextOf(traceparent: unknown, tracestate: unknown): Trace
   if (typeof traceparent !== 'string') return undefined;
   const match = TRACEPARENT.exec(traceparent.trim());
   if (!match) return undefined;
-  const [, version, traceId, parentSpanId, flags, rest] = match as unknown as [string, string, string, string, string, string | undefined];
+  const [, version, traceId, parentSpanId, flags, rest] = match as unknown as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string | undefined,
+  ];
   // Version ff is invalid; version 00 has no trailing fields; all-zero ids are invalid.
-  if (version === 'ff' || (version === '00' && rest !== undefined) || /^0+$/.test(traceId) || /^0+$/.test(parentSpanId)) return undefined;
+  if (version === 'ff' || (version === '00' && rest !== undefined) || /^0+$/.test(traceId) || /^0+$/.test(parentSpanId))
+    return undefined;
   const spanId = randomBytes(8).toString('hex');
   const headers: Record<string, string> = { traceparent: `00-${traceId}-${spanId}-${flags}` };
-  if (typeof tracestate === 'string' && tracestate.length > 0 && tracestate.length <= MAX_TRACESTATE_CHARS) headers.tracestate = tracestate;
+  if (typeof tracestate === 'string' && tracestate.length > 0 && tracestate.length <= MAX_TRACESTATE_CHARS)
+    headers.tracestate = tracestate;
   return { traceId, parentSpanId, spanId, headers };
 }

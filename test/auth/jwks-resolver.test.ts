@@ -6,7 +6,10 @@ import { JwksServer, newSigningKey, signWith, type SigningKey } from '../helpers
 
 /** The JWKS key source on a real loopback JWKS server: whole sets, throttled refetches, stale-while-refresh. */
 const decode = (jwt: string): DecodedToken => {
-  const [header, payload] = jwt.split('.').slice(0, 2).map((part) => JSON.parse(Buffer.from(part, 'base64url').toString()) as unknown);
+  const [header, payload] = jwt
+    .split('.')
+    .slice(0, 2)
+    .map((part) => JSON.parse(Buffer.from(part, 'base64url').toString()) as unknown);
   return { header: header as DecodedToken['header'], payload };
 };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -21,7 +24,13 @@ describe('createJwksResolver', () => {
   afterEach(() => jwks.close());
 
   const resolverFor = (options: Partial<JwksResolverOptions> = {}) => {
-    const resolve = createJwksResolver({ url: jwks.url, algorithms: ASYMMETRIC_ALGORITHMS, cacheTtlMs: 60_000, minRefetchMs: 200, ...options });
+    const resolve = createJwksResolver({
+      url: jwks.url,
+      algorithms: ASYMMETRIC_ALGORITHMS,
+      cacheTtlMs: 60_000,
+      minRefetchMs: 200,
+      ...options,
+    });
     return (key: SigningKey | string, claims: Record<string, unknown> = {}) => {
       const token = typeof key === 'string' ? signWith({ ...newSigningKey(key) }, claims) : signWith(key, claims);
       return resolve(decode(token)).then(
@@ -86,7 +95,12 @@ describe('createJwksResolver', () => {
     jwks.down = true;
     const resolve = resolverFor();
     const token = decode(signWith(first));
-    const error = await createJwksResolver({ url: jwks.url, algorithms: ASYMMETRIC_ALGORITHMS, cacheTtlMs: 60_000, minRefetchMs: 200 })(token).catch((e: unknown) => e);
+    const error = await createJwksResolver({
+      url: jwks.url,
+      algorithms: ASYMMETRIC_ALGORITHMS,
+      cacheTtlMs: 60_000,
+      minRefetchMs: 200,
+    })(token).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProblemError);
     expect((error as ProblemError).code).toBe('AUTH_UNAVAILABLE');
     expect((error as ProblemError).extra.headers?.['retry-after']).toBe('5');
@@ -99,18 +113,35 @@ describe('createJwksResolver', () => {
     expect(await resolve(first)).toBe('ok');
     const fetchesBefore = jwks.fetches;
     for (let i = 0; i < 10; i += 1) await resolve(`random-${i}`);
-    expect(jwks.fetches - fetchesBefore, 'a failing key server is retried at most once per minRefetchMs').toBeLessThanOrEqual(1);
+    expect(
+      jwks.fetches - fetchesBefore,
+      'a failing key server is retried at most once per minRefetchMs',
+    ).toBeLessThanOrEqual(1);
   });
 
   it('refuses tokens without a kid, with a symmetric or no alg, expired or from another issuer, before any fetch', async () => {
-    const resolve = createJwksResolver({ url: jwks.url, algorithms: ASYMMETRIC_ALGORITHMS, cacheTtlMs: 60_000, minRefetchMs: 0, issuers: ['https://router.example'] });
+    const resolve = createJwksResolver({
+      url: jwks.url,
+      algorithms: ASYMMETRIC_ALGORITHMS,
+      cacheTtlMs: 60_000,
+      minRefetchMs: 0,
+      issuers: ['https://router.example'],
+    });
     const good = decode(signWith(first, { iss: 'https://router.example' }));
-    const code = (token: DecodedToken) => resolve(token).then(() => 'ok', (error: ProblemError) => error.code);
+    const code = (token: DecodedToken) =>
+      resolve(token).then(
+        () => 'ok',
+        (error: ProblemError) => error.code,
+      );
     expect(await code({ ...good, header: { alg: 'ES256' } })).toBe('UNAUTHORIZED');
     expect(await code({ ...good, header: { alg: 'HS256', kid: 'key-1' } })).toBe('UNAUTHORIZED');
     expect(await code({ ...good, header: { alg: 'none', kid: 'key-1' } })).toBe('UNAUTHORIZED');
-    expect(await code({ ...good, payload: { iss: 'https://evil.example', exp: Date.now() / 1000 + 60 } })).toBe('UNAUTHORIZED');
-    expect(await code({ ...good, payload: { iss: 'https://router.example', exp: Date.now() / 1000 - 60 } })).toBe('UNAUTHORIZED');
+    expect(await code({ ...good, payload: { iss: 'https://evil.example', exp: Date.now() / 1000 + 60 } })).toBe(
+      'UNAUTHORIZED',
+    );
+    expect(await code({ ...good, payload: { iss: 'https://router.example', exp: Date.now() / 1000 - 60 } })).toBe(
+      'UNAUTHORIZED',
+    );
     expect(jwks.fetches).toBe(0);
     expect(await code(good)).toBe('ok');
     expect(jwks.fetches).toBe(1);

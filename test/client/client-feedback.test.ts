@@ -18,14 +18,22 @@ describe('client.reportOutcome against the real service', () => {
   it('batches reports by requestId; the next search ranks the used tool first', async () => {
     const sent: number[] = [];
     const counting: FetchLike = async (input, init) => {
-      if (input.endsWith('/feedback')) sent.push((JSON.parse(String(init.body)) as { events: unknown[] }).events.length);
+      if (input.endsWith('/feedback'))
+        sent.push((JSON.parse(String(init.body)) as { events: unknown[] }).events.length);
       return fetch(input, init);
     };
-    const client = createCatalogSearchClient({ baseUrl: server.url, token: testToken({ projectId: 'client-loop' }), fetch: counting, reports: { flushDelayMs: 60_000 } });
+    const client = createCatalogSearchClient({
+      baseUrl: server.url,
+      token: testToken({ projectId: 'client-loop' }),
+      fetch: counting,
+      reports: { flushDelayMs: 60_000 },
+    });
     for (const query of UNMATCHED_REQUESTS) {
       const { meta } = await client.search({ query, tools: sampleTools, maxResults: 5 });
       // ... the router's agent calls TAUGHT_TOOL with tool_execute, and it works:
-      expect(client.reportOutcome({ requestId: meta.requestId, toolKey: TAUGHT_TOOL, outcome: 'succeeded' })).toBeUndefined();
+      expect(
+        client.reportOutcome({ requestId: meta.requestId, toolKey: TAUGHT_TOOL, outcome: 'succeeded' }),
+      ).toBeUndefined();
     }
     await client.flushReports();
     expect(sent).toEqual([UNMATCHED_REQUESTS.length]); // one request for the four reports

@@ -20,8 +20,22 @@ describe.skipIf(!haveBenchData)('parity with the semantic stage on (defaults)', 
   let local: CatalogSearchClient;
   beforeAll(async () => {
     // The defaults of EMBEDDINGS_*: the embedded encoder, no wait for tool vectors, the default request bound.
-    service = await startApp(testConfig({ embeddings: { endpoint: undefined, threads: 1, cacheBytes: 64 * 1024 * 1024, waitShare: 0, maxQueuedPerProject: 5000 } }));
-    cloud = createCatalogSearchClient({ baseUrl: service.url, token: testToken({ projectId: 'parity' }), fallback: false });
+    service = await startApp(
+      testConfig({
+        embeddings: {
+          endpoint: undefined,
+          threads: 1,
+          cacheBytes: 64 * 1024 * 1024,
+          waitShare: 0,
+          maxQueuedPerProject: 5000,
+        },
+      }),
+    );
+    cloud = createCatalogSearchClient({
+      baseUrl: service.url,
+      token: testToken({ projectId: 'parity' }),
+      fallback: false,
+    });
     local = createCatalogSearchClient({ baseUrl: await closedPortUrl(), token: 'unused', breaker: false });
   }, 60_000);
   afterAll(() => service?.close());
@@ -43,7 +57,9 @@ describe.skipIf(!haveBenchData)('parity with the semantic stage on (defaults)', 
 
   it('a list that is being embedded: every answer not marked fused is the local answer; once embedded, answers are marked fused', async () => {
     const catalog = loadCatalog('mcptoolbench_pp', Infinity)!;
-    const requests = catalog.queries.slice(0, 12).map((query): ToolListSearchRequest => ({ query: [query], tools: catalog.tools }));
+    const requests = catalog.queries
+      .slice(0, 12)
+      .map((query): ToolListSearchRequest => ({ query: [query], tools: catalog.tools }));
     const first = await compare(requests[0]!);
     // The list's first search: nothing embedded yet, nothing waited for.
     expect(first.meta.semantic).toBe('pending');
@@ -61,7 +77,12 @@ describe.skipIf(!haveBenchData)('parity with the semantic stage on (defaults)', 
     const catalogs = [loadCatalog('livemcpbench', Infinity)!, loadCatalog('toolret_apibank', Infinity)!];
     for (const catalog of catalogs) {
       for (const query of catalog.queries.slice(0, 6)) await compare({ query: [query], tools: catalog.tools });
-      await compare({ query: catalog.queries.slice(0, 2), tools: catalog.tools, maxResults: 7, context: 'Preparing a weekly summary.' });
+      await compare({
+        query: catalog.queries.slice(0, 2),
+        tools: catalog.tools,
+        maxResults: 7,
+        context: 'Preparing a weekly summary.',
+      });
     }
   }, 120_000);
 });

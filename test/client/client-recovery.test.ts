@@ -1,5 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { createCatalogSearchClient, DEFAULT_COOLDOWN_MS, DEFAULT_FAILURE_THRESHOLD, type SearchEvent } from '@catalog-search/client';
+import {
+  createCatalogSearchClient,
+  DEFAULT_COOLDOWN_MS,
+  DEFAULT_FAILURE_THRESHOLD,
+  type SearchEvent,
+} from '@catalog-search/client';
 import { buildApp } from '../../src/app.js';
 import { LogCapture, startApp, testConfig, type RunningApp } from '../helpers/app.js';
 import { testToken } from '../helpers/tokens.js';
@@ -38,7 +43,11 @@ describe('onSearch and trace context against the real service', () => {
       { source: 'local', fallbackReason: 'network' },
     ]);
     expect(events[0]).toMatchObject({ requestId: 'traced-1', ranker: 'bm25', resultCount: cloud.results.length });
-    expect(events[2]).toMatchObject({ requestId: local.meta.requestId, ranker: 'bm25', resultCount: local.results.length });
+    expect(events[2]).toMatchObject({
+      requestId: local.meta.requestId,
+      ranker: 'bm25',
+      resultCount: local.results.length,
+    });
     expect(events[1]!.error?.name).toBe('InvalidRequestError');
     for (const event of events) expect(event.durationMs).toBeGreaterThan(0);
     // The service's audit line carries the router's trace id.
@@ -52,12 +61,17 @@ describe('recovery after an outage', () => {
     const first = await startApp(testConfig());
     const port = Number(new URL(first.url).port);
     const sources: string[] = [];
-    const client = createCatalogSearchClient({ baseUrl: first.url, token: testToken({ projectId: 'project-a' }), onSearch: (event) => sources.push(event.source) });
+    const client = createCatalogSearchClient({
+      baseUrl: first.url,
+      token: testToken({ projectId: 'project-a' }),
+      onSearch: (event) => sources.push(event.source),
+    });
     expect((await client.search(request)).source).toBe('cloud');
 
     // The service goes away: the breaker opens after its threshold of failures.
     await first.app.close();
-    for (let i = 0; i < DEFAULT_FAILURE_THRESHOLD; i += 1) expect((await client.search(request)).fallbackReason).toBe('network');
+    for (let i = 0; i < DEFAULT_FAILURE_THRESHOLD; i += 1)
+      expect((await client.search(request)).fallbackReason).toBe('network');
     expect(client.circuit().state).toBe('open');
     // Still down a while, with the router searching every 250 ms (answered locally, probes refused).
     for (let i = 0; i < 8; i += 1) {
@@ -79,7 +93,9 @@ describe('recovery after an outage', () => {
       }
       await sleep(250);
     }
-    console.log(`[client-recovery] back on the cloud ${recoveredAfterMs} ms after the service returned (searches every 250 ms)`);
+    console.log(
+      `[client-recovery] back on the cloud ${recoveredAfterMs} ms after the service returned (searches every 250 ms)`,
+    );
     expect(recoveredAfterMs).toBeDefined();
     expect(recoveredAfterMs!).toBeLessThan(5000);
     expect(client.circuit().state).toBe('closed');

@@ -44,7 +44,11 @@ afterAll(async () => {
 
 describe('client → real service', () => {
   it('answers from the cloud with the lexical ranking when no reranker is configured', async () => {
-    const client = createCatalogSearchClient({ baseUrl: service.url, token: testToken({ projectId: 'project-a' }), projectId: 'project-a' });
+    const client = createCatalogSearchClient({
+      baseUrl: service.url,
+      token: testToken({ projectId: 'project-a' }),
+      projectId: 'project-a',
+    });
     const outcome = await client.search(sampleRequest, { requestId: 'router-1' });
     expect(outcome.source).toBe('cloud');
     expect(outcome.fallbackReason).toBeUndefined();
@@ -59,16 +63,22 @@ describe('client → real service', () => {
     // The runtime's fetch, noting the body it was given; one of them refuses streams, as Chromium
     // does over HTTP/1.1, so that client sends the same gzipped body buffered.
     const bodies: string[] = [];
-    const observed = (refuseStreams: boolean): FetchLike => (url, init) => {
-      const streamed = init.body instanceof ReadableStream;
-      bodies.push(`${streamed ? 'stream' : 'buffer'}:${new Headers(init.headers).get('content-encoding')}`);
-      return streamed && refuseStreams ? Promise.reject(new TypeError('Failed to fetch')) : fetch(url, init);
-    };
+    const observed =
+      (refuseStreams: boolean): FetchLike =>
+      (url, init) => {
+        const streamed = init.body instanceof ReadableStream;
+        bodies.push(`${streamed ? 'stream' : 'buffer'}:${new Headers(init.headers).get('content-encoding')}`);
+        return streamed && refuseStreams ? Promise.reject(new TypeError('Failed to fetch')) : fetch(url, init);
+      };
     const options = { baseUrl: service.url, token: testToken({ projectId: 'project-a' }), fallback: false };
     const streamed = createCatalogSearchClient({ ...options, fetch: observed(false) });
     const buffered = createCatalogSearchClient({ ...options, fetch: observed(true) });
     const plain = createCatalogSearchClient({ ...options, compression: 'none' });
-    const [fromStreamed, fromBuffered, fromPlain] = [await streamed.search(request), await buffered.search(request), await plain.search(request)];
+    const [fromStreamed, fromBuffered, fromPlain] = [
+      await streamed.search(request),
+      await buffered.search(request),
+      await plain.search(request),
+    ];
     expect(bodies).toEqual(['stream:gzip', 'stream:gzip', 'buffer:gzip']);
     expect(fromStreamed.source).toBe('cloud');
     expect(fromStreamed.results.length).toBeGreaterThan(0);
@@ -77,25 +87,43 @@ describe('client → real service', () => {
   });
 
   it('reaches the same operation under the versioned path /v1/catalog/search', async () => {
-    const seed = createCatalogSearchClient({ baseUrl: service.url, token: testToken({ projectId: 'project-a' }), fallback: false });
-    const v1 = createCatalogSearchClient({ baseUrl: service.url, path: '/v1/catalog/search', token: testToken({ projectId: 'project-a' }), fallback: false });
+    const seed = createCatalogSearchClient({
+      baseUrl: service.url,
+      token: testToken({ projectId: 'project-a' }),
+      fallback: false,
+    });
+    const v1 = createCatalogSearchClient({
+      baseUrl: service.url,
+      path: '/v1/catalog/search',
+      token: testToken({ projectId: 'project-a' }),
+      fallback: false,
+    });
     const fromV1 = await v1.search(sampleRequest);
     expect(fromV1.source).toBe('cloud');
     expect(fromV1.results).toEqual((await seed.search(sampleRequest)).results);
   });
 
   it('takes the answer for a tool whose annotations nest as deep as the service accepts', async () => {
-    const client = createCatalogSearchClient({ baseUrl: service.url, token: testToken({ projectId: 'project-a' }), fallback: false });
+    const client = createCatalogSearchClient({
+      baseUrl: service.url,
+      token: testToken({ projectId: 'project-a' }),
+      fallback: false,
+    });
     let annotations: Record<string, unknown> = { readOnlyHint: true };
     for (let level = 1; level < MAX_NESTING_DEPTH; level += 1) annotations = { nested: annotations };
-    const tools: ToolInfo[] = [{ toolKey: 'deep:read_file', toolName: 'read_file', serverName: 'Deep', description: 'Read a file', annotations }];
+    const tools: ToolInfo[] = [
+      { toolKey: 'deep:read_file', toolName: 'read_file', serverName: 'Deep', description: 'Read a file', annotations },
+    ];
     const outcome = await client.search({ query: ['read a file'], tools });
     expect(outcome.meta.skippedCount).toBeUndefined();
     expect(outcome.results[0]).toMatchObject({ toolKey: 'deep:read_file', annotations });
   });
 
   it('uses a rotating token through getToken()', async () => {
-    const client = createCatalogSearchClient({ baseUrl: service.url, getToken: async () => testToken({ projectId: 'project-a' }) });
+    const client = createCatalogSearchClient({
+      baseUrl: service.url,
+      getToken: async () => testToken({ projectId: 'project-a' }),
+    });
     const { tools } = sampleRequest;
     expect((await client.search({ query: ['read a file'], tools })).source).toBe('cloud');
   });
@@ -138,7 +166,11 @@ describe('client → real service with a per-project rate limit', () => {
     const limited = await startApp(testConfig({ rateLimitPerMinute: 1 }));
     try {
       const clock = { now: 5_000_000 };
-      const client = createCatalogSearchClient({ baseUrl: limited.url, token: testToken({ projectId: 'project-a' }), breaker: { now: () => clock.now } });
+      const client = createCatalogSearchClient({
+        baseUrl: limited.url,
+        token: testToken({ projectId: 'project-a' }),
+        breaker: { now: () => clock.now },
+      });
       expect((await client.search(sampleRequest)).source).toBe('cloud');
       const limitedOutcome = await client.search(sampleRequest);
       expect(limitedOutcome.fallbackReason).toBe('rate_limited');
@@ -155,10 +187,13 @@ describe('client → real service with a per-project rate limit', () => {
   });
 });
 
-describe('parity: the local fallback ranks exactly as the service\'s lexical stage', () => {
+describe("parity: the local fallback ranks exactly as the service's lexical stage", () => {
   const sampleCases: [string, ToolListSearchRequest][] = [
     ['the bundled sample request', sampleRequest],
-    ['the sample, each sub-query alone, all results', { ...sampleRequest, query: [sampleRequest.query[0]!], maxResults: 100 }],
+    [
+      'the sample, each sub-query alone, all results',
+      { ...sampleRequest, query: [sampleRequest.query[0]!], maxResults: 100 },
+    ],
   ];
 
   it.each(sampleCases)('%s', async (_name, request) => expectParity(request));
@@ -167,13 +202,21 @@ describe('parity: the local fallback ranks exactly as the service\'s lexical sta
   // Smithery descriptions run long, so the 2,000-character description cut is exercised too.
   const smithery = loadCatalog('smithery_catalog', 800);
   const catalogCases: [string, ToolListSearchRequest][] = [
-    ...livemcp.queries.slice(0, 6).map((query, i): [string, ToolListSearchRequest] => [`livemcpbench q${i}`, { query: [query], tools: livemcp.tools }]),
-    ['multi-step with context', {
-      query: ['find the current stock price', 'write a word document with the figures'],
-      context: 'Preparing a weekly finance summary.',
-      tools: livemcp.tools,
-      maxResults: 7,
-    }],
+    ...livemcp.queries
+      .slice(0, 6)
+      .map((query, i): [string, ToolListSearchRequest] => [
+        `livemcpbench q${i}`,
+        { query: [query], tools: livemcp.tools },
+      ]),
+    [
+      'multi-step with context',
+      {
+        query: ['find the current stock price', 'write a word document with the figures'],
+        context: 'Preparing a weekly finance summary.',
+        tools: livemcp.tools,
+        maxResults: 7,
+      },
+    ],
     ['maxResults 100', { query: ['search'], tools: livemcp.tools, maxResults: 100 }],
     ['long descriptions', { query: ['scrape a web page to markdown'], tools: smithery.tools }],
     ['identifier-style query', { query: ['get_current_stock_price'], tools: livemcp.tools }],
@@ -182,7 +225,11 @@ describe('parity: the local fallback ranks exactly as the service\'s lexical sta
   let cloudClient: CatalogSearchClient;
   let local: CatalogSearchClient;
   beforeAll(async () => {
-    cloudClient = createCatalogSearchClient({ baseUrl: service.url, token: testToken({ projectId: 'project-a' }), fallback: false });
+    cloudClient = createCatalogSearchClient({
+      baseUrl: service.url,
+      token: testToken({ projectId: 'project-a' }),
+      fallback: false,
+    });
     // A closed port: every search falls back at once (breaker off, so every one is a fresh fallback).
     local = createCatalogSearchClient({ baseUrl: await closedPortUrl(), token: 'unused', breaker: false });
   });

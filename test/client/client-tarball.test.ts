@@ -69,7 +69,10 @@ afterAll(async () => {
 
 async function runProgram(baseUrl: string, program = 'search.mjs'): Promise<Record<string, any>> {
   const token = testToken();
-  const { stdout } = await run(process.execPath, [program], { cwd: scratch, env: { ...process.env, BASE_URL: baseUrl, TOKEN: token } });
+  const { stdout } = await run(process.execPath, [program], {
+    cwd: scratch,
+    env: { ...process.env, BASE_URL: baseUrl, TOKEN: token },
+  });
   return JSON.parse(stdout) as Record<string, any>;
 }
 
@@ -93,10 +96,15 @@ describe('the client tarball in a fresh project', () => {
     for (const call of [minimal, summary, full]) {
       expect(call.isError).toBeUndefined();
       expect(call._meta.source).toBe('cloud');
-      expect(call.structuredContent.results.map((result: { toolKey: string }) => result.toolKey)[0]).toBe('files:read_file');
+      expect(call.structuredContent.results.map((result: { toolKey: string }) => result.toolKey)[0]).toBe(
+        'files:read_file',
+      );
     }
     expect(minimal.structuredContent.results[0]).toEqual({ toolKey: 'files:read_file', relevance: expect.any(Number) });
-    expect(summary.structuredContent.results[0]).toMatchObject({ title: 'Read file', arguments: 'path: string, encoding?: string' });
+    expect(summary.structuredContent.results[0]).toMatchObject({
+      title: 'Read file',
+      arguments: 'path: string, encoding?: string',
+    });
     expect(summary.structuredContent.results[0].inputSchema).toBeUndefined();
     expect(full.structuredContent.results[0]).toMatchObject({
       description: 'Read the complete contents of a file from disk. Handles text encodings.',
@@ -106,7 +114,10 @@ describe('the client tarball in a fresh project', () => {
     const sizes = [minimal, summary, full].map((call) => call.content[0].text.length);
     expect(sizes[0]).toBeLessThan(sizes[1]);
     expect(sizes[1]).toBeLessThan(sizes[2]);
-    expect(invalid).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringContaining('/query') }] });
+    expect(invalid).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: expect.stringContaining('/query') }],
+    });
   });
 
   it('searches the running service, then falls back locally when it is stopped', async () => {
@@ -121,7 +132,9 @@ describe('the client tarball in a fresh project', () => {
     const local = await runProgram(url);
     expect(local.source).toBe('local');
     expect(local.fallbackReason).toBe('network');
-    expect(local.results.map((result: { toolKey: string }) => result.toolKey)).toEqual(cloud.results.map((result: { toolKey: string }) => result.toolKey));
+    expect(local.results.map((result: { toolKey: string }) => result.toolKey)).toEqual(
+      cloud.results.map((result: { toolKey: string }) => result.toolKey),
+    );
     expect(local.meta.skipped).toEqual(cloud.meta.skipped);
   });
 });

@@ -3,7 +3,7 @@
 // once more; a changed list is always sent in full and never answered from the old set.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCatalogSearchClient, type CatalogSearchClient, type FetchLike } from '@catalog-search/client';
-import { toolSetId as toolSetIdOfList, type ToolInfo } from '@catalog-search/core';
+import type { ToolInfo } from '@catalog-search/core';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { LogCapture, testConfig } from '../helpers/app.js';
@@ -40,12 +40,19 @@ async function startService(): Promise<void> {
 beforeAll(async () => {
   port = 0;
   await startService();
-  client = createCatalogSearchClient({ baseUrl: `http://127.0.0.1:${port}`, token, fetch: recordingFetch, breaker: false, fallback: false });
+  client = createCatalogSearchClient({
+    baseUrl: `http://127.0.0.1:${port}`,
+    token,
+    fetch: recordingFetch,
+    breaker: false,
+    fallback: false,
+  });
 });
 afterAll(() => app.close());
 
 const tools: ToolInfo[] = manyTools(300);
-const search = (list: ToolInfo[], query = 'create a calendar event') => client.search({ query: [query], tools: list, maxResults: 5 });
+const search = (list: ToolInfo[], query = 'create a calendar event') =>
+  client.search({ query: [query], tools: list, maxResults: 5 });
 
 describe('client tool-set references against the real service', () => {
   it('sends the list first, then only its id, with the same answer', async () => {
@@ -79,7 +86,14 @@ describe('client tool-set references against the real service', () => {
 
   it('sends a changed list in full and answers from it, never from the stale set', async () => {
     const changed = tools.map((tool, index) =>
-      index === 7 ? { ...tool, toolName: 'launch_rocket', toolKey: 'space:launch_rocket', description: 'Launch a rocket into orbit.' } : tool,
+      index === 7
+        ? {
+            ...tool,
+            toolName: 'launch_rocket',
+            toolKey: 'space:launch_rocket',
+            description: 'Launch a rocket into orbit.',
+          }
+        : tool,
     );
     sent.length = 0;
     const outcome = await search(changed, 'launch a rocket into orbit');
@@ -118,7 +132,11 @@ describe('client tool-set references under concurrent searches', () => {
 
 describe('client tool-set references: what the router sees does not depend on them', () => {
   it('reports the skipped tools of a list sent by reference as when it was sent in full', async () => {
-    const withBad = [...tools.slice(0, 50), { toolKey: 'broken:tool', serverName: 'Broken' } as unknown as ToolInfo, tools[0]!];
+    const withBad = [
+      ...tools.slice(0, 50),
+      { toolKey: 'broken:tool', serverName: 'Broken' } as unknown as ToolInfo,
+      tools[0]!,
+    ];
     const first = await search(withBad);
     expect(first.meta.skippedCount).toBe(2);
     sent.length = 0;
@@ -145,7 +163,13 @@ describe('client tool-set references against a service that cannot keep the list
   it('never refers to a list the service gave no id for: one full request per search, no 409', async () => {
     const address = small.server.address();
     if (address === null || typeof address === 'string') throw new Error('no port');
-    const smallClient = createCatalogSearchClient({ baseUrl: `http://127.0.0.1:${address.port}`, token, fetch: recordingFetch, breaker: false, fallback: false });
+    const smallClient = createCatalogSearchClient({
+      baseUrl: `http://127.0.0.1:${address.port}`,
+      token,
+      fetch: recordingFetch,
+      breaker: false,
+      fallback: false,
+    });
     sent.length = 0;
     statuses.length = 0;
     for (let i = 0; i < 5; i += 1) {

@@ -42,7 +42,9 @@ describe('the variable table (src/config/variables.ts)', () => {
   });
 
   it('.env.example is what the table generates (run `npm run config:docs` and commit when this fails)', () => {
-    expect(replaceBetweenMarkers(envExample, ENV_MARKERS, renderEnvExample()), '.env.example is stale').toBe(envExample);
+    expect(replaceBetweenMarkers(envExample, ENV_MARKERS, renderEnvExample()), '.env.example is stale').toBe(
+      envExample,
+    );
   });
 
   it('documents every variable in both files, once', () => {
@@ -66,8 +68,10 @@ describe('the variable table (src/config/variables.ts)', () => {
   });
 
   it('names a bad value of each bounded number in the one ConfigError, with the bounds of the table', () => {
-    const numbers = table.filter((entry): entry is [string, Variable & { kind: 'integer' | 'decimal' }] =>
-      entry[1].kind === 'integer' || entry[1].kind === 'decimal');
+    const numbers = table.filter(
+      (entry): entry is [string, Variable & { kind: 'integer' | 'decimal' }] =>
+        entry[1].kind === 'integer' || entry[1].kind === 'decimal',
+    );
     expect(numbers.length).toBeGreaterThan(40);
     const expected = (name: string, v: Variable & { kind: 'integer' | 'decimal' }, value: string) =>
       `${name}: must be ${v.kind === 'integer' ? 'an integer' : 'a number'} from ${v.min} to ${v.max} (got "${value}")`;
@@ -89,7 +93,9 @@ describe('the variable table (src/config/variables.ts)', () => {
       if (v.kind === 'integer' || v.kind === 'decimal') {
         // (A bound may still break a rule between variables, e.g. HEADERS_TIMEOUT_MS above REQUEST_TIMEOUT_MS.)
         for (const value of [v.min, v.max]) {
-          const own = problemsOf({ ...everythingOn, [name]: String(value) }).filter((problem) => problem.startsWith(`${name}: must be`));
+          const own = problemsOf({ ...everythingOn, [name]: String(value) }).filter((problem) =>
+            problem.startsWith(`${name}: must be`),
+          );
           expect(own, `${name}=${value}`).toEqual([]);
         }
       } else if (v.kind === 'boolean' || v.kind === 'one-of') {

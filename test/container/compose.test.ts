@@ -22,7 +22,10 @@ beforeAll(async () => {
   // REDIS_TIMEOUT_MS 1 s: these tests are about sharing through Redis, not its timeouts. At the default
   // 100 ms, a restarted service's first commands timed out on a busy machine, Redis was then left alone for
   // 1 s, and the reference after the restart was answered 409 from the empty in-process store.
-  writeFileSync(envFile, `AUTH_JWT_SECRET=${secret}\nLOG_LEVEL=warn\n# a comment, as in .env.example\nSEARCH_DEADLINE_MS=3000\nREDIS_TIMEOUT_MS=1000\n`);
+  writeFileSync(
+    envFile,
+    `AUTH_JWT_SECRET=${secret}\nLOG_LEVEL=warn\n# a comment, as in .env.example\nSEARCH_DEADLINE_MS=3000\nREDIS_TIMEOUT_MS=1000\n`,
+  );
   const port = await freePort();
   const env = {
     ...process.env,

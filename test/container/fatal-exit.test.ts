@@ -30,7 +30,18 @@ async function exhaustHeap(baseUrl: string): Promise<string[]> {
   // 64 MB heap survive (all 200) in one run.
   const outcomes = await Promise.all(
     Array.from({ length: 8 }, (_, i) =>
-      fetchWithin(`${baseUrl}/v1/catalog/search`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${signHs256(secret, { projectId: `heap-test-${i}` })}` }, body }, 60_000).then(
+      fetchWithin(
+        `${baseUrl}/v1/catalog/search`,
+        {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            authorization: `Bearer ${signHs256(secret, { projectId: `heap-test-${i}` })}`,
+          },
+          body,
+        },
+        60_000,
+      ).then(
         async (response) => String((await response.arrayBuffer(), response.status)),
         (error: Error) => (error.cause as { code?: string } | undefined)?.code ?? error.name,
       ),
@@ -42,7 +53,11 @@ async function exhaustHeap(baseUrl: string): Promise<string[]> {
 async function waitForExit(id: string, timeoutMs: number): Promise<{ ExitCode: number; Running: boolean }> {
   const until = Date.now() + timeoutMs;
   for (;;) {
-    const state = JSON.parse(await docker(['inspect', '--format', '{{json .State}}', id])) as { ExitCode: number; Running: boolean; Restarting: boolean };
+    const state = JSON.parse(await docker(['inspect', '--format', '{{json .State}}', id])) as {
+      ExitCode: number;
+      Running: boolean;
+      Restarting: boolean;
+    };
     if (!state.Running || Date.now() > until) return state;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
@@ -52,7 +67,17 @@ describe('the heap limit', () => {
   it('follows the container memory limit without any flag (Node sizes it from the cgroup: about half)', async () => {
     const limits: Record<string, number> = {};
     for (const memory of ['512m', '1g']) {
-      const result = await run('docker', ['run', '--rm', '--memory', memory, '--entrypoint', 'node', image, '-p', "require('v8').getHeapStatistics().heap_size_limit"]);
+      const result = await run('docker', [
+        'run',
+        '--rm',
+        '--memory',
+        memory,
+        '--entrypoint',
+        'node',
+        image,
+        '-p',
+        "require('v8').getHeapStatistics().heap_size_limit",
+      ]);
       expect(result.code, result.stderr).toBe(0);
       limits[memory] = Math.round(Number(result.stdout.trim()) / 2 ** 20);
     }
@@ -68,8 +93,18 @@ describe('a heap overflow', () => {
   it('ends the container (docker run --init) with a non-zero code instead of leaving it hanging', async () => {
     const port = await freePort();
     const id = await docker([
-      'run', '--detach', '--init', '--read-only', '--publish', `127.0.0.1:${port}:8080`,
-      '--env', `AUTH_JWT_SECRET=${secret}`, '--env', 'LOG_LEVEL=warn', '--env', `NODE_OPTIONS=--max-old-space-size=${SMALL_HEAP_MB}`,
+      'run',
+      '--detach',
+      '--init',
+      '--read-only',
+      '--publish',
+      `127.0.0.1:${port}:8080`,
+      '--env',
+      `AUTH_JWT_SECRET=${secret}`,
+      '--env',
+      'LOG_LEVEL=warn',
+      '--env',
+      `NODE_OPTIONS=--max-old-space-size=${SMALL_HEAP_MB}`,
       image,
     ]);
     cleanups.push(() => docker(['rm', '--force', id]));
@@ -78,7 +113,9 @@ describe('a heap overflow', () => {
     const outcomes = await exhaustHeap(`http://127.0.0.1:${port}`);
     const state = await waitForExit(id, 60_000);
     const logs = await run('docker', ['logs', id]);
-    console.log(`[fatal-exit] docker run --init, heap ${SMALL_HEAP_MB} MB: searches ${outcomes.join(',')}; exit code ${state.ExitCode} after ${Date.now() - started} ms`);
+    console.log(
+      `[fatal-exit] docker run --init, heap ${SMALL_HEAP_MB} MB: searches ${outcomes.join(',')}; exit code ${state.ExitCode} after ${Date.now() - started} ms`,
+    );
     expect(state.Running).toBe(false);
     expect(state.ExitCode).not.toBe(0);
     expect(logs.stderr + logs.stdout).toMatch(/heap out of memory/);
@@ -87,10 +124,18 @@ describe('a heap overflow', () => {
   it('under docker compose: the service exits non-zero and compose restarts it', async () => {
     const port = await freePort();
     const envFile = join(envDir, 'fatal.env');
-    writeFileSync(envFile, `AUTH_JWT_SECRET=${secret}\nLOG_LEVEL=warn\nNODE_OPTIONS=--max-old-space-size=${SMALL_HEAP_MB}\n`);
+    writeFileSync(
+      envFile,
+      `AUTH_JWT_SECRET=${secret}\nLOG_LEVEL=warn\nNODE_OPTIONS=--max-old-space-size=${SMALL_HEAP_MB}\n`,
+    );
     const runCompose = await composeRunner(
       `catalog-search-fatal-${process.pid}`,
-      { ...process.env, CATALOG_SEARCH_IMAGE: image, CATALOG_SEARCH_ENV_FILE: envFile, CATALOG_SEARCH_PORT: String(port) },
+      {
+        ...process.env,
+        CATALOG_SEARCH_IMAGE: image,
+        CATALOG_SEARCH_ENV_FILE: envFile,
+        CATALOG_SEARCH_PORT: String(port),
+      },
       repoRoot,
     );
     cleanups.push(() => runCompose(['down', '--volumes', '--timeout', '5']));
@@ -99,7 +144,10 @@ describe('a heap overflow', () => {
     const baseUrl = `http://127.0.0.1:${port}`;
     await waitForOk(`${baseUrl}/readyz`, 30_000);
     const id = (await runCompose(['ps', '--quiet', 'catalog-search'], 30_000)).stdout.trim();
-    const hostConfig = JSON.parse(await docker(['inspect', '--format', '{{json .HostConfig}}', id])) as { Init: boolean; RestartPolicy: { Name: string } };
+    const hostConfig = JSON.parse(await docker(['inspect', '--format', '{{json .HostConfig}}', id])) as {
+      Init: boolean;
+      RestartPolicy: { Name: string };
+    };
     expect(hostConfig.Init).toBe(true);
     expect(hostConfig.RestartPolicy.Name).toBe('unless-stopped');
 
@@ -116,7 +164,9 @@ describe('a heap overflow', () => {
     const restartedAfterMs = Date.now() - started;
     const readyAfterMs = (await waitForOk(`${baseUrl}/readyz`, 30_000)) + restartedAfterMs;
     const logs = await run('docker', ['logs', id]);
-    console.log(`[fatal-exit] compose, heap ${SMALL_HEAP_MB} MB: searches ${outcomes.join(',')}; restarts ${restarts} (seen after ${restartedAfterMs} ms); ready again after ${readyAfterMs} ms`);
+    console.log(
+      `[fatal-exit] compose, heap ${SMALL_HEAP_MB} MB: searches ${outcomes.join(',')}; restarts ${restarts} (seen after ${restartedAfterMs} ms); ready again after ${readyAfterMs} ms`,
+    );
     expect(restarts).toBeGreaterThanOrEqual(1);
     expect(logs.stderr + logs.stdout).toMatch(/heap out of memory/);
     const health = await fetchWithin(`${baseUrl}/healthz`);

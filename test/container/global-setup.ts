@@ -30,8 +30,11 @@ export default async function setup(project: TestProject): Promise<void> {
       `Building the image failed (${String(error)}). Rerun the build by hand to see its output:\n` +
         `  docker build --build-arg NODE_IMAGE=${nodeImage} -t ${image} .\n` +
         `The base image stand-in comes from scripts/setup-docker.sh.`,
+      { cause: error },
     );
   }
-  console.log(`built ${image} from the Dockerfile (base ${nodeImage}) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `built ${image} from the Dockerfile (base ${nodeImage}) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
   project.provide('image', image);
 }

@@ -20,10 +20,30 @@ export const sampleSearch = {
       description: 'Open a new issue in a GitHub repository.',
       inputSchema: { type: 'object', properties: { repo: { type: 'string' }, title: { type: 'string' } } },
     },
-    { toolKey: 'github:list_pull_requests', toolName: 'list_pull_requests', serverName: 'GitHub', description: 'List pull requests of a repository.' },
-    { toolKey: 'slack:post_message', toolName: 'post_message', serverName: 'Slack', description: 'Post a message to a Slack channel.' },
-    { toolKey: 'fs:read_file', toolName: 'read_file', serverName: 'Filesystem', description: 'Read the contents of a file.' },
-    { toolKey: 'calendar:create_event', toolName: 'create_event', serverName: 'Calendar', description: 'Create a calendar event.' },
+    {
+      toolKey: 'github:list_pull_requests',
+      toolName: 'list_pull_requests',
+      serverName: 'GitHub',
+      description: 'List pull requests of a repository.',
+    },
+    {
+      toolKey: 'slack:post_message',
+      toolName: 'post_message',
+      serverName: 'Slack',
+      description: 'Post a message to a Slack channel.',
+    },
+    {
+      toolKey: 'fs:read_file',
+      toolName: 'read_file',
+      serverName: 'Filesystem',
+      description: 'Read the contents of a file.',
+    },
+    {
+      toolKey: 'calendar:create_event',
+      toolName: 'create_event',
+      serverName: 'Calendar',
+      description: 'Create a calendar event.',
+    },
   ],
 };
 
@@ -45,7 +65,10 @@ export function maximalSearch(): string {
 /** fetch with a hard timeout: right after a port is published, Docker's proxy can accept and then hang. */
 export async function fetchWithin(url: string, init: RequestInit = {}, timeoutMs = 5000): Promise<Response> {
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new Error(`no answer from ${url} within ${timeoutMs} ms`)), timeoutMs);
+  const timer = setTimeout(
+    () => controller.abort(new Error(`no answer from ${url} within ${timeoutMs} ms`)),
+    timeoutMs,
+  );
   try {
     return await fetch(url, { ...init, signal: controller.signal });
   } finally {
@@ -77,14 +100,24 @@ export interface CommandResult {
 }
 
 /** Runs a command with a time limit; resolves with its exit code instead of throwing on failure. */
-export function run(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; timeoutMs?: number; cwd?: string } = {}): Promise<CommandResult> {
+export function run(
+  command: string,
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; timeoutMs?: number; cwd?: string } = {},
+): Promise<CommandResult> {
   return new Promise((resolve, reject) => {
     execFile(
       command,
       args,
-      { env: options.env ?? process.env, cwd: options.cwd, timeout: options.timeoutMs ?? 60_000, maxBuffer: 16 * 1024 * 1024 },
+      {
+        env: options.env ?? process.env,
+        cwd: options.cwd,
+        timeout: options.timeoutMs ?? 60_000,
+        maxBuffer: 16 * 1024 * 1024,
+      },
       (error, stdout, stderr) => {
-        if (error && typeof error.code !== 'number') return reject(new Error(`${command} ${args.join(' ')}: ${error.message}\n${stderr}`));
+        if (error && typeof error.code !== 'number')
+          return reject(new Error(`${command} ${args.join(' ')}: ${error.message}\n${stderr}`));
         resolve({ code: typeof error?.code === 'number' ? error.code : 0, stdout, stderr });
       },
     );
@@ -106,5 +139,9 @@ export async function docker(args: string[], timeoutMs = 60_000): Promise<string
 export async function composeRunner(project: string, env: NodeJS.ProcessEnv, cwd: string) {
   env = { REDIS_IMAGE: process.env.REDIS_IMAGE ?? 'local/redis:standin', ...env };
   return (args: string[], timeoutMs = 120_000) =>
-    run('scripts/compose.sh', ['--project-name', project, '--file', 'docker-compose.yml', ...args], { env, cwd, timeoutMs });
+    run('scripts/compose.sh', ['--project-name', project, '--file', 'docker-compose.yml', ...args], {
+      env,
+      cwd,
+      timeoutMs,
+    });
 }

@@ -67,7 +67,11 @@ describe('the image', () => {
   });
 
   it('loads the trimmed tokenizer (the LLM rerank counts prompt tokens with it)', async () => {
-    const probe = await container!.exec(['node', '-e', "process.stdout.write(String(require('gpt-tokenizer/encoding/o200k_base').countTokens('hello world')))"]);
+    const probe = await container!.exec([
+      'node',
+      '-e',
+      "process.stdout.write(String(require('gpt-tokenizer/encoding/o200k_base').countTokens('hello world')))",
+    ]);
     expect(probe.stderr).toBe('');
     expect(probe.stdout).toBe('2');
   });
@@ -98,7 +102,11 @@ describe('the running container', () => {
     expect(server!.status).toMatch(/^PPid:\s+1$/m);
     expect(server!.status).toMatch(/^Uid:\s+1000\s+1000\s+1000\s+1000$/m);
     const write = (path: string) =>
-      container!.exec(['node', '-e', `try { require('fs').writeFileSync('${path}', 'x'); console.log('ok') } catch (e) { console.log(e.code) }`]);
+      container!.exec([
+        'node',
+        '-e',
+        `try { require('fs').writeFileSync('${path}', 'x'); console.log('ok') } catch (e) { console.log(e.code) }`,
+      ]);
     expect((await write('/app/dist/injected.js')).stdout.trim()).toBe('EROFS');
     expect((await write('/etc/injected')).stdout.trim()).toBe('EROFS');
     expect((await write('/tmp/scratch')).stdout.trim()).toBe('ok');
@@ -134,7 +142,10 @@ describe('the running container', () => {
     const response = await search(sampleSearch, { authorization: `Bearer ${token}`, 'x-request-id': requestId });
     expect(response.status).toBe(200);
     expect(response.headers.get('x-request-id')).toBe(requestId);
-    const body = (await response.json()) as { results: Array<{ toolKey: string; relevance: number }>; meta: { ranker: string } };
+    const body = (await response.json()) as {
+      results: Array<{ toolKey: string; relevance: number }>;
+      meta: { ranker: string };
+    };
     expect(body.results.length).toBeGreaterThan(0);
     expect(body.results[0]!.toolKey).toBe('github:create_issue');
     const relevances = body.results.map((result) => result.relevance);
@@ -165,7 +176,10 @@ describe('the running container', () => {
     const stopping = container!.stop({ timeout: 15_000, remove: false });
     // During SHUTDOWN_DELAY_MS the listener stays open while readiness fails, so load balancers drop the instance.
     await expect
-      .poll(async () => (await fetchWithin(`${baseUrl}/readyz`, {}, 1000)).status, { timeout: SHUTDOWN_DELAY_MS, interval: 50 })
+      .poll(async () => (await fetchWithin(`${baseUrl}/readyz`, {}, 1000)).status, {
+        timeout: SHUTDOWN_DELAY_MS,
+        interval: 50,
+      })
       .toBe(503);
     await stopping;
     const elapsedMs = Date.now() - started;

@@ -54,7 +54,9 @@ function readYamlDocuments(file: string): unknown[] {
   });
 }
 
-const yamlFiles = readdirSync(BASE).filter((name) => /\.ya?ml$/.test(name)).sort();
+const yamlFiles = readdirSync(BASE)
+  .filter((name) => /\.ya?ml$/.test(name))
+  .sort();
 const kustomization = readYamlDocuments('kustomization.yaml')[0] as {
   resources: string[];
   kind: string;
@@ -108,7 +110,11 @@ describe('deploy/base manifests', () => {
   it('selectors match the pod labels (Deployment, Service, PodDisruptionBudget)', () => {
     const podLabels = deployment.spec.template.metadata.labels as Record<string, string>;
     const pdb = only<K8sObject & { spec: any }>('PodDisruptionBudget');
-    for (const selector of [deployment.spec.selector.matchLabels, service.spec.selector, pdb.spec.selector.matchLabels]) {
+    for (const selector of [
+      deployment.spec.selector.matchLabels,
+      service.spec.selector,
+      pdb.spec.selector.matchLabels,
+    ]) {
       expect(Object.keys(selector).length).toBeGreaterThan(0);
       expect(podLabels).toMatchObject(selector);
     }
@@ -124,7 +130,11 @@ describe('deploy/base manifests', () => {
       expect(target, `Service port ${port.name} → ${port.targetPort}`).toBeDefined();
     }
     const hpa = only<K8sObject & { spec: any }>('HorizontalPodAutoscaler');
-    expect(hpa.spec.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name: deployment.metadata.name });
+    expect(hpa.spec.scaleTargetRef).toEqual({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      name: deployment.metadata.name,
+    });
     expect(hpa.spec.minReplicas).toBeGreaterThanOrEqual(2);
     expect(hpa.spec.metrics.some((m: any) => m.resource?.name === 'cpu')).toBe(true);
     // Scaling on CPU utilization needs a CPU request to measure against.
@@ -150,7 +160,8 @@ describe('deploy/base manifests', () => {
   it('node is not PID 1 (so a heap overflow ends the container), and its heap follows the memory limit', () => {
     expect(podSpec.shareProcessNamespace).toBe(true);
     // Node sizes its heap from the cgroup limit (about half; test/container/fatal-exit.test.ts): no flag overrides it.
-    const configMap = [...manifests.values()].find((manifest) => manifest.kind === 'ConfigMap') as { data?: Record<string, string> } | undefined;
+    const configMap = [...manifests.values()].find((manifest) => manifest.kind === 'ConfigMap') as
+      { data?: Record<string, string> } | undefined;
     expect(Object.keys(configMap?.data ?? {})).not.toContain('NODE_OPTIONS');
     expect((container.env ?? []).map((variable: { name: string }) => variable.name)).not.toContain('NODE_OPTIONS');
   });
@@ -188,7 +199,9 @@ describe('deploy/base manifests', () => {
     expect(config.production).toBe(true);
     expect(config.port).toBe(container.ports[0].containerPort);
     // The drain (readiness off, then close) must end before Kubernetes' SIGKILL.
-    expect(config.shutdown.delayMs + config.shutdown.timeoutMs).toBeLessThan(podSpec.terminationGracePeriodSeconds * 1000);
+    expect(config.shutdown.delayMs + config.shutdown.timeoutMs).toBeLessThan(
+      podSpec.terminationGracePeriodSeconds * 1000,
+    );
   });
 
   it('probes ask paths the service answers with 200', async () => {
@@ -209,7 +222,8 @@ describe('deploy/base manifests', () => {
 });
 
 describe('deploy/base defaults, deploy/overlays/example and deploy/monitoring', () => {
-  const read = (path: string) => parseAllDocuments(readFileSync(new URL(`../../deploy/${path}`, import.meta.url), 'utf8')).map((d) => d.toJS());
+  const read = (path: string) =>
+    parseAllDocuments(readFileSync(new URL(`../../deploy/${path}`, import.meta.url), 'utf8')).map((d) => d.toJS());
 
   it('the base sends no tool list to a model unless an operator sets one (BM25-only)', () => {
     expect(configMap.data).not.toHaveProperty('LLM_BASE_URL');
@@ -232,7 +246,9 @@ describe('deploy/base defaults, deploy/overlays/example and deploy/monitoring', 
   });
 
   it('the example overlay builds on the base with its own namespace and image, a Redis and the metrics Service', () => {
-    const [overlay] = read('overlays/example/kustomization.yaml') as [{ resources: string[]; namespace: string; images: Array<{ name: string; newName: string }> }];
+    const [overlay] = read('overlays/example/kustomization.yaml') as [
+      { resources: string[]; namespace: string; images: Array<{ name: string; newName: string }> },
+    ];
     const [namespace] = read('overlays/example/namespace.yaml') as [K8sObject];
     expect(overlay.resources).toEqual(['namespace.yaml', '../../base', '../../metrics', 'redis.yaml']);
     expect(namespace).toMatchObject({ kind: 'Namespace', metadata: { name: overlay.namespace } });
@@ -251,7 +267,9 @@ describe('deploy/base defaults, deploy/overlays/example and deploy/monitoring', 
     expect(deployment.spec.template.metadata.labels).toMatchObject(metricsService.spec.selector);
     expect(metricsService.metadata.labels).toMatchObject(monitor.spec.selector.matchLabels);
     expect(monitor.spec.endpoints[0].port).toBe(metricsService.spec.ports[0].name);
-    expect(container.ports.map((port: { name: string }) => port.name)).toContain(metricsService.spec.ports[0].targetPort);
+    expect(container.ports.map((port: { name: string }) => port.name)).toContain(
+      metricsService.spec.ports[0].targetPort,
+    );
     const { config } = parseConfigRecordingReads({ ...configMap.data, AUTH_JWT_SECRET: 'x'.repeat(32) });
     expect(monitor.spec.endpoints[0].path).toBe(config.metrics.path);
   });
@@ -268,9 +286,14 @@ const kubectl = (() => {
 })();
 
 describe.skipIf(!kubectl)('kubectl kustomize deploy/overlays/example', () => {
-  it('renders a deployment whose REDIS_URL reaches the overlay\'s Redis, and whose metrics port the metrics Service scrapes', () => {
-    const rendered = execFileSync('kubectl', ['kustomize', new URL('../overlays/example', BASE).pathname], { encoding: 'utf8', timeout: 30_000 });
-    const objects = parseAllDocuments(rendered).map((document) => document.toJS() as K8sObject & { spec: any; data?: Record<string, string> });
+  it("renders a deployment whose REDIS_URL reaches the overlay's Redis, and whose metrics port the metrics Service scrapes", () => {
+    const rendered = execFileSync('kubectl', ['kustomize', new URL('../overlays/example', BASE).pathname], {
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    const objects = parseAllDocuments(rendered).map(
+      (document) => document.toJS() as K8sObject & { spec: any; data?: Record<string, string> },
+    );
     expect(objects.map((object) => `${object.kind}/${object.metadata.name}`).sort()).toEqual([
       'ConfigMap/catalog-search-config',
       'Deployment/catalog-search',
@@ -284,12 +307,18 @@ describe.skipIf(!kubectl)('kubectl kustomize deploy/overlays/example', () => {
     ]);
     for (const object of objects) {
       expect(() => validateAgainstSchema(object), object.kind).not.toThrow();
-      if (object.kind !== 'Namespace') expect((object.metadata as { namespace?: string }).namespace, object.kind).toBe('catalog-search');
+      if (object.kind !== 'Namespace')
+        expect((object.metadata as { namespace?: string }).namespace, object.kind).toBe('catalog-search');
     }
-    const find = (kind: string, name: string) => objects.find((object) => object.kind === kind && object.metadata.name === name)!;
+    const find = (kind: string, name: string) =>
+      objects.find((object) => object.kind === kind && object.metadata.name === name)!;
     // The service reads the rendered ConfigMap (with the Secret's key) as it would in the cluster.
     const configMapData = find('ConfigMap', 'catalog-search-config').data!;
-    const { config } = parseConfigRecordingReads({ ...configMapData, NODE_ENV: 'production', AUTH_JWT_SECRET: 'x'.repeat(32) });
+    const { config } = parseConfigRecordingReads({
+      ...configMapData,
+      NODE_ENV: 'production',
+      AUTH_JWT_SECRET: 'x'.repeat(32),
+    });
     const redisUrl = new URL(config.redis!.url);
     const redisService = find('Service', 'catalog-search-redis');
     expect(redisUrl.hostname).toBe(redisService.metadata.name);
@@ -297,31 +326,44 @@ describe.skipIf(!kubectl)('kubectl kustomize deploy/overlays/example', () => {
     const redis = find('StatefulSet', 'catalog-search-redis');
     expect(redis.spec.serviceName).toBe(redisService.metadata.name);
     expect(redis.spec.template.metadata.labels).toMatchObject(redisService.spec.selector);
-    expect(redis.spec.template.spec.containers[0].ports.map((port: { name: string }) => port.name)).toContain(redisService.spec.ports[0].targetPort);
+    expect(redis.spec.template.spec.containers[0].ports.map((port: { name: string }) => port.name)).toContain(
+      redisService.spec.ports[0].targetPort,
+    );
     // The API's selectors do not take in the Redis pod.
     expect(redis.spec.template.metadata.labels).not.toMatchObject(find('Service', 'catalog-search').spec.selector);
     const metrics = find('Service', 'catalog-search-metrics');
     const api = find('Deployment', 'catalog-search');
     expect(api.spec.template.metadata.labels).toMatchObject(metrics.spec.selector);
-    const metricsPort = api.spec.template.spec.containers[0].ports.find((port: { name: string }) => port.name === metrics.spec.ports[0].targetPort);
+    const metricsPort = api.spec.template.spec.containers[0].ports.find(
+      (port: { name: string }) => port.name === metrics.spec.ports[0].targetPort,
+    );
     expect(metricsPort.containerPort).toBe(config.metrics.port);
   });
 });
 
 describe.skipIf(!kubectl)('kubectl kustomize deploy/base', () => {
   it('renders every resource, schema-valid, with the image override and the common labels applied', () => {
-    const rendered = execFileSync('kubectl', ['kustomize', new URL('.', BASE).pathname], { encoding: 'utf8', timeout: 30_000 });
+    const rendered = execFileSync('kubectl', ['kustomize', new URL('.', BASE).pathname], {
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     const objects = parseAllDocuments(rendered).map((document) => document.toJS() as K8sObject);
-    expect(objects.map((object) => object.kind).sort()).toEqual(
-      ['ConfigMap', 'Deployment', 'HorizontalPodAutoscaler', 'PodDisruptionBudget', 'Service'],
-    );
+    expect(objects.map((object) => object.kind).sort()).toEqual([
+      'ConfigMap',
+      'Deployment',
+      'HorizontalPodAutoscaler',
+      'PodDisruptionBudget',
+      'Service',
+    ]);
     for (const object of objects) {
       expect(() => validateAgainstSchema(object), object.kind).not.toThrow();
       expect(object.metadata.labels).toMatchObject({ 'app.kubernetes.io/part-of': 'catalog-search' });
     }
     const renderedDeployment = objects.find((object) => object.kind === 'Deployment') as K8sObject & { spec: any };
     const override = kustomization.images[0]!;
-    expect(renderedDeployment.spec.template.spec.containers[0].image).toBe(`${override.newName ?? override.name}:${override.newTag}`);
+    expect(renderedDeployment.spec.template.spec.containers[0].image).toBe(
+      `${override.newName ?? override.name}:${override.newTag}`,
+    );
   });
 });
 
@@ -333,7 +375,14 @@ describe('.env.example', () => {
     value: m[3]!,
     kind: m[1] === undefined ? 'set' : /e\.g\./.test(m[1]) ? 'example' : 'default',
   }));
-  const composeOnly = ['CATALOG_SEARCH_BIND', 'CATALOG_SEARCH_PORT', 'CATALOG_SEARCH_IMAGE', 'CATALOG_SEARCH_MEMORY', 'NODE_IMAGE', 'REDIS_IMAGE'];
+  const composeOnly = [
+    'CATALOG_SEARCH_BIND',
+    'CATALOG_SEARCH_PORT',
+    'CATALOG_SEARCH_IMAGE',
+    'CATALOG_SEARCH_MEMORY',
+    'NODE_IMAGE',
+    'REDIS_IMAGE',
+  ];
   // Sections whose variables are read only when the section is on (an LLM, Redis, tracing, a metrics port).
   const everythingOn: Env = {
     AUTH_JWT_SECRET: 'x'.repeat(32),
@@ -379,7 +428,11 @@ describe('.env.example', () => {
   it('is accepted by the service in production once the secret is filled in', () => {
     const active = Object.fromEntries(assignments.filter((a) => a.kind === 'set').map((a) => [a.name, a.value]));
     expect(active.AUTH_JWT_SECRET).toBe('');
-    const { config } = parseConfigRecordingReads({ ...active, NODE_ENV: 'production', AUTH_JWT_SECRET: 'y'.repeat(32) });
+    const { config } = parseConfigRecordingReads({
+      ...active,
+      NODE_ENV: 'production',
+      AUTH_JWT_SECRET: 'y'.repeat(32),
+    });
     expect(config.auth?.key.kind).toBe('secret');
   });
 });

@@ -12,10 +12,18 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 // Unit vectors by the first word of the text: 'alpha' along axis 0, 'beta' along 1, anything else along 2.
 const axis = (text: string) => (text.toLowerCase().includes('alpha') ? 0 : text.toLowerCase().includes('beta') ? 1 : 2);
-const embedder = { model: 'axes', embed: async (texts: string[]) => texts.map((text) => Float32Array.from([0, 1, 2], (i) => (i === axis(text) ? 1 : 0))) };
+const embedder = {
+  model: 'axes',
+  embed: async (texts: string[]) =>
+    texts.map((text) => Float32Array.from([0, 1, 2], (i) => (i === axis(text) ? 1 : 0))),
+};
 
 it('is the gold tools mean z over the list: one tool alike among four unlike', async () => {
-  const tools: ToolInfo[] = ['alpha', 'beta', 'beta', 'beta', 'beta'].map((word, i) => ({ toolKey: `s:t${i}`, toolName: `${word} tool`, serverName: 's' }));
+  const tools: ToolInfo[] = ['alpha', 'beta', 'beta', 'beta', 'beta'].map((word, i) => ({
+    toolKey: `s:t${i}`,
+    toolName: `${word} tool`,
+    serverName: 's',
+  }));
   const index = new SemanticIndex(new DiskVectors(embedder, `${dir}/`));
   const ranker = semanticRanker(index);
   await ranker.prepare!({ name: 'd', tools, queries: [], totalQueries: 0 });

@@ -2,8 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { rankOkapiBm25 } from '../../eval/okapi-bm25.js';
 
 const tools = [
-  { toolKey: 'github:create_issue', toolName: 'create_issue', serverName: 'GitHub', description: 'Create a new issue in a repository' },
-  { toolKey: 'slack:post_message', toolName: 'post_message', serverName: 'Slack', description: 'Post a message to a channel' },
+  {
+    toolKey: 'github:create_issue',
+    toolName: 'create_issue',
+    serverName: 'GitHub',
+    description: 'Create a new issue in a repository',
+  },
+  {
+    toolKey: 'slack:post_message',
+    toolName: 'post_message',
+    serverName: 'Slack',
+    description: 'Post a message to a channel',
+  },
 ];
 
 describe('plain Okapi BM25 baseline', () => {

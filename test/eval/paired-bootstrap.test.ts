@@ -4,7 +4,10 @@ import { pairedBootstrap } from '../../eval/metrics.js';
 describe('paired bootstrap interval of a mean difference', () => {
   it('is exactly the shift when every query moves by the same amount', () => {
     const a = [0.1, 0.5, 0.9, 0.3];
-    const interval = pairedBootstrap(a, a.map((x) => x + 0.25));
+    const interval = pairedBootstrap(
+      a,
+      a.map((x) => x + 0.25),
+    );
     expect(interval.mean).toBeCloseTo(0.25, 12);
     expect(interval.low).toBeCloseTo(0.25, 12);
     expect(interval.high).toBeCloseTo(0.25, 12);
@@ -17,7 +20,10 @@ describe('paired bootstrap interval of a mean difference', () => {
     expect(noise.mean).toBeCloseTo(0, 12);
     expect(noise.low).toBeLessThan(0);
     expect(noise.high).toBeGreaterThan(0);
-    const better = pairedBootstrap(a, a.map((x, i) => x + (i % 2 === 0 ? 0.3 : -0.1)));
+    const better = pairedBootstrap(
+      a,
+      a.map((x, i) => x + (i % 2 === 0 ? 0.3 : -0.1)),
+    );
     expect(better.low).toBeGreaterThan(0);
     expect(better.high).toBeGreaterThanOrEqual(better.mean);
   });

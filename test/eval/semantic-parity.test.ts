@@ -27,31 +27,62 @@ afterAll(async () => {
 });
 
 const tools: ToolInfo[] = [
-  { toolKey: 'cal:list_events', toolName: 'list_events', serverName: 'Calendar MCP Server', description: 'List the events of a calendar.\n\nArgs: from, to.' },
-  { toolKey: 'cal:create_event', toolName: 'create_event', serverName: 'Calendar MCP Server', description: 'Create an event in a calendar.' },
-  { toolKey: 'mail:send_email', toolName: 'send_email', serverName: 'Mail', description: 'Send an email message to one or more people.' },
-  { toolKey: 'files:read_file', toolName: 'read_file', serverName: 'Files', description: 'Read a file from the local disk.' },
+  {
+    toolKey: 'cal:list_events',
+    toolName: 'list_events',
+    serverName: 'Calendar MCP Server',
+    description: 'List the events of a calendar.\n\nArgs: from, to.',
+  },
+  {
+    toolKey: 'cal:create_event',
+    toolName: 'create_event',
+    serverName: 'Calendar MCP Server',
+    description: 'Create an event in a calendar.',
+  },
+  {
+    toolKey: 'mail:send_email',
+    toolName: 'send_email',
+    serverName: 'Mail',
+    description: 'Send an email message to one or more people.',
+  },
+  {
+    toolKey: 'files:read_file',
+    toolName: 'read_file',
+    serverName: 'Files',
+    description: 'Read a file from the local disk.',
+  },
 ];
 // A long request with runs of white space: what is cut and cleaned must be cut and cleaned alike.
 const query = ['what   is on my\n\nplate tomorrow? '.repeat(30), 'mail   the team'];
 
-const sentTexts = (from: number): string[] => server.embeddingRequests.slice(from).flatMap((body) => (Array.isArray(body.input) ? body.input : [String(body.input)]));
+const sentTexts = (from: number): string[] =>
+  server.embeddingRequests
+    .slice(from)
+    .flatMap((body) => (Array.isArray(body.input) ? body.input : [String(body.input)]));
 
 describe('eval = production', () => {
   it('eval embeds exactly the texts the service embeds for a request and its tools, and fuses them into the same order', async () => {
     const memory = new MemoryBudget({ maxBytes: 64 * 1024 * 1024, projectShare: 1 });
-    const stage = new VectorProvider(createEndpointSource({ baseURL: server.baseURL, model: 'test-embed', batchSize: 8 }), {
-      cacheBytes: 10_000_000,
-      memory,
-      waitShare: 1,
-      maxQueuedPerProject: 100,
-    });
+    const stage = new VectorProvider(
+      createEndpointSource({ baseURL: server.baseURL, model: 'test-embed', batchSize: 8 }),
+      {
+        cacheBytes: 10_000_000,
+        memory,
+        waitShare: 1,
+        maxQueuedPerProject: 100,
+      },
+    );
     let from = server.embeddingRequests.length;
     const vectors = await stage.vectors('p', { query, tools }, startDeadline(4000));
     expect(vectors.status).toBe('hybrid');
     const service = new Set(sentTexts(from));
 
-    const index = new SemanticIndex(new DiskVectors(await evalEmbedder(true, { EMBEDDINGS_BASE_URL: server.baseURL, EMBEDDINGS_MODEL: 'test-embed' }), `${dir}/`));
+    const index = new SemanticIndex(
+      new DiskVectors(
+        await evalEmbedder(true, { EMBEDDINGS_BASE_URL: server.baseURL, EMBEDDINGS_MODEL: 'test-embed' }),
+        `${dir}/`,
+      ),
+    );
     from = server.embeddingRequests.length;
     const dataset = { name: 'parity', tools, queries: [], totalQueries: 0 };
     const ranker = fusedRanker(index);
@@ -60,7 +91,10 @@ describe('eval = production', () => {
     expect(new Set(sentTexts(from))).toEqual(service);
 
     const lexical = rankTools({ query, tools }, { cache: createRankCache() });
-    const served = await rankHybrid(stage, { query, tools }, lexical, { projectId: 'p', deadline: startDeadline(4000) });
+    const served = await rankHybrid(stage, { query, tools }, lexical, {
+      projectId: 'p',
+      deadline: startDeadline(4000),
+    });
     expect(served.status).toBe('hybrid');
     const view = (ranked: RankedTool[]) => ranked.map((entry) => [entry.tool.toolKey, entry.relevance]);
     expect(view(evalFused)).toEqual(view(served.ranked));

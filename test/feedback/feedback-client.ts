@@ -6,16 +6,27 @@ export function routerOf(url: string, projectId: string, path = '/v1/catalog') {
   const headers = { authorization: `Bearer ${testToken({ projectId })}`, 'content-type': 'application/json' };
   return {
     async search(query: string[], tools: ToolInfo[], maxResults = 10): Promise<SearchResponse> {
-      const response = await fetch(`${url}${path}/search`, { method: 'POST', headers, body: JSON.stringify({ query, tools, maxResults }) });
+      const response = await fetch(`${url}${path}/search`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ query, tools, maxResults }),
+      });
       if (response.status !== 200) throw new Error(`search: ${response.status} ${await response.text()}`);
       return (await response.json()) as SearchResponse;
     },
     async report(events: unknown[]): Promise<{ status: number; body: FeedbackResponse }> {
-      const response = await fetch(`${url}${path}/feedback`, { method: 'POST', headers, body: JSON.stringify({ events }) });
+      const response = await fetch(`${url}${path}/feedback`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ events }),
+      });
       return { status: response.status, body: (await response.json()) as FeedbackResponse };
     },
     async forget(): Promise<number> {
-      const response = await fetch(`${url}${path}/feedback`, { method: 'DELETE', headers: { authorization: headers.authorization } });
+      const response = await fetch(`${url}${path}/feedback`, {
+        method: 'DELETE',
+        headers: { authorization: headers.authorization },
+      });
       return response.status;
     },
   };

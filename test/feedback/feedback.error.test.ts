@@ -20,14 +20,22 @@ afterAll(async () => {
 function post(body: string, headers: Record<string, string> = {}, url = server.url) {
   return fetch(`${url}/v1/catalog/feedback`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${testToken({ projectId: 'errors' })}`, 'content-type': 'application/json', ...headers },
+    headers: {
+      authorization: `Bearer ${testToken({ projectId: 'errors' })}`,
+      'content-type': 'application/json',
+      ...headers,
+    },
     body,
   });
 }
 
 async function problem(response: Response) {
   expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-  return (await response.json()) as { code: string; detail: string; errors?: Array<{ field: string; message: string }> };
+  return (await response.json()) as {
+    code: string;
+    detail: string;
+    errors?: Array<{ field: string; message: string }>;
+  };
 }
 
 describe('POST /v1/catalog/feedback: the envelope is strict', () => {
@@ -36,7 +44,11 @@ describe('POST /v1/catalog/feedback: the envelope is strict', () => {
     ['no events', '{}', '/events'],
     ['events not an array', '{"events":{}}', '/events'],
     ['no event', '{"events":[]}', '/events'],
-    ['too many events', JSON.stringify({ events: Array.from({ length: MAX_FEEDBACK_EVENTS + 1 }, () => ({})) }), '/events'],
+    [
+      'too many events',
+      JSON.stringify({ events: Array.from({ length: MAX_FEEDBACK_EVENTS + 1 }, () => ({})) }),
+      '/events',
+    ],
   ])('%s → 400 naming the field', async (_name, body, field) => {
     const response = await post(body);
     expect(response.status).toBe(400);
@@ -46,7 +58,9 @@ describe('POST /v1/catalog/feedback: the envelope is strict', () => {
   });
 
   it('an unknown top-level field → 400', async () => {
-    const response = await post(JSON.stringify({ events: [{ query: 'x', toolKey: 'a:b', outcome: 'selected' }], extra: 1 }));
+    const response = await post(
+      JSON.stringify({ events: [{ query: 'x', toolKey: 'a:b', outcome: 'selected' }], extra: 1 }),
+    );
     expect(response.status).toBe(400);
     expect((await problem(response)).detail).toMatch(/extra|additional/i);
   });
@@ -61,7 +75,15 @@ describe('POST /v1/catalog/feedback: the envelope is strict', () => {
   });
 
   it('no token → 401 on POST and DELETE; GET → 405 naming the methods', async () => {
-    expect((await fetch(`${server.url}/v1/catalog/feedback`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(401);
+    expect(
+      (
+        await fetch(`${server.url}/v1/catalog/feedback`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{}',
+        })
+      ).status,
+    ).toBe(401);
     expect((await fetch(`${server.url}/v1/catalog/feedback`, { method: 'DELETE' })).status).toBe(401);
     const get = await fetch(`${server.url}/v1/catalog/feedback`);
     expect(get.status).toBe(405);
@@ -97,7 +119,13 @@ describe('POST /v1/catalog/feedback: events are read leniently', () => {
           { query: 42, toolKey: 'a:b', outcome: 'selected' },
           { query: 'the a of', toolKey: 'a:b', outcome: 'selected' },
           { query: 'x', context: 7, toolKey: 'a:b', outcome: 'selected' },
-          { query: ['notes for the squad'], context: 'weekly', toolKey: 'notion:create_page', outcome: 'selected', extra: true },
+          {
+            query: ['notes for the squad'],
+            context: 'weekly',
+            toolKey: 'notion:create_page',
+            outcome: 'selected',
+            extra: true,
+          },
         ],
       }),
     );
@@ -124,12 +152,22 @@ describe('feedback is rate-limited like searches, in its own budget', () => {
   it(`a project's ${RATE_LIMIT + 1}th report in a minute gets 429 with Retry-After; its searches still run`, async () => {
     const statuses: number[] = [];
     for (let i = 0; i <= RATE_LIMIT; i += 1) {
-      statuses.push((await post(JSON.stringify({ events: [{ query: 'x y', toolKey: 'a:b', outcome: 'selected' }] }), {}, limited.url)).status);
+      statuses.push(
+        (
+          await post(
+            JSON.stringify({ events: [{ query: 'x y', toolKey: 'a:b', outcome: 'selected' }] }),
+            {},
+            limited.url,
+          )
+        ).status,
+      );
     }
     expect(statuses).toEqual([202, 202, 202, 429]);
     const refused = await post('{}', {}, limited.url);
     expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
     expect((await problem(refused)).code).toBe('RATE_LIMITED');
-    await expect(routerOf(limited.url, 'errors').search(['read a file'], sampleTools)).resolves.toHaveProperty('results');
+    await expect(routerOf(limited.url, 'errors').search(['read a file'], sampleTools)).resolves.toHaveProperty(
+      'results',
+    );
   });
 });

@@ -27,7 +27,9 @@ describe('learning from use over loopback HTTP (search → execute → report)',
 
     for (const query of UNMATCHED_REQUESTS.slice(0, 3)) {
       const { meta } = await router.search(query, sampleTools);
-      const { status, body } = await router.report([{ requestId: meta.requestId, toolKey: TAUGHT_TOOL, outcome: 'succeeded' }]);
+      const { status, body } = await router.report([
+        { requestId: meta.requestId, toolKey: TAUGHT_TOOL, outcome: 'succeeded' },
+      ]);
       expect(status).toBe(202);
       expect(body).toEqual({ accepted: 1, ignored: [] });
     }

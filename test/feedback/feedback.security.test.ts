@@ -36,7 +36,9 @@ describe('a project can only teach itself', () => {
     expect(JSON.stringify(strangers.results)).toBe(JSON.stringify(before.results));
     expect(strangers.meta).not.toHaveProperty('learning');
     // The teacher's requestIds mean nothing to the stranger.
-    const { body } = await stranger.report(ids.map((requestId) => ({ requestId, toolKey: 'slack:post_message', outcome: 'succeeded' })));
+    const { body } = await stranger.report(
+      ids.map((requestId) => ({ requestId, toolKey: 'slack:post_message', outcome: 'succeeded' })),
+    );
     expect(body.accepted).toBe(0);
     expect(await stranger.forget()).toBe(204);
     expect((await teacher.search(TEST, sampleTools)).results[0]!.toolKey).toBe(TAUGHT_TOOL);
@@ -54,9 +56,20 @@ describe('fuzzed report bodies', () => {
   const event = fc.record(
     {
       requestId: fc.oneof(fc.string(), fc.integer(), fc.constant(null), fc.string({ minLength: 100, maxLength: 300 })),
-      query: fc.oneof(fc.string(), fc.array(fc.oneof(fc.string(), fc.integer(), fc.constant(null)), { maxLength: 20 }), fc.object(), fc.string({ unit: 'binary' })),
+      query: fc.oneof(
+        fc.string(),
+        fc.array(fc.oneof(fc.string(), fc.integer(), fc.constant(null)), { maxLength: 20 }),
+        fc.object(),
+        fc.string({ unit: 'binary' }),
+      ),
       context: fc.oneof(fc.string(), fc.integer(), fc.array(fc.string())),
-      toolKey: fc.oneof(fc.string(), fc.constant(''), fc.string({ minLength: 500, maxLength: 600 }), fc.integer(), fc.constant('__proto__')),
+      toolKey: fc.oneof(
+        fc.string(),
+        fc.constant(''),
+        fc.string({ minLength: 500, maxLength: 600 }),
+        fc.integer(),
+        fc.constant('__proto__'),
+      ),
       outcome: fc.oneof(fc.constantFrom('selected', 'succeeded', 'failed'), fc.string(), fc.integer()),
       __proto__: fc.object(),
     },
@@ -95,10 +108,15 @@ describe('fuzzed report bodies', () => {
 describe('a flood of reports is bounded', () => {
   it(`keeps ${MAX_EVENTS} reports' worth of a project in memory, however many it sends`, async () => {
     const flooder = routerOf(server.url, 'flooder');
-    const longWords = (seed: number) => Array.from({ length: 40 }, (_, i) => `word${seed}x${i}${'q'.repeat(20)}`).join(' ');
+    const longWords = (seed: number) =>
+      Array.from({ length: 40 }, (_, i) => `word${seed}x${i}${'q'.repeat(20)}`).join(' ');
     const sizes: number[] = [];
     for (let batch = 0; batch < 30; batch += 1) {
-      const events = Array.from({ length: 100 }, (_, i) => ({ query: longWords(batch * 100 + i), toolKey: `flood:tool_${batch}_${i}`, outcome: 'succeeded' }));
+      const events = Array.from({ length: 100 }, (_, i) => ({
+        query: longWords(batch * 100 + i),
+        toolKey: `flood:tool_${batch}_${i}`,
+        outcome: 'succeeded',
+      }));
       expect((await flooder.report(events)).body.accepted).toBe(100);
       sizes.push(memory.projectBytes('flooder'));
     }

@@ -10,10 +10,12 @@ const terms = (text: string) => requestTerms([text]);
 
 function taught(reports: number, at = NOW, toolKey = 'notion:create_page'): UsageModel {
   const model = new UsageModel(options);
-  for (let i = 0; i < reports; i += 1) model.add({ at, toolKey, weight: 1, terms: terms('jot the squad retro takeaways') });
+  for (let i = 0; i < reports; i += 1)
+    model.add({ at, toolKey, weight: 1, terms: terms('jot the squad retro takeaways') });
   return model;
 }
-const boostOf = (model: UsageModel, text: string, now = NOW) => model.boosts(terms(text), now).get('notion:create_page')?.boost ?? 0;
+const boostOf = (model: UsageModel, text: string, now = NOW) =>
+  model.boosts(terms(text), now).get('notion:create_page')?.boost ?? 0;
 
 describe('UsageModel', () => {
   it('shrinks toward no change until there is evidence: n / (n + priorReports) of the cap for a full match', () => {
@@ -23,26 +25,54 @@ describe('UsageModel', () => {
   });
 
   it('decays evidence with the half-life: 6 reports a half-life ago count as 3', () => {
-    expect(boostOf(taught(6, NOW - 30 * DAY), 'jot the squad retro takeaways')).toBeCloseTo(boostOf(taught(3), 'jot the squad retro takeaways'), 6);
+    expect(boostOf(taught(6, NOW - 30 * DAY), 'jot the squad retro takeaways')).toBeCloseTo(
+      boostOf(taught(3), 'jot the squad retro takeaways'),
+      6,
+    );
   });
 
   it('never boosts past the cap, whatever is reported', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.constantFrom('a:x', 'a:y', 'b:z'), fc.constantFrom(1, 0.5, 0.25, -1), fc.array(fc.constantFrom('jot', 'squad', 'retro', 'mail', 'send'), { maxLength: 5 })), { maxLength: 300 }), fc.array(fc.constantFrom('jot', 'squad', 'retro', 'mail', 'send', 'other'), { minLength: 1, maxLength: 6 }), (events, query) => {
-        const model = new UsageModel(options);
-        for (const [toolKey, weight, words] of events) model.add({ at: NOW, toolKey, weight, terms: [...new Set(words)] });
-        for (const { boost } of model.boosts(query, NOW).values()) {
-          expect(boost).toBeGreaterThan(0);
-          expect(boost).toBeLessThanOrEqual(options.maxBoost);
-        }
-      }),
+      fc.property(
+        fc.array(
+          fc.tuple(
+            fc.constantFrom('a:x', 'a:y', 'b:z'),
+            fc.constantFrom(1, 0.5, 0.25, -1),
+            fc.array(fc.constantFrom('jot', 'squad', 'retro', 'mail', 'send'), { maxLength: 5 }),
+          ),
+          { maxLength: 300 },
+        ),
+        fc.array(fc.constantFrom('jot', 'squad', 'retro', 'mail', 'send', 'other'), { minLength: 1, maxLength: 6 }),
+        (events, query) => {
+          const model = new UsageModel(options);
+          for (const [toolKey, weight, words] of events)
+            model.add({ at: NOW, toolKey, weight, terms: [...new Set(words)] });
+          for (const { boost } of model.boosts(query, NOW).values()) {
+            expect(boost).toBeGreaterThan(0);
+            expect(boost).toBeLessThanOrEqual(options.maxBoost);
+          }
+        },
+      ),
       { seed: 7, numRuns: 200 },
     );
   });
 
   it('a tool the agent always picks first, for unrelated requests, is not raised for a new one (position bias cannot run away)', () => {
     const model = new UsageModel(options);
-    const words = ['invoice', 'weather', 'flight', 'recipe', 'stock', 'lyrics', 'translate', 'calendar', 'email', 'map', 'news', 'photo'];
+    const words = [
+      'invoice',
+      'weather',
+      'flight',
+      'recipe',
+      'stock',
+      'lyrics',
+      'translate',
+      'calendar',
+      'email',
+      'map',
+      'news',
+      'photo',
+    ];
     for (let i = 0; i < 200; i += 1) {
       // Each request: three words of twelve; the pick is the first result's, so it counts a quarter.
       const request = [words[i % 12]!, words[(i * 5 + 1) % 12]!, words[(i * 7 + 3) % 12]!];
@@ -51,13 +81,20 @@ describe('UsageModel', () => {
     expect(model.boosts(['vacation', 'flight'], NOW).get('top:tool')?.boost ?? 0).toBeLessThan(0.35);
     // The same number of successes for one kind of request does raise the tool for it.
     const focused = new UsageModel(options);
-    for (let i = 0; i < 50; i += 1) focused.add({ at: NOW, toolKey: 'top:tool', weight: reportWeight('succeeded', true), terms: ['vacation', 'flight'] });
+    for (let i = 0; i < 50; i += 1)
+      focused.add({
+        at: NOW,
+        toolKey: 'top:tool',
+        weight: reportWeight('succeeded', true),
+        terms: ['vacation', 'flight'],
+      });
     expect(focused.boosts(['vacation', 'flight'], NOW).get('top:tool')!.boost).toBeGreaterThan(0.9);
   });
 
   it('failures take back successes; a failure of a tool never reported is not kept', () => {
     const model = taught(3);
-    for (let i = 0; i < 3; i += 1) model.add({ at: NOW, toolKey: 'notion:create_page', weight: -1, terms: terms('jot the squad retro takeaways') });
+    for (let i = 0; i < 3; i += 1)
+      model.add({ at: NOW, toolKey: 'notion:create_page', weight: -1, terms: terms('jot the squad retro takeaways') });
     expect(boostOf(model, 'jot the squad retro takeaways')).toBe(0);
     model.add({ at: NOW, toolKey: 'never:used', weight: -1, terms: ['jot'] });
     expect(model.size).toBeLessThanOrEqual(1);
@@ -65,12 +102,18 @@ describe('UsageModel', () => {
   });
 
   it('weighs outcomes: succeeded 1, selected ½ (¼ when ranked first), failed −1', () => {
-    expect([reportWeight('succeeded', false), reportWeight('selected', false), reportWeight('selected', true), reportWeight('failed', false)]).toEqual([1, 0.5, 0.25, -1]);
+    expect([
+      reportWeight('succeeded', false),
+      reportWeight('selected', false),
+      reportWeight('selected', true),
+      reportWeight('failed', false),
+    ]).toEqual([1, 0.5, 0.25, -1]);
   });
 
   it('keeps at most 256 words per tool and reports its bytes for the budget', () => {
     const model = new UsageModel(options);
-    for (let i = 0; i < 100; i += 1) model.add({ at: NOW, toolKey: 'a:b', weight: 1, terms: Array.from({ length: 32 }, (_, j) => `w${i}_${j}`) });
+    for (let i = 0; i < 100; i += 1)
+      model.add({ at: NOW, toolKey: 'a:b', weight: 1, terms: Array.from({ length: 32 }, (_, j) => `w${i}_${j}`) });
     expect(model.bytes).toBeLessThan(256 * 64 + 1000);
   });
 });

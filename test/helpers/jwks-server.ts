@@ -40,7 +40,12 @@ export class JwksServer {
       this.fetchedAt.push(Date.now());
       const answer = () => {
         if (this.down) return response.writeHead(503, { 'content-type': 'application/json' }).end('{}');
-        const keys = [...this.published.values()].map(({ kid, publicKey }) => ({ ...publicKey.export({ format: 'jwk' }), kid, alg: 'ES256', use: 'sig' }));
+        const keys = [...this.published.values()].map(({ kid, publicKey }) => ({
+          ...publicKey.export({ format: 'jwk' }),
+          kid,
+          alg: 'ES256',
+          use: 'sig',
+        }));
         response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys }));
       };
       if (this.delayMs > 0) setTimeout(answer, this.delayMs).unref();

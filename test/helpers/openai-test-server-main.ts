@@ -9,14 +9,26 @@ const SCRIPTS = {
   /** The JSON-mode whitespace loop: deltas of 16 newlines, about a thousand deltas a second, forever. */
   'endless-whitespace': { behaviour: { kind: 'endless', unit: '\n' }, chunkChars: 16, chunkDelayMs: 1 },
   /** A 10 MB answer in 16 KB deltas. */
-  'huge-answer': { behaviour: { kind: 'content', content: `{"results":[{"id":"t1","grade":3,"why":"${'x'.repeat(10 * 1024 * 1024)}"}]}` }, chunkChars: 16 * 1024 },
+  'huge-answer': {
+    behaviour: {
+      kind: 'content',
+      content: `{"results":[{"id":"t1","grade":3,"why":"${'x'.repeat(10 * 1024 * 1024)}"}]}`,
+    },
+    chunkChars: 16 * 1024,
+  },
   /** One whole grade, then a second whose reason runs to 10 MB, in 16 KB deltas. */
   'huge-answer-after-grade': {
-    behaviour: { kind: 'content', content: `{"results":[{"id":"t1","grade":3,"why":"first"},{"id":"t2","grade":2,"why":"${'x'.repeat(10 * 1024 * 1024)}"}]}` },
+    behaviour: {
+      kind: 'content',
+      content: `{"results":[{"id":"t1","grade":3,"why":"first"},{"id":"t2","grade":2,"why":"${'x'.repeat(10 * 1024 * 1024)}"}]}`,
+    },
     chunkChars: 16 * 1024,
   },
   /** 10 MB in a single server-sent event. */
-  'huge-single-event': { behaviour: { kind: 'content', content: 'y'.repeat(10 * 1024 * 1024) }, chunkChars: 10 * 1024 * 1024 },
+  'huge-single-event': {
+    behaviour: { kind: 'content', content: 'y'.repeat(10 * 1024 * 1024) },
+    chunkChars: 10 * 1024 * 1024,
+  },
   /** A model that accepts the call and never answers (the socket stays open until the caller gives up). */
   hang: { behaviour: { kind: 'hang' } },
 } satisfies Record<string, Script>;

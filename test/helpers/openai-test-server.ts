@@ -182,7 +182,9 @@ function approxTokens(text: string): number {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export async function startOpenAITestServer(initial: Script = { behaviour: { kind: 'grade' } }): Promise<OpenAITestServer> {
+export async function startOpenAITestServer(
+  initial: Script = { behaviour: { kind: 'grade' } },
+): Promise<OpenAITestServer> {
   let standing = initial;
   const queue: Script[] = [];
   const requests: RecordedRequest[] = [];
@@ -207,11 +209,20 @@ export async function startOpenAITestServer(initial: Script = { behaviour: { kin
       index,
       embedding: vector(text),
     }));
-    if (behaviour.kind === 'wrong-dimensions') data = data.map((item, i) => (i === 0 ? item : { ...item, embedding: item.embedding.slice(1) }));
-    if (behaviour.kind === 'nan') data = data.map((item) => ({ ...item, embedding: ['NaN', ...item.embedding.slice(1)] }));
+    if (behaviour.kind === 'wrong-dimensions')
+      data = data.map((item, i) => (i === 0 ? item : { ...item, embedding: item.embedding.slice(1) }));
+    if (behaviour.kind === 'nan')
+      data = data.map((item) => ({ ...item, embedding: ['NaN', ...item.embedding.slice(1)] }));
     if (behaviour.kind === 'fewer') data = data.slice(1);
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ object: 'list', data, model: body.model, usage: { prompt_tokens: inputs.length, total_tokens: inputs.length } }));
+    res.end(
+      JSON.stringify({
+        object: 'list',
+        data,
+        model: body.model,
+        usage: { prompt_tokens: inputs.length, total_tokens: inputs.length },
+      }),
+    );
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -234,7 +245,13 @@ export async function startOpenAITestServer(initial: Script = { behaviour: { kin
       sendError(res, 400, 'request body is not JSON');
       return;
     }
-    const record: RecordedRequest = { method: req.method, path, headers: req.headers, body, receivedAt: performance.now() };
+    const record: RecordedRequest = {
+      method: req.method,
+      path,
+      headers: req.headers,
+      body,
+      receivedAt: performance.now(),
+    };
     requests.push(record);
     res.on('close', () => {
       record.closedAt = performance.now();
@@ -250,12 +267,18 @@ export async function startOpenAITestServer(initial: Script = { behaviour: { kin
       return;
     }
     if (script.rejectStreamOptions && body.stream_options !== undefined) {
-      sendError(res, 400, "Unrecognized request argument supplied: stream_options", 'stream_options');
+      sendError(res, 400, 'Unrecognized request argument supplied: stream_options', 'stream_options');
       return;
     }
     if (behaviour.kind === 'hang') return; // the socket stays open until the client aborts or close()
     if (behaviour.kind === 'error') {
-      sendError(res, behaviour.status, behaviour.message ?? `scripted ${behaviour.status}`, undefined, behaviour.headers);
+      sendError(
+        res,
+        behaviour.status,
+        behaviour.message ?? `scripted ${behaviour.status}`,
+        undefined,
+        behaviour.headers,
+      );
       return;
     }
 
@@ -307,7 +330,9 @@ export async function startOpenAITestServer(initial: Script = { behaviour: { kin
         // The listener that did not fire is removed (else every slow write leaves two behind).
         const settled = new AbortController();
         const { signal } = settled;
-        await Promise.race([once(res, 'drain', { signal }), once(res, 'close', { signal })]).finally(() => settled.abort());
+        await Promise.race([once(res, 'drain', { signal }), once(res, 'close', { signal })]).finally(() =>
+          settled.abort(),
+        );
       }
     };
     await send({ role: 'assistant', content: '' });
@@ -337,7 +362,9 @@ export async function startOpenAITestServer(initial: Script = { behaviour: { kin
     }
     await send({}, 'stop');
     if (body.stream_options?.include_usage) {
-      res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: body.model, choices: [], usage })}\n\n`);
+      res.write(
+        `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: body.model, choices: [], usage })}\n\n`,
+      );
     }
     res.end('data: [DONE]\n\n');
   }

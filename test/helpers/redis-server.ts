@@ -30,19 +30,49 @@ export interface TestRedisOptions {
 
 export async function startTestRedis(options: TestRedisOptions = {}): Promise<TestRedis> {
   if (!existsSync(REDIS_SERVER)) {
-    throw new Error(`${REDIS_SERVER} not found: install Debian's redis-server (apt-get install -y redis-server), as .ci/run does`);
+    throw new Error(
+      `${REDIS_SERVER} not found: install Debian's redis-server (apt-get install -y redis-server), as .ci/run does`,
+    );
   }
   const port = await freePort();
   let child: ChildProcess | undefined;
   const start = async () => {
     const listen = options.tls
-      ? ['--port', '0', '--tls-port', String(port), '--tls-cert-file', options.tls.certFile, '--tls-key-file', options.tls.keyFile, '--tls-auth-clients', 'no']
+      ? [
+          '--port',
+          '0',
+          '--tls-port',
+          String(port),
+          '--tls-cert-file',
+          options.tls.certFile,
+          '--tls-key-file',
+          options.tls.keyFile,
+          '--tls-auth-clients',
+          'no',
+        ]
       : ['--port', String(port)];
     const auth = options.password === undefined ? [] : ['--requirepass', options.password];
     // DEBUG SLEEP (a Redis that stops answering for a while) from loopback only.
-    child = spawn(REDIS_SERVER, [...listen, ...auth, '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'no', '--enable-debug-command', 'local'], {
-      stdio: 'ignore',
-    });
+    child = spawn(
+      REDIS_SERVER,
+      [
+        ...listen,
+        ...auth,
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--protected-mode',
+        'no',
+        '--enable-debug-command',
+        'local',
+      ],
+      {
+        stdio: 'ignore',
+      },
+    );
     await waitForPong(port, options.tls !== undefined);
   };
   const kill = async (signal: NodeJS.Signals) => {

@@ -15,10 +15,17 @@ export interface Run {
 export async function rerankRun(reranker: LlmReranker, run: Run) {
   const deadlineMs = run.deadlineMs ?? 2_000;
   const started = performance.now();
-  const { ranked: lexical, bySubQuery } = rankToolsBySubQuery({ query: run.query, tools: run.tools, ...(run.context ? { context: run.context } : {}) });
+  const { ranked: lexical, bySubQuery } = rankToolsBySubQuery({
+    query: run.query,
+    tools: run.tools,
+    ...(run.context ? { context: run.context } : {}),
+  });
   const outcome = await reranker.rerank(
     { query: run.query, tools: run.tools, lexical, bySubQuery, ...(run.context ? { context: run.context } : {}) },
-    { projectId: run.projectId ?? 'project-a', deadline: startDeadline(deadlineMs, run.signal ? { cancel: run.signal } : {}) },
+    {
+      projectId: run.projectId ?? 'project-a',
+      deadline: startDeadline(deadlineMs, run.signal ? { cancel: run.signal } : {}),
+    },
   );
   const finishedAt = performance.now();
   return { outcome, started, finishedAt, elapsed: finishedAt - started };

@@ -35,7 +35,10 @@ export async function searchAs<Body = Record<string, any>>(
   options: SearchAsOptions = {},
 ): Promise<SearchAsAnswer<Body>> {
   const base = typeof server === 'string' ? server : server.url;
-  const token = options.token === undefined ? testToken(options.projectId === undefined ? {} : { projectId: options.projectId }) : options.token;
+  const token =
+    options.token === undefined
+      ? testToken(options.projectId === undefined ? {} : { projectId: options.projectId })
+      : options.token;
   const raw = typeof body === 'string' || body instanceof Uint8Array;
   const response = await fetch(`${base}${options.path ?? '/v1/catalog/search'}`, {
     method: 'POST',

@@ -46,15 +46,23 @@ process.once('exit', () => {
 });
 
 /** Starts the service with `env` on top of a production baseline (loopback, a free port) and waits until it answers. */
-export async function startServiceProcess(env: Record<string, string>, options: ServiceProcessOptions = {}): Promise<ServiceProcess> {
+export async function startServiceProcess(
+  env: Record<string, string>,
+  options: ServiceProcessOptions = {},
+): Promise<ServiceProcess> {
   const dist = options.build === 'dist';
-  if (dist && !existsSync(DIST)) throw new Error(`${DIST} is missing: run \`npm run build\` first (npm run test:reliability does)`);
+  if (dist && !existsSync(DIST))
+    throw new Error(`${DIST} is missing: run \`npm run build\` first (npm run test:reliability does)`);
   const port = await freePort();
-  const child = spawn(process.execPath, [...(options.nodeOptions ?? []), ...(dist ? [DIST] : ['--import', 'tsx', SOURCE])], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...(options.nodeOptions ?? []), ...(dist ? [DIST] : ['--import', 'tsx', SOURCE])],
+    {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const logs: Record<string, unknown>[] = [];
   let output = '';
   let buffered = '';
@@ -73,7 +81,9 @@ export async function startServiceProcess(env: Record<string, string>, options: 
     }
   });
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')));
+  const exited = new Promise<number | string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')),
+  );
   const url = `http://127.0.0.1:${port}`;
   const service: ServiceProcess = {
     url,
@@ -97,8 +107,12 @@ export async function startServiceProcess(env: Record<string, string>, options: 
   const startTimeoutMs = options.startTimeoutMs ?? (dist ? 15_000 : 60_000);
   const until = Date.now() + startTimeoutMs;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode} before it listened:\n${output}`);
-    const ok = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1000) }).then((r) => r.ok, () => false);
+    if (child.exitCode !== null)
+      throw new Error(`the service exited with ${child.exitCode} before it listened:\n${output}`);
+    const ok = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1000) }).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return service;
     if (Date.now() > until) {
       await service.stop(1000);

@@ -6,11 +6,20 @@ import { TEST_SECRET } from './app.js';
  * kind of bad token: wrong algorithm, `alg: none`, HS signed with a public key, missing claims.
  */
 export type TestAlg =
-  | 'HS256' | 'HS384' | 'HS512'
-  | 'RS256' | 'RS384' | 'RS512'
-  | 'PS256' | 'PS384' | 'PS512'
-  | 'ES256' | 'ES384' | 'ES512'
-  | 'EdDSA' | 'none';
+  | 'HS256'
+  | 'HS384'
+  | 'HS512'
+  | 'RS256'
+  | 'RS384'
+  | 'RS512'
+  | 'PS256'
+  | 'PS384'
+  | 'PS512'
+  | 'ES256'
+  | 'ES384'
+  | 'ES512'
+  | 'EdDSA'
+  | 'none';
 
 const b64url = (input: string | Buffer) => Buffer.from(input).toString('base64url');
 const nowSec = () => Math.floor(Date.now() / 1000);
@@ -40,7 +49,11 @@ function signature(input: string, { alg, key }: SignOptions): string {
   if (alg === 'EdDSA') return sign(null, Buffer.from(input), privateKey).toString('base64url');
   if (alg.startsWith('RS')) return sign(`sha${bits}`, Buffer.from(input), privateKey).toString('base64url');
   if (alg.startsWith('PS')) {
-    return sign(`sha${bits}`, Buffer.from(input), { key: privateKey, padding: 6, saltLength: Number(bits) / 8 }).toString('base64url');
+    return sign(`sha${bits}`, Buffer.from(input), {
+      key: privateKey,
+      padding: 6,
+      saltLength: Number(bits) / 8,
+    }).toString('base64url');
   }
   // ES*: JOSE wants the raw r||s form, not DER.
   return sign(`sha${bits}`, Buffer.from(input), { key: privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url');
@@ -77,7 +90,11 @@ export function testToken(options: TestTokenOptions = {}): string {
     ...options.claims,
   });
   for (const [name, value] of Object.entries(payload)) if (value === undefined) delete payload[name];
-  return signJwt(payload, { alg: options.alg ?? 'HS256', key: options.key ?? TEST_SECRET, ...(options.header ? { header: options.header } : {}) });
+  return signJwt(payload, {
+    alg: options.alg ?? 'HS256',
+    key: options.key ?? TEST_SECRET,
+    ...(options.header ? { header: options.header } : {}),
+  });
 }
 
 /** `Bearer <testToken(options)>`, the Authorization header value. */

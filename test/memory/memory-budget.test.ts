@@ -96,7 +96,10 @@ describe('MemoryBudget', () => {
     const removed: string[] = [];
     const budget = new MemoryBudget({ maxBytes: 100 * KB, projectShare: 1 });
     budget.reserve('memos', 60 * KB);
-    const cache = budget.cache<{ bytes: number }>('sized', { sizeOf: (value) => value.bytes, onRemove: (_, projectId) => removed.push(projectId) });
+    const cache = budget.cache<{ bytes: number }>('sized', {
+      sizeOf: (value) => value.bytes,
+      onRemove: (_, projectId) => removed.push(projectId),
+    });
     const value = { bytes: KB };
     cache.set('p', 'k', value);
     value.bytes = 20 * KB;

@@ -31,12 +31,22 @@ describe('GET /metrics', () => {
   it('counts searches, references, rate limits, LLM calls and request durations as they happened', async () => {
     const server = await startApp(testConfig({ rateLimitPerMinute: 5 }));
     const llm = await startApp(
-      testConfig({ llm: { baseUrl: model.baseURL, apiKey: 'k', model: 'm', promptTokenBudget: 7000, cacheTtlMs: 60_000, cacheEntriesPerProject: 10 } }),
+      testConfig({
+        llm: {
+          baseUrl: model.baseURL,
+          apiKey: 'k',
+          model: 'm',
+          promptTokenBudget: 7000,
+          cacheTtlMs: 60_000,
+          cacheEntriesPerProject: 10,
+        },
+      }),
     );
     try {
       expect(await search(server, sampleRequest)).toBe(200);
       expect(await search(server, { ...sampleRequest, query: ['slack'] })).toBe(200);
-      const toolSet = (await searchAs<{ meta: { toolSet: string } }>(server, sampleRequest, { projectId: PROJECT })).body.meta.toolSet;
+      const toolSet = (await searchAs<{ meta: { toolSet: string } }>(server, sampleRequest, { projectId: PROJECT }))
+        .body.meta.toolSet;
       expect(await search(server, { query: ['calendar'], toolSet })).toBe(200);
       expect(await search(server, { query: ['calendar'], toolSet: 'B'.repeat(43) })).toBe(409);
       expect(await search(server, sampleRequest)).toBe(429); // the sixth in a minute
@@ -51,8 +61,18 @@ describe('GET /metrics', () => {
       // The project's analyses: made by the first search, kept for the three after it (the 409 and 429 rank nothing).
       expect(series(text, 'catalog_search_cache_requests_total{cache="rank",result="miss"}')).toBe(1);
       expect(series(text, 'catalog_search_cache_requests_total{cache="rank",result="hit"}')).toBe(3);
-      expect(series(text, 'catalog_search_http_request_duration_seconds_count{method="POST",route="/v1/catalog/search",status_code="200"}')).toBe(4);
-      expect(series(text, 'catalog_search_http_request_duration_seconds_count{method="POST",route="/v1/catalog/search",status_code="409"}')).toBe(1);
+      expect(
+        series(
+          text,
+          'catalog_search_http_request_duration_seconds_count{method="POST",route="/v1/catalog/search",status_code="200"}',
+        ),
+      ).toBe(4);
+      expect(
+        series(
+          text,
+          'catalog_search_http_request_duration_seconds_count{method="POST",route="/v1/catalog/search",status_code="409"}',
+        ),
+      ).toBe(1);
       expect(text).toContain('nodejs_eventloop_lag_seconds');
       expect(text).not.toContain(PROJECT);
 
@@ -75,7 +95,10 @@ describe('GET /metrics', () => {
     // Work budget: 60 tools × sub-queries per minute with a 10 s burst, so the first search passes and
     // runs the budget into debt; the next is refused.
     const memory = new MemoryBudget({ maxBytes: 64 * 1024 * 1024, projectShare: 0.25 });
-    const server = await startApp(testConfig({ fairShare: { maxInFlight: 0, maxWaiting: 0, workPerMinute: 60, bytesPerMinute: 0 } }), { memory });
+    const server = await startApp(
+      testConfig({ fairShare: { maxInFlight: 0, maxWaiting: 0, workPerMinute: 60, bytesPerMinute: 0 } }),
+      { memory },
+    );
     try {
       expect(await search(server, sampleRequest)).toBe(200);
       expect(await search(server, sampleRequest)).toBe(429);
@@ -85,16 +108,23 @@ describe('GET /metrics', () => {
       expect(series(text, 'catalog_search_cache_budget_bytes')).toBe(64 * 1024 * 1024);
       const usage = memory.usage();
       expect(usage.byCache['rank-caches']).toBeGreaterThan(0); // the search's list, analysed and kept
-      for (const [cache, bytes] of Object.entries(usage.byCache)) expect(series(text, `catalog_search_cache_bytes{cache="${cache}"}`)).toBe(bytes);
+      for (const [cache, bytes] of Object.entries(usage.byCache))
+        expect(series(text, `catalog_search_cache_bytes{cache="${cache}"}`)).toBe(bytes);
     } finally {
       await server.close();
     }
   });
 
-  it('counts the semantic stage\'s vector lookups per tool: misses for a new list, hits once it is embedded', async () => {
+  it("counts the semantic stage's vector lookups per tool: misses for a new list, hits once it is embedded", async () => {
     const server = await startApp(
       testConfig({
-        embeddings: { endpoint: { baseUrl: model.baseURL, apiKey: undefined, model: 'test-embed' }, threads: 1, cacheBytes: 4 << 20, waitShare: 0.5, maxQueuedPerProject: 1000 },
+        embeddings: {
+          endpoint: { baseUrl: model.baseURL, apiKey: undefined, model: 'test-embed' },
+          threads: 1,
+          cacheBytes: 4 << 20,
+          waitShare: 0.5,
+          maxQueuedPerProject: 1000,
+        },
       }),
     );
     try {
@@ -110,8 +140,14 @@ describe('GET /metrics', () => {
   });
 
   it('is absent from the API port when METRICS_PORT moves it, and served there', async () => {
-    const server = await startApp(testConfig({ metrics: { enabled: true, path: '/internal/metrics', port: 1, host: '127.0.0.1' } }));
-    const metricsServer = await listenForMetrics(server.app.metrics.registry, { host: '127.0.0.1', port: 0, path: '/internal/metrics' });
+    const server = await startApp(
+      testConfig({ metrics: { enabled: true, path: '/internal/metrics', port: 1, host: '127.0.0.1' } }),
+    );
+    const metricsServer = await listenForMetrics(server.app.metrics.registry, {
+      host: '127.0.0.1',
+      port: 0,
+      path: '/internal/metrics',
+    });
     try {
       expect((await fetch(`${server.url}/internal/metrics`)).status).toBe(404);
       const { port } = metricsServer.address() as AddressInfo;
@@ -122,7 +158,9 @@ describe('GET /metrics', () => {
       expect((await fetch(`http://127.0.0.1:${port}/internal/metrics?name[]=x`)).status).toBe(200);
       // A target `new URL` cannot parse gets 404, and the port keeps serving (no uncaught exception).
       const raw = await new Promise<string>((resolve, reject) => {
-        const socket = connect(port, '127.0.0.1', () => socket.end('GET //[ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'));
+        const socket = connect(port, '127.0.0.1', () =>
+          socket.end('GET //[ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'),
+        );
         let answer = '';
         socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
         socket.on('end', () => resolve(answer));
@@ -137,7 +175,9 @@ describe('GET /metrics', () => {
   });
 
   it('is not served when METRICS_ENABLED=false', async () => {
-    const server = await startApp(testConfig({ metrics: { enabled: false, path: '/metrics', port: undefined, host: '127.0.0.1' } }));
+    const server = await startApp(
+      testConfig({ metrics: { enabled: false, path: '/metrics', port: undefined, host: '127.0.0.1' } }),
+    );
     try {
       expect((await fetch(`${server.url}/metrics`)).status).toBe(404);
     } finally {

@@ -38,7 +38,11 @@ export function searchSeedPath(client: Client, body: SearchRequest) {
 }
 
 /** A body the spec forbids, sent anyway: for the error contract (the cast is the point). */
-export function searchRaw(client: Client, body: unknown, options: { contentType?: string; contentEncoding?: string } = {}) {
+export function searchRaw(
+  client: Client,
+  body: unknown,
+  options: { contentType?: string; contentEncoding?: string } = {},
+) {
   const headers = {
     ...(options.contentType === undefined ? {} : { 'Content-Type': options.contentType }),
     ...(options.contentEncoding === undefined ? {} : { 'Content-Encoding': options.contentEncoding }),

@@ -8,7 +8,10 @@ import { testConfig } from '../helpers/app.js';
 
 /** /docs, /openapi.json and /openapi.yaml: served by default, all gone with DOCS_ENABLED=false. */
 
-const committed = parse(await readFile(new URL('../../openapi.yaml', import.meta.url), 'utf8')) as Record<string, unknown>;
+const committed = parse(await readFile(new URL('../../openapi.yaml', import.meta.url), 'utf8')) as Record<
+  string,
+  unknown
+>;
 
 describe('docs enabled (default)', () => {
   let app: FastifyInstance;
@@ -30,12 +33,21 @@ describe('docs enabled (default)', () => {
     expect(served.openapi).toBe('3.1.0');
     // Descriptions quote this deployment's limits; the structure is the committed file's.
     expect(Object.keys(served.paths as object)).toEqual(Object.keys(committed.paths as object));
-    expect((served.components as { schemas: unknown }).schemas).toEqual((committed.components as { schemas: unknown }).schemas);
+    expect((served.components as { schemas: unknown }).schemas).toEqual(
+      (committed.components as { schemas: unknown }).schemas,
+    );
   });
 
   it('documents neither itself nor the reference page', async () => {
     const paths = Object.keys((await app.inject({ method: 'GET', url: '/openapi.json' })).json().paths);
-    expect(paths).toEqual(['/healthz', '/readyz', '/v1/catalog/search', '/catalog/search', '/v1/catalog/feedback', '/catalog/feedback']);
+    expect(paths).toEqual([
+      '/healthz',
+      '/readyz',
+      '/v1/catalog/search',
+      '/catalog/search',
+      '/v1/catalog/feedback',
+      '/catalog/feedback',
+    ]);
   });
 
   it('serves the /docs reference page with its script from this service, never from a CDN', async () => {
@@ -72,7 +84,14 @@ describe('docs disabled (DOCS_ENABLED=false)', () => {
   afterAll(() => app.close());
 
   it('answers 404 problem+json for the reference page, its script and both spec formats', async () => {
-    for (const url of ['/docs', '/docs/', '/docs/js/scalar.js', '/docs/openapi.json', '/openapi.json', '/openapi.yaml']) {
+    for (const url of [
+      '/docs',
+      '/docs/',
+      '/docs/js/scalar.js',
+      '/docs/openapi.json',
+      '/openapi.json',
+      '/openapi.yaml',
+    ]) {
       const response = await app.inject({ method: 'GET', url });
       expect(response.statusCode, url).toBe(404);
       expect(response.headers['content-type'], url).toMatch(/^application\/problem\+json/);

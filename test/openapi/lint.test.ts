@@ -18,7 +18,10 @@ describe('openapi.yaml lint (Redocly CLI, recommended ruleset)', () => {
       cwd: root,
       env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
       maxBuffer: 16 * 1024 * 1024,
-    }).catch((error: { stdout?: string; stderr?: string }) => ({ stdout: error.stdout ?? '', stderr: error.stderr ?? '' }));
+    }).catch((error: { stdout?: string; stderr?: string }) => ({
+      stdout: error.stdout ?? '',
+      stderr: error.stderr ?? '',
+    }));
     const report = JSON.parse(result.stdout) as LintReport;
     const errors = report.problems
       .filter((problem) => problem.severity === 'error')

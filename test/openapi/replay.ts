@@ -34,7 +34,9 @@ export function shapeOf(value: unknown): Shape {
     return Object.keys(merged).length > 0 ? [merged] : [];
   }
   if (typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([key, item]) => [key, shapeOf(item)]));
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>).map(([key, item]) => [key, shapeOf(item)]),
+    );
   }
   return typeof value as 'string' | 'number' | 'boolean';
 }
@@ -46,7 +48,9 @@ export function shapeOf(value: unknown): Shape {
  */
 export function breakingDifferences(recorded: Shape, actual: Shape, path = ''): string[] {
   if (typeof recorded === 'string' || typeof actual === 'string') {
-    return recorded === actual ? [] : [`${path || '/'}: was ${JSON.stringify(recorded)}, now ${JSON.stringify(actual)}`];
+    return recorded === actual
+      ? []
+      : [`${path || '/'}: was ${JSON.stringify(recorded)}, now ${JSON.stringify(actual)}`];
   }
   if (Array.isArray(recorded) !== Array.isArray(actual)) {
     return [`${path || '/'}: was ${Array.isArray(recorded) ? 'an array' : 'an object'}, now not`];
@@ -59,6 +63,8 @@ export function breakingDifferences(recorded: Shape, actual: Shape, path = ''): 
   const was = recorded as Record<string, Shape>;
   const now = actual as Record<string, Shape>;
   return Object.keys(was).flatMap((field) =>
-    now[field] === undefined ? [`${path}/${field}: missing`] : breakingDifferences(was[field]!, now[field]!, `${path}/${field}`),
+    now[field] === undefined
+      ? [`${path}/${field}: missing`]
+      : breakingDifferences(was[field]!, now[field]!, `${path}/${field}`),
   );
 }

@@ -9,7 +9,10 @@ describe('SchemaComponents', () => {
   it('references every $id schema, nested ones too, and emits each once without $id or TypeBox symbols', () => {
     const components = new SchemaComponents();
     expect(components.reference(Outer)).toEqual({ $ref: '#/components/schemas/Outer' });
-    expect(components.reference(Type.Array(Outer))).toEqual({ type: 'array', items: { $ref: '#/components/schemas/Outer' } });
+    expect(components.reference(Type.Array(Outer))).toEqual({
+      type: 'array',
+      items: { $ref: '#/components/schemas/Outer' },
+    });
     const schemas = components.toComponents();
     expect(Object.keys(schemas)).toEqual(['Inner', 'Outer']);
     expect(schemas.Outer).toEqual({
@@ -23,7 +26,9 @@ describe('SchemaComponents', () => {
   it('refuses two different schemas under one $id', () => {
     const components = new SchemaComponents();
     components.reference(Inner);
-    expect(() => components.reference(Type.Object({ other: Type.Number() }, { $id: 'Inner' }))).toThrow(/two different schemas use the \$id "Inner"/);
+    expect(() => components.reference(Type.Object({ other: Type.Number() }, { $id: 'Inner' }))).toThrow(
+      /two different schemas use the \$id "Inner"/,
+    );
   });
 });
 

@@ -59,8 +59,7 @@ export function contractViolations({ path, method, response, body }: CheckedResp
   if (operation === undefined) return [`${method.toUpperCase()} ${path} is not in openapi.yaml`];
   const status = String(response.status);
   const documented = operation.responses[status] as
-    | { content?: Record<string, unknown>; headers?: Record<string, HeaderObject> }
-    | undefined;
+    { content?: Record<string, unknown>; headers?: Record<string, HeaderObject> } | undefined;
   if (documented === undefined) return [`status ${status} is not documented for ${method.toUpperCase()} ${path}`];
 
   const violations: string[] = [];
@@ -81,7 +80,8 @@ export function contractViolations({ path, method, response, body }: CheckedResp
   }
 
   for (const [name, reference] of Object.entries(documented.headers ?? {})) {
-    const header = reference.$ref === undefined ? reference : specDocument.components.headers[reference.$ref.split('/').pop()!]!;
+    const header =
+      reference.$ref === undefined ? reference : specDocument.components.headers[reference.$ref.split('/').pop()!]!;
     const value = response.headers.get(name);
     if (value === null) {
       if (header.required === true) violations.push(`required header ${name} is missing`);
@@ -89,7 +89,8 @@ export function contractViolations({ path, method, response, body }: CheckedResp
     }
     const parsed = header.schema?.type === 'integer' ? Number(value) : value;
     const validate = ajv.compile(header.schema ?? {});
-    if (!validate(parsed)) violations.push(`header ${name}: "${value}" ${validate.errors?.[0]?.message ?? 'is invalid'}`);
+    if (!validate(parsed))
+      violations.push(`header ${name}: "${value}" ${validate.errors?.[0]?.message ?? 'is invalid'}`);
   }
   return violations;
 }

@@ -27,7 +27,9 @@ describe('recorded v1 exchanges still hold', () => {
       });
       const body = (await response.json()) as { results?: { toolKey: string }[] };
       expect(response.status, path).toBe(exchange.response.status);
-      expect(response.headers.get('content-type')?.split(';')[0]).toBe(exchange.response.headers['content-type'].split(';')[0]);
+      expect(response.headers.get('content-type')?.split(';')[0]).toBe(
+        exchange.response.headers['content-type'].split(';')[0],
+      );
       expect(response.headers.get('api-version')).toBe(exchange.response.headers['api-version']);
       expect(breakingDifferences(exchange.response.shape, shapeOf(body)), path).toEqual([]);
       if (exchange.response.topToolKeys !== undefined) {
@@ -42,7 +44,10 @@ describe('breakingDifferences (what counts as breaking)', () => {
   const recorded = shapeOf({ results: [{ toolKey: 'a', relevance: 0.5 }], meta: { ranker: 'bm25' } });
 
   it('accepts new fields (additive change)', () => {
-    const actual = shapeOf({ results: [{ toolKey: 'a', relevance: 0.5, score: 3 }], meta: { ranker: 'bm25', tookMs: 4 } });
+    const actual = shapeOf({
+      results: [{ toolKey: 'a', relevance: 0.5, score: 3 }],
+      meta: { ranker: 'bm25', tookMs: 4 },
+    });
     expect(breakingDifferences(recorded, actual)).toEqual([]);
   });
 

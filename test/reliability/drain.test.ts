@@ -12,12 +12,25 @@ afterAll(() => stopAll());
 
 type Outcome = 'ok' | 'refused' | 'reset' | 'other';
 
-function post(agent: Agent, port: number, body: Buffer, token: string): Promise<{ outcome: Outcome; status?: number; detail?: string }> {
+function post(
+  agent: Agent,
+  port: number,
+  body: Buffer,
+  token: string,
+): Promise<{ outcome: Outcome; status?: number; detail?: string }> {
   return new Promise((resolve) => {
     const req = request(
       {
-        agent, host: '127.0.0.1', port, method: 'POST', path: '/v1/catalog/search',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': body.length },
+        agent,
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/v1/catalog/search',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'content-length': body.length,
+        },
       },
       (res) => {
         res.resume();
@@ -29,7 +42,11 @@ function post(agent: Agent, port: number, body: Buffer, token: string): Promise<
     req.on('error', (error: NodeJS.ErrnoException) => {
       // Refused: the listener is closed, the request was never sent (a load balancer retries it elsewhere).
       if (error.code === 'ECONNREFUSED') resolve({ outcome: 'refused' });
-      else if (error.code === 'ECONNRESET' || error.code === 'EPIPE' || /socket hang up/.test(error.message)) resolve({ outcome: 'reset', detail: `${error.message} on a ${req.reusedSocket ? 'reused' : 'new'} connection` });
+      else if (error.code === 'ECONNRESET' || error.code === 'EPIPE' || /socket hang up/.test(error.message))
+        resolve({
+          outcome: 'reset',
+          detail: `${error.message} on a ${req.reusedSocket ? 'reused' : 'new'} connection`,
+        });
       else resolve({ outcome: 'other', detail: `${error.code ?? ''} ${error.message}` });
     });
     req.end(body);
@@ -53,7 +70,8 @@ describe('SIGTERM drain', () => {
         if (Date.now() >= sigtermAt) sentAfterSigterm += 1;
         const { outcome, status, detail } = await post(agent, service.port, body, token);
         counts[outcome] += 1;
-        if (detail !== undefined || status !== undefined && outcome === 'other') details.add(detail ?? `status ${status}`);
+        if (detail !== undefined || (status !== undefined && outcome === 'other'))
+          details.add(detail ?? `status ${status}`);
         // Once refused, this client would go elsewhere; here it waits a little and tries again until the exit.
         if (outcome === 'refused') await new Promise((resolve) => setTimeout(resolve, 20));
       }

@@ -29,12 +29,22 @@ export const attackBody = JSON.stringify({
 const adaptedName = 'a'.repeat(270);
 export const adaptedBody = JSON.stringify({
   query: ['find the matching tool for this request'],
-  tools: Array.from({ length: 100 }, (_, at) => ({ toolKey: `s${at}:${'a'.repeat(264)}`, toolName: adaptedName, serverName: 'Attack server' })),
+  tools: Array.from({ length: 100 }, (_, at) => ({
+    toolKey: `s${at}:${'a'.repeat(264)}`,
+    toolName: adaptedName,
+    serverName: 'Attack server',
+  })),
   filter: { tools: ['/(?:(?:a{1,30}){1,30})[^a]/'] },
 });
 
 /** `connections` loops each sending `body` back to back until `until` (performance.now()). */
-async function attack(url: string, token: string, connections: number, until: number, body = attackBody): Promise<Timed[]> {
+async function attack(
+  url: string,
+  token: string,
+  connections: number,
+  until: number,
+  body = attackBody,
+): Promise<Timed[]> {
   const results: Timed[] = [];
   await Promise.all(
     Array.from({ length: connections }, async () => {
@@ -50,10 +60,11 @@ async function attack(url: string, token: string, connections: number, until: nu
   return results;
 }
 
-const statuses = (rs: Timed[]) => rs.reduce<Record<number, number>>((n, r) => ({ ...n, [r.status]: (n[r.status] ?? 0) + 1 }), {});
+const statuses = (rs: Timed[]) =>
+  rs.reduce<Record<number, number>>((n, r) => ({ ...n, [r.status]: (n[r.status] ?? 0) + 1 }), {});
 
 describe('fairness: a filter.tools attack vs another tenant', () => {
-  it('keeps the victim\'s p50 within 3× its quiet p50 with one and with four attacking connections (and the attack adapted to the bounds)', async () => {
+  it("keeps the victim's p50 within 3× its quiet p50 with one and with four attacking connections (and the attack adapted to the bounds)", async () => {
     expect(attackBody.length).toBeGreaterThan(1_200);
     // The request rate of the issue's run (600/min); the other limits are the defaults.
     const service = await startService({ LOG_LEVEL: 'warn', EMBEDDINGS: 'off', RATE_LIMIT_PER_MINUTE: '600' });
@@ -62,7 +73,14 @@ describe('fairness: a filter.tools attack vs another tenant', () => {
 
     await paced(50, 1_000, victimSearch); // warm-up
     const quiet = await paced(50, 4_000, victimSearch);
-    const figures: Record<string, unknown> = { quietP50: round(percentile(quiet.map((r) => r.ms), 50)) };
+    const figures: Record<string, unknown> = {
+      quietP50: round(
+        percentile(
+          quiet.map((r) => r.ms),
+          50,
+        ),
+      ),
+    };
     const ratios: number[] = [];
     const rounds = [
       { name: '1conn', connections: 1, body: attackBody },
@@ -77,11 +95,19 @@ describe('fairness: a filter.tools attack vs another tenant', () => {
       await new Promise((resolve) => setTimeout(resolve, 300));
       const loaded = await paced(50, 5_500, victimSearch);
       const attackerResults = await attacked;
-      const p50 = percentile(loaded.map((r) => r.ms), 50);
+      const p50 = percentile(
+        loaded.map((r) => r.ms),
+        50,
+      );
       ratios.push(p50 / (figures.quietP50 as number));
       figures[name] = {
         victimP50: round(p50),
-        victimP95: round(percentile(loaded.map((r) => r.ms), 95)),
+        victimP95: round(
+          percentile(
+            loaded.map((r) => r.ms),
+            95,
+          ),
+        ),
         ratio: round(ratios.at(-1)!, 2),
         victimStatuses: statuses(loaded),
         attackerStatuses: statuses(attackerResults),

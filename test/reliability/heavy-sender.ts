@@ -7,7 +7,10 @@ import { paced, timedSearch, uniqueTools } from './load.js';
 
 export const heavyBody = () =>
   JSON.stringify({
-    query: Array.from({ length: 16 }, (_, at) => `find the ${['invoice', 'ticket', 'contact', 'report'][at % 4]} record number ${at} and export it`),
+    query: Array.from(
+      { length: 16 },
+      (_, at) => `find the ${['invoice', 'ticket', 'contact', 'report'][at % 4]} record number ${at} and export it`,
+    ),
     tools: uniqueTools(5_000, 'heavy', 700),
     maxResults: 30,
   });

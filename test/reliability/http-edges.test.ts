@@ -10,7 +10,10 @@ const HEADERS_TIMEOUT_MS = 1000;
 const REQUEST_TIMEOUT_MS = 2000;
 let service: ServiceProcess;
 beforeAll(async () => {
-  service = await startService({ HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS), REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) });
+  service = await startService({
+    HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS),
+    REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
+  });
 });
 afterAll(() => stopAll());
 
@@ -47,7 +50,12 @@ describe('HTTP edges', () => {
   it('a 100 KB header gets 431 problem+json, and the service keeps serving', async () => {
     const answer = await raw([`GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(100 * 1024)}\r\n\r\n`]);
     const after = await search(service.url, testToken());
-    report('oversized header', { headerBytes: 100 * 1024, status: answer.status, code: answer.body.code, nextSearchStatus: after });
+    report('oversized header', {
+      headerBytes: 100 * 1024,
+      status: answer.status,
+      code: answer.body.code,
+      nextSearchStatus: after,
+    });
     expect(answer.status).toBe(431);
     expect(answer.contentType).toMatch(/^application\/problem\+json/);
     expect(answer.body).toMatchObject({ status: 431, code: 'HEADERS_TOO_LARGE', type: '/problems/headers-too-large' });
@@ -57,12 +65,18 @@ describe('HTTP edges', () => {
 
   it('headers that never finish get 408 problem+json close to HEADERS_TIMEOUT_MS', async () => {
     const answer = await raw(['POST /v1/catalog/search HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n']);
-    report('slow headers', { headersTimeoutMs: HEADERS_TIMEOUT_MS, status: answer.status, answeredAfterMs: answer.afterMs });
+    report('slow headers', {
+      headersTimeoutMs: HEADERS_TIMEOUT_MS,
+      status: answer.status,
+      answeredAfterMs: answer.afterMs,
+    });
     expect(answer.status).toBe(408);
     expect(answer.contentType).toMatch(/^application\/problem\+json/);
     expect(answer.body).toMatchObject({ status: 408, code: 'REQUEST_TIMEOUT' });
     expect(answer.afterMs).toBeGreaterThanOrEqual(HEADERS_TIMEOUT_MS - 50);
-    expect(answer.afterMs, 'Node checks every 30 s by default; the service every 250 ms').toBeLessThan(HEADERS_TIMEOUT_MS + 1000);
+    expect(answer.afterMs, 'Node checks every 30 s by default; the service every 250 ms').toBeLessThan(
+      HEADERS_TIMEOUT_MS + 1000,
+    );
   });
 
   it('a body that never finishes gets 408 problem+json close to REQUEST_TIMEOUT_MS, and others are served meanwhile', async () => {
@@ -72,7 +86,13 @@ describe('HTTP edges', () => {
     const meanwhile = await search(service.url, testToken());
     const answer = await slow;
     const after = await search(service.url, testToken());
-    report('slow body', { requestTimeoutMs: REQUEST_TIMEOUT_MS, status: answer.status, answeredAfterMs: answer.afterMs, searchMeanwhile: meanwhile, searchAfter: after });
+    report('slow body', {
+      requestTimeoutMs: REQUEST_TIMEOUT_MS,
+      status: answer.status,
+      answeredAfterMs: answer.afterMs,
+      searchMeanwhile: meanwhile,
+      searchAfter: after,
+    });
     expect(answer.status).toBe(408);
     expect(answer.contentType).toMatch(/^application\/problem\+json/);
     expect(answer.body).toMatchObject({ status: 408, code: 'REQUEST_TIMEOUT' });

@@ -32,7 +32,9 @@ describe('JWKS mode', () => {
     const floodStatuses: number[] = [];
     const flood = (async () => {
       while (flooding) {
-        void search(service.url, signWith({ ...attackerKey, kid: randomUUID() })).then((status) => floodStatuses.push(status));
+        void search(service.url, signWith({ ...attackerKey, kid: randomUUID() })).then((status) =>
+          floodStatuses.push(status),
+        );
         await sleep(50);
       }
     })();
@@ -48,7 +50,10 @@ describe('JWKS mode', () => {
     let knownFailures = 0;
     while (Date.now() - publishedAt < 4000) {
       const sentAt = Date.now();
-      const [rotatedStatus, knownStatus] = await Promise.all([search(service.url, signWith(rotated)), search(service.url, signWith(known))]);
+      const [rotatedStatus, knownStatus] = await Promise.all([
+        search(service.url, signWith(rotated)),
+        search(service.url, signWith(known)),
+      ]);
       const refetchedAt = jwks.fetchedAt.find((at) => at > publishedAt);
       if (rotatedStatus === 200) firstOkAfterMs ??= Date.now() - publishedAt;
       else {
@@ -99,7 +104,13 @@ describe('JWKS mode', () => {
     const later: number[] = [];
     for (let i = 0; i < 10; i += 1) later.push(await search(service.url, i % 2 === 0 ? token : signWith(removed)));
     const keptStatus = await search(service.url, signWith(kept));
-    report('jwks revocation', { cacheTtlMs: 1000, rejectedAfterMs, refetchesUntilRejected: jwks.fetches - fetchesAtRemoval, laterStatuses: [...new Set(later)], keptStatus });
+    report('jwks revocation', {
+      cacheTtlMs: 1000,
+      rejectedAfterMs,
+      refetchesUntilRejected: jwks.fetches - fetchesAtRemoval,
+      laterStatuses: [...new Set(later)],
+      keptStatus,
+    });
     expect(rejectedAfterMs, 'rejected after the next refetch (TTL 1 s)').toBeLessThan(2500);
     expect(later.every((status) => status === 401)).toBe(true);
     expect(keptStatus).toBe(200);

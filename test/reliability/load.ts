@@ -59,7 +59,10 @@ export function rssMb(pid: number): number {
 }
 
 /** Samples a process's RSS every `everyMs` until stopped; returns the peak and the samples. */
-export function watchRss(pid: number, everyMs = 200): { stop(): { peakMb: number; lastMb: number; samples: number[] } } {
+export function watchRss(
+  pid: number,
+  everyMs = 200,
+): { stop(): { peakMb: number; lastMb: number; samples: number[] } } {
   const samples: number[] = [];
   const timer = setInterval(() => {
     try {
@@ -78,7 +81,20 @@ export function watchRss(pid: number, everyMs = 200): { stop(): { peakMb: number
 
 /** `count` tools whose text is unique to `seed` (distinct lists for distinct projects or requests). */
 export function uniqueTools(count: number, seed: string, descriptionChars = 160): ToolInfo[] {
-  const words = ['list', 'create', 'update', 'delete', 'search', 'export', 'invoice', 'ticket', 'contact', 'report', 'order', 'payment'];
+  const words = [
+    'list',
+    'create',
+    'update',
+    'delete',
+    'search',
+    'export',
+    'invoice',
+    'ticket',
+    'contact',
+    'report',
+    'order',
+    'payment',
+  ];
   return Array.from({ length: count }, (_, at) => {
     const head = `${words[at % words.length]} ${words[(at * 7) % words.length]} record ${seed} ${at} `;
     const filler = `${seed}x${at}y`.repeat(Math.ceil(descriptionChars / 8));

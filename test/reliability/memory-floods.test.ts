@@ -38,14 +38,22 @@ async function floodService(llm: boolean) {
   // stage is off: its vectors have a budget of their own (EMBEDDINGS_CACHE_MB), its encoder would compete
   // for the CPU.
   return startService(
-    { ...model, CACHE_MEMORY_MB: String(CACHE_MB), RATE_LIMIT_MB_PER_MINUTE: '0', RATE_LIMIT_WORK_PER_MINUTE: '0', EMBEDDINGS: 'off' },
+    {
+      ...model,
+      CACHE_MEMORY_MB: String(CACHE_MB),
+      RATE_LIMIT_MB_PER_MINUTE: '0',
+      RATE_LIMIT_WORK_PER_MINUTE: '0',
+      EMBEDDINGS: 'off',
+    },
     [`--max-old-space-size=${HEAP_MB}`],
   );
 }
 
 async function baselineRss(url: string, pid: number): Promise<number> {
   const token = testToken({ projectId: 'warm-up' });
-  await paced(100, 1_500, (at) => timedSearch(url, token, { query: [`warm up invoice ${at}`], tools: uniqueTools(50, 'warm') }));
+  await paced(100, 1_500, (at) =>
+    timedSearch(url, token, { query: [`warm up invoice ${at}`], tools: uniqueTools(50, 'warm') }),
+  );
   await sleep(500);
   return rssMb(pid);
 }
@@ -54,12 +62,22 @@ const statusCounts = (results: { status: number }[]) =>
   results.reduce<Record<number, number>>((counts, r) => ({ ...counts, [r.status]: (counts[r.status] ?? 0) + 1 }), {});
 
 /** Prints the scenario's figures and checks that every search was answered and RSS stayed within bounds. */
-function expectWithinBudget(scenario: string, results: Timed[], baseline: number, rss: { peakMb: number; lastMb: number }) {
+function expectWithinBudget(
+  scenario: string,
+  results: Timed[],
+  baseline: number,
+  rss: { peakMb: number; lastMb: number },
+) {
   const boundMb = baseline + CACHE_MB + WORKING_MB;
   report(`memory: ${scenario}`, {
     searches: results.length,
     statuses: statusCounts(results),
-    p95Ms: round(percentile(results.map((r) => r.ms), 95)),
+    p95Ms: round(
+      percentile(
+        results.map((r) => r.ms),
+        95,
+      ),
+    ),
     baselineMb: round(baseline),
     peakMb: round(rss.peakMb),
     lastMb: round(rss.lastMb),
@@ -78,26 +96,38 @@ describe.each([
   ['LLM', true],
   ['lexical', false],
 ])('memory (%s mode)', (mode, llm) => {
-  it('a flood of unique 180 KB descriptions (25 tools, ~5 searches/s) stays within the budget', async () => {
-    const service = await floodService(llm);
-    const baseline = await baselineRss(service.url, service.child.pid!);
-    const token = testToken({ projectId: 'flooding-project' });
-    const watch = watchRss(service.child.pid!);
-    const results = await paced(200, DURATION_MS, (at) => timedSearch(service.url, token, { query: [`export invoice record ${at}`], tools: hugeDescriptions(at) }));
-    expectWithinBudget(`180 KB-description flood (${mode})`, results, baseline, watch.stop());
-    await service.stop();
-  }, DURATION_MS + 45_000);
+  it(
+    'a flood of unique 180 KB descriptions (25 tools, ~5 searches/s) stays within the budget',
+    async () => {
+      const service = await floodService(llm);
+      const baseline = await baselineRss(service.url, service.child.pid!);
+      const token = testToken({ projectId: 'flooding-project' });
+      const watch = watchRss(service.child.pid!);
+      const results = await paced(200, DURATION_MS, (at) =>
+        timedSearch(service.url, token, { query: [`export invoice record ${at}`], tools: hugeDescriptions(at) }),
+      );
+      expectWithinBudget(`180 KB-description flood (${mode})`, results, baseline, watch.stop());
+      await service.stop();
+    },
+    DURATION_MS + 45_000,
+  );
 
-  it('100 projects with distinct 1,000-tool lists stay within the budget', async () => {
-    const service = await floodService(llm);
-    const baseline = await baselineRss(service.url, service.child.pid!);
-    const projects = Array.from({ length: 100 }, (_, at) => ({
-      token: testToken({ projectId: `project-${at}` }),
-      body: JSON.stringify({ query: ['export the invoice record'], tools: uniqueTools(1_000, `p${at}`) }),
-    }));
-    const watch = watchRss(service.child.pid!);
-    const results = await paced(125, DURATION_MS, (at) => timedSearch(service.url, projects[at % 100]!.token, projects[at % 100]!.body));
-    expectWithinBudget(`100 projects × 1,000 distinct tools (${mode})`, results, baseline, watch.stop());
-    await service.stop();
-  }, DURATION_MS + 45_000);
+  it(
+    '100 projects with distinct 1,000-tool lists stay within the budget',
+    async () => {
+      const service = await floodService(llm);
+      const baseline = await baselineRss(service.url, service.child.pid!);
+      const projects = Array.from({ length: 100 }, (_, at) => ({
+        token: testToken({ projectId: `project-${at}` }),
+        body: JSON.stringify({ query: ['export the invoice record'], tools: uniqueTools(1_000, `p${at}`) }),
+      }));
+      const watch = watchRss(service.child.pid!);
+      const results = await paced(125, DURATION_MS, (at) =>
+        timedSearch(service.url, projects[at % 100]!.token, projects[at % 100]!.body),
+      );
+      expectWithinBudget(`100 projects × 1,000 distinct tools (${mode})`, results, baseline, watch.stop());
+      await service.stop();
+    },
+    DURATION_MS + 45_000,
+  );
 });

@@ -10,7 +10,9 @@ export interface ModelDouble {
 
 export async function startModelDouble(script = 'grade'): Promise<ModelDouble> {
   const main = new URL('../helpers/openai-test-server-main.ts', import.meta.url).pathname;
-  const child = spawn(process.execPath, ['--import', 'tsx', main, `--script=${script}`], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', main, `--script=${script}`], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const baseURL = await new Promise<string>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`the model double exited with ${code}`)));
     createInterface({ input: child.stdout! }).once('line', resolve);

@@ -63,12 +63,16 @@ describe.each([
     await paced(200, 1_000, (at) => timedSearch(service.url, token, { query: [`warm up ${at}`], tools }));
     const stopProbe = probeHealth(service.url);
     // Distinct queries, so that every search makes its own model call (none is shared or cached).
-    const searches = await paced(200, 10_000, (at) => timedSearch(service.url, token, { query: [`export invoice ${at}`], tools }));
+    const searches = await paced(200, 10_000, (at) =>
+      timedSearch(service.url, token, { query: [`export invoice ${at}`], tools }),
+    );
     const health = await stopProbe();
     const peakRss = rssMb(service.child.pid!);
 
     // SIGTERM with searches in flight: they are answered, then the process exits 0.
-    const inFlight: Promise<Timed>[] = Array.from({ length: 5 }, (_, at) => timedSearch(service.url, token, { query: [`drain ${at}`], tools }));
+    const inFlight: Promise<Timed>[] = Array.from({ length: 5 }, (_, at) =>
+      timedSearch(service.url, token, { query: [`drain ${at}`], tools }),
+    );
     await sleep(100);
     const exit = service.stop(15_000);
     const drained = await Promise.all(inFlight);

@@ -12,8 +12,8 @@ afterAll(() => stopAll());
 
 const smallBody = { query: ['create an invoice record'], tools: uniqueTools(20, 'small') };
 
-describe('fairness: a heavy tenant vs another tenant\'s small searches', () => {
-  it('keeps the small tenant\'s p95 within 3× its quiet p95', async () => {
+describe("fairness: a heavy tenant vs another tenant's small searches", () => {
+  it("keeps the small tenant's p95 within 3× its quiet p95", async () => {
     // The semantic stage is off: embedding 5,000 new tools in the background is its own scenario.
     const service = await startService({ LOG_LEVEL: 'warn', EMBEDDINGS: 'off' });
     const heavy = testToken({ projectId: 'heavy-project' });
@@ -29,9 +29,13 @@ describe('fairness: a heavy tenant vs another tenant\'s small searches', () => {
     const quiet = await paced(25, 5_000, smallSearch);
     // The heavy tenant sends from its own process: sending 4.5 MB twice a second from this one would
     // delay the small searches' own requests and responses here, not in the service.
-    const sender = spawn(process.execPath, ['--import', 'tsx', new URL('./heavy-sender.ts', import.meta.url).pathname, service.url, heavy, '500', '10000'], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const sender = spawn(
+      process.execPath,
+      ['--import', 'tsx', new URL('./heavy-sender.ts', import.meta.url).pathname, service.url, heavy, '500', '10000'],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     const heavyResults = new Promise<Timed[]>((resolve) => {
       let output = '';
       sender.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -41,18 +45,40 @@ describe('fairness: a heavy tenant vs another tenant\'s small searches', () => {
     const loaded = await paced(25, 8_000, smallSearch);
     const heavyDone = await heavyResults;
 
-    const quietP95 = percentile(quiet.map((r) => r.ms), 95);
-    const loadedP95 = percentile(loaded.map((r) => r.ms), 95);
-    const statuses = (rs: { status: number }[]) => rs.reduce<Record<number, number>>((n, r) => ({ ...n, [r.status]: (n[r.status] ?? 0) + 1 }), {});
+    const quietP95 = percentile(
+      quiet.map((r) => r.ms),
+      95,
+    );
+    const loadedP95 = percentile(
+      loaded.map((r) => r.ms),
+      95,
+    );
+    const statuses = (rs: { status: number }[]) =>
+      rs.reduce<Record<number, number>>((n, r) => ({ ...n, [r.status]: (n[r.status] ?? 0) + 1 }), {});
     const figures = {
-      quietP50: round(percentile(quiet.map((r) => r.ms), 50)),
+      quietP50: round(
+        percentile(
+          quiet.map((r) => r.ms),
+          50,
+        ),
+      ),
       quietP95: round(quietP95),
-      loadedP50: round(percentile(loaded.map((r) => r.ms), 50)),
+      loadedP50: round(
+        percentile(
+          loaded.map((r) => r.ms),
+          50,
+        ),
+      ),
       loadedP95: round(loadedP95),
       ratio: round(loadedP95 / quietP95, 2),
       smallStatuses: statuses(loaded),
       heavyStatuses: statuses(heavyDone),
-      heavyP50: round(percentile(heavyDone.map((r) => r.ms), 50)),
+      heavyP50: round(
+        percentile(
+          heavyDone.map((r) => r.ms),
+          50,
+        ),
+      ),
       heavyColdMs: round(cold.ms),
     };
     report('tenant fairness', figures);

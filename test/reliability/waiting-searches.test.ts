@@ -26,7 +26,12 @@ describe('in-flight limits count work, not waiting', () => {
     const double = await startModelDouble('hang');
     doubles.push(double);
     // The default limits (MAX_IN_FLIGHT_PER_PROJECT 8): the scenario is about them.
-    const service = await startService({ LLM_BASE_URL: double.baseURL, LLM_MODEL: 'test-model', SEARCH_DEADLINE_MS: String(DEADLINE_MS), EMBEDDINGS: 'off' });
+    const service = await startService({
+      LLM_BASE_URL: double.baseURL,
+      LLM_MODEL: 'test-model',
+      SEARCH_DEADLINE_MS: String(DEADLINE_MS),
+      EMBEDDINGS: 'off',
+    });
     const token = testToken({ projectId: 'busy-router' });
     const answers = await Promise.all(
       Array.from({ length: 20 }, async (_, at) => {
@@ -42,8 +47,21 @@ describe('in-flight limits count work, not waiting', () => {
         return { status: response.status, degraded: body.meta?.degraded, ms: performance.now() - started };
       }),
     );
-    const statuses = answers.reduce<Record<number, number>>((n, r) => ({ ...n, [r.status]: (n[r.status] ?? 0) + 1 }), {});
-    report('waiting searches (hanging model)', { statuses, ms: answers.map((a) => Math.round(a.ms)).sort((a, b) => a - b), p50: round(percentile(answers.map((a) => a.ms), 50)), max: round(Math.max(...answers.map((a) => a.ms))) });
+    const statuses = answers.reduce<Record<number, number>>(
+      (n, r) => ({ ...n, [r.status]: (n[r.status] ?? 0) + 1 }),
+      {},
+    );
+    report('waiting searches (hanging model)', {
+      statuses,
+      ms: answers.map((a) => Math.round(a.ms)).sort((a, b) => a - b),
+      p50: round(
+        percentile(
+          answers.map((a) => a.ms),
+          50,
+        ),
+      ),
+      max: round(Math.max(...answers.map((a) => a.ms))),
+    });
     expect(statuses).toEqual({ 200: 20 });
     expect(answers.every((a) => a.degraded === 'timeout')).toBe(true);
   });

@@ -68,7 +68,11 @@ describe('single flight', () => {
   it('identical concurrent requests share one model call', async () => {
     double.setScript({ behaviour: { kind: 'grade' }, delayMs: 150 });
     const stage = reranker();
-    const runs = await Promise.all([rerankRun(stage, calendar), rerankRun(stage, calendar), rerankRun(stage, calendar)]);
+    const runs = await Promise.all([
+      rerankRun(stage, calendar),
+      rerankRun(stage, calendar),
+      rerankRun(stage, calendar),
+    ]);
     expect(double.requests).toHaveLength(1);
     expect(runs.map((run) => run.outcome.ranker)).toEqual(['llm', 'llm', 'llm']);
     expect(runs.map((run) => run.outcome.stats?.shared)).toEqual([false, true, true]);
@@ -90,7 +94,10 @@ describe('single flight', () => {
   it('does not join across projects', async () => {
     double.setScript({ behaviour: { kind: 'grade' }, delayMs: 100 });
     const stage = reranker();
-    await Promise.all([rerankRun(stage, { ...calendar, projectId: 'a' }), rerankRun(stage, { ...calendar, projectId: 'b' })]);
+    await Promise.all([
+      rerankRun(stage, { ...calendar, projectId: 'a' }),
+      rerankRun(stage, { ...calendar, projectId: 'b' }),
+    ]);
     expect(double.requests).toHaveLength(2);
   });
 

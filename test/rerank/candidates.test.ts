@@ -8,7 +8,8 @@ import type { PromptMessage } from '../../src/rerank/prompt.js';
 import { everydayTools, syntheticTools } from '../fixtures/tools.js';
 
 /** The prompt's size counted from scratch on the final messages (what the endpoint receives). */
-const trueTokens = (messages: PromptMessage[]) => messages.reduce((sum, message) => sum + countTokens(message.content) + 4, 0) + 3;
+const trueTokens = (messages: PromptMessage[]) =>
+  messages.reduce((sum, message) => sum + countTokens(message.content) + 4, 0) + 3;
 
 function plan(query: string[], tools: ToolInfo[], promptTokenBudget = 7000) {
   const stage = createReranker({ model: 'm', promptTokenBudget });
@@ -36,7 +37,12 @@ describe('token budget', () => {
     const tools = syntheticTools(150);
     const result = plan(['export the invoice report '.repeat(20)], tools, 3000);
     const withContext = createReranker({ model: 'm', promptTokenBudget: 3000 }).plan(
-      { query: ['export the invoice report'], context: 'background '.repeat(300), tools, lexical: rankTools({ query: ['export the invoice report'], tools }) },
+      {
+        query: ['export the invoice report'],
+        context: 'background '.repeat(300),
+        tools,
+        lexical: rankTools({ query: ['export the invoice report'], tools }),
+      },
       'p',
     );
     expect(trueTokens(result.messages)).toBeLessThanOrEqual(3000);
@@ -52,7 +58,10 @@ describe('token budget', () => {
         const { toolKey, toolName, serverName, description, inputSchema } = JSON.parse(line) as ToolInfo;
         return { toolKey, toolName, serverName, description, inputSchema } as ToolInfo;
       });
-    const queries = readFileSync(new URL('queries.jsonl', livemcpbench), 'utf8').split('\n').filter(Boolean).slice(0, 10);
+    const queries = readFileSync(new URL('queries.jsonl', livemcpbench), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .slice(0, 10);
     for (const line of queries) {
       const result = plan([(JSON.parse(line) as { query: string }).query], tools);
       expect(trueTokens(result.messages)).toBeLessThanOrEqual(7000);
@@ -94,7 +103,9 @@ describe('selection beyond lexical order', () => {
     const result = stage.plan({ query, tools: crowded, lexical, bySubQuery }, 'project-a');
     // Without the steps' own orders, the buried step does not come up: the orders are what bring it in.
     const withoutSteps = stage.plan({ query, tools: crowded, lexical }, 'project-a');
-    expect(withoutSteps.candidates.some((candidate) => crowded[candidate.toolIndex]!.toolName.startsWith('delete_shipment'))).toBe(false);
+    expect(
+      withoutSteps.candidates.some((candidate) => crowded[candidate.toolIndex]!.toolName.startsWith('delete_shipment')),
+    ).toBe(false);
     const names = result.candidates.map((candidate) => crowded[candidate.toolIndex]!.toolName);
     expect(names.some((name) => name.startsWith('delete_shipment'))).toBe(true);
     expect(names.some((name) => name.startsWith('export_invoice'))).toBe(true);
@@ -104,7 +115,10 @@ describe('selection beyond lexical order', () => {
     const crowded = syntheticTools(600);
     const query = ['export invoice report'];
     const lexical = rankTools({ query, tools: crowded });
-    const tiered = createReranker({ model: 'm', promptTokenBudget: 7000 }).plan({ query, tools: crowded, lexical }, 'p');
+    const tiered = createReranker({ model: 'm', promptTokenBudget: 7000 }).plan(
+      { query, tools: crowded, lexical },
+      'p',
+    );
     // One size after the detailed top (the earlier lines: 80 description characters, 4 parameter names).
     const flat = createReranker({
       model: 'm',
@@ -117,7 +131,9 @@ describe('selection beyond lexical order', () => {
     // Detailed (first 24), compact (to 100), brief (after): each tier's description and parameter names shorter.
     const description = (line: string) => line.split(' | ').slice(5).join(' | ');
     const params = (line: string) => line.split(' | ')[4]!;
-    const [detailed, compact, brief] = [tiered.candidates[0]!, tiered.candidates[50]!, tiered.candidates[150]!].map((c) => c.line);
+    const [detailed, compact, brief] = [tiered.candidates[0]!, tiered.candidates[50]!, tiered.candidates[150]!].map(
+      (c) => c.line,
+    );
     expect(description(detailed!).length).toBeGreaterThan(100);
     expect(description(compact!).length).toBeLessThanOrEqual(61);
     expect(description(brief!).length).toBeLessThanOrEqual(41);

@@ -15,7 +15,8 @@ describe('GradeStreamParser', () => {
   it('emits each grade as soon as its object closes, whatever the chunking', () => {
     fc.assert(
       fc.property(fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 40 }), (cuts) => {
-        const text = '{"results":[{"id":"t1","grade":3,"why":"has } and { and \\" inside"},{"id":"t2","grade":2,"why":"x"}]}';
+        const text =
+          '{"results":[{"id":"t1","grade":3,"why":"has } and { and \\" inside"},{"id":"t2","grade":2,"why":"x"}]}';
         const parser = new GradeStreamParser();
         const seen: string[] = [];
         let at = 0;
@@ -30,7 +31,9 @@ describe('GradeStreamParser', () => {
   });
 
   it('keeps the complete grades of a cut answer', () => {
-    expect(parseAll('{"results":[{"id":"t1","grade":3,"why":"a"},{"id":"t2","gra').map((grade) => grade.id)).toEqual(['t1']);
+    expect(parseAll('{"results":[{"id":"t1","grade":3,"why":"a"},{"id":"t2","gra').map((grade) => grade.id)).toEqual([
+      't1',
+    ]);
   });
 
   it('finds grades in prose, code fences and bare arrays, and normalises ids and numeric strings', () => {
@@ -42,7 +45,8 @@ describe('GradeStreamParser', () => {
   });
 
   it('ignores objects that are not grades on the fixed scale', () => {
-    const text = '{"id":"t1","grade":4} {"id":"t2","grade":2.5} {"id":"t3"} {"id":"x","grade":1} {"id":"t5","grade":-1} {"grade":3}';
+    const text =
+      '{"id":"t1","grade":4} {"id":"t2","grade":2.5} {"id":"t3"} {"id":"x","grade":1} {"id":"t5","grade":-1} {"grade":3}';
     expect(parseAll(text)).toEqual([]);
   });
 

@@ -35,14 +35,28 @@ describe('mergeRanking', () => {
   });
 
   it('caps tools the model saw and left out of a complete answer; keeps their lexical order', () => {
-    const ranked = mergeRanking({ tools, lexical, grades: [{ toolIndex: indexOf('send_email'), grade: 1, why: '' }], shown: all, complete: true });
+    const ranked = mergeRanking({
+      tools,
+      lexical,
+      grades: [{ toolIndex: indexOf('send_email'), grade: 1, why: '' }],
+      shown: all,
+      complete: true,
+    });
     const rest = ranked.slice(1);
-    expect(rest.map((entry) => entry.index)).toEqual(lexical.filter((entry) => entry.index !== indexOf('send_email')).map((entry) => entry.index));
+    expect(rest.map((entry) => entry.index)).toEqual(
+      lexical.filter((entry) => entry.index !== indexOf('send_email')).map((entry) => entry.index),
+    );
     for (const entry of rest) expect(entry.relevance).toBeLessThanOrEqual(LEFT_OUT_CAP);
   });
 
   it('caps unjudged tools of a partial answer at the bottom of the lowest band used, not lower', () => {
-    const ranked = mergeRanking({ tools, lexical, grades: [{ toolIndex: indexOf('send_email'), grade: 2, why: '' }], shown: all, complete: false });
+    const ranked = mergeRanking({
+      tools,
+      lexical,
+      grades: [{ toolIndex: indexOf('send_email'), grade: 2, why: '' }],
+      shown: all,
+      complete: false,
+    });
     const next = ranked[1]!;
     expect(next.relevance).toBeLessThanOrEqual(GRADE_BANDS[2]!.low);
     expect(next.relevance).toBeGreaterThan(LEFT_OUT_CAP);
@@ -56,7 +70,13 @@ describe('mergeRanking', () => {
 
   it('sanitises and truncates the model’s explanation', () => {
     const why = `line one\nline two\u0000\u202e ${'long '.repeat(100)}`;
-    const [first] = mergeRanking({ tools, lexical, grades: [{ toolIndex: 0, grade: 3, why }], shown: all, complete: true });
+    const [first] = mergeRanking({
+      tools,
+      lexical,
+      grades: [{ toolIndex: 0, grade: 3, why }],
+      shown: all,
+      complete: true,
+    });
     expect(first!.explanation).not.toMatch(/[\u0000-\u001f\u202e]/);
     expect(first!.explanation.length).toBeLessThan(230);
   });

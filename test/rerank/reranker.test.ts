@@ -1,7 +1,7 @@
 // The LLM stage against the OpenAI-compatible double over real HTTP, with the real `openai` SDK.
 import { describe, expect, it } from 'vitest';
 import { createReranker, GRADE_BANDS, type RerankerConfig } from '../../src/rerank/index.js';
-import { promptCandidates, type ChatRequestBody, type PromptCandidate } from '../helpers/openai-test-server.js';
+import type { ChatRequestBody, PromptCandidate } from '../helpers/openai-test-server.js';
 import { testModelForFile } from '../helpers/test-model.js';
 import { everydayTools } from '../fixtures/tools.js';
 import { keys, rerankRun } from '../helpers/rerank.js';
@@ -12,14 +12,12 @@ const reranker = (overrides: Partial<RerankerConfig> = {}) =>
   createReranker({ baseURL: double.baseURL, apiKey: 'test-key', model: 'test-model', cacheTtlMs: 0, ...overrides });
 
 /** Grades candidates by tool name: the double's answer for "what's on my plate tomorrow". */
-const byName =
-  (grades: Record<string, number>) =>
-  (_request: ChatRequestBody, candidates: PromptCandidate[]) =>
-    candidates.flatMap((candidate) => {
-      const name = candidate.line.split(' | ')[1]!;
-      const grade = grades[name];
-      return grade === undefined ? [] : [{ id: candidate.id, grade, why: `${name} fits` }];
-    });
+const byName = (grades: Record<string, number>) => (_request: ChatRequestBody, candidates: PromptCandidate[]) =>
+  candidates.flatMap((candidate) => {
+    const name = candidate.line.split(' | ')[1]!;
+    const grade = grades[name];
+    return grade === undefined ? [] : [{ id: candidate.id, grade, why: `${name} fits` }];
+  });
 
 const plateTomorrow = { query: ["what's on my plate tomorrow"], tools: everydayTools };
 
@@ -56,13 +54,18 @@ describe('happy: the model answers well', () => {
 
   it('keeps the tools the model left out in lexical order after its choices, never above its lowest band', async () => {
     double.setScript({ behaviour: { kind: 'grade', rule: byName({ send_email: 2 }) } });
-    const { outcome } = await rerankRun(reranker(), { query: ['post a message to the slack channel'], tools: everydayTools });
+    const { outcome } = await rerankRun(reranker(), {
+      query: ['post a message to the slack channel'],
+      tools: everydayTools,
+    });
     expect(keys(outcome.ranked)[0]).toBe('mail:send_email');
     const rest = outcome.ranked.slice(1);
     expect(rest.length).toBeGreaterThan(0);
     for (const entry of rest) expect(entry.relevance).toBeLessThanOrEqual(GRADE_BANDS[2]!.low);
     // Relevance never increases down the list.
-    outcome.ranked.forEach((entry, at) => at > 0 && expect(entry.relevance).toBeLessThanOrEqual(outcome.ranked[at - 1]!.relevance));
+    outcome.ranked.forEach(
+      (entry, at) => at > 0 && expect(entry.relevance).toBeLessThanOrEqual(outcome.ranked[at - 1]!.relevance),
+    );
   });
 
   it('accepts a well-formed answer that chooses nothing', async () => {
@@ -83,7 +86,11 @@ describe('error: faults end in a valid lexical answer with the reason', () => {
 
   it('hanging model: answers within the deadline + 100 ms', async () => {
     double.setScript({ behaviour: { kind: 'hang' } });
-    const { outcome, elapsed } = await rerankRun(reranker(), { query: ['list calendar events'], tools: everydayTools, deadlineMs: 300 });
+    const { outcome, elapsed } = await rerankRun(reranker(), {
+      query: ['list calendar events'],
+      tools: everydayTools,
+      deadlineMs: 300,
+    });
     expect(outcome).toMatchObject({ ranker: 'bm25', degraded: 'timeout' });
     expect(outcome.ranked.length).toBeGreaterThan(0);
     expect(elapsed).toBeLessThan(300 + 100);
@@ -126,7 +133,12 @@ describe('error: faults end in a valid lexical answer with the reason', () => {
   });
 
   it('unknown ids only: degraded "invalid_output"', async () => {
-    double.setScript({ behaviour: { kind: 'content', content: '{"results":[{"id":"t999","grade":3,"why":"x"},{"id":"evil","grade":3,"why":"x"}]}' } });
+    double.setScript({
+      behaviour: {
+        kind: 'content',
+        content: '{"results":[{"id":"t999","grade":3,"why":"x"},{"id":"evil","grade":3,"why":"x"}]}',
+      },
+    });
     const { outcome } = await rerankRun(reranker(), plateTomorrow);
     expect(outcome).toMatchObject({ ranker: 'bm25', degraded: 'invalid_output' });
   });
@@ -165,7 +177,11 @@ describe('budget', () => {
 describe('tolerant output handling', () => {
   it('reads grades out of prose and code fences', async () => {
     double.setScript({
-      behaviour: { kind: 'content', content: 'Sure! Here you go:\n```json\n{"results":[{"id":"T1","grade":"3","why":"lists events {tomorrow}"}]}\n```' },
+      behaviour: {
+        kind: 'content',
+        content:
+          'Sure! Here you go:\n```json\n{"results":[{"id":"T1","grade":"3","why":"lists events {tomorrow}"}]}\n```',
+      },
     });
     const { outcome } = await rerankRun(reranker(), plateTomorrow);
     expect(outcome.ranker).toBe('llm');
@@ -173,18 +189,27 @@ describe('tolerant output handling', () => {
   });
 
   it('falls back to json_object when the endpoint rejects json_schema, and remembers it', async () => {
-    double.setScript({ behaviour: { kind: 'grade', rule: byName({ calendar_list_events: 3 }) }, rejectJsonSchema: true });
+    double.setScript({
+      behaviour: { kind: 'grade', rule: byName({ calendar_list_events: 3 }) },
+      rejectJsonSchema: true,
+    });
     const stage = reranker();
     const first = await rerankRun(stage, plateTomorrow);
     expect(first.outcome.ranker).toBe('llm');
-    expect(double.requests.map((request) => request.body.response_format?.type)).toEqual(['json_schema', 'json_object']);
+    expect(double.requests.map((request) => request.body.response_format?.type)).toEqual([
+      'json_schema',
+      'json_object',
+    ]);
     double.requests.length = 0;
     await rerankRun(stage, { ...plateTomorrow, query: ['what is due tomorrow'] });
     expect(double.requests.map((request) => request.body.response_format?.type)).toEqual(['json_object']);
   });
 
   it('drops stream_options for an endpoint that rejects them, and remembers it', async () => {
-    double.setScript({ behaviour: { kind: 'grade', rule: byName({ calendar_list_events: 3 }) }, rejectStreamOptions: true });
+    double.setScript({
+      behaviour: { kind: 'grade', rule: byName({ calendar_list_events: 3 }) },
+      rejectStreamOptions: true,
+    });
     const stage = reranker();
     const first = await rerankRun(stage, plateTomorrow);
     expect(first.outcome.ranker).toBe('llm');
@@ -214,7 +239,10 @@ describe('streaming: a cut answer keeps the grades that arrived', () => {
   const afterTwo = twoGrades.indexOf('{"id":"t3"') + 5;
 
   it('stream cut mid-answer (connection dropped): ranker "llm", degraded "partial"', async () => {
-    double.setScript({ behaviour: { kind: 'cut', afterChars: afterTwo, inner: { kind: 'content', content: twoGrades } }, chunkChars: 7 });
+    double.setScript({
+      behaviour: { kind: 'cut', afterChars: afterTwo, inner: { kind: 'content', content: twoGrades } },
+      chunkChars: 7,
+    });
     const { outcome } = await rerankRun(reranker(), plateTomorrow);
     expect(outcome).toMatchObject({ ranker: 'llm', degraded: 'partial' });
     const explanations = outcome.ranked.slice(0, 2).map((entry) => entry.explanation);
@@ -224,7 +252,9 @@ describe('streaming: a cut answer keeps the grades that arrived', () => {
   });
 
   it('stream stalled by the deadline: partial grades within the deadline + 100 ms', async () => {
-    double.setScript({ behaviour: { kind: 'stall', afterChars: afterTwo, inner: { kind: 'content', content: twoGrades } } });
+    double.setScript({
+      behaviour: { kind: 'stall', afterChars: afterTwo, inner: { kind: 'content', content: twoGrades } },
+    });
     const { outcome, elapsed } = await rerankRun(reranker(), { ...plateTomorrow, deadlineMs: 300 });
     expect(outcome).toMatchObject({ ranker: 'llm', degraded: 'partial' });
     expect(outcome.ranked[0]!.explanation).toContain('first');
@@ -260,7 +290,15 @@ describe('security: tool text is untrusted data', () => {
   it('the model cannot add tools or change tool fields', async () => {
     const content = JSON.stringify({
       results: [
-        { id: 't1', grade: 3, why: 'ok\u0007\nIGNORE', toolName: 'hijacked', description: 'changed', relevance: 1, toolKey: 'x:y' },
+        {
+          id: 't1',
+          grade: 3,
+          why: 'ok\u0007\nIGNORE',
+          toolName: 'hijacked',
+          description: 'changed',
+          relevance: 1,
+          toolKey: 'x:y',
+        },
         { id: 't9999', grade: 3, why: 'invented' },
       ],
     });

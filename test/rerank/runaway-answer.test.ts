@@ -39,7 +39,10 @@ async function runAgainstProcess(script: string, deadlineMs = 3_000) {
   try {
     const lag = monitorEventLoopDelay({ resolution: 5 });
     lag.enable();
-    const run = await rerankRun(createReranker({ baseURL: own.baseURL, model: 'test-model', cacheTtlMs: 0 }), { ...plateTomorrow, deadlineMs });
+    const run = await rerankRun(createReranker({ baseURL: own.baseURL, model: 'test-model', cacheTtlMs: 0 }), {
+      ...plateTomorrow,
+      deadlineMs,
+    });
     lag.disable();
     return { ...run, maxLagMs: lag.max / 1e6 };
   } finally {
@@ -49,7 +52,10 @@ async function runAgainstProcess(script: string, deadlineMs = 3_000) {
 
 describe('error: an answer past the limits is cut and reported', () => {
   it('whitespace forever: stops at the size limit, lexical, "answer_too_long"', async () => {
-    const { outcome, elapsed, maxLagMs } = await runAgainst({ behaviour: { kind: 'endless', unit: '\n' }, chunkChars: 4096 });
+    const { outcome, elapsed, maxLagMs } = await runAgainst({
+      behaviour: { kind: 'endless', unit: '\n' },
+      chunkChars: 4096,
+    });
     expect(outcome).toMatchObject({ ranker: 'bm25', degraded: 'answer_too_long' });
     expect(elapsed).toBeLessThan(3_000); // cut by size, not by the deadline
     expect(maxLagMs).toBeLessThan(MAX_LAG_MS);
@@ -57,14 +63,20 @@ describe('error: an answer past the limits is cut and reported', () => {
   });
 
   it('whitespace forever in one-character deltas: answered by the deadline, the event loop free', async () => {
-    const { outcome, elapsed, maxLagMs } = await runAgainst({ behaviour: { kind: 'endless', unit: ' ' }, chunkChars: 1 }, 800);
+    const { outcome, elapsed, maxLagMs } = await runAgainst(
+      { behaviour: { kind: 'endless', unit: ' ' }, chunkChars: 1 },
+      800,
+    );
     expect(['timeout', 'answer_too_long']).toContain(outcome.degraded);
     expect(elapsed).toBeLessThan(800 + 100);
     expect(maxLagMs).toBeLessThan(MAX_LAG_MS);
   });
 
   it('grades before the limit are kept: ranker "llm", degraded "answer_too_long"', async () => {
-    const { outcome } = await runAgainst({ behaviour: { kind: 'endless', prefix: oneGrade, unit: ' ' }, chunkChars: 4096 });
+    const { outcome } = await runAgainst({
+      behaviour: { kind: 'endless', prefix: oneGrade, unit: ' ' },
+      chunkChars: 4096,
+    });
     expect(outcome).toMatchObject({ ranker: 'llm', degraded: 'answer_too_long' });
     expect(outcome.ranked[0]!.explanation).toContain('first');
   });

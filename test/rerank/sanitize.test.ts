@@ -7,19 +7,48 @@ describe('plainTextLine (the explanation callers get)', () => {
     expect(plainTextLine('Uses **create_issue** to `file` a [bug report](https://evil.example/x?a=(1))', 200)).toBe(
       'Uses create_issue to file a bug report',
     );
-    expect(plainTextLine('<script>alert(1)</script><b>Sends</b> <a href="x">mail</a>', 200)).toBe('alert(1) Sends mail');
-    expect(plainTextLine('# Title\n> quoted _emphasis_ of snake_case_name', 200)).toBe('Title quoted emphasis of snake_case_name');
+    expect(plainTextLine('<script>alert(1)</script><b>Sends</b> <a href="x">mail</a>', 200)).toBe(
+      'alert(1) Sends mail',
+    );
+    expect(plainTextLine('# Title\n> quoted _emphasis_ of snake_case_name', 200)).toBe(
+      'Title quoted emphasis of snake_case_name',
+    );
     expect(plainTextLine('![alt text](javascript:alert(1)) <!-- hidden --> ok', 200)).toBe('alt text ok');
   });
 
   it('is always one short line of text without markup or control characters', () => {
     fc.assert(
-      fc.property(fc.string({ maxLength: 3_000, unit: fc.constantFrom('a', ' ', '\n', '\r', '\u2028', '\u0000', '\u202e', '<', '>', '`', '*', '[', ']', '(', ')', '#', '_', 'é') }), (text) => {
-        const line = plainTextLine(text, 200);
-        expect(line.length).toBeLessThanOrEqual(200);
-        expect(line).not.toMatch(/[\p{Cc}\p{Cf}\u2028\u2029<>`*[\]]/u);
-        expect(line).toBe(line.trim());
-      }),
+      fc.property(
+        fc.string({
+          maxLength: 3_000,
+          unit: fc.constantFrom(
+            'a',
+            ' ',
+            '\n',
+            '\r',
+            '\u2028',
+            '\u0000',
+            '\u202e',
+            '<',
+            '>',
+            '`',
+            '*',
+            '[',
+            ']',
+            '(',
+            ')',
+            '#',
+            '_',
+            'é',
+          ),
+        }),
+        (text) => {
+          const line = plainTextLine(text, 200);
+          expect(line.length).toBeLessThanOrEqual(200);
+          expect(line).not.toMatch(/[\p{Cc}\p{Cf}\u2028\u2029<>`*[\]]/u);
+          expect(line).toBe(line.trim());
+        },
+      ),
     );
   });
 

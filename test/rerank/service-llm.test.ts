@@ -14,7 +14,14 @@ let service: RunningApp;
 const llmConfig = (baseUrl: string, deadlineMs = DEADLINE_MS): Config =>
   testConfig({
     search: { ...testConfig().search, deadlineMs },
-    llm: { baseUrl, apiKey: 'k', model: 'test-model', promptTokenBudget: 7000, cacheTtlMs: 0, cacheEntriesPerProject: 100 },
+    llm: {
+      baseUrl,
+      apiKey: 'k',
+      model: 'test-model',
+      promptTokenBudget: 7000,
+      cacheTtlMs: 0,
+      cacheEntriesPerProject: 100,
+    },
   });
 
 beforeAll(async () => {
@@ -38,11 +45,10 @@ const responseTimes = (app: RunningApp = service) =>
 
 async function search(query: string[], headers: Record<string, string> = {}, url = service.url) {
   const started = performance.now();
-  const { status, body } = await searchAs<{ results: { toolKey: string; relevance: number; explanation?: string }[]; meta: Record<string, unknown> }>(
-    url,
-    { query, tools: everydayTools, maxResults: 5 },
-    { path: '/catalog/search', projectId: 'project-a', headers },
-  );
+  const { status, body } = await searchAs<{
+    results: { toolKey: string; relevance: number; explanation?: string }[];
+    meta: Record<string, unknown>;
+  }>(url, { query, tools: everydayTools, maxResults: 5 }, { path: '/catalog/search', projectId: 'project-a', headers });
   const finishedAt = performance.now();
   return { status, body, elapsed: finishedAt - started, finishedAt };
 }
@@ -53,7 +59,9 @@ describe('happy: the service reranks with the model', () => {
       behaviour: {
         kind: 'grade',
         rule: (_request, candidates) =>
-          candidates.filter((c) => c.line.includes('calendar_list_events')).map((c) => ({ id: c.id, grade: 3, why: 'shows tomorrow’s events' })),
+          candidates
+            .filter((c) => c.line.includes('calendar_list_events'))
+            .map((c) => ({ id: c.id, grade: 3, why: 'shows tomorrow’s events' })),
       },
     });
     const { status, body } = await search(["what's on my plate tomorrow"]);
@@ -68,7 +76,9 @@ describe('happy: the service reranks with the model', () => {
   });
 
   it('says at start which mode it runs in', async () => {
-    expect(service.logs.lines.some((line) => line.msg === 'LLM rerank stage on' && line.model === 'test-model')).toBe(true);
+    expect(service.logs.lines.some((line) => line.msg === 'LLM rerank stage on' && line.model === 'test-model')).toBe(
+      true,
+    );
     const plain = await startApp(testConfig());
     try {
       expect(plain.logs.lines.some((line) => String(line.msg).startsWith('BM25-only'))).toBe(true);
@@ -92,7 +102,9 @@ describe('error: the deadline holds whatever the model does', () => {
       await search(['warm up the code paths'], {}, burst.url);
       const completedBefore = responseTimes(burst).length;
       // Distinct queries: 50 separate model calls hang at once (identical ones would share one call).
-      const runs = await Promise.all(Array.from({ length: 50 }, (_, at) => search([`list calendar events ${at}`], {}, burst.url)));
+      const runs = await Promise.all(
+        Array.from({ length: 50 }, (_, at) => search([`list calendar events ${at}`], {}, burst.url)),
+      );
       for (const run of runs) {
         expect(run.status).toBe(200);
         expect(run.body.meta).toMatchObject({ ranker: 'bm25', degraded: 'timeout' });
@@ -130,7 +142,9 @@ describe('error: the deadline holds whatever the model does', () => {
     expect(run.body.meta).toMatchObject({ ranker: 'bm25', degraded: reason });
     // From the double's error response to the service's last byte, on the service's own log clock
     // (wall-clock ms, same process), so this process's client work does not count against it.
-    const completed = service.logs.lines.find((line) => line.msg === 'request completed' && line.requestId === requestId)!;
+    const completed = service.logs.lines.find(
+      (line) => line.msg === 'request completed' && line.requestId === requestId,
+    )!;
     const errorSentAt = performance.timeOrigin + double.requests[0]!.closedAt!;
     // Generous for a loaded machine (a quiet one takes a few ms), below the SDK's first retry backoff (≥ 375 ms).
     expect(Number(completed.time) - errorSentAt).toBeLessThan(300);
@@ -138,8 +152,15 @@ describe('error: the deadline holds whatever the model does', () => {
   });
 
   it('stream cut mid-answer: "llm" with "partial"', async () => {
-    const content = JSON.stringify({ results: [{ id: 't1', grade: 3, why: 'first' }, { id: 't2', grade: 2, why: 'second' }] });
-    double.setScript({ behaviour: { kind: 'stall', afterChars: content.indexOf('{"id":"t2"') + 4, inner: { kind: 'content', content } } });
+    const content = JSON.stringify({
+      results: [
+        { id: 't1', grade: 3, why: 'first' },
+        { id: 't2', grade: 2, why: 'second' },
+      ],
+    });
+    double.setScript({
+      behaviour: { kind: 'stall', afterChars: content.indexOf('{"id":"t2"') + 4, inner: { kind: 'content', content } },
+    });
     const run = await search(['list calendar events']);
     expect(run.body.meta).toMatchObject({ ranker: 'llm', degraded: 'partial' });
     expect(run.body.results[0]!.explanation).toContain('first');

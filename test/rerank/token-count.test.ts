@@ -9,10 +9,15 @@ import { countTextTokens } from '../../src/rerank/token-count.js';
 describe('countTextTokens', () => {
   it('is the exact o200k count for text without long runs of one character class', () => {
     fc.assert(
-      fc.property(fc.array(fc.constantFrom('calendar', 'list_events', ' ', '\n', 'über', '42', '.', ', ', '漢字'), { maxLength: 200 }), (parts) => {
-        const text = parts.join('');
-        expect(countTextTokens(text)).toBe(countTokens(text));
-      }),
+      fc.property(
+        fc.array(fc.constantFrom('calendar', 'list_events', ' ', '\n', 'über', '42', '.', ', ', '漢字'), {
+          maxLength: 200,
+        }),
+        (parts) => {
+          const text = parts.join('');
+          expect(countTextTokens(text)).toBe(countTokens(text));
+        },
+      ),
     );
   });
 

@@ -12,7 +12,16 @@ const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const CALLER_SPAN = '00f067aa0ba902b7';
 
 const llmConfig = (baseUrl: string): Config =>
-  testConfig({ llm: { baseUrl, apiKey: 'k', model: 'test-model', promptTokenBudget: 7000, cacheTtlMs: 0, cacheEntriesPerProject: 10 } });
+  testConfig({
+    llm: {
+      baseUrl,
+      apiKey: 'k',
+      model: 'test-model',
+      promptTokenBudget: 7000,
+      cacheTtlMs: 0,
+      cacheEntriesPerProject: 10,
+    },
+  });
 
 let model: OpenAITestServer;
 let service: RunningApp;
@@ -25,7 +34,11 @@ afterAll(async () => {
   await model.close();
 });
 
-async function search(target: RunningApp, headers: Record<string, string> = {}, query = 'send an email'): Promise<number> {
+async function search(
+  target: RunningApp,
+  headers: Record<string, string> = {},
+  query = 'send an email',
+): Promise<number> {
   return (await searchAs(target, { query: [query], tools: everydayTools }, { headers })).status;
 }
 
@@ -44,7 +57,11 @@ describe('trace context', () => {
   });
 
   it('ignores a malformed traceparent (and its tracestate)', async () => {
-    await search(service, { traceparent: `00-${'0'.repeat(32)}-${CALLER_SPAN}-01`, tracestate: 'vendor=abc' }, 'list calendar events');
+    await search(
+      service,
+      { traceparent: `00-${'0'.repeat(32)}-${CALLER_SPAN}-01`, tracestate: 'vendor=abc' },
+      'list calendar events',
+    );
     const sent = model.requests.at(-1)!.headers;
     expect(sent.traceparent).toBeUndefined();
     expect(sent.tracestate).toBeUndefined();
@@ -57,11 +74,23 @@ describe('trace context on the embeddings calls', () => {
     const embeddings = await startOpenAITestServer();
     const semantic = await startApp(
       testConfig({
-        embeddings: { endpoint: { baseUrl: embeddings.baseURL, apiKey: undefined, model: 'test-embed' }, threads: 1, cacheBytes: 1024 * 1024, waitShare: 0.5, maxQueuedPerProject: 1000 },
+        embeddings: {
+          endpoint: { baseUrl: embeddings.baseURL, apiKey: undefined, model: 'test-embed' },
+          threads: 1,
+          cacheBytes: 1024 * 1024,
+          waitShare: 0.5,
+          maxQueuedPerProject: 1000,
+        },
       }),
     );
     try {
-      expect(await search(semantic, { traceparent: `00-${TRACE_ID}-${CALLER_SPAN}-01`, tracestate: 'vendor=abc' }, 'what is on my plate tomorrow')).toBe(200);
+      expect(
+        await search(
+          semantic,
+          { traceparent: `00-${TRACE_ID}-${CALLER_SPAN}-01`, tracestate: 'vendor=abc' },
+          'what is on my plate tomorrow',
+        ),
+      ).toBe(200);
       const { spanId } = audits(semantic).at(-1)!;
       expect(spanId).toMatch(/^[0-9a-f]{16}$/);
       // The query's call and the list's background batch: both children of this search's span.
@@ -85,8 +114,11 @@ describe('model failures in the logs', () => {
   it('logs an HTTP failure at warn with its status, once per 10 s however often it repeats', async () => {
     model.setScript({ behaviour: { kind: 'error', status: 503, message: 'overloaded' } });
     try {
-      for (const query of ['send an email', 'post to slack', 'read a file']) expect(await search(service, {}, query)).toBe(200);
-      const warnings = service.logs.lines.filter((line) => line.level === 40 && (line.llm as { status?: number } | undefined)?.status === 503);
+      for (const query of ['send an email', 'post to slack', 'read a file'])
+        expect(await search(service, {}, query)).toBe(200);
+      const warnings = service.logs.lines.filter(
+        (line) => line.level === 40 && (line.llm as { status?: number } | undefined)?.status === 503,
+      );
       expect(warnings).toHaveLength(1);
       expect(warnings[0]).toMatchObject({ llm: { reason: 'upstream_error', status: 503 } });
     } finally {

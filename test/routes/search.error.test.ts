@@ -16,7 +16,8 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 /** The body as sent (malformed on purpose), to the seed path. */
-const post = (body: string | Uint8Array, headers: Record<string, string> = {}) => searchAs(server, body, { path: '/catalog/search', headers });
+const post = (body: string | Uint8Array, headers: Record<string, string> = {}) =>
+  searchAs(server, body, { path: '/catalog/search', headers });
 
 /** Every bad request must leave the server serving the next good one. */
 async function expectStillServing() {
@@ -24,12 +25,7 @@ async function expectStillServing() {
   expect(ok.status).toBe(200);
 }
 
-function expectProblem(
-  response: Awaited<ReturnType<typeof post>>,
-  status: number,
-  code: string,
-  field?: string,
-) {
+function expectProblem(response: Awaited<ReturnType<typeof post>>, status: number, code: string, field?: string) {
   expect(response.status).toBe(status);
   expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
   const problem = response.body;
@@ -49,27 +45,141 @@ const valid = { query: ['read a file'], tools: sampleTools.slice(0, 5) };
 describe('bad input gets a documented 4xx problem+json, and the server keeps serving', () => {
   const cases: { name: string; body: unknown; status: number; code: string; field?: string }[] = [
     { name: 'query missing', body: { tools: valid.tools }, status: 400, code: 'INVALID_REQUEST', field: '/query' },
-    { name: 'query is a string, not an array', body: { ...valid, query: 'read a file' }, status: 400, code: 'INVALID_REQUEST', field: '/query' },
+    {
+      name: 'query is a string, not an array',
+      body: { ...valid, query: 'read a file' },
+      status: 400,
+      code: 'INVALID_REQUEST',
+      field: '/query',
+    },
     { name: 'query is empty', body: { ...valid, query: [] }, status: 400, code: 'INVALID_REQUEST', field: '/query' },
-    { name: 'a query item is empty', body: { ...valid, query: ['ok', ''] }, status: 400, code: 'INVALID_REQUEST', field: '/query/1' },
-    { name: 'more than 16 query items', body: { ...valid, query: Array(17).fill('x') }, status: 400, code: 'INVALID_REQUEST', field: '/query' },
-    { name: 'a query item longer than MAX_QUERY_CHARS', body: { ...valid, query: ['ok', 'x'.repeat(101)] }, status: 400, code: 'INVALID_REQUEST', field: '/query/1' },
-    { name: 'context longer than MAX_CONTEXT_CHARS', body: { ...valid, context: 'x'.repeat(301) }, status: 400, code: 'INVALID_REQUEST', field: '/context' },
-    { name: 'context of the wrong type', body: { ...valid, context: 42 }, status: 400, code: 'INVALID_REQUEST', field: '/context' },
+    {
+      name: 'a query item is empty',
+      body: { ...valid, query: ['ok', ''] },
+      status: 400,
+      code: 'INVALID_REQUEST',
+      field: '/query/1',
+    },
+    {
+      name: 'more than 16 query items',
+      body: { ...valid, query: Array(17).fill('x') },
+      status: 400,
+      code: 'INVALID_REQUEST',
+      field: '/query',
+    },
+    {
+      name: 'a query item longer than MAX_QUERY_CHARS',
+      body: { ...valid, query: ['ok', 'x'.repeat(101)] },
+      status: 400,
+      code: 'INVALID_REQUEST',
+      field: '/query/1',
+    },
+    {
+      name: 'context longer than MAX_CONTEXT_CHARS',
+      body: { ...valid, context: 'x'.repeat(301) },
+      status: 400,
+      code: 'INVALID_REQUEST',
+      field: '/context',
+    },
+    {
+      name: 'context of the wrong type',
+      body: { ...valid, context: 42 },
+      status: 400,
+      code: 'INVALID_REQUEST',
+      field: '/context',
+    },
     { name: 'tools missing', body: { query: ['x'] }, status: 400, code: 'INVALID_REQUEST', field: '/tools' },
-    { name: 'tools and servers both', body: { ...valid, servers: [] }, status: 400, code: 'INVALID_REQUEST', field: '/servers' },
-    { name: 'a server without serverId', body: { query: ['x'], servers: [{ tools: [] }] }, status: 400, code: 'INVALID_REQUEST', field: '/servers/0/serverId' },
-    { name: 'an unknown filter field', body: { ...valid, filter: { server: ['a'] } }, status: 400, code: 'INVALID_REQUEST', field: '/filter/server' },
-    { name: 'a filter.tools rule RE2 refuses', body: { ...valid, filter: { tools: ['ok', '/(a)\\1/'] } }, status: 400, code: 'INVALID_REQUEST', field: '/filter/tools/1' },
-    { name: 'filter.tools rules too large together', body: { ...valid, filter: { tools: Array.from({ length: 64 }, (_, i) => `/[a-z]{1,999}b${i}/`) } }, status: 400, code: 'INVALID_REQUEST', field: '/filter/tools/4' },
-    { name: 'a filter.tools glob with an unclosed brace', body: { ...valid, filter: { tools: ['ok', 'a{b'] } }, status: 400, code: 'INVALID_REQUEST', field: '/filter/tools/1' },
-    { name: 'minRelevance above 1', body: { ...valid, minRelevance: 1.5 }, status: 400, code: 'INVALID_REQUEST', field: '/minRelevance' },
-    { name: 'maxResults above 100', body: { ...valid, maxResults: 101 }, status: 400, code: 'INVALID_REQUEST', field: '/maxResults' },
-    { name: 'maxResults not an integer', body: { ...valid, maxResults: 2.5 }, status: 400, code: 'INVALID_REQUEST', field: '/maxResults' },
-    { name: 'an unknown top-level field', body: { ...valid, limit: 5 }, status: 400, code: 'INVALID_REQUEST', field: '/limit' },
+    {
+      name: 'tools and servers both',
+      body: { ...valid, servers: [] },
+      status: 400,
+      code: 'INVALID_REQUEST',
+      field: '/servers',
+    },
+    {
+      name: 'a server without serverId',
+      body: { query: ['x'], servers: [{ tools: [] }] },
+      status: 400,
+      code: 'INVALID_REQUEST',
+      field: '/servers/0/serverId',
+    },
+    {
+      name: 'an unknown filter field',
+      body: { ...valid, filter: { server: ['a'] } },
+      status: 400,
+      code: 'INVALID_REQUEST',
+      field: '/filter/server',
+    },
+    {
+      name: 'a filter.tools rule RE2 refuses',
+      body: { ...valid, filter: { tools: ['ok', '/(a)\\1/'] } },
+      status: 400,
+      code: 'INVALID_REQUEST',
+      field: '/filter/tools/1',
+    },
+    {
+      name: 'filter.tools rules too large together',
+      body: { ...valid, filter: { tools: Array.from({ length: 64 }, (_, i) => `/[a-z]{1,999}b${i}/`) } },
+      status: 400,
+      code: 'INVALID_REQUEST',
+      field: '/filter/tools/4',
+    },
+    {
+      name: 'a filter.tools glob with an unclosed brace',
+      body: { ...valid, filter: { tools: ['ok', 'a{b'] } },
+      status: 400,
+      code: 'INVALID_REQUEST',
+      field: '/filter/tools/1',
+    },
+    {
+      name: 'minRelevance above 1',
+      body: { ...valid, minRelevance: 1.5 },
+      status: 400,
+      code: 'INVALID_REQUEST',
+      field: '/minRelevance',
+    },
+    {
+      name: 'maxResults above 100',
+      body: { ...valid, maxResults: 101 },
+      status: 400,
+      code: 'INVALID_REQUEST',
+      field: '/maxResults',
+    },
+    {
+      name: 'maxResults not an integer',
+      body: { ...valid, maxResults: 2.5 },
+      status: 400,
+      code: 'INVALID_REQUEST',
+      field: '/maxResults',
+    },
+    {
+      name: 'an unknown top-level field',
+      body: { ...valid, limit: 5 },
+      status: 400,
+      code: 'INVALID_REQUEST',
+      field: '/limit',
+    },
     { name: 'a JSON array instead of an object', body: [valid], status: 400, code: 'INVALID_REQUEST' },
-    { name: 'more tools than MAX_TOOLS', body: { ...valid, tools: manyTools(201) }, status: 413, code: 'TOO_MANY_TOOLS', field: '/tools' },
-    { name: 'more tools than MAX_TOOLS across servers', body: { query: ['x'], servers: [{ serverId: 'a', tools: manyTools(150) }, { serverId: 'b', tools: manyTools(51) }] }, status: 413, code: 'TOO_MANY_TOOLS', field: '/servers' },
+    {
+      name: 'more tools than MAX_TOOLS',
+      body: { ...valid, tools: manyTools(201) },
+      status: 413,
+      code: 'TOO_MANY_TOOLS',
+      field: '/tools',
+    },
+    {
+      name: 'more tools than MAX_TOOLS across servers',
+      body: {
+        query: ['x'],
+        servers: [
+          { serverId: 'a', tools: manyTools(150) },
+          { serverId: 'b', tools: manyTools(51) },
+        ],
+      },
+      status: 413,
+      code: 'TOO_MANY_TOOLS',
+      field: '/servers',
+    },
   ];
 
   for (const testCase of cases) {
@@ -83,7 +193,10 @@ describe('bad input gets a documented 4xx problem+json, and the server keeps ser
     const response = await post(JSON.stringify({ ...valid, limit: 1 }), { 'x-request-id': 'rejected-1' });
     expect(response.status).toBe(400);
     const lines = server.logs.lines.filter((line) => line.requestId === 'rejected-1');
-    expect(lines.find((line) => line.msg === 'request rejected')).toMatchObject({ projectId: 'project-a', code: 'INVALID_REQUEST' });
+    expect(lines.find((line) => line.msg === 'request rejected')).toMatchObject({
+      projectId: 'project-a',
+      code: 'INVALID_REQUEST',
+    });
     expect(JSON.stringify(lines)).not.toMatch(/eyJ[\w-]+\./);
   });
 
@@ -106,7 +219,11 @@ describe('bad input gets a documented 4xx problem+json, and the server keeps ser
   });
 
   it('lists each problem once', async () => {
-    const problem = expectProblem(await post(JSON.stringify({ ...valid, maxResults: 500, limit: 1, query: [] })), 400, 'INVALID_REQUEST');
+    const problem = expectProblem(
+      await post(JSON.stringify({ ...valid, maxResults: 500, limit: 1, query: [] })),
+      400,
+      'INVALID_REQUEST',
+    );
     const seen = problem.errors.map((error: { field: string; message: string }) => `${error.field} ${error.message}`);
     expect(new Set(seen).size).toBe(seen.length);
   });
@@ -127,20 +244,33 @@ describe('bad input gets a documented 4xx problem+json, and the server keeps ser
 
   it('a body that is not what its Content-Encoding says → 400; an unknown encoding → 415', async () => {
     expectProblem(await post(JSON.stringify(valid), { 'content-encoding': 'gzip' }), 400, 'INVALID_REQUEST');
-    const problem = expectProblem(await post(JSON.stringify(valid), { 'content-encoding': 'compress' }), 415, 'UNSUPPORTED_MEDIA_TYPE');
+    const problem = expectProblem(
+      await post(JSON.stringify(valid), { 'content-encoding': 'compress' }),
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
     expect(problem.detail).toContain('Content-Encoding');
     await expectStillServing();
   });
 
   it('a non-JSON content type → 415 UNSUPPORTED_MEDIA_TYPE', async () => {
     expectProblem(await post(JSON.stringify(valid), { 'content-type': 'text/plain' }), 415, 'UNSUPPORTED_MEDIA_TYPE');
-    expectProblem(await post('query=x', { 'content-type': 'application/x-www-form-urlencoded' }), 415, 'UNSUPPORTED_MEDIA_TYPE');
+    expectProblem(
+      await post('query=x', { 'content-type': 'application/x-www-form-urlencoded' }),
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
     await expectStillServing();
   });
 
   it('a bad X-Search-Deadline-Ms → 400 naming the header', async () => {
     for (const value of ['soon', '-5', '0', '1.5', '99999999999']) {
-      const problem = expectProblem(await post(JSON.stringify(valid), { 'x-search-deadline-ms': value }), 400, 'INVALID_REQUEST', 'X-Search-Deadline-Ms');
+      const problem = expectProblem(
+        await post(JSON.stringify(valid), { 'x-search-deadline-ms': value }),
+        400,
+        'INVALID_REQUEST',
+        'X-Search-Deadline-Ms',
+      );
       expect(problem.detail).toContain('X-Search-Deadline-Ms');
     }
     await expectStillServing();
@@ -156,7 +286,12 @@ describe('bad input gets a documented 4xx problem+json, and the server keeps ser
 
   it('30 refused filter.tools rules → 400 listing the first 20, as every 400 does', async () => {
     const rules = Array.from({ length: 30 }, (_, i) => `/(a${i})\\1/`);
-    const problem = expectProblem(await post(JSON.stringify({ ...valid, filter: { tools: rules } })), 400, 'INVALID_REQUEST', '/filter/tools/0');
+    const problem = expectProblem(
+      await post(JSON.stringify({ ...valid, filter: { tools: rules } })),
+      400,
+      'INVALID_REQUEST',
+      '/filter/tools/0',
+    );
     expect(problem.errors).toHaveLength(20);
     expect(problem.errors?.at(-1)?.field).toBe('/filter/tools/19');
   });
@@ -167,7 +302,13 @@ describe('bad input gets a documented 4xx problem+json, and the server keeps ser
     const name = 'a'.repeat(512);
     const rules = ['[^a]', 'b', 'c', 'd', 'e'].map((tail) => `/(?:(?:a{1,30}){1,30})${tail}/`);
     const problem = expectProblem(
-      await post(JSON.stringify({ query: ['x'], tools: [{ toolKey: name, toolName: name, serverName: 'S' }], filter: { tools: rules } })),
+      await post(
+        JSON.stringify({
+          query: ['x'],
+          tools: [{ toolKey: name, toolName: name, serverName: 'S' }],
+          filter: { tools: rules },
+        }),
+      ),
       400,
       'INVALID_REQUEST',
       '/filter/tools',
@@ -179,7 +320,11 @@ describe('bad input gets a documented 4xx problem+json, and the server keeps ser
   it('a filter.tools rule set too slow for the list → 400 naming /filter/tools, and other searches are answered while it runs', async () => {
     // ~25 ms per 256-character name (under the per-tool bound): about 5 s for these 200 tools, past the
     // worker's 2 s budget.
-    const tools = Array.from({ length: 200 }, (_, i) => ({ toolKey: `s:${i}`, toolName: 'ab'.repeat(124) + i, serverName: 'S' }));
+    const tools = Array.from({ length: 200 }, (_, i) => ({
+      toolKey: `s:${i}`,
+      toolName: 'ab'.repeat(124) + i,
+      serverName: 'S',
+    }));
     const rules = Array.from({ length: 16 }, (_, i) => `/[a-z]{1,100}b${i}/`);
     const order: string[] = [];
     const slow = post(JSON.stringify({ query: ['x'], tools, filter: { tools: rules } })).then((response) => {

@@ -41,10 +41,21 @@ beforeAll(async () => {
   server = await startApp(config);
   withModel = await startApp({
     ...config,
-    llm: { baseUrl: model.baseURL, apiKey: 'k', model: 'test-model', promptTokenBudget: 7000, cacheTtlMs: 60_000, cacheEntriesPerProject: 10 },
+    llm: {
+      baseUrl: model.baseURL,
+      apiKey: 'k',
+      model: 'test-model',
+      promptTokenBudget: 7000,
+      cacheTtlMs: 60_000,
+      cacheEntriesPerProject: 10,
+    },
   });
   for (const to of [server, withModel]) {
-    const registered = await send({ projectId: 'project-a', body: JSON.stringify({ query: ['read a file'], tools: sampleTools }), to });
+    const registered = await send({
+      projectId: 'project-a',
+      body: JSON.stringify({ query: ['read a file'], tools: sampleTools }),
+      to,
+    });
     knownToolSet = (registered.json as { meta: { toolSet: string } }).meta.toolSet;
   }
 });
@@ -64,7 +75,10 @@ const words = fc.constantFrom('read a file', 'create issue', 'send_email', 'gith
 const oddText = fc.oneof(
   fc.string({ maxLength: 40 }),
   fc.string({ unit: 'grapheme', maxLength: 20 }),
-  fc.string({ unit: fc.constantFrom(...LONE_SURROGATES, '\u0000', '\u2028', '😀', 'é', ' ', ':', '/', '*'), maxLength: 30 }),
+  fc.string({
+    unit: fc.constantFrom(...LONE_SURROGATES, '\u0000', '\u2028', '😀', 'é', ' ', ':', '/', '*'),
+    maxLength: 30,
+  }),
   fc.constantFrom(...PROTO_KEYS, '', ' ', '\t\n'),
 );
 /** Long text, some of it over the limits. */
@@ -77,10 +91,15 @@ const hugeText = fc.constantFrom(
   '\n'.repeat(10_000),
 );
 /** Text as routers forward it, and as attackers would send it. */
-const text = fc.oneof({ weight: 8, arbitrary: words }, { weight: 5, arbitrary: oddText }, { weight: 1, arbitrary: hugeText });
+const text = fc.oneof(
+  { weight: 8, arbitrary: words },
+  { weight: 5, arbitrary: oddText },
+  { weight: 1, arbitrary: hugeText },
+);
 const shortText = fc.oneof({ weight: 3, arbitrary: words }, { weight: 2, arbitrary: oddText });
 /** Mostly `valid`, sometimes `odd`: requests must get through validation often enough to reach ranking. */
-const mostly = <T, U>(valid: fc.Arbitrary<T>, odd: fc.Arbitrary<U>) => fc.oneof({ weight: 6, arbitrary: valid }, { weight: 1, arbitrary: odd });
+const mostly = <T, U>(valid: fc.Arbitrary<T>, odd: fc.Arbitrary<U>) =>
+  fc.oneof({ weight: 6, arbitrary: valid }, { weight: 1, arbitrary: odd });
 
 /** A value in place of any field: wrong types, nulls and edge numbers included. */
 const anyValue: fc.Arbitrary<unknown> = fc.oneof(
@@ -139,10 +158,26 @@ const mcpTool = fc.record(
   { requiredKeys: ['name', 'inputSchema'] },
 );
 
-const server_ = fc.record({ serverId: text, serverName: text, tools: fc.array(mcpTool, { maxLength: 6 }) }, { requiredKeys: ['serverId', 'tools'] });
+const server_ = fc.record(
+  { serverId: text, serverName: text, tools: fc.array(mcpTool, { maxLength: 6 }) },
+  { requiredKeys: ['serverId', 'tools'] },
+);
 
 const filterRule = fc.oneof(
-  { weight: 3, arbitrary: fc.constantFrom('read_*', '*issue*', '!*delete*', '/^gh:/', '/file/i', '{a,b}*', '[abc]*', '/(a+)+$/', 'github:*') },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom(
+      'read_*',
+      '*issue*',
+      '!*delete*',
+      '/^gh:/',
+      '/file/i',
+      '{a,b}*',
+      '[abc]*',
+      '/(a+)+$/',
+      'github:*',
+    ),
+  },
   { weight: 1, arbitrary: fc.constantFrom('/\\1/', '/[/', '!', '', 'a{b', '*}', '[a', '/(?i)x/m', '/[a-z]{1,999}b/') },
   { weight: 1, arbitrary: text },
 );
@@ -187,7 +222,10 @@ type ListForm = 'tools' | 'servers' | 'toolSet' | 'tools+servers' | 'tools+toolS
 
 const toolSetId = fc.oneof(
   { weight: 3, arbitrary: fc.constant('known') },
-  { weight: 1, arbitrary: fc.constantFrom('A'.repeat(43), 'A'.repeat(42), 'A'.repeat(44), '../../etc/passwd', '', '__proto__') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('A'.repeat(43), 'A'.repeat(42), 'A'.repeat(44), '../../etc/passwd', '', '__proto__'),
+  },
   { weight: 1, arbitrary: text },
 );
 
@@ -196,7 +234,10 @@ const request = fc
   .record({
     envelope,
     narrowing: filterAndBoost,
-    form: mostly(fc.constantFrom<ListForm>('tools', 'tools', 'servers', 'toolSet'), fc.constantFrom<ListForm>('tools+servers', 'tools+toolSet', 'none')),
+    form: mostly(
+      fc.constantFrom<ListForm>('tools', 'tools', 'servers', 'toolSet'),
+      fc.constantFrom<ListForm>('tools+servers', 'tools+toolSet', 'none'),
+    ),
     tools: fc.array(toolInfo, { maxLength: 8 }),
     sample: fc.nat({ max: sampleTools.length }),
     servers: fc.array(server_, { maxLength: 3 }),
@@ -222,7 +263,12 @@ type Mutation =
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constant('replace' as const), at: fc.nat(), value: anyValue }),
   fc.record({ kind: fc.constant('delete' as const), at: fc.nat() }),
-  fc.record({ kind: fc.constant('addKey' as const), at: fc.nat(), key: fc.oneof(fc.constantFrom(...PROTO_KEYS, 'tools', 'query', 'servers', 'toolSet'), text), value: anyValue }),
+  fc.record({
+    kind: fc.constant('addKey' as const),
+    at: fc.nat(),
+    key: fc.oneof(fc.constantFrom(...PROTO_KEYS, 'tools', 'query', 'servers', 'toolSet'), text),
+    value: anyValue,
+  }),
 );
 
 type Container = Record<string, unknown> | unknown[];
@@ -244,7 +290,8 @@ function mutate(body: Record<string, unknown>, mutations: Mutation[]): Record<st
     const keys = Array.isArray(target) ? target.map((_, i) => i) : Object.keys(target);
     if (m.kind === 'addKey') {
       if (Array.isArray(target)) target.push(m.value);
-      else Object.defineProperty(target, m.key, { value: m.value, enumerable: true, writable: true, configurable: true });
+      else
+        Object.defineProperty(target, m.key, { value: m.value, enumerable: true, writable: true, configurable: true });
       continue;
     }
     if (keys.length === 0) continue;
@@ -303,14 +350,39 @@ const transport: fc.Arbitrary<Transport> = fc.oneof(
     weight: 1,
     arbitrary: fc.record({
       kind: fc.constant('encoding' as const),
-      value: fc.constantFrom('GZIP', 'gzip, gzip', 'x-gzip', 'deflate', 'br', 'identity', 'gzip;q=1', 'zstd', ' gzip ', 'identity, gzip', ''),
+      value: fc.constantFrom(
+        'GZIP',
+        'gzip, gzip',
+        'x-gzip',
+        'deflate',
+        'br',
+        'identity',
+        'gzip;q=1',
+        'zstd',
+        ' gzip ',
+        'identity, gzip',
+        '',
+      ),
       compress: fc.boolean(),
     }),
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('truncate' as const), at: fc.nat() }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('garbage' as const), at: fc.nat(), bytes: fc.array(fc.integer({ min: 0, max: 255 }), { minLength: 1, maxLength: 4 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('garbage' as const),
+      at: fc.nat(),
+      bytes: fc.array(fc.integer({ min: 0, max: 255 }), { minLength: 1, maxLength: 4 }),
+    }),
+  },
   // Inflated to just under or far over the body limit (a bomb: tiny on the wire).
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('gzipPadded' as const), bytes: fc.constantFrom(BODY_LIMIT - 64 * 1024, BODY_LIMIT + 1, 50 * 1024 * 1024) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('gzipPadded' as const),
+      bytes: fc.constantFrom(BODY_LIMIT - 64 * 1024, BODY_LIMIT + 1, 50 * 1024 * 1024),
+    }),
+  },
 );
 
 interface Wire {
@@ -331,16 +403,32 @@ function encode(json: string, how: Transport): Wire {
     case 'gzip':
       return { body: gzipSync(bytes), headers: { ...headers, 'content-encoding': 'gzip' }, intact: true };
     case 'encoding':
-      return { body: how.compress ? gzipSync(bytes) : bytes, headers: { ...headers, 'content-encoding': how.value }, intact: false };
+      return {
+        body: how.compress ? gzipSync(bytes) : bytes,
+        headers: { ...headers, 'content-encoding': how.value },
+        intact: false,
+      };
     case 'truncate':
       return { body: bytes.subarray(0, how.at % Math.max(1, bytes.length)), headers, intact: false };
     case 'garbage': {
       const at = how.at % (bytes.length + 1);
-      return { body: Buffer.concat([bytes.subarray(0, at), Buffer.from(how.bytes), bytes.subarray(at)]), headers, intact: false };
+      return {
+        body: Buffer.concat([bytes.subarray(0, at), Buffer.from(how.bytes), bytes.subarray(at)]),
+        headers,
+        intact: false,
+      };
     }
     case 'gzipPadded': {
-      const padded = Buffer.concat([bytes.subarray(0, bytes.length - 1), Buffer.alloc(Math.max(0, how.bytes - bytes.length), ' '), bytes.subarray(bytes.length - 1)]);
-      return { body: gzipSync(padded), headers: { ...headers, 'content-encoding': 'gzip' }, intact: padded.length <= BODY_LIMIT };
+      const padded = Buffer.concat([
+        bytes.subarray(0, bytes.length - 1),
+        Buffer.alloc(Math.max(0, how.bytes - bytes.length), ' '),
+        bytes.subarray(bytes.length - 1),
+      ]);
+      return {
+        body: gzipSync(padded),
+        headers: { ...headers, 'content-encoding': 'gzip' },
+        intact: padded.length <= BODY_LIMIT,
+      };
     }
   }
 }
@@ -349,7 +437,13 @@ function encode(json: string, how: Transport): Wire {
 
 const PROJECTS = ['project-a', 'project-b', '__proto__', 'constructor', '', 'p\ud800', 'x'.repeat(600)];
 
-async function send({ projectId, body, headers = { 'content-type': 'application/json' }, path = '/v1/catalog/search', to = server }: {
+async function send({
+  projectId,
+  body,
+  headers = { 'content-type': 'application/json' },
+  path = '/v1/catalog/search',
+  to = server,
+}: {
   projectId: string;
   body: Uint8Array | string;
   headers?: Record<string, string>;
@@ -366,7 +460,9 @@ async function send({ projectId, body, headers = { 'content-type': 'application/
       signal: AbortSignal.timeout(HANG_MS),
     });
   } catch (error) {
-    throw new Error(`no answer within ${HANG_MS} ms (hang, crash or reset): ${(error as Error).message}`);
+    throw new Error(`no answer within ${HANG_MS} ms (hang, crash or reset): ${(error as Error).message}`, {
+      cause: error,
+    });
   }
   const textBody = await response.text();
   let json: unknown;
@@ -386,7 +482,12 @@ function check(answer: Awaited<ReturnType<typeof send>>, sent: { intact: boolean
   expect(answer.status, where).toBeLessThan(500);
   if (answer.status >= 400) {
     expect(answer.type, where).toMatch(/^application\/problem\+json/);
-    const problem = answer.json as { status: number; code: string; detail: string; errors?: { field: string; message: string }[] };
+    const problem = answer.json as {
+      status: number;
+      code: string;
+      detail: string;
+      errors?: { field: string; message: string }[];
+    };
     expect(problem.status, where).toBe(answer.status);
     expect(typeof problem.code, where).toBe('string');
     expect(problem.code.length, where).toBeGreaterThan(0);
@@ -402,8 +503,14 @@ function check(answer: Awaited<ReturnType<typeof send>>, sent: { intact: boolean
   expect(answer.status, where).toBe(200);
   expect(answer.type, where).toMatch(/^application\/json/);
   const errors = [...Value.Errors(SearchResponseSchema, answer.json)].slice(0, 3);
-  expect(errors.map((error) => `${error.path}: ${error.message}`), where).toEqual([]);
-  const { results, meta } = answer.json as { results: { toolKey: string; relevance: number }[]; meta: { degraded?: string } };
+  expect(
+    errors.map((error) => `${error.path}: ${error.message}`),
+    where,
+  ).toEqual([]);
+  const { results, meta } = answer.json as {
+    results: { toolKey: string; relevance: number }[];
+    meta: { degraded?: string };
+  };
   // The rerank stage threw: a bug, whatever the input.
   expect(meta.degraded, where).not.toBe('internal_error');
   const maxResults = typeof sent.maxResults === 'number' ? sent.maxResults : 20;
@@ -432,47 +539,62 @@ async function holds<T>(property: fc.IAsyncProperty<T>, numRuns: number): Promis
 }
 
 describe('fuzzed search requests', () => {
-  it('a mutated body never gets a 5xx or a hang; 4xx name the field; 200s have the response shape', async () => {
-    await holds(
-      fc.asyncProperty(
-        request,
-        fc.array(mutation, { maxLength: 2 }),
-        mostly(fc.constant('project-a'), fc.constantFrom(...PROJECTS)),
-        fc.constantFrom('/v1/catalog/search', '/catalog/search'),
-        async (body, mutations, projectId, path) => {
+  it(
+    'a mutated body never gets a 5xx or a hang; 4xx name the field; 200s have the response shape',
+    async () => {
+      await holds(
+        fc.asyncProperty(
+          request,
+          fc.array(mutation, { maxLength: 2 }),
+          mostly(fc.constant('project-a'), fc.constantFrom(...PROJECTS)),
+          fc.constantFrom('/v1/catalog/search', '/catalog/search'),
+          async (body, mutations, projectId, path) => {
+            const mutated = mutate(body, mutations);
+            const answer = await send({ projectId, body: serialise(mutated), path });
+            check(answer, { intact: true, maxResults: mutated.maxResults });
+          },
+        ),
+        250,
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
+
+  it(
+    'odd content types, encodings, truncated or corrupted bodies and gzip bombs never get a 5xx or a hang',
+    async () => {
+      await holds(
+        fc.asyncProperty(request, transport, async (body, how) => {
+          const wire = encode(serialise(body), how);
+          const answer = await send({ projectId: 'project-a', body: wire.body, headers: wire.headers });
+          check(answer, { intact: wire.intact, maxResults: body.maxResults });
+        }),
+        80,
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
+
+  it(
+    'with the LLM stage on, a mutated body never gets a 5xx, a hang or a failed rerank stage',
+    async () => {
+      await holds(
+        fc.asyncProperty(request, fc.array(mutation, { maxLength: 1 }), async (body, mutations) => {
           const mutated = mutate(body, mutations);
-          const answer = await send({ projectId, body: serialise(mutated), path });
+          const answer = await send({ projectId: 'project-a', body: serialise(mutated), to: withModel });
           check(answer, { intact: true, maxResults: mutated.maxResults });
-        },
-      ),
-      250,
-    );
-  }, PROPERTY_TIMEOUT_MS);
-
-  it('odd content types, encodings, truncated or corrupted bodies and gzip bombs never get a 5xx or a hang', async () => {
-    await holds(
-      fc.asyncProperty(request, transport, async (body, how) => {
-        const wire = encode(serialise(body), how);
-        const answer = await send({ projectId: 'project-a', body: wire.body, headers: wire.headers });
-        check(answer, { intact: wire.intact, maxResults: body.maxResults });
-      }),
-      80,
-    );
-  }, PROPERTY_TIMEOUT_MS);
-
-  it('with the LLM stage on, a mutated body never gets a 5xx, a hang or a failed rerank stage', async () => {
-    await holds(
-      fc.asyncProperty(request, fc.array(mutation, { maxLength: 1 }), async (body, mutations) => {
-        const mutated = mutate(body, mutations);
-        const answer = await send({ projectId: 'project-a', body: serialise(mutated), to: withModel });
-        check(answer, { intact: true, maxResults: mutated.maxResults });
-      }),
-      60,
-    );
-  }, PROPERTY_TIMEOUT_MS);
+        }),
+        60,
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
 
   it('keeps serving a plain search afterwards', async () => {
-    const answer = await send({ projectId: 'project-a', body: JSON.stringify({ query: ['read a file'], tools: sampleTools }) });
+    const answer = await send({
+      projectId: 'project-a',
+      body: JSON.stringify({ query: ['read a file'], tools: sampleTools }),
+    });
     expect(answer.status).toBe(200);
   });
 });

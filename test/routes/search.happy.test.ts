@@ -13,7 +13,8 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 // The seed path: the same operation as /v1 (test/openapi/v1-replay.test.ts holds both to one contract).
-const search = (body: unknown, options: SearchAsOptions = {}) => searchAs<SearchResponse>(server, body, { path: '/catalog/search', ...options });
+const search = (body: unknown, options: SearchAsOptions = {}) =>
+  searchAs<SearchResponse>(server, body, { path: '/catalog/search', ...options });
 
 describe('POST /catalog/search over loopback HTTP (happy path)', () => {
   it('ranks the bundled sample list: calendar and Slack tools first, relevance sorted, meta.ranker bm25', async () => {
@@ -32,12 +33,21 @@ describe('POST /catalog/search over loopback HTTP (happy path)', () => {
       expect(result.relevance).toBeGreaterThanOrEqual(0);
       expect(result.relevance).toBeLessThanOrEqual(1);
       const sent = sampleTools.find((tool) => tool.toolKey === result.toolKey)!;
-      expect(result).toMatchObject({ toolName: sent.toolName, serverName: sent.serverName, description: sent.description });
+      expect(result).toMatchObject({
+        toolName: sent.toolName,
+        serverName: sent.serverName,
+        description: sent.description,
+      });
       // inputSchema is not echoed back: results carry what a router shows, not the whole tool.
       expect(result).not.toHaveProperty('inputSchema');
     }
     // meta.toolSet is the id the client computes for the same list (core's toolSetId).
-    expect(body.meta).toEqual({ ranker: 'bm25', semantic: 'off', requestId: response.headers.get('x-request-id'), toolSet: await toolSetId(sampleTools) });
+    expect(body.meta).toEqual({
+      ranker: 'bm25',
+      semantic: 'off',
+      requestId: response.headers.get('x-request-id'),
+      toolSet: await toolSetId(sampleTools),
+    });
   });
 
   it('returns at most maxResults (default 20) and finds a tool by its identifier', async () => {
@@ -102,7 +112,10 @@ describe('POST /catalog/search over loopback HTTP (happy path)', () => {
   it('writes one audit line per search with the agreed fields, and never the token', async () => {
     const requestId = 'audit-check-1';
     const token = testToken();
-    await search({ query: ['create an issue', 'open a pull request'], tools: sampleTools, maxResults: 4 }, { token, headers: { 'x-request-id': requestId } });
+    await search(
+      { query: ['create an issue', 'open a pull request'], tools: sampleTools, maxResults: 4 },
+      { token, headers: { 'x-request-id': requestId } },
+    );
     const audit = server.logs.lines.filter((line) => line.audit === 'search' && line.requestId === requestId);
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({
@@ -149,7 +162,11 @@ describe('CORS (CORS_ORIGINS)', () => {
       app.inject({
         method: 'OPTIONS',
         url: '/catalog/search',
-        headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+        headers: {
+          origin,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization,content-type',
+        },
       });
     const allowed = await preflight('https://router.example');
     expect(allowed.statusCode).toBe(204);

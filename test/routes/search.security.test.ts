@@ -12,7 +12,11 @@ const body = JSON.stringify({ query: ['create a github issue'], tools: sampleToo
 
 /** The Authorization header as given (or none): these tests are about the header itself. */
 async function search(url: string, authorization: string | undefined, headers: Record<string, string> = {}) {
-  const answer = await searchAs(url, body, { path: '/catalog/search', token: null, headers: { ...(authorization ? { authorization } : {}), ...headers } });
+  const answer = await searchAs(url, body, {
+    path: '/catalog/search',
+    token: null,
+    headers: { ...(authorization ? { authorization } : {}), ...headers },
+  });
   return { ...answer, json: answer.body };
 }
 
@@ -42,8 +46,16 @@ describe('HS256 secret: the bad-token matrix', () => {
     ['"Bearer" with no token', () => 'Bearer ', undefined],
     ['"Bearer" with two tokens', () => 'Bearer a.b.c d.e.f', 'invalid_request'],
     ['a token that is not a JWT', () => 'Bearer not-a-jwt', 'invalid_token'],
-    ['an expired token (beyond the clock tolerance)', () => bearer({ claims: { exp: nowSec() - 120 } }), 'invalid_token'],
-    ['a not-yet-valid token (nbf beyond the tolerance)', () => bearer({ claims: { nbf: nowSec() + 300 } }), 'invalid_token'],
+    [
+      'an expired token (beyond the clock tolerance)',
+      () => bearer({ claims: { exp: nowSec() - 120 } }),
+      'invalid_token',
+    ],
+    [
+      'a not-yet-valid token (nbf beyond the tolerance)',
+      () => bearer({ claims: { nbf: nowSec() + 300 } }),
+      'invalid_token',
+    ],
     ['a token without exp', () => bearer({ projectId: 'p', claims: { exp: undefined } }), 'invalid_token'],
     ['a wrong issuer', () => bearer({ claims: { iss: 'https://evil.example' } }), 'invalid_token'],
     ['no issuer', () => bearer({ claims: { iss: undefined } }), 'invalid_token'],
@@ -51,11 +63,19 @@ describe('HS256 secret: the bad-token matrix', () => {
     ['a wrong audience', () => bearer({ claims: { aud: 'someone-else' } }), 'invalid_token'],
     ['alg: none', () => bearer({ alg: 'none' }), 'invalid_token'],
     ['a wrong secret', () => bearer({ key: 'another-secret-that-is-32-bytes-long!!' }), 'invalid_token'],
-    ['a tampered payload', () => {
-      const [h, , s] = testToken().split('.');
-      return `Bearer ${h}.${Buffer.from(JSON.stringify(claims({ iss: 'https://router.example', aud: 'catalog-search', projectId: 'project-b' }))).toString('base64url')}.${s}`;
-    }, 'invalid_token'],
-    ['an RS256 token when the key is an HMAC secret', () => bearer({ alg: 'RS256', key: rsa.privateKey }), 'invalid_token'],
+    [
+      'a tampered payload',
+      () => {
+        const [h, , s] = testToken().split('.');
+        return `Bearer ${h}.${Buffer.from(JSON.stringify(claims({ iss: 'https://router.example', aud: 'catalog-search', projectId: 'project-b' }))).toString('base64url')}.${s}`;
+      },
+      'invalid_token',
+    ],
+    [
+      'an RS256 token when the key is an HMAC secret',
+      () => bearer({ alg: 'RS256', key: rsa.privateKey }),
+      'invalid_token',
+    ],
   ];
 
   for (const [name, authorization, oauthError] of bad) {
@@ -97,10 +117,14 @@ describe('HS256 secret: the bad-token matrix', () => {
       'x-request-id': 'unassigned-2',
     });
     expect(named.status).toBe(200);
-    const audits = server.logs.lines.filter((line) => line.audit === 'search' && String(line.requestId).startsWith('unassigned-'));
+    const audits = server.logs.lines.filter(
+      (line) => line.audit === 'search' && String(line.requestId).startsWith('unassigned-'),
+    );
     expect(audits.map((line) => line.projectId)).toEqual(['UNASSIGNED_PROJECT_ID', 'UNASSIGNED_PROJECT_ID']);
     // ...and it is not any other project.
-    expect((await search(server.url, bearer({ claims: { projectId: '' } }), { 'x-project-id': 'project-a' })).status).toBe(403);
+    expect(
+      (await search(server.url, bearer({ claims: { projectId: '' } }), { 'x-project-id': 'project-a' })).status,
+    ).toBe(403);
   });
 
   it('never logs the token', async () => {
@@ -132,11 +156,23 @@ describe('PEM public keys: algorithms pinned to the key type', () => {
       expect((await search(server.url, bearer({ alg: 'PS256', key: privateKey }))).status).toBe(200);
       // The classic confusion attack: the public key used as an HMAC secret.
       expectUnauthorized(await search(server.url, bearer({ alg: 'HS256', key: pem(publicKey) })), 'invalid_token');
-      expectUnauthorized(await search(server.url, bearer({ alg: 'HS256', key: publicKey.export({ type: 'spki', format: 'der' }) })), 'invalid_token');
+      expectUnauthorized(
+        await search(server.url, bearer({ alg: 'HS256', key: publicKey.export({ type: 'spki', format: 'der' }) })),
+        'invalid_token',
+      );
       expectUnauthorized(await search(server.url, bearer({ alg: 'none' })), 'invalid_token');
-      expectUnauthorized(await search(server.url, bearer({ alg: 'ES256', key: keyPairs.ec256.privateKey })), 'invalid_token');
+      expectUnauthorized(
+        await search(server.url, bearer({ alg: 'ES256', key: keyPairs.ec256.privateKey })),
+        'invalid_token',
+      );
       // Signed by another RSA key.
-      expectUnauthorized(await search(server.url, bearer({ alg: 'RS256', key: generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey })), 'invalid_token');
+      expectUnauthorized(
+        await search(
+          server.url,
+          bearer({ alg: 'RS256', key: generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey }),
+        ),
+        'invalid_token',
+      );
       expect((await search(server.url, bearer({ alg: 'RS256', key: privateKey }))).status).toBe(200);
     } finally {
       await server.close();
@@ -153,7 +189,9 @@ describe('PEM public keys: algorithms pinned to the key type', () => {
       const { publicKey, privateKey } = keyPairs[name];
       const server = await startApp(testConfig({ auth: auth(publicKey) }));
       try {
-        expect((await search(server.url, bearer({ alg: okAlg, key: privateKey }))).status, `${name} ${okAlg}`).toBe(200);
+        expect((await search(server.url, bearer({ alg: okAlg, key: privateKey }))).status, `${name} ${okAlg}`).toBe(
+          200,
+        );
         const other = badAlg === 'ES256' ? keyPairs.ec256.privateKey : keyPairs.ec384.privateKey;
         expectUnauthorized(await search(server.url, bearer({ alg: badAlg, key: other })), 'invalid_token');
         expectUnauthorized(await search(server.url, bearer({ alg: 'HS256', key: pem(publicKey) })), 'invalid_token');
@@ -167,7 +205,9 @@ describe('PEM public keys: algorithms pinned to the key type', () => {
 describe('JWKS over a real loopback HTTP server: keys by kid, cached, rotated', () => {
   const first = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const second = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  let published: { kid: string; key: KeyObject; alg: string }[] = [{ kid: 'key-1', key: first.publicKey, alg: 'RS256' }];
+  let published: { kid: string; key: KeyObject; alg: string }[] = [
+    { kid: 'key-1', key: first.publicKey, alg: 'RS256' },
+  ];
   let fetches = 0;
   let jwksDown = false;
   let jwksServer: Server;
@@ -187,7 +227,15 @@ describe('JWKS over a real loopback HTTP server: keys by kid, cached, rotated', 
     const { port } = jwksServer.address() as AddressInfo;
     server = await startApp(
       testConfig({
-        auth: { key: { kind: 'jwks', url: `http://127.0.0.1:${port}/auth/keys.json`, algorithms: ASYMMETRIC_ALGORITHMS, cacheTtlMs: 60_000, minRefetchMs: 0 } },
+        auth: {
+          key: {
+            kind: 'jwks',
+            url: `http://127.0.0.1:${port}/auth/keys.json`,
+            algorithms: ASYMMETRIC_ALGORITHMS,
+            cacheTtlMs: 60_000,
+            minRefetchMs: 0,
+          },
+        },
       }),
     );
   });
@@ -196,40 +244,68 @@ describe('JWKS over a real loopback HTTP server: keys by kid, cached, rotated', 
     await new Promise((resolve) => jwksServer.close(resolve));
   });
 
-
   it('verifies by kid, caches the key, picks up a rotated key, and rejects unknown, missing and forged kids', async () => {
-    expect((await search(server.url, bearer({ alg: 'RS256', key: first.privateKey, header: { kid: 'key-1' } }))).status).toBe(200);
-    expect((await search(server.url, bearer({ alg: 'RS256', key: first.privateKey, header: { kid: 'key-1' } }))).status).toBe(200);
+    expect(
+      (await search(server.url, bearer({ alg: 'RS256', key: first.privateKey, header: { kid: 'key-1' } }))).status,
+    ).toBe(200);
+    expect(
+      (await search(server.url, bearer({ alg: 'RS256', key: first.privateKey, header: { kid: 'key-1' } }))).status,
+    ).toBe(200);
     expect(fetches).toBe(1); // cached
 
     // Rotation: the issuer publishes key-2 and starts signing with it.
     published = [{ kid: 'key-2', key: second.publicKey, alg: 'ES256' }, ...published];
-    expect((await search(server.url, bearer({ alg: 'ES256', key: second.privateKey, header: { kid: 'key-2' } }))).status).toBe(200);
+    expect(
+      (await search(server.url, bearer({ alg: 'ES256', key: second.privateKey, header: { kid: 'key-2' } }))).status,
+    ).toBe(200);
     expect(fetches).toBe(2);
 
     // A kid nobody published (the fetch throttle is covered in jwks-resolver.test.ts).
-    expectUnauthorized(await search(server.url, bearer({ alg: 'ES256', key: second.privateKey, header: { kid: 'key-x' } })), 'invalid_token');
+    expectUnauthorized(
+      await search(server.url, bearer({ alg: 'ES256', key: second.privateKey, header: { kid: 'key-x' } })),
+      'invalid_token',
+    );
 
     // No kid; HS256 with the RSA public key as secret; alg none; right kid but the wrong key's signature.
     expectUnauthorized(await search(server.url, bearer({ alg: 'RS256', key: first.privateKey })), 'invalid_token');
     const pem = first.publicKey.export({ type: 'spki', format: 'pem' }).toString();
-    expectUnauthorized(await search(server.url, bearer({ alg: 'HS256', key: pem, header: { kid: 'key-1' } })), 'invalid_token');
+    expectUnauthorized(
+      await search(server.url, bearer({ alg: 'HS256', key: pem, header: { kid: 'key-1' } })),
+      'invalid_token',
+    );
     expectUnauthorized(await search(server.url, bearer({ alg: 'none', header: { kid: 'key-1' } })), 'invalid_token');
-    expectUnauthorized(await search(server.url, bearer({ alg: 'RS256', key: generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey, header: { kid: 'key-1' } })), 'invalid_token');
+    expectUnauthorized(
+      await search(
+        server.url,
+        bearer({
+          alg: 'RS256',
+          key: generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey,
+          header: { kid: 'key-1' },
+        }),
+      ),
+      'invalid_token',
+    );
 
     // The old key still works while it is published and cached.
-    expect((await search(server.url, bearer({ alg: 'RS256', key: first.privateKey, header: { kid: 'key-1' } }))).status).toBe(200);
+    expect(
+      (await search(server.url, bearer({ alg: 'RS256', key: first.privateKey, header: { kid: 'key-1' } }))).status,
+    ).toBe(200);
   });
 
   it('a JWKS outage for an uncached kid → 503 AUTH_UNAVAILABLE with Retry-After, never a pass', async () => {
     jwksDown = true;
     const third = generateKeyPairSync('ed25519');
-    const response = await search(server.url, bearer({ alg: 'EdDSA', key: third.privateKey, header: { kid: 'key-3' } }));
+    const response = await search(
+      server.url,
+      bearer({ alg: 'EdDSA', key: third.privateKey, header: { kid: 'key-3' } }),
+    );
     expect(response.status).toBe(503);
     expect(response.headers.get('retry-after')).toBe('5');
     expect(response.json).toMatchObject({ code: 'AUTH_UNAVAILABLE' });
     // Cached keys keep working through the outage.
-    expect((await search(server.url, bearer({ alg: 'RS256', key: first.privateKey, header: { kid: 'key-1' } }))).status).toBe(200);
+    expect(
+      (await search(server.url, bearer({ alg: 'RS256', key: first.privateKey, header: { kid: 'key-1' } }))).status,
+    ).toBe(200);
     jwksDown = false;
   });
 });
@@ -238,7 +314,8 @@ describe('rate limiting per project', () => {
   it('429 problem+json with Retry-After once a project exceeds RATE_LIMIT_PER_MINUTE; other projects unaffected', async () => {
     const server = await startApp(testConfig({ rateLimitPerMinute: 3 }));
     try {
-      for (let i = 0; i < 3; i += 1) expect((await search(server.url, bearer({ projectId: 'project-a' }))).status).toBe(200);
+      for (let i = 0; i < 3; i += 1)
+        expect((await search(server.url, bearer({ projectId: 'project-a' }))).status).toBe(200);
       const limited = await search(server.url, bearer({ projectId: 'project-a' }));
       expect(limited.status).toBe(429);
       expect(limited.headers.get('content-type')).toMatch(/^application\/problem\+json/);

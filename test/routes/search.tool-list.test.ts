@@ -19,9 +19,13 @@ afterAll(async () => {
 
 const post = (body: unknown, on: RunningApp = server) => searchAs(on, body);
 
-const tools = ['github:create_issue', 'github:list_issues', 'filesystem:read_file', 'filesystem:write_file', 'slack:post_message'].map(
-  (key) => sampleTools.find((tool) => tool.toolKey === key)!,
-);
+const tools = [
+  'github:create_issue',
+  'github:list_issues',
+  'filesystem:read_file',
+  'filesystem:write_file',
+  'slack:post_message',
+].map((key) => sampleTools.find((tool) => tool.toolKey === key)!);
 const query = ['read a file'];
 const keys = (body: Record<string, any>) => (body.results as { toolKey: string }[]).map((result) => result.toolKey);
 
@@ -31,16 +35,31 @@ function nestedJson(levels: number): string {
 
 describe('one bad tool never fails the search', () => {
   const cases: { name: string; tool: string; reason?: string }[] = [
-    { name: 'an empty toolName', tool: '{"toolKey":"toolink:","toolName":"","serverName":"Toolink"}', reason: '/tools/5/toolName: must be a non-empty string' },
+    {
+      name: 'an empty toolName',
+      tool: '{"toolKey":"toolink:","toolName":"","serverName":"Toolink"}',
+      reason: '/tools/5/toolName: must be a non-empty string',
+    },
     { name: 'a tool that is not an object', tool: '"github:create_issue"', reason: '/tools/5: must be an object' },
-    { name: 'a repeated toolKey', tool: JSON.stringify({ ...tools[2], description: 'again' }), reason: '/tools/5: repeats the toolKey of tool 2; the first is kept' },
-    { name: 'annotations nested ~4,100 levels', tool: `{"toolKey":"x:read_file","toolName":"read_file","serverName":"X","annotations":${nestedJson(4100)}}`, reason: '/tools/5/annotations: nests deeper than 64 levels' },
+    {
+      name: 'a repeated toolKey',
+      tool: JSON.stringify({ ...tools[2], description: 'again' }),
+      reason: '/tools/5: repeats the toolKey of tool 2; the first is kept',
+    },
+    {
+      name: 'annotations nested ~4,100 levels',
+      tool: `{"toolKey":"x:read_file","toolName":"read_file","serverName":"X","annotations":${nestedJson(4100)}}`,
+      reason: '/tools/5/annotations: nests deeper than 64 levels',
+    },
     { name: 'description: null', tool: '{"toolKey":"x:t","toolName":"t","serverName":"X","description":null}' },
     { name: 'inputSchema: null', tool: '{"toolKey":"x:t","toolName":"t","serverName":"X","inputSchema":null}' },
     { name: 'inputSchema: []', tool: '{"toolKey":"x:t","toolName":"t","serverName":"X","inputSchema":[]}' },
     { name: 'annotations: null', tool: '{"toolKey":"x:t","toolName":"t","serverName":"X","annotations":null}' },
     { name: 'a non-string tag', tool: '{"toolKey":"x:t","toolName":"t","serverName":"X","tags":["files",3,null]}' },
-    { name: 'a "__proto__" key in a tool', tool: '{"toolKey":"x:t","toolName":"t","serverName":"X","__proto__":{"polluted":1},"annotations":{"__proto__":{"polluted":1},"readOnlyHint":true}}' },
+    {
+      name: 'a "__proto__" key in a tool',
+      tool: '{"toolKey":"x:t","toolName":"t","serverName":"X","__proto__":{"polluted":1},"annotations":{"__proto__":{"polluted":1},"readOnlyHint":true}}',
+    },
   ];
   for (const { name, tool, reason } of cases) {
     it(`${name}: 200, ${reason ? 'the tool skipped and named' : 'the field treated as absent'}`, async () => {
@@ -78,7 +97,9 @@ describe('long tasks', () => {
     expect((await post({ query: ['😀'.repeat(100)], tools }, short)).status).toBe(200);
     const refused = await post({ query: ['😀'.repeat(101)], tools }, short);
     expect(refused.status).toBe(400);
-    expect(refused.body.errors).toEqual([{ field: '/query/0', message: 'must be at most 100 characters (MAX_QUERY_CHARS)' }]);
+    expect(refused.body.errors).toEqual([
+      { field: '/query/0', message: 'must be at most 100 characters (MAX_QUERY_CHARS)' },
+    ]);
   });
 });
 
@@ -93,10 +114,21 @@ describe('the grouped MCP form', () => {
           { name: 'write_file', description: 'Create or overwrite a file.', inputSchema: { type: 'object' } },
         ],
       },
-      { serverId: 'github', tools: [{ name: 'get_file_contents', description: 'Get a file from a repository.', inputSchema: { type: 'object' } }] },
+      {
+        serverId: 'github',
+        tools: [
+          { name: 'get_file_contents', description: 'Get a file from a repository.', inputSchema: { type: 'object' } },
+        ],
+      },
     ];
     const flat = servers.flatMap((server) =>
-      server.tools.map((tool) => ({ ...tool, name: undefined, toolKey: `${server.serverId}:${tool.name}`, toolName: tool.name, serverName: server.serverName ?? server.serverId })),
+      server.tools.map((tool) => ({
+        ...tool,
+        name: undefined,
+        toolKey: `${server.serverId}:${tool.name}`,
+        toolName: tool.name,
+        serverName: server.serverName ?? server.serverId,
+      })),
     );
     const grouped = await post({ query, servers });
     const listed = await post({ query, tools: flat });
@@ -119,16 +151,38 @@ describe('toolKey collisions of the servers form', () => {
     expect(response.body.meta.skipped[0]).toEqual({
       index: 1,
       toolKey: 'a:b:c',
-      reason: expect.stringMatching(/^\/servers\/1\/tools\/0: .*serverId "a:b" \+ name "c".* tool 0 \(\/servers\/0\/tools\/0: serverId "a" \+ name "b:c"\)/),
+      reason: expect.stringMatching(
+        /^\/servers\/1\/tools\/0: .*serverId "a:b" \+ name "c".* tool 0 \(\/servers\/0\/tools\/0: serverId "a" \+ name "b:c"\)/,
+      ),
     });
   });
 });
 
 describe('filters, boosts and minRelevance', () => {
   const catalog = [
-    { toolKey: 'fs:read_file', toolName: 'read_file', serverName: 'Filesystem', description: 'Read a file', annotations: { readOnlyHint: true }, tags: ['files'] },
-    { toolKey: 'fs:delete_file', toolName: 'delete_file', serverName: 'Filesystem', description: 'Delete a file', annotations: { destructiveHint: true } },
-    { toolKey: 'gh:get_file', toolName: 'get_file', serverName: 'GitHub', description: 'Read a file from a repository', annotations: { readOnlyHint: true }, tags: ['code', 'files'] },
+    {
+      toolKey: 'fs:read_file',
+      toolName: 'read_file',
+      serverName: 'Filesystem',
+      description: 'Read a file',
+      annotations: { readOnlyHint: true },
+      tags: ['files'],
+    },
+    {
+      toolKey: 'fs:delete_file',
+      toolName: 'delete_file',
+      serverName: 'Filesystem',
+      description: 'Delete a file',
+      annotations: { destructiveHint: true },
+    },
+    {
+      toolKey: 'gh:get_file',
+      toolName: 'get_file',
+      serverName: 'GitHub',
+      description: 'Read a file from a repository',
+      annotations: { readOnlyHint: true },
+      tags: ['code', 'files'],
+    },
     { toolKey: 'web:fetch', toolName: 'fetch', serverName: 'Web', description: 'Fetch a web page' },
   ];
 
@@ -152,7 +206,9 @@ describe('filters, boosts and minRelevance', () => {
     expect(keys(plain.body)[0]).toBe('fs:read_file');
     expect(keys(boosted.body)[0]).toBe('gh:get_file');
     expect(boosted.body.results[0].explanation).toMatch(/boosted \+0\.2 .*boost\.tags/);
-    expect(boosted.body.results[0].relevance).toBeGreaterThan(plain.body.results.find((r: any) => r.toolKey === 'gh:get_file').relevance);
+    expect(boosted.body.results[0].relevance).toBeGreaterThan(
+      plain.body.results.find((r: any) => r.toolKey === 'gh:get_file').relevance,
+    );
     // minRelevance leaves out what is below it (a tool covering "read a file" in its name is near 1).
     const strict = await post({ query: ['read a file'], tools: catalog, minRelevance: 0.9 });
     expect(strict.body.results.length).toBeGreaterThan(0);
@@ -167,9 +223,17 @@ describe('filters, boosts and minRelevance', () => {
     // 100 tools: a backtracking engine would not finish one of them in a lifetime, and RE2 takes ~0.2 s for
     // all of them on a busy 2-core machine, well within the worker's 2 s budget (1,000 tools took 0.3 s
     // quiet and 2.5 s busy: the test answered 400 "took over 500 ms" on a busy machine, 3 runs in 3).
-    const many = Array.from({ length: 100 }, (_, i) => ({ toolKey: `s${i}:${long}`, toolName: `${long}!`, serverName: 'S' }));
+    const many = Array.from({ length: 100 }, (_, i) => ({
+      toolKey: `s${i}:${long}`,
+      toolName: `${long}!`,
+      serverName: 'S',
+    }));
     const started = performance.now();
-    const response = await post({ query: ['a'], tools: many, filter: { tools: ['/^(a+)+$/', '*a*a*a*a*a*a*a*a*a*b'] } });
+    const response = await post({
+      query: ['a'],
+      tools: many,
+      filter: { tools: ['/^(a+)+$/', '*a*a*a*a*a*a*a*a*a*b'] },
+    });
     expect(response.status).toBe(200);
     expect(response.body.results).toEqual([]);
     // Hang detection only (a backtracking engine would not answer this in a lifetime).

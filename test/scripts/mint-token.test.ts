@@ -15,7 +15,10 @@ const dir = mkdtempSync(join(tmpdir(), 'mint-token-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const mint = (args: string[], env: Record<string, string> = {}) =>
-  execFileSync(process.execPath, [script, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8' }).trim();
+  execFileSync(process.execPath, [script, ...args], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    encoding: 'utf8',
+  }).trim();
 
 async function searchStatus(url: string, token: string): Promise<number> {
   return (await searchAs(url, sampleRequest, { token })).status;
@@ -25,9 +28,13 @@ describe('scripts/mint-token.mjs', () => {
   it('mints an HS256 token from AUTH_JWT_SECRET that the service accepts for that project', async () => {
     const server = await startApp(testConfig());
     try {
-      const token = mint(['--project', 'smoke', '--issuer', 'https://router.example', '--audience', 'catalog-search'], { AUTH_JWT_SECRET: TEST_SECRET });
+      const token = mint(['--project', 'smoke', '--issuer', 'https://router.example', '--audience', 'catalog-search'], {
+        AUTH_JWT_SECRET: TEST_SECRET,
+      });
       expect(await searchStatus(server.url, token)).toBe(200);
-      expect(JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString())).toMatchObject({ projectId: 'smoke' });
+      expect(JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString())).toMatchObject({
+        projectId: 'smoke',
+      });
       const wrong = mint(['--project', 'smoke'], { AUTH_JWT_SECRET: 'another-secret-that-is-at-least-32-bytes' });
       expect(await searchStatus(server.url, wrong)).toBe(401);
     } finally {
@@ -40,7 +47,9 @@ describe('scripts/mint-token.mjs', () => {
     const keyFile = join(dir, 'key.pem');
     writeFileSync(keyFile, privateKey.export({ type: 'pkcs8', format: 'pem' }));
     const pem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
-    const server = await startApp(testConfig({ auth: { key: { kind: 'public-key', pem, algorithms: ['ES256'] }, issuers: [], audiences: [] } }));
+    const server = await startApp(
+      testConfig({ auth: { key: { kind: 'public-key', pem, algorithms: ['ES256'] }, issuers: [], audiences: [] } }),
+    );
     try {
       expect(await searchStatus(server.url, mint(['--project', 'smoke', '--private-key', keyFile]))).toBe(200);
     } finally {

@@ -14,16 +14,20 @@ beforeAll(async () => {
 afterAll(async () => service?.close());
 
 describe.skipIf(datasets.length === 0)('real catalogs through the HTTP API', () => {
-  it.each(datasets)('%s: 0 rejections', async (dataset) => {
-    const report = await sendDataset(dataset, { ...service, maxQueries: 2 });
-    expect(report.rejected).toEqual([]);
-    expect(report.rejections).toBe(0);
-    expect(report.requests).toBeGreaterThanOrEqual(report.chunks * 2);
-    expect(report.tools).toBeLessThanOrEqual(report.chunks * CHUNK_TOOLS);
-    // toolret_toolink has one tool with an empty toolName: skipped, named, and nothing else fails.
-    if (dataset === 'toolret_toolink') {
-      expect(report.skippedTools).toBe(1);
-      expect(report.skipReasons).toContain('/tools/N/toolName: must be a non-empty string');
-    }
-  }, 60_000);
+  it.each(datasets)(
+    '%s: 0 rejections',
+    async (dataset) => {
+      const report = await sendDataset(dataset, { ...service, maxQueries: 2 });
+      expect(report.rejected).toEqual([]);
+      expect(report.rejections).toBe(0);
+      expect(report.requests).toBeGreaterThanOrEqual(report.chunks * 2);
+      expect(report.tools).toBeLessThanOrEqual(report.chunks * CHUNK_TOOLS);
+      // toolret_toolink has one tool with an empty toolName: skipped, named, and nothing else fails.
+      if (dataset === 'toolret_toolink') {
+        expect(report.skippedTools).toBe(1);
+        expect(report.skipReasons).toContain('/tools/N/toolName: must be a non-empty string');
+      }
+    },
+    60_000,
+  );
 });

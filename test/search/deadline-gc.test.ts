@@ -37,7 +37,11 @@ const list = (name: string, count: number): ToolInfo[] =>
     description: `${name} tool ${i}: sends report number ${i} about ${name} to the team.`,
   }));
 
-async function search(service: ServiceProcess, projectId: string, body: object): Promise<{ answer: SearchResponse; ms: number }> {
+async function search(
+  service: ServiceProcess,
+  projectId: string,
+  body: object,
+): Promise<{ answer: SearchResponse; ms: number }> {
   const started = performance.now();
   // The test's own bound: far past the deadline, short of the 30 s an uncollected wait would take.
   const response = await searchAs<SearchResponse>(service, body, { projectId, signal: AbortSignal.timeout(15_000) });
@@ -48,18 +52,28 @@ async function search(service: ServiceProcess, projectId: string, body: object):
 /** Each search's duration as the service logged it (audit line, written asynchronously), by request id. */
 const loggedMs = async (service: ServiceProcess, requestId: string): Promise<number> => {
   const find = () => service.logs.find((entry) => entry.audit === 'search' && entry.requestId === requestId);
-  for (let attempt = 0; attempt < 100 && find() === undefined; attempt += 1) await new Promise((resolve) => setTimeout(resolve, 20));
+  for (let attempt = 0; attempt < 100 && find() === undefined; attempt += 1)
+    await new Promise((resolve) => setTimeout(resolve, 20));
   const line = find();
   expect(line, `audit line of ${requestId}`).toBeDefined();
   return line!.durationMs as number;
 };
 
-const forcedGcs = (service: ServiceProcess): number => Math.max(0, ...service.logs.filter((entry) => entry.msg === 'forced gc').map((entry) => entry.count as number));
+const forcedGcs = (service: ServiceProcess): number =>
+  Math.max(0, ...service.logs.filter((entry) => entry.msg === 'forced gc').map((entry) => entry.count as number));
 
-async function searchesInParallel(service: ServiceProcess, bodies: Array<{ projectId: string; body: object }>, concurrency: number) {
+async function searchesInParallel(
+  service: ServiceProcess,
+  bodies: Array<{ projectId: string; body: object }>,
+  concurrency: number,
+) {
   const answers: Array<{ answer: SearchResponse; ms: number }> = [];
   for (let at = 0; at < bodies.length; at += concurrency) {
-    answers.push(...(await Promise.all(bodies.slice(at, at + concurrency).map(({ projectId, body }) => search(service, projectId, body)))));
+    answers.push(
+      ...(await Promise.all(
+        bodies.slice(at, at + concurrency).map(({ projectId, body }) => search(service, projectId, body)),
+      )),
+    );
   }
   return answers;
 }
@@ -73,7 +87,10 @@ describe('deadlines under forced garbage collection', () => {
     embeddings = await startOpenAITestServer();
     embeddings.setEmbeddings({ kind: 'hang' });
     [hanging, encoder] = await Promise.all([
-      startServiceProcess({ ...env, EMBEDDINGS_BASE_URL: embeddings.baseURL, EMBEDDINGS_MODEL: 'test-embed' }, { nodeOptions: FORCE_GC }),
+      startServiceProcess(
+        { ...env, EMBEDDINGS_BASE_URL: embeddings.baseURL, EMBEDDINGS_MODEL: 'test-embed' },
+        { nodeOptions: FORCE_GC },
+      ),
       // The embedded encoder, kept busy by the lists below.
       startServiceProcess(env, { nodeOptions: FORCE_GC }),
     ]);
@@ -84,7 +101,10 @@ describe('deadlines under forced garbage collection', () => {
   });
 
   it('a hanging embeddings endpoint: 16 searches, four at a time, each answered by its deadline', async () => {
-    const bodies = Array.from({ length: 16 }, (_, i) => ({ projectId: `hang-${i % 4}`, body: { query: [`send report ${i}`], tools: list(`hang${i}`, 40) } }));
+    const bodies = Array.from({ length: 16 }, (_, i) => ({
+      projectId: `hang-${i % 4}`,
+      body: { query: [`send report ${i}`], tools: list(`hang${i}`, 40) },
+    }));
     const answers = await searchesInParallel(hanging, bodies, 4);
     for (const { answer, ms } of answers) {
       expect(answer.meta.semantic).not.toBe('hybrid');
@@ -117,7 +137,14 @@ describe('the whole pipeline in process under forced garbage collection', () => 
     servers.setEmbeddings({ kind: 'hang' });
     const config = testConfig({
       search: { ...testConfig().search, deadlineMs: DEADLINE_MS },
-      llm: { baseUrl: servers.baseURL, apiKey: 'k', model: 'test-model', promptTokenBudget: 7000, cacheTtlMs: 60_000, cacheEntriesPerProject: 10 },
+      llm: {
+        baseUrl: servers.baseURL,
+        apiKey: 'k',
+        model: 'test-model',
+        promptTokenBudget: 7000,
+        cacheTtlMs: 60_000,
+        cacheEntriesPerProject: 10,
+      },
       embeddings: {
         endpoint: { baseUrl: servers.baseURL, apiKey: undefined, model: 'test-embed' },
         threads: 1,

@@ -12,7 +12,8 @@ setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as (options?: { type: 'major'; execution: 'sync' }) => void;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const aborted = (signal: AbortSignal) => new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+const aborted = (signal: AbortSignal) =>
+  new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
 
 describe('startDeadline', () => {
   it('makes no timer for a search that never waits on its signal', () => {

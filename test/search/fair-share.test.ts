@@ -7,12 +7,21 @@ import { startApp, testConfig } from '../helpers/app.js';
 import { bearer } from '../helpers/tokens.js';
 import { sampleTools } from '../fixtures/tools.js';
 import { FairShare, WORK_PER_CPU_MS, type SearchSlot } from '../../src/search/fair-share.js';
-import { ProblemError } from '../../src/errors.js';
+import type { ProblemError } from '../../src/errors.js';
 import { searchAs } from '../helpers/search.js';
 
-async function search(url: string, projectId: string, body: unknown = { query: ['create a github issue'], tools: sampleTools }) {
+async function search(
+  url: string,
+  projectId: string,
+  body: unknown = { query: ['create a github issue'], tools: sampleTools },
+) {
   const response = await searchAs<Record<string, unknown>>(url, body, { projectId });
-  return { status: response.status, retryAfter: response.headers.get('retry-after'), type: response.headers.get('content-type'), json: response.body };
+  return {
+    status: response.status,
+    retryAfter: response.headers.get('retry-after'),
+    type: response.headers.get('content-type'),
+    json: response.body,
+  };
 }
 
 const limits = (overrides: Partial<ReturnType<typeof testConfig>['fairShare']>) =>
@@ -83,7 +92,10 @@ describe('security: one project cannot take more than its share', () => {
   it('charges tools × sub-queries: a project past its work budget waits, others do not', async () => {
     // 600 per minute = a bucket of 100 (10 s); one search of 10 tools × 16 sub-queries costs 160.
     const server = await startApp(limits({ workPerMinute: 600 }));
-    const heavy = { query: Array.from({ length: 16 }, (_, at) => `step ${at} create an issue`), tools: sampleTools.slice(0, 10) };
+    const heavy = {
+      query: Array.from({ length: 16 }, (_, at) => `step ${at} create an issue`),
+      tools: sampleTools.slice(0, 10),
+    };
     try {
       expect((await search(server.url, 'heavy', heavy)).status).toBe(200); // admitted while the bucket is positive
       const refused = await search(server.url, 'heavy', { query: ['one'], tools: sampleTools.slice(0, 1) });
@@ -101,10 +113,19 @@ describe('security: one project cannot take more than its share', () => {
     const server = await startApp(limits({ workPerMinute: 6_000 }));
     // 16 rules of ~200 instructions each on 256-character names: 25–100 ms a tool here, far more than
     // the bucket for 5 tools on any machine, and far within the 2 s budget; the ranking costs 5 units.
-    const tools = Array.from({ length: 5 }, (_, i) => ({ toolKey: `s:${i}`, toolName: 'ab'.repeat(124) + i, serverName: 'S', description: 'create an issue' }));
+    const tools = Array.from({ length: 5 }, (_, i) => ({
+      toolKey: `s:${i}`,
+      toolName: 'ab'.repeat(124) + i,
+      serverName: 'S',
+      description: 'create an issue',
+    }));
     const rules = Array.from({ length: 16 }, (_, i) => `/[a-z]{1,100}b${i}/`);
     try {
-      const filtered = await search(server.url, 'filtering', { query: ['create an issue'], tools, filter: { tools: rules } });
+      const filtered = await search(server.url, 'filtering', {
+        query: ['create an issue'],
+        tools,
+        filter: { tools: rules },
+      });
       expect(filtered.json.detail ?? filtered.status).toBe(200);
       const refused = await search(server.url, 'filtering');
       expect(refused.status).toBe(429);
@@ -112,9 +133,14 @@ describe('security: one project cannot take more than its share', () => {
       expect((await search(server.url, 'other')).status).toBe(200);
       // A refused rule set is charged too: a fresh project whose rules are too costly for its list.
       const name = 'a'.repeat(512);
-      const attack = { query: ['x'], tools: [{ toolKey: name, toolName: name, serverName: 'S' }], filter: { tools: ['[^a]', 'b', 'c', 'd', 'e'].map((tail) => `/(?:(?:a{1,30}){1,30})${tail}/`) } };
+      const attack = {
+        query: ['x'],
+        tools: [{ toolKey: name, toolName: name, serverName: 'S' }],
+        filter: { tools: ['[^a]', 'b', 'c', 'd', 'e'].map((tail) => `/(?:(?:a{1,30}){1,30})${tail}/`) },
+      };
       let refusedRuns = 0;
-      for (; refusedRuns < 1_000; refusedRuns += 1) if ((await search(server.url, 'attacker', attack)).status !== 400) break;
+      for (; refusedRuns < 1_000; refusedRuns += 1)
+        if ((await search(server.url, 'attacker', attack)).status !== 400) break;
       expect((await search(server.url, 'attacker')).status).toBe(429);
       // Compiling 9,010 instructions costs milliseconds: the bucket ran out after a few runs, not a thousand.
       expect(refusedRuns).toBeLessThan(1_000);
@@ -125,7 +151,10 @@ describe('security: one project cannot take more than its share', () => {
 
   it('charges request bytes before the body is parsed', async () => {
     const server = await startApp(limits({ bytesPerMinute: 6 * 1024 })); // a bucket of 1 KB
-    const big = { query: ['create an issue'], tools: sampleTools.map((tool) => ({ ...tool, description: 'd'.repeat(500) })) };
+    const big = {
+      query: ['create an issue'],
+      tools: sampleTools.map((tool) => ({ ...tool, description: 'd'.repeat(500) })),
+    };
     try {
       expect((await search(server.url, 'big', big)).status).toBe(200);
       expect((await search(server.url, 'big')).status).toBe(429);
@@ -136,7 +165,10 @@ describe('security: one project cannot take more than its share', () => {
   });
   it('charges the bytes of a body that declares fewer: sent chunked, without Content-Length', async () => {
     const server = await startApp(limits({ bytesPerMinute: 6 * 1024 })); // a bucket of 1 KB
-    const big = JSON.stringify({ query: ['create an issue'], tools: sampleTools.map((tool) => ({ ...tool, description: 'd'.repeat(500) })) });
+    const big = JSON.stringify({
+      query: ['create an issue'],
+      tools: sampleTools.map((tool) => ({ ...tool, description: 'd'.repeat(500) })),
+    });
     const chunked = (projectId: string) =>
       fetch(`${server.url}/v1/catalog/search`, {
         method: 'POST',
@@ -157,7 +189,10 @@ describe('security: one project cannot take more than its share', () => {
 describe('FairShare buckets', () => {
   it('refill at their rate and say when to retry', async () => {
     let now = 0;
-    const share = new FairShare({ maxInFlight: 0, maxWaiting: 0, workPerMinute: 60_000, bytesPerMinute: 0 }, { now: () => now }); // 1,000 per second
+    const share = new FairShare(
+      { maxInFlight: 0, maxWaiting: 0, workPerMinute: 60_000, bytesPerMinute: 0 },
+      { now: () => now },
+    ); // 1,000 per second
     const slot = await share.admit('p', 0, 1_000);
     share.chargeWork('p', 12_000); // a bucket of 10,000: 2,000 in debt
     slot.finish();
@@ -172,7 +207,10 @@ describe('FairShare buckets', () => {
   });
 
   it('charges CPU time at the rate of ranking work', async () => {
-    const share = new FairShare({ maxInFlight: 0, maxWaiting: 0, workPerMinute: 60_000, bytesPerMinute: 0 }, { now: () => 0 });
+    const share = new FairShare(
+      { maxInFlight: 0, maxWaiting: 0, workPerMinute: 60_000, bytesPerMinute: 0 },
+      { now: () => 0 },
+    );
     (await share.admit('p', 0, 1_000)).finish();
     share.chargeCpu('p', 10_000 / WORK_PER_CPU_MS + 1); // the whole bucket and a little more
     await expect(share.admit('p', 0, 1_000)).rejects.toMatchObject({ code: 'RATE_LIMITED' });
@@ -194,7 +232,10 @@ describe('FairShare slots: work and waiting', () => {
     // Two working and one waiting on its model: a fourth may still wait for a slot; then every place is
     // taken and a fifth is refused at once.
     const fourth = share.admit('p', 0, 10_000);
-    await expect(share.admit('p', 0, 10_000)).rejects.toMatchObject({ code: 'RATE_LIMITED', detail: expect.stringMatching(/2 searches worked on and 2 waiting/) });
+    await expect(share.admit('p', 0, 10_000)).rejects.toMatchObject({
+      code: 'RATE_LIMITED',
+      detail: expect.stringMatching(/2 searches worked on and 2 waiting/),
+    });
     // Another project has its own slots.
     await expect(share.admit('q', 0, 10_000)).resolves.toBeDefined();
     third!.finish(); // the fourth gets the third's slot
@@ -204,7 +245,10 @@ describe('FairShare slots: work and waiting', () => {
   it('refuses a search that found no work slot by its deadline, and forgets it', async () => {
     const share = new FairShare({ maxInFlight: 1, maxWaiting: 4, workPerMinute: 0, bytesPerMinute: 0 });
     const only = await share.admit('p', 0, 10_000);
-    await expect(share.admit('p', 0, 20)).rejects.toMatchObject({ code: 'RATE_LIMITED', detail: expect.stringMatching(/deadline/) });
+    await expect(share.admit('p', 0, 20)).rejects.toMatchObject({
+      code: 'RATE_LIMITED',
+      detail: expect.stringMatching(/deadline/),
+    });
     only.finish();
     only.finish(); // idempotent: gives back one slot, not two
     const next = await share.admit('p', 0, 20);
@@ -212,7 +256,7 @@ describe('FairShare slots: work and waiting', () => {
     next.finish();
   });
 
-  it('a waiting search keeps its work slot when its project\'s waiting searches are at the limit', async () => {
+  it("a waiting search keeps its work slot when its project's waiting searches are at the limit", async () => {
     const share = new FairShare({ maxInFlight: 1, maxWaiting: 0, workPerMinute: 0, bytesPerMinute: 0 });
     const slot = await share.admit('p', 0, 10_000);
     slot.startWaiting();

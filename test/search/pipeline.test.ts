@@ -15,11 +15,19 @@ import { searchAs } from '../helpers/search.js';
  * `degraded: timeout`; failing → `degraded: internal_error`.
  */
 
-async function searchWith(reranker: Reranker, headers: Record<string, string> = {}, request: Partial<ToolListSearchRequest> = {}) {
+async function searchWith(
+  reranker: Reranker,
+  headers: Record<string, string> = {},
+  request: Partial<ToolListSearchRequest> = {},
+) {
   const server = await startApp(testConfig({ search: { ...testConfig().search, deadlineMs: 2000 } }), { reranker });
   try {
     const started = Date.now();
-    const response = await searchAs(server, { query: ['github pull request'], tools: sampleTools, maxResults: 3, ...request }, { path: '/catalog/search', headers });
+    const response = await searchAs(
+      server,
+      { query: ['github pull request'], tools: sampleTools, maxResults: 3, ...request },
+      { path: '/catalog/search', headers },
+    );
     return { status: response.status, body: response.body, ms: Date.now() - started };
   } finally {
     await server.close();
@@ -32,7 +40,14 @@ describe('search pipeline with a reranker', () => {
     const reranker: Reranker = {
       async rerank(request, options) {
         seen = { request, options };
-        const ranked = [...request.lexical].reverse().map((entry) => ({ tool: entry.tool, index: entry.index, score: entry.score, relevance: 0.5, explanation: 'reranked' }));
+        // Written across lines: on one line Prettier needs two passes to settle this chain.
+        const ranked = [...request.lexical].reverse().map((entry) => ({
+          tool: entry.tool,
+          index: entry.index,
+          score: entry.score,
+          relevance: 0.5,
+          explanation: 'reranked',
+        }));
         return { ranker: 'llm', ranked };
       },
     };
@@ -102,7 +117,8 @@ describe('search pipeline with a reranker', () => {
           signal: AbortSignal.timeout(200),
         }),
       ).rejects.toThrow();
-      for (let i = 0; i < 40 && abortedAfterMs === undefined; i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+      for (let i = 0; i < 40 && abortedAfterMs === undefined; i += 1)
+        await new Promise((resolve) => setTimeout(resolve, 50));
       expect(abortedAfterMs).toBeDefined();
       expect(abortedAfterMs!).toBeLessThan(2000); // the deadline is 4000 ms
     } finally {
@@ -112,7 +128,13 @@ describe('search pipeline with a reranker', () => {
 
   it('keepRequestTools drops invented, altered and duplicated tools', () => {
     const tools = sampleTools.slice(0, 3);
-    const tool = (index: number): RankedTool => ({ tool: sampleTools[index]!, index, score: 1, relevance: 1, explanation: '' });
+    const tool = (index: number): RankedTool => ({
+      tool: sampleTools[index]!,
+      index,
+      score: 1,
+      relevance: 1,
+      explanation: '',
+    });
     const altered: RankedTool = { ...tool(0), tool: { ...sampleTools[0]!, description: 'changed' } };
     expect(keepRequestTools([tool(2), tool(9), tool(2), altered, tool(1)], tools).map((t) => t.index)).toEqual([2, 1]);
   });
@@ -120,7 +142,11 @@ describe('search pipeline with a reranker', () => {
 
 describe('per-project rank caches', () => {
   it('gives each project its own cache and forgets the least recently used project', () => {
-    const caches = new ProjectRankCaches({ projects: 2, toolsPerProject: 10, memory: new MemoryBudget({ maxBytes: 1 << 20, projectShare: 0.5 }) });
+    const caches = new ProjectRankCaches({
+      projects: 2,
+      toolsPerProject: 10,
+      memory: new MemoryBudget({ maxBytes: 1 << 20, projectShare: 0.5 }),
+    });
     const a = caches.for('a');
     expect(caches.for('a')).toBe(a);
     const b = caches.for('b');
@@ -132,11 +158,16 @@ describe('per-project rank caches', () => {
     expect(caches.projectCount).toBe(2);
   });
 
-  it('accounts each project\'s cache in the memory budget, and a cache the budget evicts starts again empty', () => {
+  it("accounts each project's cache in the memory budget, and a cache the budget evicts starts again empty", () => {
     const memory = new MemoryBudget({ maxBytes: 1024 * 1024, projectShare: 0.5 });
     const caches = new ProjectRankCaches({ projects: 10, toolsPerProject: 10_000, memory });
     const tools = (project: string) =>
-      Array.from({ length: 200 }, (_, at) => ({ toolKey: `${project}:t${at}`, toolName: `t${at}`, serverName: 'S', description: `${project} ${'word '.repeat(100)}` }));
+      Array.from({ length: 200 }, (_, at) => ({
+        toolKey: `${project}:t${at}`,
+        toolName: `t${at}`,
+        serverName: 'S',
+        description: `${project} ${'word '.repeat(100)}`,
+      }));
     for (const project of ['a', 'b', 'c', 'd']) {
       const cache = caches.for(project);
       rankTools({ query: ['word'], tools: tools(project) }, { cache });
@@ -159,9 +190,11 @@ describe('the same tool list in two projects', () => {
 
   it('ranks identically for each project (nothing cached for one changes the other)', async () => {
     const as = (projectId: string) =>
-      searchAs<{ results: unknown[] }>(server, { query: ['send an email'], tools: sampleTools, maxResults: 5 }, { path: '/catalog/search', projectId }).then(
-        (response) => response.body.results,
-      );
+      searchAs<{ results: unknown[] }>(
+        server,
+        { query: ['send an email'], tools: sampleTools, maxResults: 5 },
+        { path: '/catalog/search', projectId },
+      ).then((response) => response.body.results);
     const first = await as('project-a');
     expect(await as('project-b')).toEqual(first);
     expect(await as('project-a')).toEqual(first);

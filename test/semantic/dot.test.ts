@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { bestDot, dot } from '../../src/semantic/embedder.js';
 
 const plain = (a: Float32Array, b: Float32Array) => a.reduce((sum, value, i) => sum + value * b[i]!, 0);
-const vector = (length: number, seed: number) => Float32Array.from({ length }, (_, i) => Math.sin(seed * 7.1 + i * 1.3));
+const vector = (length: number, seed: number) =>
+  Float32Array.from({ length }, (_, i) => Math.sin(seed * 7.1 + i * 1.3));
 
 describe('dot', () => {
   it.each([0, 1, 3, 4, 5, 7, 512, 513])('equals the plain sum for %i dimensions', (length) => {
@@ -15,14 +16,17 @@ describe('dot', () => {
 });
 
 describe('bestDot', () => {
-  it.each([1, 5, 7, 512, 513])('is the best dot product, to the last bit, for 0 to 5 queries of %i dimensions', (length) => {
-    const tool = vector(length, 0);
-    for (let count = 0; count <= 5; count += 1) {
-      const queries = Array.from({ length: count }, (_, q) => vector(length, q + 1));
-      const expected = queries.reduce((best, query) => Math.max(best, dot(query, tool)), -Infinity);
-      expect(bestDot(queries, tool)).toBe(expected);
-    }
-  });
+  it.each([1, 5, 7, 512, 513])(
+    'is the best dot product, to the last bit, for 0 to 5 queries of %i dimensions',
+    (length) => {
+      const tool = vector(length, 0);
+      for (let count = 0; count <= 5; count += 1) {
+        const queries = Array.from({ length: count }, (_, q) => vector(length, q + 1));
+        const expected = queries.reduce((best, query) => Math.max(best, dot(query, tool)), -Infinity);
+        expect(bestDot(queries, tool)).toBe(expected);
+      }
+    },
+  );
 
   it('finds the best query wherever it stands among them', () => {
     const tool = vector(64, 0);

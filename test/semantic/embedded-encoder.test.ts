@@ -32,7 +32,12 @@ describe('embedded encoder (worker thread)', () => {
       maxQueuedTotal: 100,
       batchTimeoutMs: 30_000,
     });
-    const list = new Map(Array.from({ length: 12 }, (_, i) => [`tool-${i}`, `tool number ${i}: reads and writes the files of project ${i}`]));
+    const list = new Map(
+      Array.from({ length: 12 }, (_, i) => [
+        `tool-${i}`,
+        `tool number ${i}: reads and writes the files of project ${i}`,
+      ]),
+    );
     const listDone = background.embed('another-project', list, new AbortController().signal);
     await expect.poll(() => embedded, { timeout: 30_000 }).toBeGreaterThan(0);
     // The worker is now busy with the list: the query goes in behind whatever task it is running.
@@ -46,7 +51,9 @@ describe('embedded encoder (worker thread)', () => {
   it("takes turns between projects: one project's many texts do not hold another project's query behind them all", async () => {
     let doneOfX = 0;
     const flood = Array.from({ length: 16 }, (_, i) =>
-      source.embed([`step ${i} of a long task: search the web and summarise what was found`], { projectId: 'x' }).then(() => (doneOfX += 1)),
+      source
+        .embed([`step ${i} of a long task: search the web and summarise what was found`], { projectId: 'x' })
+        .then(() => (doneOfX += 1)),
     );
     const doneBefore = doneOfX;
     await source.embed(['which meetings do I have on Monday'], { projectId: 'y' });
@@ -60,12 +67,15 @@ describe('embedded encoder (worker thread)', () => {
     const small = createEmbeddedSource({ maxQueue: 8, maxQueuePerProject: 4 });
     try {
       // x's ten texts are queued or refused at once; y's comes while x's are still waiting.
-      const flooding = Promise.allSettled(Array.from({ length: 10 }, (_, i) => small.embed([`request number ${i}`], { projectId: 'x' })));
+      const flooding = Promise.allSettled(
+        Array.from({ length: 10 }, (_, i) => small.embed([`request number ${i}`], { projectId: 'x' })),
+      );
       const other = small.embed(['a request of another project'], { projectId: 'y' });
       const flood = await flooding;
       const refused = flood.filter((outcome) => outcome.status === 'rejected');
       expect(refused.length).toBeGreaterThanOrEqual(5);
-      for (const outcome of refused) expect((outcome as PromiseRejectedResult).reason).toMatchObject({ reason: 'busy' });
+      for (const outcome of refused)
+        expect((outcome as PromiseRejectedResult).reason).toMatchObject({ reason: 'busy' });
       expect(await other).toHaveLength(1);
     } finally {
       await small.close();
@@ -75,10 +85,13 @@ describe('embedded encoder (worker thread)', () => {
   it('refuses work beyond its queue (busy) instead of queueing without bound', async () => {
     const small = createEmbeddedSource({ maxQueue: 1 });
     try {
-      const outcomes = await Promise.allSettled(Array.from({ length: 6 }, (_, i) => small.embed([`request number ${i}`])));
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 6 }, (_, i) => small.embed([`request number ${i}`])),
+      );
       const refused = outcomes.filter((outcome) => outcome.status === 'rejected');
       expect(refused.length).toBeGreaterThan(0);
-      for (const outcome of refused) expect((outcome as PromiseRejectedResult).reason).toMatchObject({ reason: 'busy' });
+      for (const outcome of refused)
+        expect((outcome as PromiseRejectedResult).reason).toMatchObject({ reason: 'busy' });
       expect(outcomes.some((outcome) => outcome.status === 'fulfilled')).toBe(true);
     } finally {
       await small.close();
@@ -103,7 +116,11 @@ describe('service with the embedded encoder (the default configuration)', () => 
   it('logs that the embedded encoder is the active source, on the WebAssembly backend with SIMD', () => {
     const line = server.logs.lines.find((entry) => entry.msg === 'semantic stage on: embedded encoder loaded');
     // Without SIMD (tfjs's plain .wasm build) the same queries took 2.7× as long here (52 vs 19 ms).
-    expect(line).toMatchObject({ source: 'embedded', model: 'use-lite-512', backend: { name: 'wasm', simd: true, threads: 1 } });
+    expect(line).toMatchObject({
+      source: 'embedded',
+      model: 'use-lite-512',
+      backend: { name: 'wasm', simd: true, threads: 1 },
+    });
   });
 
   it('"what is on my plate tomorrow" shares no word with any tool, yet once the list is embedded a calendar tool is in the top 3, matched by meaning', async () => {

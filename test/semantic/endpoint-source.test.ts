@@ -2,7 +2,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { EmbeddingError } from '../../src/semantic/embedder.js';
 import { createEndpointSource } from '../../src/semantic/endpoint-source.js';
-import { EMBEDDING_TEST_DIMENSIONS, startOpenAITestServer, type OpenAITestServer } from '../helpers/openai-test-server.js';
+import {
+  EMBEDDING_TEST_DIMENSIONS,
+  startOpenAITestServer,
+  type OpenAITestServer,
+} from '../helpers/openai-test-server.js';
 
 let server: OpenAITestServer;
 beforeAll(async () => {
@@ -14,7 +18,10 @@ beforeEach(() => server.setEmbeddings({ kind: 'vectors' }));
 const source = () => createEndpointSource({ baseURL: server.baseURL, apiKey: 'test-key', model: 'test-embed' });
 
 async function failure(promise: Promise<unknown>): Promise<string> {
-  const error = await promise.then(() => undefined, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
   expect(error).toBeInstanceOf(EmbeddingError);
   return (error as EmbeddingError).reason;
 }
@@ -29,7 +36,11 @@ describe('endpoint embeddings source', () => {
     expect([...vectors[2]!]).toEqual([...vectors[0]!]);
     expect([...vectors[1]!]).not.toEqual([...vectors[0]!]);
     const request = server.embeddingRequests.at(-1)!;
-    expect(request).toMatchObject({ model: 'test-embed', encoding_format: 'float', input: ['list calendar events', 'send an email', 'list calendar events'] });
+    expect(request).toMatchObject({
+      model: 'test-embed',
+      encoding_format: 'float',
+      input: ['list calendar events', 'send an email', 'list calendar events'],
+    });
   });
 
   it('a hanging endpoint: the caller signal aborts the call, reported as timeout', async () => {
@@ -82,7 +93,12 @@ describe('endpoint embeddings source', () => {
   });
 
   it('an answer larger than any real one (here ~1.3 MB for one input) is refused while it arrives, as invalid_response', async () => {
-    const embedder = createEndpointSource({ baseURL: server.baseURL, apiKey: 'test-key', model: 'test-embed', batchSize: 1 });
+    const embedder = createEndpointSource({
+      baseURL: server.baseURL,
+      apiKey: 'test-key',
+      model: 'test-embed',
+      batchSize: 1,
+    });
     server.setEmbeddings({ kind: 'vectors', vector: () => Array.from({ length: 100_000 }, (_, i) => 0.123456789 + i) });
     expect(await failure(embedder.embed(['huge']))).toBe('invalid_response');
     server.setEmbeddings({ kind: 'vectors' });

@@ -7,7 +7,8 @@ const tools: ToolInfo[] = Array.from({ length: 40 }, (_, i) => ({
   toolKey: `s:tool_${i}`,
   toolName: `tool_${i}`,
   serverName: 's',
-  description: i === 0 ? 'Post a message to a Slack channel.' : i === 1 ? 'Post a reply in a thread.' : `Unrelated helper ${i}.`,
+  description:
+    i === 0 ? 'Post a message to a Slack channel.' : i === 1 ? 'Post a reply in a thread.' : `Unrelated helper ${i}.`,
 }));
 
 /** Similarities around 0.2 with a little spread, and `overrides` where a test wants a standout. */
@@ -48,7 +49,13 @@ describe('fuseHybrid', () => {
   it('adds to each lexical score, as a share of the best, what standing out by meaning gives: 0 up to zFloor, `weight` from zFloor + zSpan', () => {
     // Three weak lexical matches (made up: relevance 0.1, scores 3, 2, 1) and similarities that rank
     // tools 5, 2, 7, 9 first: tool 2 is found both ways, 5, 7 and 9 only by meaning.
-    const weak = (index: number, score: number) => ({ tool: tools[index]!, index, score, relevance: 0.1, explanation: 'lexical' });
+    const weak = (index: number, score: number) => ({
+      tool: tools[index]!,
+      index,
+      score,
+      relevance: 0.1,
+      explanation: 'lexical',
+    });
     const lexical = [weak(4, 3), weak(2, 2), weak(6, 1)];
     const similarity = new Float64Array(tools.length).fill(0.1);
     similarity[5] = 0.9;
@@ -74,14 +81,24 @@ describe('fuseHybrid', () => {
     expect(fused.slice(0, 6).map((ranked) => ranked.index)).toEqual(order);
     expect(fused.find((ranked) => ranked.index === 2)!.score).toBeCloseTo(2 / 3 + add(0.8), 5);
     // A tool that does not stand out (z below the floor) adds next to nothing: below every word match.
-    expect(fused.findIndex((ranked) => ranked.index === 20)).toBeGreaterThan(fused.findIndex((ranked) => ranked.index === 6));
+    expect(fused.findIndex((ranked) => ranked.index === 20)).toBeGreaterThan(
+      fused.findIndex((ranked) => ranked.index === 6),
+    );
     expect(fused.find((ranked) => ranked.index === 20)!.score).toBeLessThan(1e-5);
     // Only `depth` most similar tools are fused in.
-    expect(fuseHybrid(lexical, tools, similarity, { ...options, depth: 2 }).some((ranked) => ranked.index === 7)).toBe(false);
+    expect(fuseHybrid(lexical, tools, similarity, { ...options, depth: 2 }).some((ranked) => ranked.index === 7)).toBe(
+      false,
+    );
   });
 
   it('meaning decides among weak word matches, words win by a wide margin, and a tool of relevance 0 never ranks above a meaning match', () => {
-    const entry = (index: number, score: number, relevance: number) => ({ tool: tools[index]!, index, score, relevance, explanation: 'lexical' });
+    const entry = (index: number, score: number, relevance: number) => ({
+      tool: tools[index]!,
+      index,
+      score,
+      relevance,
+      explanation: 'lexical',
+    });
     const similarity = similarities({ 11: 0.5, 12: 0.45 });
     // Weak and close: tool 12 (second by words, close in meaning) passes tool 10.
     const close = fuseHybrid([entry(10, 1.0, 0.2), entry(12, 0.95, 0.2)], tools, similarity);
@@ -91,26 +108,45 @@ describe('fuseHybrid', () => {
     expect(wide[0]!.index).toBe(10);
     // Listed for its server only (relevance 0): below tool 11, found by meaning only.
     const tail = fuseHybrid([entry(10, 1.0, 0.3), entry(13, 0.02, 0)], tools, similarity);
-    expect(tail.findIndex((ranked) => ranked.index === 11)).toBeLessThan(tail.findIndex((ranked) => ranked.index === 13));
+    expect(tail.findIndex((ranked) => ranked.index === 11)).toBeLessThan(
+      tail.findIndex((ranked) => ranked.index === 13),
+    );
   });
 
   it('tools without vectors (NaN) rank lexically only; with no vectors at all the lexical ranking is unchanged', () => {
     const lexical = rankTools({ query: ['post a reply in a thread'], tools });
     const none = new Float64Array(tools.length).fill(Number.NaN);
-    expect(fuseHybrid(lexical, tools, none).map((ranked) => ranked.index)).toEqual(lexical.map((ranked) => ranked.index));
+    expect(fuseHybrid(lexical, tools, none).map((ranked) => ranked.index)).toEqual(
+      lexical.map((ranked) => ranked.index),
+    );
     const some = similarities({ 20: 0.9 });
     some[25] = Number.NaN;
-    expect(fuseHybrid(lexical, tools, some).some((ranked) => ranked.index === 25)).toBe(lexical.some((ranked) => ranked.index === 25));
+    expect(fuseHybrid(lexical, tools, some).some((ranked) => ranked.index === 25)).toBe(
+      lexical.some((ranked) => ranked.index === 25),
+    );
   });
 
   it('is pure: the lexical entries keep their score and relevance, and the fused ones their explanations', () => {
     const lexical = rankTools({ query: ['post a reply in a thread'], tools });
     // Weak entries below a tool found by meaning only (relevance 0 here): capping down the fused list
     // lowers the fused entries' relevance, never the lexical ones'.
-    const weak = lexical.filter((ranked) => ranked.relevance > 0).map((ranked) => ({ tool: ranked.tool, index: ranked.index, score: ranked.score, relevance: 0.3, explanation: ranked.explanation }));
+    const weak = lexical
+      .filter((ranked) => ranked.relevance > 0)
+      .map((ranked) => ({
+        tool: ranked.tool,
+        index: ranked.index,
+        score: ranked.score,
+        relevance: 0.3,
+        explanation: ranked.explanation,
+      }));
     const before = JSON.stringify(weak);
     const lexicalBefore = lexical.map((ranked) => [ranked.index, ranked.score, ranked.relevance]);
-    const fused = fuseHybrid(weak, tools, similarities({ 33: 0.26 }), { ...DEFAULT_FUSION, weight: 5, zFloor: 0, depth: 1 });
+    const fused = fuseHybrid(weak, tools, similarities({ 33: 0.26 }), {
+      ...DEFAULT_FUSION,
+      weight: 5,
+      zFloor: 0,
+      depth: 1,
+    });
     expect(fused[0]!.index).toBe(33);
     expect(fused[1]!.relevance).toBe(fused[0]!.relevance);
     expect(fused[0]!.relevance).toBeLessThan(0.3);
@@ -125,7 +161,9 @@ describe('fuseHybrid', () => {
   it('maps z-scores to relevance from above what chance gives in a list of that size, up to the 0.6 cap', () => {
     // Chance alone: √(2 ln 500) ≈ 3.53 for 500 tools, √(2 ln 10,000) ≈ 4.29 for 10,000.
     // Relevance starts 0.5 above that and reaches the cap 3 further.
-    expect([3.5, 4, 5.53, 6.53, 9].map((z) => Math.round(semanticRelevance(z, 500) * 10) / 10)).toEqual([0, 0, 0.3, 0.5, 0.6]);
+    expect([3.5, 4, 5.53, 6.53, 9].map((z) => Math.round(semanticRelevance(z, 500) * 10) / 10)).toEqual([
+      0, 0, 0.3, 0.5, 0.6,
+    ]);
     expect(semanticRelevance(4.5, 10_000)).toBe(0);
     expect(semanticRelevance(4.5, 50)).toBeGreaterThan(0);
   });

@@ -8,7 +8,8 @@ import { forProject, ProjectFairQueue } from '../../src/semantic/project-fair-qu
 const task = (project: string, name: string) => forProject({ name }, project) as unknown as PiscinaTask;
 const drain = (queue: ProjectFairQueue) => {
   const names: string[] = [];
-  for (let next = queue.shift(); next !== null; next = queue.shift()) names.push((next as unknown as { name: string }).name);
+  for (let next = queue.shift(); next !== null; next = queue.shift())
+    names.push((next as unknown as { name: string }).name);
   return names;
 };
 

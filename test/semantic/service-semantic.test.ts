@@ -16,7 +16,12 @@ const tools: ToolInfo[] = [
     serverName: `notes${i}`,
     description: `Keep note ${i} as a reminder for tomorrow.`,
   })),
-  { toolKey: 'gcal:list_events', toolName: 'list_events', serverName: 'gcal', description: 'List the events in a Google Calendar.' },
+  {
+    toolKey: 'gcal:list_events',
+    toolName: 'list_events',
+    serverName: 'gcal',
+    description: 'List the events in a Google Calendar.',
+  },
 ];
 const query = ['what is on my plate tomorrow'];
 // Test vectors: "meaning" is whether a text is about the schedule (the request, the calendar tool), with
@@ -65,7 +70,11 @@ describe('service with an embeddings endpoint', () => {
       const at = answer.results.findIndex((result) => result.toolKey === 'gcal:list_events');
       expect(at).toBeGreaterThanOrEqual(0);
       expect(answer.results[at]?.explanation).toMatch(/matched by meaning/);
-      expect(service.logs.lines.some((line) => line.msg === 'semantic stage on: embeddings endpoint' && line.model === 'test-embed')).toBe(true);
+      expect(
+        service.logs.lines.some(
+          (line) => line.msg === 'semantic stage on: embeddings endpoint' && line.model === 'test-embed',
+        ),
+      ).toBe(true);
       expect(service.logs.lines.find((line) => line.audit === 'search')).toMatchObject({ semantic: 'hybrid' });
     } finally {
       await service.close();
@@ -75,10 +84,18 @@ describe('service with an embeddings endpoint', () => {
   it('with an LLM: the tool that matches by meaning reaches the prompt, which the lexical ranking alone fills with word matches', async () => {
     embeddings.setEmbeddings({ kind: 'vectors', vector });
     const llm = await startOpenAITestServer();
-    const llmConfig = { baseUrl: llm.baseURL, apiKey: 'k', model: 'test-model', promptTokenBudget: 3000, cacheTtlMs: 0, cacheEntriesPerProject: 10 };
+    const llmConfig = {
+      baseUrl: llm.baseURL,
+      apiKey: 'k',
+      model: 'test-model',
+      promptTokenBudget: 3000,
+      cacheTtlMs: 0,
+      cacheEntriesPerProject: 10,
+    };
     const withSemantic = await startApp(embeddingsConfig(embeddings.baseURL, { llm: llmConfig }));
     const lexicalOnly = await startApp(testConfig({ llm: llmConfig }));
-    const inPrompt = () => promptCandidates(llm.requests.at(-1)!.body).some((candidate) => candidate.line.includes('list_events'));
+    const inPrompt = () =>
+      promptCandidates(llm.requests.at(-1)!.body).some((candidate) => candidate.line.includes('list_events'));
     try {
       expect((await search(lexicalOnly, 'p-llm')).meta.semantic).toBe('off');
       expect(inPrompt()).toBe(false);

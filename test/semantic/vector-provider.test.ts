@@ -26,7 +26,13 @@ const tools = (prefix: string, count: number): ToolInfo[] =>
 function stage(options: Partial<VectorProviderOptions> = {}): VectorProvider {
   const embedder = createEndpointSource({ baseURL: server.baseURL, model: 'test-embed', batchSize: 8 });
   const memory = new MemoryBudget({ maxBytes: 64 * 1024 * 1024, projectShare: 0.25 });
-  return new VectorProvider(embedder, { cacheBytes: 10_000_000, memory, waitShare: 0.5, maxQueuedPerProject: 1000, ...options });
+  return new VectorProvider(embedder, {
+    cacheBytes: 10_000_000,
+    memory,
+    waitShare: 0.5,
+    maxQueuedPerProject: 1000,
+    ...options,
+  });
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -92,7 +98,11 @@ describe('semantic stage', () => {
     [{ kind: 'fewer' } as const, 'invalid_response'],
   ])('endpoint fault %o → meta.semantic %s, no vectors used', async (behaviour, status) => {
     server.setEmbeddings(behaviour);
-    const result = await stage().vectors('p1', { query: ['anything at all'], tools: tools('gamma', 3) }, startDeadline(600));
+    const result = await stage().vectors(
+      'p1',
+      { query: ['anything at all'], tools: tools('gamma', 3) },
+      startDeadline(600),
+    );
     expect(result.status).toBe(status);
     expect(result.queries).toBeUndefined();
   });
@@ -101,7 +111,11 @@ describe('semantic stage', () => {
     const semantic = stage();
     await semantic.vectors('p1', { query: ['cached query'], tools: [] }, startDeadline(4000));
     server.setEmbeddings({ kind: 'error', status: 500 });
-    const result = await semantic.vectors('p1', { query: ['cached query'], tools: tools('delta', 3) }, startDeadline(2000));
+    const result = await semantic.vectors(
+      'p1',
+      { query: ['cached query'], tools: tools('delta', 3) },
+      startDeadline(2000),
+    );
     expect(result.status).toBe('upstream_error');
     expect(result.queries).toHaveLength(1);
   });
@@ -109,7 +123,9 @@ describe('semantic stage', () => {
   it('vectors are scoped to the project: another project sending the same list embeds it itself', async () => {
     const semantic = stage({ waitShare: 0.1 });
     const list = tools('epsilon', 16);
-    expect((await semantic.vectors('project-a', { query: ['q'], tools: list }, startDeadline(4000))).status).toBe('hybrid');
+    expect((await semantic.vectors('project-a', { query: ['q'], tools: list }, startDeadline(4000))).status).toBe(
+      'hybrid',
+    );
     const before = server.embeddingRequests.length;
     server.setEmbeddings({ kind: 'vectors' }, 300);
     const other = await semantic.vectors('project-b', { query: ['q'], tools: list }, startDeadline(1000));
@@ -139,18 +155,23 @@ describe('semantic stage', () => {
     expect(semantic.stats.waiting).toBe(0);
   });
 
-  it('projects that fill the whole background queue leave room for another project\'s list', async () => {
+  it("projects that fill the whole background queue leave room for another project's list", async () => {
     // Queues of 10 per project, 80 in all: nine projects fill it while the endpoint is slow (one batch of 8 in flight).
     const semantic = stage({ maxQueuedPerProject: 10, waitShare: 0.05 });
     await semantic.vectors('p1', { query: ['q'], tools: [] }, startDeadline(4000));
     server.setEmbeddings({ kind: 'vectors' }, 200);
     for (let project = 0; project < 9; project += 1) {
-      await semantic.vectors(`flood-${project}`, { query: ['q'], tools: tools(`flood${project}`, 10) }, startDeadline(200));
+      await semantic.vectors(
+        `flood-${project}`,
+        { query: ['q'], tools: tools(`flood${project}`, 10) },
+        startDeadline(200),
+      );
     }
     const before = server.embeddingRequests.length;
     await semantic.vectors('quiet', { query: ['q'], tools: tools('iota', 4) }, startDeadline(200));
     // Round robin: the quiet project's texts go within the next ten batches (each 200 ms).
-    const embeddedQuiet = () => server.embeddingRequests.slice(before).some((request) => request.input.some((text) => text.includes('iota')));
+    const embeddedQuiet = () =>
+      server.embeddingRequests.slice(before).some((request) => request.input.some((text) => text.includes('iota')));
     for (let wait = 0; wait < 80 && !embeddedQuiet(); wait += 1) await sleep(50);
     expect(embeddedQuiet()).toBe(true);
   });
@@ -158,7 +179,11 @@ describe('semantic stage', () => {
   it('the vector cache stays inside its byte bound under a flood of distinct lists', async () => {
     const semantic = stage({ cacheBytes: 200_000, waitShare: 1 });
     for (let list = 0; list < 20; list += 1) {
-      await semantic.vectors(`project-${list}`, { query: [`query ${list}`], tools: tools(`flood${list}`, 30) }, startDeadline(4000));
+      await semantic.vectors(
+        `project-${list}`,
+        { query: [`query ${list}`], tools: tools(`flood${list}`, 30) },
+        startDeadline(4000),
+      );
       expect(semantic.stats.bytes).toBeLessThanOrEqual(200_000);
     }
     expect(semantic.stats.bytes).toBeGreaterThan(100_000);
@@ -169,7 +194,8 @@ describe('semantic stage', () => {
     const memory = new MemoryBudget({ maxBytes: 60_000, projectShare: 0.5 });
     const semantic = stage({ memory, cacheBytes: 10_000_000, waitShare: 1 });
     const list = tools('kappa', 80);
-    for (let search = 0; search < 2; search += 1) await semantic.vectors('big', { query: ['thing 1'], tools: list }, startDeadline(4000));
+    for (let search = 0; search < 2; search += 1)
+      await semantic.vectors('big', { query: ['thing 1'], tools: list }, startDeadline(4000));
     const before = server.embeddingRequests.length;
     for (let search = 0; search < 3; search += 1) {
       const result = await semantic.vectors('big', { query: ['thing 1'], tools: list }, startDeadline(4000));
@@ -181,15 +207,21 @@ describe('semantic stage', () => {
     expect(memory.projectBytes('big')).toBeLessThanOrEqual(30_000);
   });
 
-  it('vectors are entries of the memory budget: a flooding project cannot evict another project\'s', async () => {
+  it("vectors are entries of the memory budget: a flooding project cannot evict another project's", async () => {
     // Room for about 110 vectors of the test server's (64 dimensions, ~550 bytes an entry), 100 for
     // one project: the flood passes the whole budget, which trims the largest project first.
     const memory = new MemoryBudget({ maxBytes: 60_000, projectShare: 0.9 });
     const semantic = stage({ memory, cacheBytes: 10_000_000, waitShare: 1 });
     const quiet = tools('quiet', 20);
-    expect((await semantic.vectors('quiet', { query: ['thing 1'], tools: quiet }, startDeadline(4000))).status).toBe('hybrid');
+    expect((await semantic.vectors('quiet', { query: ['thing 1'], tools: quiet }, startDeadline(4000))).status).toBe(
+      'hybrid',
+    );
     for (let list = 0; list < 10; list += 1) {
-      await semantic.vectors('flood', { query: [`query ${list}`], tools: tools(`flood${list}`, 30) }, startDeadline(4000));
+      await semantic.vectors(
+        'flood',
+        { query: [`query ${list}`], tools: tools(`flood${list}`, 30) },
+        startDeadline(4000),
+      );
       expect(memory.usage().usedBytes).toBeLessThanOrEqual(60_000);
       expect(memory.projectBytes('flood')).toBeLessThanOrEqual(54_000);
     }
@@ -204,7 +236,8 @@ describe('semantic stage', () => {
 });
 
 describe('semantic stage with the defaults: nothing on the request path waits for tool vectors', () => {
-  const defaults = (options: Partial<VectorProviderOptions> = {}) => stage({ waitShare: 0, queryWaitMs: undefined, ...options });
+  const defaults = (options: Partial<VectorProviderOptions> = {}) =>
+    stage({ waitShare: 0, queryWaitMs: undefined, ...options });
   const untilHybrid = async (semantic: VectorProvider, projectId: string, query: string[], list: ToolInfo[]) => {
     for (let attempt = 0; attempt < 100; attempt += 1) {
       const result = await semantic.vectors(projectId, { query, tools: list }, startDeadline(4000));
@@ -229,7 +262,10 @@ describe('semantic stage with the defaults: nothing on the request path waits fo
     const warm = await untilHybrid(semantic, 'p1', ['thing 3'], list);
     expect(warm.tools.every((vector) => vector !== undefined)).toBe(true);
     // Only tool texts and the request were embedded: the first search sent nothing for its request.
-    const requestTexts = server.embeddingRequests.slice(before).flatMap((request) => request.input).filter((text) => text === 'thing 3');
+    const requestTexts = server.embeddingRequests
+      .slice(before)
+      .flatMap((request) => request.input)
+      .filter((text) => text === 'thing 3');
     expect(requestTexts).toHaveLength(1);
   });
 
@@ -256,30 +292,44 @@ describe('semantic stage with the defaults: nothing on the request path waits fo
     await untilHybrid(semantic, 'p1', ['warm'], list);
     server.setEmbeddings({ kind: 'error', status: 500 });
     const statuses: string[] = [];
-    for (let search = 0; search < 3; search += 1) statuses.push((await semantic.vectors('p1', { query: [`new ${search}`], tools: list }, startDeadline(4000))).status);
+    for (let search = 0; search < 3; search += 1)
+      statuses.push(
+        (await semantic.vectors('p1', { query: [`new ${search}`], tools: list }, startDeadline(4000))).status,
+      );
     expect(statuses).toEqual(['upstream_error', 'upstream_error', 'upstream_error']);
     const calls = server.embeddingRequests.length;
     for (let search = 0; search < 5; search += 1) {
-      expect((await semantic.vectors('p1', { query: [`skipped ${search}`], tools: list }, startDeadline(4000))).status).toBe('unavailable');
+      expect(
+        (await semantic.vectors('p1', { query: [`skipped ${search}`], tools: list }, startDeadline(4000))).status,
+      ).toBe('unavailable');
     }
     expect(server.embeddingRequests.length).toBe(calls);
     // Cached vectors still serve while it is skipped.
     expect((await semantic.vectors('p1', { query: ['warm'], tools: list }, startDeadline(4000))).status).toBe('hybrid');
     server.setEmbeddings({ kind: 'vectors' });
     await sleep(450);
-    expect((await semantic.vectors('p1', { query: ['after the cool-down'], tools: list }, startDeadline(4000))).status).toBe('hybrid');
-    expect((await semantic.vectors('p1', { query: ['and after that'], tools: list }, startDeadline(4000))).status).toBe('hybrid');
+    expect(
+      (await semantic.vectors('p1', { query: ['after the cool-down'], tools: list }, startDeadline(4000))).status,
+    ).toBe('hybrid');
+    expect((await semantic.vectors('p1', { query: ['and after that'], tools: list }, startDeadline(4000))).status).toBe(
+      'hybrid',
+    );
   });
 
   it('a hanging endpoint costs each search at most its bound, then nothing once skipped', async () => {
-    const semantic = defaults({ queryWaitMs: 40, breaker: { threshold: 3, coolDownMs: 60_000, maxCoolDownMs: 60_000 } });
+    const semantic = defaults({
+      queryWaitMs: 40,
+      breaker: { threshold: 3, coolDownMs: 60_000, maxCoolDownMs: 60_000 },
+    });
     const list = tools('xi', 4);
     await untilHybrid(semantic, 'p1', ['warm'], list);
     server.setEmbeddings({ kind: 'hang' });
     const statuses: string[] = [];
     for (let search = 0; search < 8; search += 1) {
       const started = performance.now();
-      statuses.push((await semantic.vectors('p1', { query: [`hung ${search}`], tools: list }, startDeadline(4000))).status);
+      statuses.push(
+        (await semantic.vectors('p1', { query: [`hung ${search}`], tools: list }, startDeadline(4000))).status,
+      );
       expect(performance.now() - started).toBeLessThan(1000);
     }
     expect(statuses.slice(0, 3)).toEqual(['timeout', 'timeout', 'timeout']);
@@ -316,22 +366,51 @@ describe('semantic stage: a list sent in full again', () => {
     const resend = () =>
       (JSON.parse(JSON.stringify(list)) as ToolInfo[]).map((tool) => {
         const { description } = tool;
-        return Object.defineProperty(tool, 'description', { enumerable: true, get: () => ((descriptionReads += 1), description) });
+        return Object.defineProperty(tool, 'description', {
+          enumerable: true,
+          get: () => ((descriptionReads += 1), description),
+        });
       });
-    const first = await semantic.vectors('p1', { query: ['thing 7'], tools: resend() }, startDeadline(4000), undefined, 'list-id-rho');
+    const first = await semantic.vectors(
+      'p1',
+      { query: ['thing 7'], tools: resend() },
+      startDeadline(4000),
+      undefined,
+      'list-id-rho',
+    );
     expect(first.status).toBe('hybrid');
     const keyBytes = memory.usage().byCache['list-keys'] ?? 0;
     expect(keyBytes).toBeGreaterThan(50 * 100);
     expect(memory.projectBytes('p1')).toBeGreaterThanOrEqual(keyBytes);
     // The same id with another list's tools (a stale entry) is not used: its length differs, so it is keyed anew.
-    const other = await semantic.vectors('p1', { query: ['thing 7'], tools: tools('sigma', 20) }, startDeadline(4000), undefined, 'list-id-rho');
+    const other = await semantic.vectors(
+      'p1',
+      { query: ['thing 7'], tools: tools('sigma', 20) },
+      startDeadline(4000),
+      undefined,
+      'list-id-rho',
+    );
     expect(other.tools).toHaveLength(20);
     // Keyed anew once more (the entry held the 20 tools), then a resend is not keyed at all.
-    await semantic.vectors('p1', { query: ['thing 7'], tools: resend() }, startDeadline(4000), undefined, 'list-id-rho');
+    await semantic.vectors(
+      'p1',
+      { query: ['thing 7'], tools: resend() },
+      startDeadline(4000),
+      undefined,
+      'list-id-rho',
+    );
     descriptionReads = 0;
-    const again = await semantic.vectors('p1', { query: ['thing 7'], tools: resend() }, startDeadline(4000), undefined, 'list-id-rho');
+    const again = await semantic.vectors(
+      'p1',
+      { query: ['thing 7'], tools: resend() },
+      startDeadline(4000),
+      undefined,
+      'list-id-rho',
+    );
     expect(again.status).toBe('hybrid');
     expect(descriptionReads).toBe(0);
-    expect(again.tools.map((vector) => [...vector!.slice(0, 4)])).toEqual(first.tools.map((vector) => [...vector!.slice(0, 4)]));
+    expect(again.tools.map((vector) => [...vector!.slice(0, 4)])).toEqual(
+      first.tools.map((vector) => [...vector!.slice(0, 4)]),
+    );
   });
 });

@@ -46,7 +46,10 @@ describe('learning from use across replicas (Redis)', () => {
     for (const query of UNMATCHED_REQUESTS.slice(0, 3)) {
       const { meta } = await a!.search(query, sampleTools);
       // The search was on A; its requestId is known to B through Redis.
-      expect(await b!.report([{ requestId: meta.requestId, toolKey: TAUGHT_TOOL, outcome: 'succeeded' }])).toEqual({ status: 202, body: { accepted: 1, ignored: [] } });
+      expect(await b!.report([{ requestId: meta.requestId, toolKey: TAUGHT_TOOL, outcome: 'succeeded' }])).toEqual({
+        status: 202,
+        body: { accepted: 1, ignored: [] },
+      });
       expect((await a!.search(TEST, sampleTools)).results[0]!.toolKey).toBe(TAUGHT_TOOL);
     }
     const onB = await b!.search(TEST, sampleTools);
@@ -79,10 +82,14 @@ describe('learning from use across replicas (Redis)', () => {
     expect(await inspect.keys('*feedback:shared-learning:log')).toEqual([]);
   });
 
-  it("keeps at most FEEDBACK_MAX_EVENTS reports of a project in Redis, under project-scoped keys", async () => {
+  it('keeps at most FEEDBACK_MAX_EVENTS reports of a project in Redis, under project-scoped keys', async () => {
     const router = routerOf(replicas[0]!.url, 'flooding');
     for (let round = 0; round < 5; round += 1) {
-      const events = Array.from({ length: 10 }, (_, i) => ({ query: [`flood request ${round} ${i}`], toolKey: `junk:tool_${round}_${i}`, outcome: 'succeeded' }));
+      const events = Array.from({ length: 10 }, (_, i) => ({
+        query: [`flood request ${round} ${i}`],
+        toolKey: `junk:tool_${round}_${i}`,
+        outcome: 'succeeded',
+      }));
       expect((await router.report(events)).body.accepted).toBe(10);
     }
     const keys = await inspect.keys('catalog-search:feedback*flooding*');
@@ -97,7 +104,10 @@ describe('learning from use across replicas (Redis)', () => {
     try {
       expect((await router.search(TEST, sampleTools)).results).toBeDefined();
       expect((await router.report([{ query: TEST, toolKey: TAUGHT_TOOL, outcome: 'succeeded' }])).status).toBe(202);
-      const response = await fetch(`${replicas[0]!.url}/v1/catalog/feedback`, { method: 'DELETE', headers: { authorization: `Bearer ${testToken({ projectId: 'outage' })}` } });
+      const response = await fetch(`${replicas[0]!.url}/v1/catalog/feedback`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${testToken({ projectId: 'outage' })}` },
+      });
       expect(response.status).toBe(503);
       expect(((await response.json()) as { code: string }).code).toBe('STORE_UNAVAILABLE');
     } finally {

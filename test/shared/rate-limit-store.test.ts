@@ -11,7 +11,12 @@ let shared: SharedStore;
 
 beforeAll(async () => {
   redis = await startTestRedis();
-  shared = new SharedStore(connectRedis({ url: redis.url, commandTimeoutMs: 2_000, keyPrefix: 'test:' }), 'test:', { error: () => {}, fallback: () => {} }, pino({ level: 'silent' }));
+  shared = new SharedStore(
+    connectRedis({ url: redis.url, commandTimeoutMs: 2_000, keyPrefix: 'test:' }),
+    'test:',
+    { error: () => {}, fallback: () => {} },
+    pino({ level: 'silent' }),
+  );
   await new Promise<void>((resolve) => shared.redis.once('ready', () => resolve()));
 });
 afterAll(async () => {
@@ -25,7 +30,9 @@ interface StoreLike {
 }
 
 const count = (store: StoreLike, key: string) =>
-  new Promise<Counted>((resolve, reject) => store.incr(key, (error, result) => (error ? reject(error) : resolve(result!)), 60_000, 10));
+  new Promise<Counted>((resolve, reject) =>
+    store.incr(key, (error, result) => (error ? reject(error) : resolve(result!)), 60_000, 10),
+  );
 
 describe('shared rate-limit buckets', () => {
   it('count in Redis with the window as TTL, and give a key that lost its expiry one again', async () => {

@@ -18,11 +18,30 @@ const dir = mkdtempSync(join(tmpdir(), 'redis-tls-'));
 const certFile = join(dir, 'cert.pem');
 const keyFile = join(dir, 'key.pem');
 let redis: TestRedis;
-let services: ServiceProcess[] = [];
+const services: ServiceProcess[] = [];
 
 beforeAll(async () => {
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyFile, '-out', certFile, '-days', '1',
-    '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost'], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      keyFile,
+      '-out',
+      certFile,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=DNS:localhost',
+    ],
+    { stdio: 'ignore' },
+  );
   redis = await startTestRedis({ password: PASSWORD, tls: { certFile, keyFile } });
 }, 30_000);
 afterAll(async () => {
@@ -35,7 +54,14 @@ afterAll(async () => {
 // (a fallback where the test expects none, or a timeout logged before the WRONGPASS warning).
 // METRICS_ENABLED: read from the API port, which production serves metrics on only when told to.
 const start = (url: string) =>
-  startServiceProcess({ AUTH_JWT_SECRET: TEST_SECRET, REDIS_URL: url, NODE_EXTRA_CA_CERTS: certFile, RATE_LIMIT_PER_MINUTE: '100', METRICS_ENABLED: 'true', REDIS_TIMEOUT_MS: '2000' }).then((service) => {
+  startServiceProcess({
+    AUTH_JWT_SECRET: TEST_SECRET,
+    REDIS_URL: url,
+    NODE_EXTRA_CA_CERTS: certFile,
+    RATE_LIMIT_PER_MINUTE: '100',
+    METRICS_ENABLED: 'true',
+    REDIS_TIMEOUT_MS: '2000',
+  }).then((service) => {
     services.push(service);
     return service;
   });
@@ -58,7 +84,11 @@ describe('REDIS_URL with TLS and a password', () => {
   it('connects over TLS with the password from the URL and uses Redis for every search', async () => {
     const service = await start(redis.url.replace('rediss://', `rediss://default:${PASSWORD}@`));
     // Connected before searching: the first commands must not race the TLS handshake.
-    for (let wait = 0; wait < 100 && !service.logs.some((line) => String(line.msg).startsWith('Redis connected')); wait += 1) {
+    for (
+      let wait = 0;
+      wait < 100 && !service.logs.some((line) => String(line.msg).startsWith('Redis connected'));
+      wait += 1
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     const { statuses, fallbacks } = await searchAndScrape(service);

@@ -65,7 +65,11 @@ async function untilHybrid(replica: ServiceProcess, projectId: string, query: st
 }
 
 const [a, b] = [0, 1];
-const embeddedTexts = () => embeddings.embeddingRequests.reduce((sum, request) => sum + (Array.isArray(request.input) ? request.input.length : 1), 0);
+const embeddedTexts = () =>
+  embeddings.embeddingRequests.reduce(
+    (sum, request) => sum + (Array.isArray(request.input) ? request.input.length : 1),
+    0,
+  );
 
 describe('vectors shared through Redis', () => {
   it("serves a list embedded on one replica fully hybrid on the other's first search, without embedding it again", async () => {
@@ -78,7 +82,8 @@ describe('vectors shared through Redis', () => {
     const client = new Redis(redis.url);
     try {
       for (let attempt = 0; attempt < 50; attempt += 1) {
-        if ((await client.keys('catalog-search:vector:vector-project:*')).length >= sampleRequest.tools.length + 1) break;
+        if ((await client.keys('catalog-search:vector:vector-project:*')).length >= sampleRequest.tools.length + 1)
+          break;
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       const keys = await client.keys('catalog-search:vector:vector-project:*');
@@ -119,8 +124,13 @@ describe('vectors shared through Redis', () => {
 });
 
 describe('vectors read back from Redis', () => {
-  it('uses one only if it is a unit vector of the model\'s length; any other value is embedded again', async () => {
-    const shared = new SharedStore(connectRedis({ url: redis.url, commandTimeoutMs: 500, keyPrefix: 'check:' }), 'check:', { error: () => {}, fallback: () => {} }, pino({ level: 'silent' }));
+  it("uses one only if it is a unit vector of the model's length; any other value is embedded again", async () => {
+    const shared = new SharedStore(
+      connectRedis({ url: redis.url, commandTimeoutMs: 500, keyPrefix: 'check:' }),
+      'check:',
+      { error: () => {}, fallback: () => {} },
+      pino({ level: 'silent' }),
+    );
     await new Promise<void>((resolve) => shared.redis.once('ready', () => resolve()));
     const stage = new VectorProvider(createEndpointSource({ baseURL: embeddings.baseURL, model: 'test-embed' }), {
       cacheBytes: 10_000_000,
@@ -130,14 +140,34 @@ describe('vectors read back from Redis', () => {
       shared: sharedVectors(shared),
     });
     try {
-      const dimensions = (await stage.vectors('check', { query: ['learn the length'], tools: [] }, startDeadline(4000))).queries![0]!.length;
-      const tools = ['short', 'long', 'unscaled', 'zero'].map((name) => ({ toolKey: `s:${name}`, toolName: name, serverName: 's', description: `the ${name} tool` }));
+      const dimensions = (await stage.vectors('check', { query: ['learn the length'], tools: [] }, startDeadline(4000)))
+        .queries![0]!.length;
+      const tools = ['short', 'long', 'unscaled', 'zero'].map((name) => ({
+        toolKey: `s:${name}`,
+        toolName: name,
+        serverName: 's',
+        description: `the ${name} tool`,
+      }));
       const unit = (length: number) => new Float32Array(length).fill(1 / Math.sqrt(length));
-      const foreign = [unit(dimensions - 1), unit(dimensions + 1), new Float32Array(dimensions).fill(100), new Float32Array(dimensions)];
+      const foreign = [
+        unit(dimensions - 1),
+        unit(dimensions + 1),
+        new Float32Array(dimensions).fill(100),
+        new Float32Array(dimensions),
+      ];
       await Promise.all(
-        tools.map((tool, i) => shared.redis.set(shared.key('vector', 'check', VectorCache.contentId('test-embed', toolText(tool))), Buffer.from(foreign[i]!.buffer))),
+        tools.map((tool, i) =>
+          shared.redis.set(
+            shared.key('vector', 'check', VectorCache.contentId('test-embed', toolText(tool))),
+            Buffer.from(foreign[i]!.buffer),
+          ),
+        ),
       );
-      const { status, tools: vectors } = await stage.vectors('check', { query: ['the short tool'], tools }, startDeadline(4000));
+      const { status, tools: vectors } = await stage.vectors(
+        'check',
+        { query: ['the short tool'], tools },
+        startDeadline(4000),
+      );
       expect(status).toBe('hybrid');
       for (const vector of vectors) {
         expect(vector!.length).toBe(dimensions);

@@ -18,7 +18,13 @@ beforeAll(async () => {
     testConfig({
       redis: { url: redis.url, commandTimeoutMs: 200, keyPrefix: 'slow:' },
       rateLimitPerMinute: 1000,
-      embeddings: { endpoint: { baseUrl: embeddings.baseURL, apiKey: undefined, model: 'test-embed' }, threads: 1, cacheBytes: 10_000_000, waitShare: 0.5, maxQueuedPerProject: 1000 },
+      embeddings: {
+        endpoint: { baseUrl: embeddings.baseURL, apiKey: undefined, model: 'test-embed' },
+        threads: 1,
+        cacheBytes: 10_000_000,
+        waitShare: 0.5,
+        maxQueuedPerProject: 1000,
+      },
     }),
   );
 }, 30_000);
@@ -45,7 +51,8 @@ async function redisErrors(): Promise<number> {
 it('waits for one Redis timeout, not one per Redis use, while Redis does not answer', async () => {
   // Connected, the list embedded and stored: each later search uses Redis for its rate limit and its
   // new query's vector.
-  for (let n = 0; n < 20 && (await search('warm up')) === 200; n += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+  for (let n = 0; n < 20 && (await search('warm up')) === 200; n += 1)
+    await new Promise((resolve) => setTimeout(resolve, 50));
   const before = await redisErrors();
   await redis.sleep(3);
   const statuses: number[] = [];

@@ -28,7 +28,12 @@ afterEach(() => {
 });
 
 async function sharedStore(): Promise<SharedStore> {
-  const store = new SharedStore(connectRedis({ url: redis.url, commandTimeoutMs: 500, keyPrefix: 'test:' }), 'test:', { error: () => {}, fallback: () => {} }, pino({ level: 'silent' }));
+  const store = new SharedStore(
+    connectRedis({ url: redis.url, commandTimeoutMs: 500, keyPrefix: 'test:' }),
+    'test:',
+    { error: () => {}, fallback: () => {} },
+    pino({ level: 'silent' }),
+  );
   await new Promise<void>((resolve) => store.redis.once('ready', () => resolve()));
   stores.push(store);
   return store;
@@ -38,7 +43,13 @@ describe('ToolSetStore with Redis', () => {
   it('writes the canonical list under the project, renews it when sent again after half its TTL, and serves it to another replica', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     const shared = await sharedStore();
-    const store = new ToolSetStore({ ttlMs: TTL_MS, cacheBytes: 10_000_000, maxSharedBytes: 5_000_000, shared, memory: testMemory() });
+    const store = new ToolSetStore({
+      ttlMs: TTL_MS,
+      cacheBytes: 10_000_000,
+      maxSharedBytes: 5_000_000,
+      shared,
+      memory: testMemory(),
+    });
     const tools = manyTools(20);
     const first = store.register('project-a', tools);
     expect(await first.kept).toBe(true);
@@ -62,24 +73,42 @@ describe('ToolSetStore with Redis', () => {
     await store.register('project-a', structuredClone(tools)).kept;
     expect(await shared.redis.exists(key)).toBe(1);
 
-    const otherReplica = new ToolSetStore({ ttlMs: TTL_MS, cacheBytes: 10_000_000, maxSharedBytes: 5_000_000, shared: await sharedStore(), memory: testMemory() });
+    const otherReplica = new ToolSetStore({
+      ttlMs: TTL_MS,
+      cacheBytes: 10_000_000,
+      maxSharedBytes: 5_000_000,
+      shared: await sharedStore(),
+      memory: testMemory(),
+    });
     expect(await otherReplica.resolve('project-a', first.id)).toEqual(tools);
     expect(await otherReplica.resolve('project-b', first.id)).toBeUndefined();
   });
 
   it('keeps no list in Redis that is larger than its byte bound', async () => {
     const shared = await sharedStore();
-    const store = new ToolSetStore({ ttlMs: TTL_MS, cacheBytes: 10_000_000, maxSharedBytes: 1_000, shared, memory: testMemory() });
+    const store = new ToolSetStore({
+      ttlMs: TTL_MS,
+      cacheBytes: 10_000_000,
+      maxSharedBytes: 1_000,
+      shared,
+      memory: testMemory(),
+    });
     const { id, kept } = store.register('project-big', manyTools(20));
     // Kept in process only: the id is still worth handing out (this replica can answer it).
     expect(await kept).toBe(true);
     expect(await shared.redis.exists(shared.key('tool-set', 'project-big', id))).toBe(0);
     // Too big for both stores: kept nowhere, so no id should be handed out.
-    const nowhere = new ToolSetStore({ ttlMs: TTL_MS, cacheBytes: 1_000, maxSharedBytes: 1_000, shared, memory: testMemory() });
+    const nowhere = new ToolSetStore({
+      ttlMs: TTL_MS,
+      cacheBytes: 1_000,
+      maxSharedBytes: 1_000,
+      shared,
+      memory: testMemory(),
+    });
     expect(await nowhere.register('project-big', manyTools(20)).kept).toBe(false);
   });
 
-  it('takes a value under a list\'s key for absent unless it is that very list of usable tools', async () => {
+  it("takes a value under a list's key for absent unless it is that very list of usable tools", async () => {
     const shared = await sharedStore();
     const options = { ttlMs: TTL_MS, cacheBytes: 0, maxSharedBytes: 5_000_000, shared, memory: testMemory() };
     const tools = manyTools(3);
@@ -89,7 +118,14 @@ describe('ToolSetStore with Redis', () => {
     const canonical = (await shared.redis.get(key))!;
     const reader = new ToolSetStore(options);
     // Corrupted, not JSON, another list, and values another writer could leave: none is the list named.
-    for (const foreign of ['[null]', '[1,2]', '{}', canonical.slice(0, -1), canonicalToolSet(manyTools(4)), canonical.replace(tools[0]!.toolName, 'other')]) {
+    for (const foreign of [
+      '[null]',
+      '[1,2]',
+      '{}',
+      canonical.slice(0, -1),
+      canonicalToolSet(manyTools(4)),
+      canonical.replace(tools[0]!.toolName, 'other'),
+    ]) {
       await shared.redis.set(key, foreign);
       expect(await reader.resolve('project-a', id), foreign.slice(0, 40)).toBeUndefined();
     }
@@ -97,7 +133,7 @@ describe('ToolSetStore with Redis', () => {
     expect(await reader.resolve('project-a', id)).toEqual(tools);
   });
 
-  it('keeps a project whose id looks like another project\'s hashed id apart from it', async () => {
+  it("keeps a project whose id looks like another project's hashed id apart from it", async () => {
     const shared = await sharedStore();
     const options = { ttlMs: TTL_MS, cacheBytes: 0, maxSharedBytes: 5_000_000, shared, memory: testMemory() };
     const { id, kept } = new ToolSetStore(options).register('team x', manyTools(3));

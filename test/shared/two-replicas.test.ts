@@ -39,7 +39,10 @@ beforeAll(async () => {
   };
   // The second serves its metrics on their own port (METRICS_PORT), as the Kubernetes base does.
   const metricsPort = await freePort();
-  replicas = await Promise.all([startServiceProcess(env), startServiceProcess({ ...env, METRICS_PORT: String(metricsPort), METRICS_HOST: '127.0.0.1' })]);
+  replicas = await Promise.all([
+    startServiceProcess(env),
+    startServiceProcess({ ...env, METRICS_PORT: String(metricsPort), METRICS_HOST: '127.0.0.1' }),
+  ]);
   metricsUrls = [`${replicas[0]!.url}/metrics`, `http://127.0.0.1:${metricsPort}/metrics`];
 }, 60_000);
 
@@ -48,7 +51,8 @@ afterAll(async () => {
   await Promise.all([redis?.stop(), model?.close()]);
 });
 
-const search = (replica: ServiceProcess, projectId: string, body: unknown) => searchAs<SearchResponse & { code?: string }>(replica, body, { projectId });
+const search = (replica: ServiceProcess, projectId: string, body: unknown) =>
+  searchAs<SearchResponse & { code?: string }>(replica, body, { projectId });
 
 const [a, b] = [0, 1];
 
@@ -56,7 +60,9 @@ describe('two replicas on one Redis', () => {
   it("holds a project's rate limit across both replicas", async () => {
     const statuses: number[] = [];
     for (let at = 0; at < RATE_LIMIT * 2; at += 1) {
-      statuses.push((await search(replicas[at % 2]!, 'rate-project', { ...sampleRequest, query: [`limit probe ${at}`] })).status);
+      statuses.push(
+        (await search(replicas[at % 2]!, 'rate-project', { ...sampleRequest, query: [`limit probe ${at}`] })).status,
+      );
     }
     const allowed = statuses.filter((status) => status === 200).length;
     // Within one request of the limit, though each replica alone would have allowed RATE_LIMIT.
@@ -77,7 +83,9 @@ describe('two replicas on one Redis', () => {
     expect(second.status).toBe(200);
     expect(second.body.meta.ranker).toBe('llm');
     expect(model.requests.length).toBe(before + 1);
-    expect(second.body.results.map((result) => result.toolKey)).toEqual(first.body.results.map((result) => result.toolKey));
+    expect(second.body.results.map((result) => result.toolKey)).toEqual(
+      first.body.results.map((result) => result.toolKey),
+    );
 
     // Another project asking the same gets its own call: nothing is shared across projects.
     await search(replicas[b]!, 'llm-project-2', body);
@@ -90,10 +98,16 @@ describe('two replicas on one Redis', () => {
     const toolSet = full.body.meta.toolSet!;
     expect(toolSet).toMatch(/^[A-Za-z0-9_-]{43}$/);
 
-    const byReference = await search(replicas[b]!, 'set-project', { query: ['post a message to slack'], maxResults: sampleRequest.maxResults, toolSet });
+    const byReference = await search(replicas[b]!, 'set-project', {
+      query: ['post a message to slack'],
+      maxResults: sampleRequest.maxResults,
+      toolSet,
+    });
     expect(byReference.status).toBe(200);
     expect(byReference.body.meta.toolSet).toBe(toolSet);
-    expect(byReference.body.results.map((result) => result.toolKey)).toEqual(full.body.results.map((result) => result.toolKey));
+    expect(byReference.body.results.map((result) => result.toolKey)).toEqual(
+      full.body.results.map((result) => result.toolKey),
+    );
 
     // The id is scoped by project: another project cannot use it.
     const other = await search(replicas[b]!, 'another-project', { query: ['post a message'], toolSet });
@@ -134,7 +148,8 @@ describe('two replicas on one Redis', () => {
     for (let round = 0; round < 5; round += 1) await searchBoth();
     // Rate limits still hold meanwhile, per replica.
     const alone: number[] = [];
-    for (let n = 0; n <= RATE_LIMIT; n += 1) alone.push((await search(replicas[a]!, 'outage-limited', probe(n))).status);
+    for (let n = 0; n <= RATE_LIMIT; n += 1)
+      alone.push((await search(replicas[a]!, 'outage-limited', probe(n))).status);
     expect(alone.filter((status) => status === 200)).toHaveLength(RATE_LIMIT);
     expect(alone.at(-1)).toBe(429);
     await redis.start();
@@ -143,9 +158,15 @@ describe('two replicas on one Redis', () => {
     let shared = false;
     for (let attempt = 0; attempt < 50 && !shared; attempt += 1) {
       // A project per attempt, so that the attempts stay within its rate limit.
-      const full = await search(replicas[a]!, `after-outage-${attempt}`, { ...sampleRequest, query: [`after ${attempt}`] });
+      const full = await search(replicas[a]!, `after-outage-${attempt}`, {
+        ...sampleRequest,
+        query: [`after ${attempt}`],
+      });
       if (full.status !== 200) failures.push(full.status);
-      const other = await search(replicas[b]!, `after-outage-${attempt}`, { query: ['calendar'], toolSet: full.body.meta.toolSet });
+      const other = await search(replicas[b]!, `after-outage-${attempt}`, {
+        query: ['calendar'],
+        toolSet: full.body.meta.toolSet,
+      });
       shared = other.status === 200;
       if (!shared) await new Promise((resolve) => setTimeout(resolve, 100));
     }

@@ -13,7 +13,11 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 async function search(body: unknown, projectId?: string, target: RunningApp = server) {
-  const answer = await searchAs<SearchResponse & Record<string, unknown>>(target, body, projectId === undefined ? {} : { projectId });
+  const answer = await searchAs<SearchResponse & Record<string, unknown>>(
+    target,
+    body,
+    projectId === undefined ? {} : { projectId },
+  );
   return { ...answer, type: answer.headers.get('content-type') };
 }
 
@@ -21,7 +25,11 @@ describe('toolSet references', () => {
   it('answers a full list with its id, and a search by that id like the full list', async () => {
     const full = await search(sampleRequest);
     expect(full.body.meta.toolSet).toBe(await toolSetId(sampleTools));
-    const byReference = await search({ query: sampleRequest.query, maxResults: sampleRequest.maxResults, toolSet: full.body.meta.toolSet });
+    const byReference = await search({
+      query: sampleRequest.query,
+      maxResults: sampleRequest.maxResults,
+      toolSet: full.body.meta.toolSet,
+    });
     expect(byReference.status).toBe(200);
     expect(byReference.body.results).toEqual(full.body.results);
     expect(byReference.body.meta.toolSet).toBe(full.body.meta.toolSet);
@@ -39,7 +47,10 @@ describe('toolSet references', () => {
   });
 
   it('gives the same id whatever the key order of a tool and whatever unknown fields it carries', async () => {
-    const reordered = sampleTools.map((tool) => ({ extra: 'ignored', ...Object.fromEntries(Object.entries(tool).reverse()) }));
+    const reordered = sampleTools.map((tool) => ({
+      extra: 'ignored',
+      ...Object.fromEntries(Object.entries(tool).reverse()),
+    }));
     const { body } = await search({ ...sampleRequest, tools: reordered });
     expect(body.meta.toolSet).toBe(await toolSetId(sampleTools));
     // Order of the tools is part of the list: another order is another id.
@@ -48,18 +59,37 @@ describe('toolSet references', () => {
 
   it('gives a grouped (servers) list the id of the same tools sent flat, and searches it by reference', async () => {
     const servers = [
-      { serverId: 'gcal', serverName: 'Google Calendar', tools: [{ name: 'create_event', description: 'Create a calendar event.', inputSchema: { type: 'object' } }] },
-      { serverId: 'slack', serverName: 'Slack', tools: [{ name: 'post_message', description: 'Post a message to a channel.', inputSchema: { type: 'object' } }] },
+      {
+        serverId: 'gcal',
+        serverName: 'Google Calendar',
+        tools: [{ name: 'create_event', description: 'Create a calendar event.', inputSchema: { type: 'object' } }],
+      },
+      {
+        serverId: 'slack',
+        serverName: 'Slack',
+        tools: [{ name: 'post_message', description: 'Post a message to a channel.', inputSchema: { type: 'object' } }],
+      },
     ];
     const flat = servers.flatMap((server) =>
-      server.tools.map((tool) => ({ toolKey: `${server.serverId}:${tool.name}`, toolName: tool.name, serverName: server.serverName, description: tool.description, inputSchema: tool.inputSchema })),
+      server.tools.map((tool) => ({
+        toolKey: `${server.serverId}:${tool.name}`,
+        toolName: tool.name,
+        serverName: server.serverName,
+        description: tool.description,
+        inputSchema: tool.inputSchema,
+      })),
     );
     const grouped = await search({ query: ['post a message'], servers }, 'project-grouped');
     const sentFlat = await search({ query: ['post a message'], tools: flat }, 'project-grouped');
     expect(grouped.body.meta.toolSet).toBe(sentFlat.body.meta.toolSet);
-    const byReference = await search({ query: ['post a message'], toolSet: grouped.body.meta.toolSet }, 'project-grouped');
+    const byReference = await search(
+      { query: ['post a message'], toolSet: grouped.body.meta.toolSet },
+      'project-grouped',
+    );
     expect(byReference.status).toBe(200);
-    expect(byReference.body.results.map((result) => result.toolKey)).toEqual(grouped.body.results.map((result) => result.toolKey));
+    expect(byReference.body.results.map((result) => result.toolKey)).toEqual(
+      grouped.body.results.map((result) => result.toolKey),
+    );
   });
 
   it('answers an unknown id with 409 problem+json TOOL_SET_UNKNOWN naming the field', async () => {
@@ -72,7 +102,9 @@ describe('toolSet references', () => {
   it('refuses both tools and toolSet, neither, and a malformed id, naming the field', async () => {
     const both = await search({ ...sampleRequest, toolSet: 'A'.repeat(43) });
     expect(both.status).toBe(400);
-    expect(both.body.errors).toEqual([{ field: '/toolSet', message: 'must not be sent together with tools or servers' }]);
+    expect(both.body.errors).toEqual([
+      { field: '/toolSet', message: 'must not be sent together with tools or servers' },
+    ]);
     const neither = await search({ query: ['x'] });
     expect(neither.status).toBe(400);
     expect((neither.body.errors as { field: string }[])[0]!.field).toBe('/tools');
@@ -85,7 +117,9 @@ describe('toolSet references', () => {
     const tools = manyTools(30);
     const id = await toolSetId(tools);
     expect((await search({ query: 42, tools }, 'project-refused')).status).toBe(400);
-    expect((await search({ query: ['x'], tools, filter: { tools: ['/(unclosed/'] } }, 'project-refused')).status).toBe(400);
+    expect((await search({ query: ['x'], tools, filter: { tools: ['/(unclosed/'] } }, 'project-refused')).status).toBe(
+      400,
+    );
     expect((await search({ query: ['x'], toolSet: id }, 'project-refused')).status).toBe(409);
   });
 

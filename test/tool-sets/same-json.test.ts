@@ -16,7 +16,11 @@ function changed(value: unknown, at: number): unknown {
     if (entries.length === 0) return at % 2 === 0 ? { k: 1 } : {};
     if (entries.length > 1 && at % 5 === 0) return Object.fromEntries([...entries.slice(1), entries[0]!]);
     const index = at % entries.length;
-    return Object.fromEntries(entries.map(([key, item], i) => (i === index ? [key, changed(item, Math.floor(at / entries.length))] : [key, item])));
+    return Object.fromEntries(
+      entries.map(([key, item], i) =>
+        i === index ? [key, changed(item, Math.floor(at / entries.length))] : [key, item],
+      ),
+    );
   }
   if (typeof value === 'string') return at % 3 === 0 ? value : `${value}x`;
   if (typeof value === 'number') return at % 3 === 0 ? value : value + 1;

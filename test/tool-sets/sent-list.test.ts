@@ -8,7 +8,12 @@ import { ToolSetStore } from '../../src/tool-sets/tool-set-store.js';
 import { sampleTools } from '../fixtures/tools.js';
 
 const store = (cacheBytes = 64 * 1024 * 1024) =>
-  new ToolSetStore({ ttlMs: 60_000, cacheBytes, maxSharedBytes: 0, memory: new MemoryBudget({ maxBytes: 64 * 1024 * 1024, projectShare: 1 }) });
+  new ToolSetStore({
+    ttlMs: 60_000,
+    cacheBytes,
+    maxSharedBytes: 0,
+    memory: new MemoryBudget({ maxBytes: 64 * 1024 * 1024, projectShare: 1 }),
+  });
 
 /** A body's list as the route reads it: parsed anew each time. */
 function read(tools: unknown[]): ToolList {
@@ -18,7 +23,7 @@ function read(tools: unknown[]): ToolList {
 }
 
 describe('sentList', () => {
-  it('gives the held array for the list this project sent last, and this request\'s skipped tools', () => {
+  it("gives the held array for the list this project sent last, and this request's skipped tools", () => {
     const tools = store();
     const first = sentList(read(sampleTools), 'p', tools)!;
     const { toolSet } = registeredList(first.list, 'p', tools);
@@ -30,7 +35,7 @@ describe('sentList', () => {
     expect(registeredList(again.list, 'p', tools).toolSet).toBe(toolSet);
   });
 
-  it('gives a new array for a changed list, another project\'s list, or with no store', () => {
+  it("gives a new array for a changed list, another project's list, or with no store", () => {
     const tools = store();
     const first = sentList(read(sampleTools), 'p', tools)!;
     registeredList(first.list, 'p', tools);

@@ -10,7 +10,17 @@ import { MemoryBudget } from '../../src/memory/index.js';
 import { ToolSetStore } from '../../src/tool-sets/tool-set-store.js';
 import { sampleTools } from '../fixtures/tools.js';
 
-const CATALOGS = ['smithery_catalog', 'livemcpbench', 'mcptoolbench_pp', 'toolbench_stb', 'toollens', 'toolret_apibank', 'toolret_apigen', 'toolret_gorilla_hf', 'toolret_toolink'];
+const CATALOGS = [
+  'smithery_catalog',
+  'livemcpbench',
+  'mcptoolbench_pp',
+  'toolbench_stb',
+  'toollens',
+  'toolret_apibank',
+  'toolret_apigen',
+  'toolret_gorilla_hf',
+  'toolret_toolink',
+];
 const haveBenchData = existsSync(join(BENCH_DIR, 'smithery_catalog', 'catalog.jsonl'));
 
 /** The list as the service has it: a body parsed anew, read through core. */
@@ -24,7 +34,9 @@ function received(tools: unknown): ToolInfo[] {
 function variants(tools: ToolInfo[]): ToolInfo[][] {
   const copy = () => structuredClone(tools);
   const last = tools.length - 1;
-  const withSchema = tools.findIndex((tool) => tool.inputSchema !== undefined && Object.keys(tool.inputSchema).length > 1);
+  const withSchema = tools.findIndex(
+    (tool) => tool.inputSchema !== undefined && Object.keys(tool.inputSchema).length > 1,
+  );
   const out: ToolInfo[][] = [
     copy(),
     copy().reverse(),
@@ -43,7 +55,12 @@ function variants(tools: ToolInfo[]): ToolInfo[][] {
 }
 
 async function expectCanonicalIds(tools: ToolInfo[]): Promise<void> {
-  const store = new ToolSetStore({ ttlMs: 60_000, cacheBytes: 256 * 1024 * 1024, maxSharedBytes: 0, memory: new MemoryBudget({ maxBytes: 512 * 1024 * 1024, projectShare: 1 }) });
+  const store = new ToolSetStore({
+    ttlMs: 60_000,
+    cacheBytes: 256 * 1024 * 1024,
+    maxSharedBytes: 0,
+    memory: new MemoryBudget({ maxBytes: 512 * 1024 * 1024, projectShare: 1 }),
+  });
   const first = received(tools);
   const id = store.register('p', first).id;
   expect(id).toBe(await toolSetId(first));
@@ -58,11 +75,11 @@ async function expectCanonicalIds(tools: ToolInfo[]): Promise<void> {
 }
 
 describe('tool-set ids of lists sent again', () => {
-  it('are the canonical JSON\'s id for the sample list, the same list again and changed copies', async () => {
+  it("are the canonical JSON's id for the sample list, the same list again and changed copies", async () => {
     await expectCanonicalIds(sampleTools);
   });
 
-  it.skipIf(!haveBenchData)('are the canonical JSON\'s id on every bench catalog', { timeout: 60_000 }, async () => {
+  it.skipIf(!haveBenchData)("are the canonical JSON's id on every bench catalog", { timeout: 60_000 }, async () => {
     for (const name of CATALOGS) {
       // The first 1,500 tools (smithery_catalog has 9,970): the bench's lists are 1,000.
       const catalog = loadCatalog(name, 1_500);
@@ -70,8 +87,13 @@ describe('tool-set ids of lists sent again', () => {
     }
   });
 
-  it('are given per project: another project\'s list sent again is not this one\'s', async () => {
-    const store = new ToolSetStore({ ttlMs: 60_000, cacheBytes: 64 * 1024 * 1024, maxSharedBytes: 0, memory: new MemoryBudget({ maxBytes: 64 * 1024 * 1024, projectShare: 1 }) });
+  it("are given per project: another project's list sent again is not this one's", async () => {
+    const store = new ToolSetStore({
+      ttlMs: 60_000,
+      cacheBytes: 64 * 1024 * 1024,
+      maxSharedBytes: 0,
+      memory: new MemoryBudget({ maxBytes: 64 * 1024 * 1024, projectShare: 1 }),
+    });
     const a = received(sampleTools);
     const b = received(sampleTools.slice(1));
     expect(store.register('a', a).id).toBe(await toolSetId(a));

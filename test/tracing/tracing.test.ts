@@ -30,7 +30,10 @@ interface OtlpSpan {
   attributes: { key: string; value: Record<string, unknown> }[];
 }
 interface OtlpRequest {
-  resourceSpans: { resource: { attributes: { key: string; value: Record<string, unknown> }[] }; scopeSpans: { spans: OtlpSpan[] }[] }[];
+  resourceSpans: {
+    resource: { attributes: { key: string; value: Record<string, unknown> }[] };
+    scopeSpans: { spans: OtlpSpan[] }[];
+  }[];
 }
 
 /** A loopback OTLP/HTTP receiver: keeps every POST /v1/traces body (JSON). */
@@ -40,16 +43,24 @@ async function startReceiver(): Promise<{ url: string; bodies: OtlpRequest[]; cl
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      if (request.method === 'POST' && request.url === '/v1/traces') bodies.push(JSON.parse(Buffer.concat(chunks).toString()) as OtlpRequest);
+      if (request.method === 'POST' && request.url === '/v1/traces')
+        bodies.push(JSON.parse(Buffer.concat(chunks).toString()) as OtlpRequest);
       response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, bodies, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    bodies,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
-const spansOf = (bodies: OtlpRequest[]) => bodies.flatMap((body) => body.resourceSpans.flatMap((resource) => resource.scopeSpans.flatMap((scope) => scope.spans)));
+const spansOf = (bodies: OtlpRequest[]) =>
+  bodies.flatMap((body) =>
+    body.resourceSpans.flatMap((resource) => resource.scopeSpans.flatMap((scope) => scope.spans)),
+  );
 const attribute = (span: OtlpSpan, key: string) => {
   const value = span.attributes.find((entry) => entry.key === key)?.value;
   return value === undefined ? undefined : Object.values(value)[0];
@@ -63,10 +74,18 @@ describe('configuration', () => {
       serviceName: 'catalog-search',
     });
     expect(
-      parseConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://b/traces', OTEL_SERVICE_NAME: 'search-eu' }).tracing,
+      parseConfig({
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318',
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://b/traces',
+        OTEL_SERVICE_NAME: 'search-eu',
+      }).tracing,
     ).toEqual({ endpoint: 'https://b/traces', serviceName: 'search-eu' });
-    expect(parseConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318', OTEL_SDK_DISABLED: 'true' }).tracing).toBeUndefined();
-    expect(() => parseConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toThrow(/OTEL_EXPORTER_OTLP_ENDPOINT: must be an http\(s\) URL/);
+    expect(
+      parseConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318', OTEL_SDK_DISABLED: 'true' }).tracing,
+    ).toBeUndefined();
+    expect(() => parseConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toThrow(
+      /OTEL_EXPORTER_OTLP_ENDPOINT: must be an http\(s\) URL/,
+    );
   });
 });
 
@@ -81,10 +100,23 @@ describe('tracing on', () => {
     model = await startOpenAITestServer();
     const tracing = await startTracing({ endpoint: `${receiver.url}/v1/traces`, serviceName: 'catalog-search-test' });
     service = await startApp(
-      testConfig({ llm: { baseUrl: model.baseURL, apiKey: 'k', model: 'test-model', promptTokenBudget: 7000, cacheTtlMs: 0, cacheEntriesPerProject: 10 } }),
+      testConfig({
+        llm: {
+          baseUrl: model.baseURL,
+          apiKey: 'k',
+          model: 'test-model',
+          promptTokenBudget: 7000,
+          cacheTtlMs: 0,
+          cacheEntriesPerProject: 10,
+        },
+      }),
       { tracing },
     );
-    const response = await searchAs(service, { query: ['send an email'], tools: everydayTools }, { projectId: PROJECT, headers: callerTrace });
+    const response = await searchAs(
+      service,
+      { query: ['send an email'], tools: everydayTools },
+      { projectId: PROJECT, headers: callerTrace },
+    );
     expect(response.status).toBe(200);
     expect((await fetch(`${service.url}/healthz`)).status).toBe(200);
     expect((await fetch(`${service.url}/metrics`)).status).toBe(200);
@@ -106,8 +138,16 @@ describe('tracing on', () => {
     expect(stages).toEqual(['search.lexical', 'search.rerank']);
     const rerank = spans.find((span) => span.name === 'search.rerank')!;
     expect(attribute(rerank, 'catalog_search.ranker')).toBe('llm');
-    expect(attribute(spans.find((span) => span.name === 'search.lexical')!, 'catalog_search.tools')).toBe(everydayTools.length);
-    expect(receiver.bodies[0]!.resourceSpans[0]!.resource.attributes).toContainEqual({ key: 'service.name', value: { stringValue: 'catalog-search-test' } });
+    expect(
+      attribute(
+        spans.find((span) => span.name === 'search.lexical')!,
+        'catalog_search.tools',
+      ),
+    ).toBe(everydayTools.length);
+    expect(receiver.bodies[0]!.resourceSpans[0]!.resource.attributes).toContainEqual({
+      key: 'service.name',
+      value: { stringValue: 'catalog-search-test' },
+    });
   });
 
   it('makes the rerank span the parent of the model call and logs the ids of the server span', () => {
@@ -115,11 +155,18 @@ describe('tracing on', () => {
     const server = spans.find((span) => span.name === 'POST /v1/catalog/search')!;
     expect(model.requests.at(-1)!.headers.traceparent).toBe(`00-${TRACE_ID}-${rerank.spanId}-01`);
     expect(model.requests.at(-1)!.headers.tracestate).toBe('vendor=abc');
-    expect(service.logs.lines.find((line) => line.audit === 'search')).toMatchObject({ traceId: TRACE_ID, spanId: server.spanId });
+    expect(service.logs.lines.find((line) => line.audit === 'search')).toMatchObject({
+      traceId: TRACE_ID,
+      spanId: server.spanId,
+    });
   });
 
   it('traces no probe or metrics scrape', () => {
-    expect(spans.map((span) => span.name).sort()).toEqual(['POST /v1/catalog/search', 'search.lexical', 'search.rerank']);
+    expect(spans.map((span) => span.name).sort()).toEqual([
+      'POST /v1/catalog/search',
+      'search.lexical',
+      'search.rerank',
+    ]);
   });
 
   it('puts no project id, query or tool text on a span', () => {
@@ -137,12 +184,22 @@ describe('tracing on, with the semantic stage', () => {
     const tracing = await startTracing({ endpoint: `${receiver.url}/v1/traces`, serviceName: 'catalog-search-test' });
     const service = await startApp(
       testConfig({
-        embeddings: { endpoint: { baseUrl: embeddings.baseURL, apiKey: undefined, model: 'test-embed' }, threads: 1, cacheBytes: 1024 * 1024, waitShare: 0.5, maxQueuedPerProject: 1000 },
+        embeddings: {
+          endpoint: { baseUrl: embeddings.baseURL, apiKey: undefined, model: 'test-embed' },
+          threads: 1,
+          cacheBytes: 1024 * 1024,
+          waitShare: 0.5,
+          maxQueuedPerProject: 1000,
+        },
       }),
       { tracing },
     );
     try {
-      const response = await searchAs(service, { query: ['what is on my plate tomorrow'], tools: everydayTools }, { projectId: PROJECT, headers: callerTrace });
+      const response = await searchAs(
+        service,
+        { query: ['what is on my plate tomorrow'], tools: everydayTools },
+        { projectId: PROJECT, headers: callerTrace },
+      );
       expect(response.status).toBe(200);
       await service.close();
       await tracing.shutdown(5000);
@@ -169,11 +226,18 @@ describe('a collector that never answers', () => {
     // Accepts the connection and reads the spans, never responds.
     const silent = createServer(() => {});
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    const tracing = await startTracing({ endpoint: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/v1/traces`, serviceName: 'catalog-search-test' });
+    const tracing = await startTracing({
+      endpoint: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/v1/traces`,
+      serviceName: 'catalog-search-test',
+    });
     const service = await startApp(testConfig(), { tracing });
     try {
       for (let index = 0; index < 3; index += 1) {
-        const response = await searchAs(service, { query: ['send an email'], tools: everydayTools }, { projectId: PROJECT });
+        const response = await searchAs(
+          service,
+          { query: ['send an email'], tools: everydayTools },
+          { projectId: PROJECT },
+        );
         expect(response.status).toBe(200);
       }
       await service.close();
@@ -192,15 +256,29 @@ describe('a collector that never answers', () => {
  * The entry point (src/server.ts under tsx) as a child process, with a resolve hook that records
  * every `@opentelemetry/*` import: one search with a traceparent, then SIGTERM.
  */
-async function searchThenStop(env: Record<string, string>): Promise<{ otelImports: string[]; exitCode: number | null }> {
+async function searchThenStop(
+  env: Record<string, string>,
+): Promise<{ otelImports: string[]; exitCode: number | null }> {
   const root = fileURLToPath(new URL('../..', import.meta.url));
   const recordDir = mkdtempSync(join(tmpdir(), 'otel-imports-'));
   const record = join(recordDir, 'imports.txt');
-  const child = spawn(process.execPath, ['--import', './test/helpers/record-otel-imports.mjs', '--import', 'tsx', 'src/server.ts'], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'development', HOST: '127.0.0.1', PORT: '0', EMBEDDINGS: 'off', RECORD_OTEL_IMPORTS: record, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', './test/helpers/record-otel-imports.mjs', '--import', 'tsx', 'src/server.ts'],
+    {
+      cwd: root,
+      env: {
+        PATH: process.env.PATH ?? '',
+        NODE_ENV: 'development',
+        HOST: '127.0.0.1',
+        PORT: '0',
+        EMBEDDINGS: 'off',
+        RECORD_OTEL_IMPORTS: record,
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   let stdout = '';
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -214,13 +292,20 @@ async function searchThenStop(env: Record<string, string>): Promise<{ otelImport
     const url = /^curl -s (\S+) /m.exec(stdout)![1]!;
     const response = await fetch(url, {
       method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', traceparent: `00-${TRACE_ID}-${CALLER_SPAN}-01` },
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        traceparent: `00-${TRACE_ID}-${CALLER_SPAN}-01`,
+      },
       body: JSON.stringify({ query: ['send an email'], tools: everydayTools }),
     });
     expect(response.status).toBe(200);
     child.kill('SIGTERM');
     const exitCode = await exited;
-    return { otelImports: existsSync(record) ? readFileSync(record, 'utf8').split('\n').filter(Boolean) : [], exitCode };
+    return {
+      otelImports: existsSync(record) ? readFileSync(record, 'utf8').split('\n').filter(Boolean) : [],
+      exitCode,
+    };
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL');
     rmSync(recordDir, { recursive: true, force: true });

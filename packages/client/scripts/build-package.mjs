@@ -11,7 +11,9 @@ import { fileURLToPath } from 'node:url';
 // root (the client's own folder has no lockfile). The one command from a fresh clone, at the root:
 //   npm ci && npm run pack:client
 const { build } = await import('esbuild').catch((error) => {
-  console.error(`Cannot load esbuild (${error.code ?? error.message}): run \`npm ci\` at the repository root first, then \`npm run pack:client\` there.`);
+  console.error(
+    `Cannot load esbuild (${error.code ?? error.message}): run \`npm ci\` at the repository root first, then \`npm run pack:client\` there.`,
+  );
   process.exit(1);
 });
 

@@ -158,6 +158,7 @@ function positiveInteger(value: number, name: string): number {
 }
 
 function nonNegative(value: number, name: string): number {
-  if (!Number.isFinite(value) || value < 0) throw new CatalogSearchError(`breaker.${name} must be a finite number >= 0`);
+  if (!Number.isFinite(value) || value < 0)
+    throw new CatalogSearchError(`breaker.${name} must be a finite number >= 0`);
   return value;
 }

@@ -1,4 +1,12 @@
-import { createRankCache, DEFAULT_MAX_DESCRIPTION_CHARS, type McpServerTools, type PreparedSearch, type SearchRequest, type SearchResponse, type ToolInfo } from '@catalog-search/core';
+import {
+  createRankCache,
+  DEFAULT_MAX_DESCRIPTION_CHARS,
+  type McpServerTools,
+  type PreparedSearch,
+  type SearchRequest,
+  type SearchResponse,
+  type ToolInfo,
+} from '@catalog-search/core';
 import { CircuitBreaker, type CircuitBreakerOptions, type CircuitSnapshot } from './circuit-breaker.js';
 import { callCloud, type FetchLike } from './cloud-call.js';
 import type { Compression } from './compression.js';
@@ -158,7 +166,8 @@ export function createCatalogSearchClient(options: CatalogSearchClientOptions): 
   const fetchImpl: FetchLike = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const fallback = options.fallback ?? true;
   const compression = options.compression ?? 'gzip';
-  if (compression !== 'gzip' && compression !== 'none') throw new CatalogSearchError('compression must be "gzip" or "none"');
+  if (compression !== 'gzip' && compression !== 'none')
+    throw new CatalogSearchError('compression must be "gzip" or "none"');
   const breaker = options.breaker === false ? undefined : new CircuitBreaker(options.breaker);
   const maxDescriptionChars = options.maxDescriptionChars ?? DEFAULT_MAX_DESCRIPTION_CHARS;
   if (!Number.isInteger(maxDescriptionChars) || maxDescriptionChars < 1) {
@@ -172,7 +181,13 @@ export function createCatalogSearchClient(options: CatalogSearchClientOptions): 
   const streaming = { enabled: runtimeStreamsBodies() };
   const references = new ToolSetReferences();
   const reporter = new OutcomeReporter(
-    { url: searchUrl(options.baseUrl, options.feedbackPath ?? DEFAULT_FEEDBACK_PATH), fetch: fetchImpl, resolveToken, projectId: options.projectId, userAgent: options.userAgent },
+    {
+      url: searchUrl(options.baseUrl, options.feedbackPath ?? DEFAULT_FEEDBACK_PATH),
+      fetch: fetchImpl,
+      resolveToken,
+      projectId: options.projectId,
+      userAgent: options.userAgent,
+    },
     options.reports,
   );
 
@@ -248,7 +263,10 @@ export function createCatalogSearchClient(options: CatalogSearchClientOptions): 
     lastFailure = undefined;
     // The service reported the list's skipped tools when it was sent; a reference names only its
     // usable tools. The router gets them on every answer, as from a full list or the local fallback.
-    const meta = byReference && response.meta.skippedCount === undefined ? { ...response.meta, ...prepared.skippedMeta } : response.meta;
+    const meta =
+      byReference && response.meta.skippedCount === undefined
+        ? { ...response.meta, ...prepared.skippedMeta }
+        : response.meta;
     return { results: response.results, meta, source: 'cloud' };
   };
 
@@ -260,19 +278,29 @@ export function createCatalogSearchClient(options: CatalogSearchClientOptions): 
    * not the caller's signal), so that a service that came back is found without any search waiting
    * for it. Its answer is dropped; a success closes the circuit for the next search.
    */
-  const probeInBackground = (request: SearchRequest, prepared: PreparedSearch, trace: TraceHeaders | undefined, timeout: number): void => {
+  const probeInBackground = (
+    request: SearchRequest,
+    prepared: PreparedSearch,
+    trace: TraceHeaders | undefined,
+    timeout: number,
+  ): void => {
     const deadline = startDeadline(timeout, undefined);
-    askCloud(request, prepared, newRequestId(), deadline, trace, true).then(
-      () => undefined,
-      (error: unknown) => {
-        const failure = asCatalogError(error);
-        lastFailure = failure;
-        breaker?.probeFailed(retryAfterOf(failure));
-      },
-    ).finally(() => deadline.dispose());
+    askCloud(request, prepared, newRequestId(), deadline, trace, true)
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          const failure = asCatalogError(error);
+          lastFailure = failure;
+          breaker?.probeFailed(retryAfterOf(failure));
+        },
+      )
+      .finally(() => deadline.dispose());
   };
 
-  const search = async (request: SearchRequest, searchOptions: SearchOptions & { requestId: string }): Promise<SearchOutcome> => {
+  const search = async (
+    request: SearchRequest,
+    searchOptions: SearchOptions & { requestId: string },
+  ): Promise<SearchOutcome> => {
     const { signal } = searchOptions;
     if (signal?.aborted) throw new APIUserAbortError({ cause: signal.reason });
     // A malformed envelope is a bug in the caller: it fails the same way locally and in the cloud,
@@ -327,7 +355,13 @@ export function createCatalogSearchClient(options: CatalogSearchClientOptions): 
         });
         return outcome;
       } catch (error) {
-        observe(options.onSearch, { requestId, durationMs: monotonicNow() - startedAt, source: 'none', resultCount: 0, error: asCatalogError(error) });
+        observe(options.onSearch, {
+          requestId,
+          durationMs: monotonicNow() - startedAt,
+          source: 'none',
+          resultCount: 0,
+          error: asCatalogError(error),
+        });
         throw error;
       }
     },

@@ -18,7 +18,7 @@ import { responseProblem } from './validation.js';
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
-export interface CloudCall {
+interface CloudCall {
   fetch: FetchLike;
   url: string;
   resolveToken: () => string | Promise<string>;
@@ -58,8 +58,19 @@ export async function callCloud(request: SearchRequest, call: CloudCall): Promis
     throw connectionError(error, deadline);
   }
   const requestId = response.headers.get('x-request-id') ?? call.requestId;
-  if (!response.ok) throw APIError.generate(response.status, text === undefined ? undefined : parseProblem(text), response.headers, requestId);
-  if (text === undefined) throw new InvalidResponseError(`response body is larger than ${MAX_RESPONSE_BYTES} bytes`, response.status, requestId);
+  if (!response.ok)
+    throw APIError.generate(
+      response.status,
+      text === undefined ? undefined : parseProblem(text),
+      response.headers,
+      requestId,
+    );
+  if (text === undefined)
+    throw new InvalidResponseError(
+      `response body is larger than ${MAX_RESPONSE_BYTES} bytes`,
+      response.status,
+      requestId,
+    );
 
   let parsed: unknown;
   try {
@@ -80,7 +91,11 @@ async function post(request: SearchRequest, call: CloudCall, token: string, dead
   let json: string | undefined;
   if (call.toolSet !== undefined) {
     // A reference: about 150 bytes with the queries, sent as it is.
-    const { tools: _tools, servers: _servers, ...rest } = request as SearchRequest & { tools?: unknown; servers?: unknown };
+    const {
+      tools: _tools,
+      servers: _servers,
+      ...rest
+    } = request as SearchRequest & { tools?: unknown; servers?: unknown };
     json = serialise({ ...rest, toolSet: call.toolSet });
   } else if (call.streaming.enabled && jsonAtLeast(request, COMPRESSION_THRESHOLD)) {
     const encoding = canGzip(call.compression) ? 'gzip' : undefined;
@@ -106,10 +121,20 @@ async function post(request: SearchRequest, call: CloudCall, token: string, dead
     }
   }
   const { body, encoding } = await encodeBody(json ?? serialise(request), call.compression);
-  return call.fetch(call.url, { method: 'POST', headers: headers(call, token, deadline, encoding), body, signal: deadline.signal });
+  return call.fetch(call.url, {
+    method: 'POST',
+    headers: headers(call, token, deadline, encoding),
+    body,
+    signal: deadline.signal,
+  });
 }
 
-function headers(call: CloudCall, token: string, deadline: Deadline, encoding: string | undefined): Record<string, string> {
+function headers(
+  call: CloudCall,
+  token: string,
+  deadline: Deadline,
+  encoding: string | undefined,
+): Record<string, string> {
   const headers: Record<string, string> = {
     accept: 'application/json, application/problem+json',
     'content-type': 'application/json',

@@ -9,7 +9,7 @@ export type Compression = 'gzip' | 'none';
 /** Bodies shorter than this (in UTF-16 units, about bytes for JSON) are not compressed. */
 export const COMPRESSION_THRESHOLD = 32 * 1024;
 
-export interface EncodedBody {
+interface EncodedBody {
   body: string | Blob;
   /** `Content-Encoding` to send, when compressed. */
   encoding?: 'gzip';

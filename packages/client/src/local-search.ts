@@ -47,7 +47,10 @@ export function searchLocally(
  * its analysis (RankCache's contract); limit 0 skips building results.
  */
 export function prepareLocally(tools: ToolInfo[], local: LocalSearch): void {
-  rankTools({ query: ['prepare'], tools }, { limit: 0, cache: local.cache, maxDescriptionChars: local.maxDescriptionChars });
+  rankTools(
+    { query: ['prepare'], tools },
+    { limit: 0, cache: local.cache, maxDescriptionChars: local.maxDescriptionChars },
+  );
 }
 
 /**
@@ -61,5 +64,7 @@ export function usableTools(list: readonly unknown[]): ToolInfo[] {
 }
 
 const isServerEntry = (entry: unknown): boolean =>
-  typeof entry === 'object' && entry !== null && typeof (entry as { serverId?: unknown }).serverId === 'string' &&
+  typeof entry === 'object' &&
+  entry !== null &&
+  typeof (entry as { serverId?: unknown }).serverId === 'string' &&
   Array.isArray((entry as { tools?: unknown }).tools);

@@ -15,7 +15,7 @@ export interface OutcomeReportOptions {
   onDropped?: (event: { reports: number; reason: string }) => void;
 }
 
-export interface OutcomeReporterDeps {
+interface OutcomeReporterDeps {
   url: string;
   fetch: FetchLike;
   resolveToken: () => string | Promise<string>;
@@ -63,7 +63,15 @@ export class OutcomeReporter {
         continue;
       }
       const { requestId, query, toolKey, outcome } = report;
-      this.#queue.push({ report: { toolKey, outcome, ...(requestId === undefined ? {} : { requestId }), ...(query === undefined ? {} : { query }) }, attempts: 0 });
+      this.#queue.push({
+        report: {
+          toolKey,
+          outcome,
+          ...(requestId === undefined ? {} : { requestId }),
+          ...(query === undefined ? {} : { query }),
+        },
+        attempts: 0,
+      });
     }
     this.#schedule(this.options.flushDelayMs ?? DEFAULT_FLUSH_DELAY_MS);
   }

@@ -39,7 +39,8 @@ export function jsonAtLeast(request: SearchRequest, length: number): boolean {
   const groups = 'servers' in request ? request.servers.map((server) => server.tools) : [request.tools];
   for (const tools of groups) {
     for (const tool of tools as unknown[]) {
-      total += MIN_TOOL_JSON + stringLength(tool, 'toolKey') + stringLength(tool, 'toolName') + stringLength(tool, 'name');
+      total +=
+        MIN_TOOL_JSON + stringLength(tool, 'toolKey') + stringLength(tool, 'toolName') + stringLength(tool, 'name');
       total += stringLength(tool, 'serverName') + stringLength(tool, 'description') + stringLength(tool, 'title');
       if (total >= length) return true;
     }

@@ -98,7 +98,12 @@ export const TOOL_DISCOVERY_TOOL = {
         description: 'What you want to do, in plain words; one entry per step of a multi-step task.',
       },
       context: { type: 'string', description: 'The task around it (helps the ranking); optional.' },
-      maxResults: { type: 'integer', minimum: 1, maximum: 100, description: `How many tools to return (default ${DEFAULT_DISCOVERY_RESULTS}).` },
+      maxResults: {
+        type: 'integer',
+        minimum: 1,
+        maximum: 100,
+        description: `How many tools to return (default ${DEFAULT_DISCOVERY_RESULTS}).`,
+      },
       detail: {
         type: 'string',
         enum: ['minimal', 'summary', 'full'],
@@ -113,7 +118,13 @@ export const TOOL_DISCOVERY_TOOL = {
     properties: { results: { type: 'array', items: resultSchema } },
     required: ['results'],
   },
-  annotations: { title: 'Find tools', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: {
+    title: 'Find tools',
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
 } as const;
 
 export interface ToolDiscoveryOptions extends SearchOptions {
@@ -175,14 +186,17 @@ export async function handleToolDiscovery(
 }
 
 function readArguments(args: unknown): ToolDiscoveryArguments {
-  if (args === null || typeof args !== 'object' || Array.isArray(args)) throw new InvalidRequestError('', 'arguments must be an object with a query');
+  if (args === null || typeof args !== 'object' || Array.isArray(args))
+    throw new InvalidRequestError('', 'arguments must be an object with a query');
   const { query, context, maxResults, detail } = args as Record<string, unknown>;
   // Models often send one string where a list is asked for: take it as a one-step query.
   const queries = typeof query === 'string' ? [query] : query;
-  if (!Array.isArray(queries) || queries.length === 0) throw new InvalidRequestError('/query', 'must be a non-empty array of strings');
+  if (!Array.isArray(queries) || queries.length === 0)
+    throw new InvalidRequestError('/query', 'must be a non-empty array of strings');
   if (queries.length > 16) throw new InvalidRequestError('/query', 'must have at most 16 entries');
   const cleaned = queries.map((entry, index) => {
-    if (typeof entry !== 'string' || entry.trim() === '') throw new InvalidRequestError(`/query/${index}`, 'must be a non-empty string');
+    if (typeof entry !== 'string' || entry.trim() === '')
+      throw new InvalidRequestError(`/query/${index}`, 'must be a non-empty string');
     return entry.trim();
   });
   const parsed: ToolDiscoveryArguments = { query: cleaned };
@@ -209,13 +223,21 @@ function readArguments(args: unknown): ToolDiscoveryArguments {
 const isGrouped = (tools: readonly unknown[]): boolean =>
   tools.every((entry) => {
     const server = entry as { serverId?: unknown; tools?: unknown } | null;
-    return typeof server === 'object' && server !== null && typeof server.serverId === 'string' && Array.isArray(server.tools);
+    return (
+      typeof server === 'object' &&
+      server !== null &&
+      typeof server.serverId === 'string' &&
+      Array.isArray(server.tools)
+    );
   });
 
 type Original = Record<string, unknown>;
 
 /** The tools as the router listed them, by the key a result names (the first of a repeated key, as the service keeps it). */
-function originalsByKey(tools: readonly ToolInfo[] | readonly McpServerTools[], grouped: boolean): Map<string, Original> {
+function originalsByKey(
+  tools: readonly ToolInfo[] | readonly McpServerTools[],
+  grouped: boolean,
+): Map<string, Original> {
   const byKey = new Map<string, Original>();
   const keep = (key: unknown, tool: Original) => {
     if (typeof key === 'string' && !byKey.has(key)) byKey.set(key, tool);
@@ -231,13 +253,24 @@ function originalsByKey(tools: readonly ToolInfo[] | readonly McpServerTools[], 
       if (!isRecord(tool)) continue;
       const name = typeof tool.toolName === 'string' ? tool.toolName : tool.name;
       const server = typeof tool.serverName === 'string' ? tool.serverName : '';
-      keep(typeof tool.toolKey === 'string' && tool.toolKey !== '' ? tool.toolKey : server === '' ? name : `${server}:${String(name)}`, tool);
+      keep(
+        typeof tool.toolKey === 'string' && tool.toolKey !== ''
+          ? tool.toolKey
+          : server === ''
+            ? name
+            : `${server}:${String(name)}`,
+        tool,
+      );
     }
   }
   return byKey;
 }
 
-function describe(result: SearchResult, original: Original | undefined, detail: ToolDiscoveryDetail): ToolDiscoveryResult {
+function describe(
+  result: SearchResult,
+  original: Original | undefined,
+  detail: ToolDiscoveryDetail,
+): ToolDiscoveryResult {
   const described: ToolDiscoveryResult = { toolKey: result.toolKey, relevance: round(result.relevance) };
   if (detail === 'minimal') return described;
   described.toolName = result.toolName;
@@ -246,7 +279,8 @@ function describe(result: SearchResult, original: Original | undefined, detail: 
   if (title !== undefined) described.title = title;
   const inputSchema = record(original?.inputSchema);
   if (detail === 'summary') {
-    if (result.description !== undefined) described.description = shorten(result.description, SUMMARY_DESCRIPTION_CHARS);
+    if (result.description !== undefined)
+      described.description = shorten(result.description, SUMMARY_DESCRIPTION_CHARS);
     const signature = inputSchema === undefined ? undefined : argumentsLine(inputSchema);
     if (signature !== undefined) described.arguments = signature;
     return described;
@@ -265,23 +299,41 @@ function describe(result: SearchResult, original: Original | undefined, detail: 
 function argumentsLine(schema: Record<string, unknown>): string | undefined {
   const properties = record(schema.properties);
   if (properties === undefined) return undefined;
-  const required = new Set(Array.isArray(schema.required) ? schema.required.filter((name) => typeof name === 'string') : []);
+  const required = new Set(
+    Array.isArray(schema.required) ? schema.required.filter((name) => typeof name === 'string') : [],
+  );
   const names = Object.keys(properties);
   if (names.length === 0) return 'none';
-  const parts = names.slice(0, SUMMARY_ARGUMENTS).map((name) => `${name}${required.has(name) ? '' : '?'}: ${typeName(record(properties[name]))}`);
+  const parts = names
+    .slice(0, SUMMARY_ARGUMENTS)
+    .map((name) => `${name}${required.has(name) ? '' : '?'}: ${typeName(record(properties[name]))}`);
   if (names.length > SUMMARY_ARGUMENTS) parts.push(`… ${names.length - SUMMARY_ARGUMENTS} more`);
   return parts.join(', ');
 }
 
 function typeName(schema: Record<string, unknown> | undefined): string {
   if (schema === undefined) return 'any';
-  if (Array.isArray(schema.enum)) return schema.enum.slice(0, 5).map((value) => JSON.stringify(value)).join(' | ') + (schema.enum.length > 5 ? ' | …' : '');
-  const type = Array.isArray(schema.type) ? schema.type.join(' | ') : typeof schema.type === 'string' ? schema.type : 'any';
+  if (Array.isArray(schema.enum))
+    return (
+      schema.enum
+        .slice(0, 5)
+        .map((value) => JSON.stringify(value))
+        .join(' | ') + (schema.enum.length > 5 ? ' | …' : '')
+    );
+  const type = Array.isArray(schema.type)
+    ? schema.type.join(' | ')
+    : typeof schema.type === 'string'
+      ? schema.type
+      : 'any';
   if (type === 'array') return `${typeName(record(schema.items))}[]`;
   return type;
 }
 
-function toCallResult(results: ToolDiscoveryResult[], detail: ToolDiscoveryDetail, outcome: SearchOutcome | undefined): ToolDiscoveryCallResult {
+function toCallResult(
+  results: ToolDiscoveryResult[],
+  detail: ToolDiscoveryDetail,
+  outcome: SearchOutcome | undefined,
+): ToolDiscoveryCallResult {
   const call: ToolDiscoveryCallResult = {
     content: [{ type: 'text', text: render(results, detail) }],
     structuredContent: { results },
@@ -303,10 +355,16 @@ function render(results: ToolDiscoveryResult[], detail: ToolDiscoveryDetail): st
   const lines = results.map((result, index) => {
     if (detail === 'minimal') return `${index + 1}. ${result.toolKey} (${result.relevance})`;
     const head = `${index + 1}. ${result.toolKey}${result.title === undefined ? '' : ` "${result.title}"`} (relevance ${result.relevance})`;
-    const body = [result.description, result.arguments === undefined ? undefined : `arguments: ${result.arguments}`].filter((line) => line !== undefined);
+    const body = [
+      result.description,
+      result.arguments === undefined ? undefined : `arguments: ${result.arguments}`,
+    ].filter((line) => line !== undefined);
     return [head, ...body.map((line) => `   ${line}`)].join('\n');
   });
-  const hint = detail === 'minimal' ? 'Ask with detail "summary" or "full" for descriptions.' : 'Call one with tool_execute (toolKey, arguments); ask with detail "full" for its inputSchema.';
+  const hint =
+    detail === 'minimal'
+      ? 'Ask with detail "summary" or "full" for descriptions.'
+      : 'Call one with tool_execute (toolKey, arguments); ask with detail "full" for its inputSchema.';
   return `${lines.join('\n')}\n${hint}`;
 }
 
@@ -324,7 +382,8 @@ function shorten(text: string, max: number): string {
 }
 
 const round = (value: number): number => Math.round(value * 1000) / 1000;
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const record = (value: unknown): Record<string, unknown> | undefined => (isRecord(value) ? value : undefined);
 const stringField = (value: Record<string, unknown> | undefined, name: string): string | undefined =>
   typeof value?.[name] === 'string' && value[name] !== '' ? (value[name] as string) : undefined;

@@ -14,7 +14,7 @@ const MAX_REMEMBERED = 16;
 export const UNKEPT_RETRY_MS = 10 * 60_000;
 
 /** The client's belief that the service holds the list with this id. */
-export interface HeldToolSet {
+interface HeldToolSet {
   readonly id: string;
   /** The id was answered to the list resent after a refused reference (not yet confirmed by a reference answer). */
   readonly afterRefusal: boolean;

@@ -30,9 +30,17 @@ export function traceHeaders(
     }
   }
   const traceparent = source?.traceparent;
-  if (typeof traceparent !== 'string' || !TRACEPARENT.test(traceparent) || /^[0-9a-f]{2}-0{32}-|-0{16}-/.test(traceparent)) return undefined;
+  if (
+    typeof traceparent !== 'string' ||
+    !TRACEPARENT.test(traceparent) ||
+    /^[0-9a-f]{2}-0{32}-|-0{16}-/.test(traceparent)
+  )
+    return undefined;
   const tracestate = source?.tracestate;
-  return typeof tracestate === 'string' && tracestate !== '' && tracestate.length <= MAX_TRACESTATE_CHARS && !/[\r\n]/.test(tracestate)
+  return typeof tracestate === 'string' &&
+    tracestate !== '' &&
+    tracestate.length <= MAX_TRACESTATE_CHARS &&
+    !/[\r\n]/.test(tracestate)
     ? { traceparent, tracestate }
     : { traceparent };
 }

@@ -37,7 +37,8 @@ export function prepareRequest(request: unknown): PreparedSearch {
   }
   // The service's envelope takes `toolSet` instead of a list; the client takes the list and refers to
   // it by itself, and a list sent with a reference is refused (400) on every search.
-  if (envelope.toolSet !== undefined) throw new InvalidRequestError('/toolSet', 'is sent by the client itself: give tools or servers only');
+  if (envelope.toolSet !== undefined)
+    throw new InvalidRequestError('/toolSet', 'is sent by the client itself: give tools or servers only');
   assertMatches(SearchEnvelopeSchema, envelope, '');
   const prepared = prepareSearch(envelope as SearchEnvelope, reading.list);
   if (!prepared.ok) {
@@ -50,7 +51,10 @@ export function prepareRequest(request: unknown): PreparedSearch {
 function assertMatches(schema: TSchema, value: unknown, prefix: string): void {
   if (Value.Check(schema, value)) return;
   const first = Value.Errors(schema, value).First();
-  throw new InvalidRequestError(`${prefix}${first?.path ?? ''}`, first?.message ?? `does not match ${schema.$id ?? 'the schema'}`);
+  throw new InvalidRequestError(
+    `${prefix}${first?.path ?? ''}`,
+    first?.message ?? `does not match ${schema.$id ?? 'the schema'}`,
+  );
 }
 
 /**
@@ -75,7 +79,8 @@ const MAX_RESPONSE_DEPTH = MAX_NESTING_DEPTH + 3;
 
 /** Why a parsed body is not a usable answer to `request`, or undefined when it is. */
 export function responseProblem(body: unknown, request: PreparedSearch): string | undefined {
-  if (inspectNesting(body, MAX_RESPONSE_DEPTH) === 'too_deep') return `response nests deeper than ${MAX_RESPONSE_DEPTH} levels`;
+  if (inspectNesting(body, MAX_RESPONSE_DEPTH) === 'too_deep')
+    return `response nests deeper than ${MAX_RESPONSE_DEPTH} levels`;
   if (!Value.Check(TolerantSearchResponseSchema, body)) {
     const first = Value.Errors(TolerantSearchResponseSchema, body).First();
     return `response does not match SearchResponse: ${first?.path || '(root)'} ${first?.message ?? ''}`.trim();
@@ -86,7 +91,8 @@ export function responseProblem(body: unknown, request: PreparedSearch): string 
   // request, and would hand the router tools it does not have (a known key under another tool's
   // name), tools it filtered out, or a list of any length.
   const { maxResults } = request;
-  if (response.results.length > maxResults) return `response has ${response.results.length} results, more than maxResults (${maxResults})`;
+  if (response.results.length > maxResults)
+    return `response has ${response.results.length} results, more than maxResults (${maxResults})`;
   const sent = new Map(request.tools.map((tool) => [tool.toolKey, tool]));
   const answered = new Set<string>();
   for (const result of response.results) {

@@ -123,7 +123,11 @@ describe('circuit breaker', () => {
   it('counts configuration errors too, so a misconfigured router stops paying the round trip', async () => {
     server = await startServer((_req, res) => sendJson(res, 401, { title: 'Unauthorized', status: 401 }));
     const events: FallbackEvent[] = [];
-    const client = createCatalogSearchClient({ baseUrl: server.baseUrl, token: 'expired', onFallback: (e) => events.push(e) });
+    const client = createCatalogSearchClient({
+      baseUrl: server.baseUrl,
+      token: 'expired',
+      onFallback: (e) => events.push(e),
+    });
     for (let i = 0; i < 5; i += 1) await client.search(REQUEST);
     expect(server.seen).toHaveLength(DEFAULT_FAILURE_THRESHOLD);
     expect(events.map((event) => event.reason)).toEqual([

@@ -135,7 +135,11 @@ describe('tools that cannot be used', () => {
     expect(outcome.source).toBe('local');
     expect(outcome.meta.skippedCount).toBe(2);
     expect(outcome.meta.skipped).toEqual([
-      { index: REQUEST.tools.length, toolKey: 'a:b', reason: `/tools/${REQUEST.tools.length}/toolName: must be a non-empty string` },
+      {
+        index: REQUEST.tools.length,
+        toolKey: 'a:b',
+        reason: `/tools/${REQUEST.tools.length}/toolName: must be a non-empty string`,
+      },
       {
         index: REQUEST.tools.length + 1,
         toolKey: REQUEST.tools[0]!.toolKey,
@@ -204,10 +208,22 @@ describe('configuration is checked when the client is created', () => {
     ['an unparsable baseUrl', { baseUrl: 'not a url', token: 't' }, /baseUrl/],
     ['a non-http baseUrl', { baseUrl: 'file:///etc', token: 't' }, /http/],
     ['a zero timeout', { baseUrl: 'http://127.0.0.1:1', token: 't', timeoutMs: 0 }, /timeoutMs/],
-    ['a fractional maxDescriptionChars', { baseUrl: 'http://127.0.0.1:1', token: 't', maxDescriptionChars: 1.5 }, /maxDescriptionChars/],
-    ['a bad breaker threshold', { baseUrl: 'http://127.0.0.1:1', token: 't', breaker: { failureThreshold: 0 } }, /failureThreshold/],
+    [
+      'a fractional maxDescriptionChars',
+      { baseUrl: 'http://127.0.0.1:1', token: 't', maxDescriptionChars: 1.5 },
+      /maxDescriptionChars/,
+    ],
+    [
+      'a bad breaker threshold',
+      { baseUrl: 'http://127.0.0.1:1', token: 't', breaker: { failureThreshold: 0 } },
+      /failureThreshold/,
+    ],
     // Timers fire at once past 2^31 - 1 ms: every search would time out and rank locally.
-    ['a timeout longer than a timer can wait', { baseUrl: 'http://127.0.0.1:1', token: 't', timeoutMs: 2 ** 31 }, /timeoutMs/],
+    [
+      'a timeout longer than a timer can wait',
+      { baseUrl: 'http://127.0.0.1:1', token: 't', timeoutMs: 2 ** 31 },
+      /timeoutMs/,
+    ],
   ])('%s throws a CatalogSearchError', (_name, options, message) => {
     expect(() => createCatalogSearchClient(options)).toThrow(message);
     expect(() => createCatalogSearchClient(options)).toThrow(CatalogSearchError);

@@ -65,9 +65,12 @@ function expectLocalAnswer(outcome: Awaited<ReturnType<typeof searchAgainst>>['o
 
 describe('fallback when the cloud is unusable', () => {
   it('answers locally with "timeout" when the server never answers', async () => {
-    const { outcome, events } = await searchAgainst(() => {
-      // hang: read the request, never respond
-    }, { timeoutMs: 300 });
+    const { outcome, events } = await searchAgainst(
+      () => {
+        // hang: read the request, never respond
+      },
+      { timeoutMs: 300 },
+    );
     expectLocalAnswer(outcome, 'timeout');
     expect(events).toHaveLength(1);
     expect(events[0]!.error).toBeInstanceOf(APIConnectionTimeoutError);
@@ -76,10 +79,13 @@ describe('fallback when the cloud is unusable', () => {
   });
 
   it('answers locally with "timeout" when the body stalls after the headers', async () => {
-    const { outcome, events } = await searchAgainst((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.write('{"results":[');
-    }, { timeoutMs: 300 });
+    const { outcome, events } = await searchAgainst(
+      (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"results":[');
+      },
+      { timeoutMs: 300 },
+    );
     expectLocalAnswer(outcome, 'timeout');
     expect(events[0]!.error).toBeInstanceOf(APIConnectionTimeoutError);
   });
@@ -133,7 +139,9 @@ describe('fallback when the cloud is unusable', () => {
     [413, 'bad_request', PayloadTooLargeError],
     [422, 'bad_request', UnprocessableEntityError],
   ])('answers locally on a %i and flags it as a configuration problem (%s)', async (status, reason, ErrorClass) => {
-    const { outcome, events } = await searchAgainst((_req, res) => sendJson(res, status, problem(status, 'Refused', 'no')));
+    const { outcome, events } = await searchAgainst((_req, res) =>
+      sendJson(res, status, problem(status, 'Refused', 'no')),
+    );
     expectLocalAnswer(outcome, reason);
     expect(events[0]!.error).toBeInstanceOf(ErrorClass);
     expect(events[0]!.configurationProblem).toBe(true);
@@ -165,19 +173,44 @@ describe('fallback when the cloud is unusable', () => {
   });
 
   it.each([
-    ['names a sent tool twice', (answer: ReturnType<typeof cloudAnswer>) => answer.results.push({ ...answer.results[0]! }), /twice/],
-    ['has more results than maxResults', (answer: ReturnType<typeof cloudAnswer>) => {
-      answer.results = REQUEST.tools.map((tool) => ({ toolKey: tool.toolKey, toolName: tool.toolName, serverName: tool.serverName, relevance: 0.5 }));
-    }, /more than maxResults/],
-    ['gives a sent key another tool name', (answer: ReturnType<typeof cloudAnswer>) => {
-      answer.results[0]!.toolName = 'delete_everything';
-    }, /delete_everything/],
-    ['gives a sent key another server name', (answer: ReturnType<typeof cloudAnswer>) => {
-      answer.results[0]!.serverName = 'Evil Corp';
-    }, /Evil Corp/],
-    ['has a result below minRelevance', (answer: ReturnType<typeof cloudAnswer>) => {
-      answer.results[0]!.relevance = 0.05;
-    }, /minRelevance/],
+    [
+      'names a sent tool twice',
+      (answer: ReturnType<typeof cloudAnswer>) => answer.results.push({ ...answer.results[0]! }),
+      /twice/,
+    ],
+    [
+      'has more results than maxResults',
+      (answer: ReturnType<typeof cloudAnswer>) => {
+        answer.results = REQUEST.tools.map((tool) => ({
+          toolKey: tool.toolKey,
+          toolName: tool.toolName,
+          serverName: tool.serverName,
+          relevance: 0.5,
+        }));
+      },
+      /more than maxResults/,
+    ],
+    [
+      'gives a sent key another tool name',
+      (answer: ReturnType<typeof cloudAnswer>) => {
+        answer.results[0]!.toolName = 'delete_everything';
+      },
+      /delete_everything/,
+    ],
+    [
+      'gives a sent key another server name',
+      (answer: ReturnType<typeof cloudAnswer>) => {
+        answer.results[0]!.serverName = 'Evil Corp';
+      },
+      /Evil Corp/,
+    ],
+    [
+      'has a result below minRelevance',
+      (answer: ReturnType<typeof cloudAnswer>) => {
+        answer.results[0]!.relevance = 0.05;
+      },
+      /minRelevance/,
+    ],
   ])('answers locally with "invalid_response" when the answer %s', async (_case, spoil, message) => {
     const answer = cloudAnswer();
     spoil(answer);
@@ -192,49 +225,65 @@ describe('fallback when the cloud is unusable', () => {
   });
 
   it.each([
-    ['a result\'s annotations object', (deep: string) => `{"results":[{"toolKey":"jira:create_ticket","toolName":"create_ticket","serverName":"Jira","relevance":0.9,"annotations":${deep}}],"meta":{"ranker":"llm","requestId":"r"}}`],
-    ['a meta field the client does not know', (deep: string) => `{"results":[],"meta":{"ranker":"llm","requestId":"r","extra":${deep}}}`],
-  ])('answers locally with "invalid_response" when %s is nested deeper than any tool the service accepts', async (_case, answer) => {
-    // 100,000 levels in 700 KB: JSON.parse takes it, but the router's JSON.stringify of the answer
-    // (to hand the tools to its model) would overflow the stack.
-    const levels = 100_000;
-    const deep = '{"a":'.repeat(levels) + '{}' + '}'.repeat(levels);
-    const { outcome, events } = await searchAgainst((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(answer(deep));
-    });
-    expectLocalAnswer(outcome, 'invalid_response');
-    expect(events[0]!.error.message).toMatch(/nests deeper than/);
-    expect(() => JSON.stringify(outcome)).not.toThrow();
-  });
+    [
+      "a result's annotations object",
+      (deep: string) =>
+        `{"results":[{"toolKey":"jira:create_ticket","toolName":"create_ticket","serverName":"Jira","relevance":0.9,"annotations":${deep}}],"meta":{"ranker":"llm","requestId":"r"}}`,
+    ],
+    [
+      'a meta field the client does not know',
+      (deep: string) => `{"results":[],"meta":{"ranker":"llm","requestId":"r","extra":${deep}}}`,
+    ],
+  ])(
+    'answers locally with "invalid_response" when %s is nested deeper than any tool the service accepts',
+    async (_case, answer) => {
+      // 100,000 levels in 700 KB: JSON.parse takes it, but the router's JSON.stringify of the answer
+      // (to hand the tools to its model) would overflow the stack.
+      const levels = 100_000;
+      const deep = '{"a":'.repeat(levels) + '{}' + '}'.repeat(levels);
+      const { outcome, events } = await searchAgainst((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(answer(deep));
+      });
+      expectLocalAnswer(outcome, 'invalid_response');
+      expect(events[0]!.error.message).toMatch(/nests deeper than/);
+      expect(() => JSON.stringify(outcome)).not.toThrow();
+    },
+  );
 
   it.each([
     ['with a Content-Length', true],
     ['streamed without a length', false],
-  ])('answers locally with "invalid_response" when a 2xx body is over the size limit (%s)', async (_case, withLength) => {
-    // A valid answer padded past MAX_RESPONSE_BYTES: the client must not buffer whatever a server sends.
-    const json = JSON.stringify({ ...cloudAnswer(), padding: 'x'.repeat(MAX_RESPONSE_BYTES) });
-    let written = 0;
-    const { outcome, events } = await searchAgainst((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json', ...(withLength ? { 'content-length': String(Buffer.byteLength(json)) } : {}) });
-      const chunk = 64 * 1024;
-      const writeMore = (): void => {
-        while (written < json.length) {
-          const part = json.slice(written, written + chunk);
-          written += part.length;
-          if (!res.write(part)) {
-            res.once('drain', writeMore);
-            return;
+  ])(
+    'answers locally with "invalid_response" when a 2xx body is over the size limit (%s)',
+    async (_case, withLength) => {
+      // A valid answer padded past MAX_RESPONSE_BYTES: the client must not buffer whatever a server sends.
+      const json = JSON.stringify({ ...cloudAnswer(), padding: 'x'.repeat(MAX_RESPONSE_BYTES) });
+      let written = 0;
+      const { outcome, events } = await searchAgainst((_req, res) => {
+        res.writeHead(200, {
+          'content-type': 'application/json',
+          ...(withLength ? { 'content-length': String(Buffer.byteLength(json)) } : {}),
+        });
+        const chunk = 64 * 1024;
+        const writeMore = (): void => {
+          while (written < json.length) {
+            const part = json.slice(written, written + chunk);
+            written += part.length;
+            if (!res.write(part)) {
+              res.once('drain', writeMore);
+              return;
+            }
           }
-        }
-        res.end();
-      };
-      res.on('close', () => res.off('drain', writeMore));
-      writeMore();
-    });
-    expectLocalAnswer(outcome, 'invalid_response');
-    expect(events[0]!.error.message).toMatch(/larger than/);
-  });
+          res.end();
+        };
+        res.on('close', () => res.off('drain', writeMore));
+        writeMore();
+      });
+      expectLocalAnswer(outcome, 'invalid_response');
+      expect(events[0]!.error.message).toMatch(/larger than/);
+    },
+  );
 
   it('answers locally with "unauthorized" when getToken() throws, without calling the cloud', async () => {
     const { outcome, events } = await searchAgainst((_req, res) => sendJson(res, 200, cloudAnswer()), {

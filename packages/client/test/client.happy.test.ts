@@ -63,7 +63,11 @@ describe('cloud answers', () => {
 
   it('joins baseUrl and a configured path, with or without slashes', async () => {
     server = await startServer((_req, res) => sendJson(res, 200, cloudAnswer()));
-    const client = createCatalogSearchClient({ baseUrl: `${server.baseUrl}/api/`, path: 'v1/catalog/search', token: 't' });
+    const client = createCatalogSearchClient({
+      baseUrl: `${server.baseUrl}/api/`,
+      path: 'v1/catalog/search',
+      token: 't',
+    });
     await client.search(REQUEST);
     expect(server.seen[0]?.url).toBe('/api/v1/catalog/search');
   });
@@ -105,7 +109,9 @@ describe('cloud answers', () => {
 
     it('gzips a body of 32 KiB or more, and it arrives intact', async () => {
       expect(JSON.stringify(big).length).toBeGreaterThan(COMPRESSION_THRESHOLD);
-      server = await startServer((_req, res) => sendJson(res, 200, { results: [], meta: { ranker: 'bm25', requestId: 'r' } }));
+      server = await startServer((_req, res) =>
+        sendJson(res, 200, { results: [], meta: { ranker: 'bm25', requestId: 'r' } }),
+      );
       const client = testClient(server.baseUrl);
       expect((await client.search(big)).source).toBe('cloud');
       expect(server.seen[0]?.headers['content-encoding']).toBe('gzip');
@@ -116,22 +122,32 @@ describe('cloud answers', () => {
     it.each([
       ['with the breaker', {}],
       ['without a breaker', { breaker: false as const }],
-    ])('sends plain JSON while the cloud is failing, and compresses again once it answers (%s)', async (_case, options) => {
-      let fail = true;
-      server = await startServer((_req, res) =>
-        fail ? sendJson(res, 500, {}) : sendJson(res, 200, { results: [], meta: { ranker: 'bm25', requestId: 'r' } }),
-      );
-      const client = testClient(server.baseUrl, options);
-      await client.search(big);
-      await client.search(big);
-      fail = false;
-      await client.search(big);
-      await client.search(big);
-      expect(server.seen.map((seen) => seen.headers['content-encoding'])).toEqual(['gzip', undefined, undefined, 'gzip']);
-    });
+    ])(
+      'sends plain JSON while the cloud is failing, and compresses again once it answers (%s)',
+      async (_case, options) => {
+        let fail = true;
+        server = await startServer((_req, res) =>
+          fail ? sendJson(res, 500, {}) : sendJson(res, 200, { results: [], meta: { ranker: 'bm25', requestId: 'r' } }),
+        );
+        const client = testClient(server.baseUrl, options);
+        await client.search(big);
+        await client.search(big);
+        fail = false;
+        await client.search(big);
+        await client.search(big);
+        expect(server.seen.map((seen) => seen.headers['content-encoding'])).toEqual([
+          'gzip',
+          undefined,
+          undefined,
+          'gzip',
+        ]);
+      },
+    );
 
     it('sends small bodies, and any body with compression "none", as plain JSON', async () => {
-      server = await startServer((_req, res) => sendJson(res, 200, { results: [], meta: { ranker: 'bm25', requestId: 'r' } }));
+      server = await startServer((_req, res) =>
+        sendJson(res, 200, { results: [], meta: { ranker: 'bm25', requestId: 'r' } }),
+      );
       await testClient(server.baseUrl).search(REQUEST);
       await testClient(server.baseUrl, { compression: 'none' }).search(big);
       expect(server.seen.map((seen) => seen.headers['content-encoding'])).toEqual([undefined, undefined]);

@@ -14,8 +14,15 @@ describe('prepare(tools)', () => {
     const changed: ToolListSearchRequest = {
       ...REQUEST,
       tools: [
-        ...TOOLS.map((tool) => (tool.toolKey === 'github:create_issue' ? { ...tool, description: 'Close a pull request' } : tool)),
-        { toolKey: 'linear:create_issue', toolName: 'create_issue', serverName: 'Linear', description: 'Create an issue in Linear' },
+        ...TOOLS.map((tool) =>
+          tool.toolKey === 'github:create_issue' ? { ...tool, description: 'Close a pull request' } : tool,
+        ),
+        {
+          toolKey: 'linear:create_issue',
+          toolName: 'create_issue',
+          serverName: 'Linear',
+          description: 'Create an issue in Linear',
+        },
       ],
     };
     const outcome = await client.search(changed);
@@ -32,7 +39,13 @@ describe('prepare(tools)', () => {
   });
 
   it('takes the grouped form too, and the fallback on it answers as without prepare', async () => {
-    const servers = toServers([{ serverId: 'fs', serverName: 'Files', listed: { tools: [{ name: 'read_file', description: 'Read a file', inputSchema: { type: 'object' } }] } }]);
+    const servers = toServers([
+      {
+        serverId: 'fs',
+        serverName: 'Files',
+        listed: { tools: [{ name: 'read_file', description: 'Read a file', inputSchema: { type: 'object' } }] },
+      },
+    ]);
     const prepared = createCatalogSearchClient({ baseUrl: await closedPortUrl(), token: 't', breaker: false });
     const plain = createCatalogSearchClient({ baseUrl: await closedPortUrl(), token: 't', breaker: false });
     prepared.prepare(servers);

@@ -141,7 +141,11 @@ describe('streamed request bodies', () => {
     const outcome = await testClient(server.baseUrl, { fetch }).search(largeRequest());
     expect(outcome.source).toBe('cloud');
     expect(streamed).toEqual([true, false]);
-    expect(server.seen.map((seen) => seen.url)).toEqual(['/v1/catalog/search', '/v1/catalog/search', '/moved/catalog/search']);
+    expect(server.seen.map((seen) => seen.url)).toEqual([
+      '/v1/catalog/search',
+      '/v1/catalog/search',
+      '/moved/catalog/search',
+    ]);
     expect(server.seen[2]?.headers['content-encoding']).toBe('gzip');
     expect(server.seen[2]?.body).toEqual(largeRequest());
   });

@@ -1,7 +1,16 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { APIUserAbortError, createCatalogSearchClient, type FallbackEvent } from '@catalog-search/client';
 import { toolSetId } from '@catalog-search/core';
-import { cloudAnswer, problem, REQUEST, sendJson, startServer, TOOLS, type Handler, type LoopbackServer } from './loopback.js';
+import {
+  cloudAnswer,
+  problem,
+  REQUEST,
+  sendJson,
+  startServer,
+  TOOLS,
+  type Handler,
+  type LoopbackServer,
+} from './loopback.js';
 
 // The reference protocol (docs/api.md, "Tool-set references") against services that misbehave or
 // differ from the current one; test/client/client-tool-sets.test.ts runs it against the real service.
@@ -20,12 +29,15 @@ beforeAll(async () => {
 
 /** What each request carried: its `toolSet`, or 'full' for a list. */
 const carried = (loopback: LoopbackServer) =>
-  loopback.seen.map(({ body }) => ((body as { toolSet?: string }).toolSet !== undefined ? (body as { toolSet: string }).toolSet : 'full'));
+  loopback.seen.map(({ body }) =>
+    (body as { toolSet?: string }).toolSet !== undefined ? (body as { toolSet: string }).toolSet : 'full',
+  );
 
 const byReference = (body: unknown): boolean => (body as { toolSet?: unknown }).toolSet !== undefined;
 
 /** The current service's answer to a list: the cloud answer with the list's id. */
-const answerWithId = (res: Parameters<Handler>[1]) => sendJson(res, 200, { ...cloudAnswer(), meta: { ranker: 'llm', requestId: 'r', toolSet: id } });
+const answerWithId = (res: Parameters<Handler>[1]) =>
+  sendJson(res, 200, { ...cloudAnswer(), meta: { ranker: 'llm', requestId: 'r', toolSet: id } });
 
 async function clientOf(handler: Handler, timeoutMs = 5000) {
   server = await startServer(handler);
@@ -45,7 +57,11 @@ describe('tool-set references against services that misbehave', () => {
     // A rolling update (or a rollback) puts replicas of the previous version behind the same URL:
     // they refuse the unknown `toolSet` field as any unknown field, as the service did before v1 had references.
     const { client, events, server } = await clientOf((_req, res, body) => {
-      if (byReference(body)) sendJson(res, 400, { ...problem(400, 'Invalid request', 'body must NOT have additional properties: toolSet'), code: 'INVALID_REQUEST' });
+      if (byReference(body))
+        sendJson(res, 400, {
+          ...problem(400, 'Invalid request', 'body must NOT have additional properties: toolSet'),
+          code: 'INVALID_REQUEST',
+        });
       else answerWithId(res);
     });
     for (let i = 0; i < 3; i += 1) expect((await client.search(REQUEST)).source).toBe('cloud');
@@ -76,7 +92,11 @@ describe('tool-set references against services that misbehave', () => {
       answered += 1;
       if (answered === 1) answerWithId(res);
       // The reference is refused late; then the list hangs.
-      else if (answered === 2) setTimeout(() => sendJson(res, 409, { ...problem(409, 'Tool set unknown', 'send the list'), code: 'TOOL_SET_UNKNOWN' }), timeoutMs * 0.8);
+      else if (answered === 2)
+        setTimeout(
+          () => sendJson(res, 409, { ...problem(409, 'Tool set unknown', 'send the list'), code: 'TOOL_SET_UNKNOWN' }),
+          timeoutMs * 0.8,
+        );
     }, timeoutMs);
     await client.search(REQUEST);
     const started = performance.now();
@@ -94,7 +114,8 @@ describe('tool-set references against services that misbehave', () => {
     const { client, events, server } = await clientOf((_req, res) => {
       answered += 1;
       if (answered === 1) answerWithId(res);
-      else if (answered === 2) sendJson(res, 409, { ...problem(409, 'Tool set unknown', 'send the list'), code: 'TOOL_SET_UNKNOWN' });
+      else if (answered === 2)
+        sendJson(res, 409, { ...problem(409, 'Tool set unknown', 'send the list'), code: 'TOOL_SET_UNKNOWN' });
       // The list hangs until the caller gives up.
     });
     await client.search(REQUEST);

@@ -69,7 +69,12 @@ export async function closedPortUrl(): Promise<string> {
   return `http://127.0.0.1:${port}`;
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const type = status >= 400 ? 'application/problem+json' : 'application/json';
   res.writeHead(status, { 'content-type': type, ...headers });
   res.end(JSON.stringify(body));
@@ -80,26 +85,68 @@ export function problem(status: number, title: string, detail: string): Record<s
 }
 
 export const TOOLS: ToolInfo[] = [
-  { toolKey: 'github:create_issue', toolName: 'create_issue', serverName: 'GitHub', description: 'Open a new issue in a GitHub repository' },
-  { toolKey: 'github:list_pull_requests', toolName: 'list_pull_requests', serverName: 'GitHub', description: 'List pull requests of a repository' },
-  { toolKey: 'slack:post_message', toolName: 'post_message', serverName: 'Slack', description: 'Post a message to a Slack channel' },
-  { toolKey: 'calendar:create_event', toolName: 'create_event', serverName: 'Google Calendar', description: 'Create a calendar event with attendees' },
-  { toolKey: 'fs:read_file', toolName: 'read_file', serverName: 'Filesystem', description: 'Read the contents of a file' },
-  { toolKey: 'jira:create_ticket', toolName: 'create_ticket', serverName: 'Jira', description: 'Create a Jira ticket (issue) in a project' },
+  {
+    toolKey: 'github:create_issue',
+    toolName: 'create_issue',
+    serverName: 'GitHub',
+    description: 'Open a new issue in a GitHub repository',
+  },
+  {
+    toolKey: 'github:list_pull_requests',
+    toolName: 'list_pull_requests',
+    serverName: 'GitHub',
+    description: 'List pull requests of a repository',
+  },
+  {
+    toolKey: 'slack:post_message',
+    toolName: 'post_message',
+    serverName: 'Slack',
+    description: 'Post a message to a Slack channel',
+  },
+  {
+    toolKey: 'calendar:create_event',
+    toolName: 'create_event',
+    serverName: 'Google Calendar',
+    description: 'Create a calendar event with attendees',
+  },
+  {
+    toolKey: 'fs:read_file',
+    toolName: 'read_file',
+    serverName: 'Filesystem',
+    description: 'Read the contents of a file',
+  },
+  {
+    toolKey: 'jira:create_ticket',
+    toolName: 'create_ticket',
+    serverName: 'Jira',
+    description: 'Create a Jira ticket (issue) in a project',
+  },
 ];
 
-export const REQUEST: ToolListSearchRequest = { query: ['create an issue in the repository'], tools: TOOLS, maxResults: 3 };
+export const REQUEST: ToolListSearchRequest = {
+  query: ['create an issue in the repository'],
+  tools: TOOLS,
+  maxResults: 3,
+};
 
 /** The ranking the fallback must produce, computed straight from core (not through the client). */
 export function expectedLocalResults(request: ToolListSearchRequest): SearchResult[] {
-  return rankTools(request, { limit: request.maxResults ?? DEFAULT_MAX_RESULTS, maxDescriptionChars: 2000 }).map(toSearchResult);
+  return rankTools(request, { limit: request.maxResults ?? DEFAULT_MAX_RESULTS, maxDescriptionChars: 2000 }).map(
+    toSearchResult,
+  );
 }
 
 /** A valid cloud answer that differs from the local ranking, so tests can tell the two apart. */
 export function cloudAnswer(requestId = 'cloud-request'): { results: SearchResult[]; meta: Record<string, unknown> } {
   return {
     results: [
-      { toolKey: 'jira:create_ticket', toolName: 'create_ticket', serverName: 'Jira', relevance: 0.9, explanation: 'llm' },
+      {
+        toolKey: 'jira:create_ticket',
+        toolName: 'create_ticket',
+        serverName: 'Jira',
+        relevance: 0.9,
+        explanation: 'llm',
+      },
     ],
     meta: { ranker: 'llm', requestId },
   };

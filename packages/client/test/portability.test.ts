@@ -18,7 +18,8 @@ describe('client sources are runtime-neutral', () => {
 
 describe('the published package', () => {
   it('declares every dependency of the core it bundles, with the same ranges', () => {
-    const read = (path: string) => JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8')) as { dependencies?: Record<string, string> };
+    const read = (path: string) =>
+      JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8')) as { dependencies?: Record<string, string> };
     const client = read('../package.json').dependencies ?? {};
     const core = read('../../core/package.json').dependencies ?? {};
     for (const [name, range] of Object.entries(core)) expect(client[name], name).toBe(range);

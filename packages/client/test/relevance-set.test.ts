@@ -7,7 +7,12 @@ import { closedPortUrl } from './loopback.js';
 // The named relevance set core's ranking is held to (packages/core/test/relevance-set.test.ts), run
 // through the client's local fallback: the service unreachable, the router still gets the same tool first.
 describe('named relevance set through the local fallback', async () => {
-  const client = createCatalogSearchClient({ baseUrl: await closedPortUrl(), token: 'test-token', breaker: false, timeoutMs: 5000 });
+  const client = createCatalogSearchClient({
+    baseUrl: await closedPortUrl(),
+    token: 'test-token',
+    breaker: false,
+    timeoutMs: 5000,
+  });
 
   it.each(RELEVANCE_SET.map((c) => [c.query.join(' | '), c] as const))('%s', async (_name, { query, top, why }) => {
     const outcome = await client.search({ query, tools: CATALOG, maxResults: 3 });

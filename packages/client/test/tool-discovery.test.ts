@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { handleToolDiscovery, TOOL_DISCOVERY_TOOL, toServers, type ToolDiscoveryCallResult } from '@catalog-search/client';
+import {
+  handleToolDiscovery,
+  TOOL_DISCOVERY_TOOL,
+  toServers,
+  type ToolDiscoveryCallResult,
+} from '@catalog-search/client';
 import { closedPortUrl, TOOLS } from './loopback.js';
 import { testClient } from './test-client.js';
 
@@ -18,7 +23,12 @@ const servers = toServers([
           description: `Open a new issue in a GitHub repository. ${'It takes labels, assignees and milestones. '.repeat(20)}`,
           inputSchema: {
             type: 'object',
-            properties: { repo: { type: 'string' }, title: { type: 'string' }, labels: { type: 'array', items: { type: 'string' } }, state: { enum: ['open', 'closed'] } },
+            properties: {
+              repo: { type: 'string' },
+              title: { type: 'string' },
+              labels: { type: 'array', items: { type: 'string' } },
+              state: { enum: ['open', 'closed'] },
+            },
             required: ['repo', 'title'],
           },
           outputSchema: { type: 'object', properties: { number: { type: 'integer' } } },
@@ -27,17 +37,30 @@ const servers = toServers([
       ],
     },
   },
-  { serverId: 'slack', listed: { tools: [{ name: 'post_message', description: 'Post a message to a Slack channel', inputSchema: { type: 'object' } }] } },
+  {
+    serverId: 'slack',
+    listed: {
+      tools: [
+        { name: 'post_message', description: 'Post a message to a Slack channel', inputSchema: { type: 'object' } },
+      ],
+    },
+  },
 ]);
 
-const call = async (args: unknown, tools: Parameters<typeof handleToolDiscovery>[2] = servers): Promise<ToolDiscoveryCallResult> =>
+const call = async (
+  args: unknown,
+  tools: Parameters<typeof handleToolDiscovery>[2] = servers,
+): Promise<ToolDiscoveryCallResult> =>
   handleToolDiscovery(testClient(await closedPortUrl(), { breaker: false }), args, tools);
 
 describe('TOOL_DISCOVERY_TOOL', () => {
   it('is an MCP tool named tool_discovery whose input schema takes query, context, maxResults and detail', () => {
     expect(TOOL_DISCOVERY_TOOL.name).toBe('tool_discovery');
     expect(TOOL_DISCOVERY_TOOL.description).toMatch(/tool_execute/);
-    expect(TOOL_DISCOVERY_TOOL.inputSchema.properties.query).toMatchObject({ type: 'array', items: { type: 'string' } });
+    expect(TOOL_DISCOVERY_TOOL.inputSchema.properties.query).toMatchObject({
+      type: 'array',
+      items: { type: 'string' },
+    });
     expect(TOOL_DISCOVERY_TOOL.inputSchema.properties.detail.enum).toEqual(['minimal', 'summary', 'full']);
     expect(TOOL_DISCOVERY_TOOL.annotations.readOnlyHint).toBe(true);
   });
@@ -69,13 +92,18 @@ describe('handleToolDiscovery', () => {
 
   it('minimal: keys and relevance only; a single query string is taken as one step', async () => {
     const minimal = await call({ query: 'post to slack', detail: 'minimal', maxResults: 1 });
-    expect(minimal.structuredContent!.results).toEqual([{ toolKey: 'slack:post_message', relevance: expect.any(Number) }]);
+    expect(minimal.structuredContent!.results).toEqual([
+      { toolKey: 'slack:post_message', relevance: expect.any(Number) },
+    ]);
     expect(minimal.content[0]!.text.split('\n')[0]).toMatch(/^1\. slack:post_message \(0\.\d+\)$/);
   });
 
   it('joins results to a flat ToolInfo list by toolKey', async () => {
     const result = await call({ query: ['read a file'], detail: 'full', maxResults: 1 }, TOOLS);
-    expect(result.structuredContent!.results[0]).toMatchObject({ toolKey: 'fs:read_file', description: 'Read the contents of a file' });
+    expect(result.structuredContent!.results[0]).toMatchObject({
+      toolKey: 'fs:read_file',
+      description: 'Read the contents of a file',
+    });
   });
 
   it.each([
@@ -101,9 +129,14 @@ describe('handleToolDiscovery', () => {
   it('with fallback: false a cloud failure is an isError result; the caller abort still rejects', async () => {
     const client = testClient(await closedPortUrl(), { breaker: false, fallback: false });
     const failed = await handleToolDiscovery(client, { query: ['x'] }, servers);
-    expect(failed).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/^Tool search failed: Connection error/) }] });
+    expect(failed).toMatchObject({
+      isError: true,
+      content: [{ text: expect.stringMatching(/^Tool search failed: Connection error/) }],
+    });
     const controller = new AbortController();
     controller.abort();
-    await expect(handleToolDiscovery(client, { query: ['x'] }, servers, { signal: controller.signal })).rejects.toThrow('aborted');
+    await expect(handleToolDiscovery(client, { query: ['x'] }, servers, { signal: controller.signal })).rejects.toThrow(
+      'aborted',
+    );
   });
 });

@@ -17,21 +17,44 @@ export const FeedbackEventSchema = Type.Object(
       Type.String({
         minLength: 1,
         maxLength: MAX_REQUEST_ID_CHARS,
-        description: 'The `meta.requestId` of the search the tool came from: the service remembers the search\'s query for a while, so `query` need not be sent.',
+        description:
+          "The `meta.requestId` of the search the tool came from: the service remembers the search's query for a while, so `query` need not be sent.",
       }),
     ),
     query: Type.Optional(
-      Type.Union([Type.String({ minLength: 1 }), Type.Array(Type.String(), { minItems: 1, maxItems: MAX_QUERY_ITEMS })], {
-        description: 'The request the tool was used for (as the search\'s `query`); required when `requestId` is absent, unknown or expired.',
+      Type.Union(
+        [Type.String({ minLength: 1 }), Type.Array(Type.String(), { minItems: 1, maxItems: MAX_QUERY_ITEMS })],
+        {
+          description:
+            "The request the tool was used for (as the search's `query`); required when `requestId` is absent, unknown or expired.",
+        },
+      ),
+    ),
+    context: Type.Optional(
+      Type.String({
+        description:
+          "The search's `context`. Accepted; not learned from (as in ranking, background is not the request).",
       }),
     ),
-    context: Type.Optional(Type.String({ description: 'The search\'s `context`. Accepted; not learned from (as in ranking, background is not the request).' })),
-    toolKey: Type.String({ minLength: 1, maxLength: MAX_NAME_CHARS, description: 'The tool the agent used, as the search returned it.' }),
-    outcome: Type.Union(FEEDBACK_OUTCOMES.map((outcome) => Type.Literal(outcome)), {
-      description: '`selected`: the agent picked the tool; `succeeded`: the call worked (the strongest evidence); `failed`: the call failed or the tool was wrong.',
+    toolKey: Type.String({
+      minLength: 1,
+      maxLength: MAX_NAME_CHARS,
+      description: 'The tool the agent used, as the search returned it.',
     }),
+    outcome: Type.Union(
+      FEEDBACK_OUTCOMES.map((outcome) => Type.Literal(outcome)),
+      {
+        description:
+          '`selected`: the agent picked the tool; `succeeded`: the call worked (the strongest evidence); `failed`: the call failed or the tool was wrong.',
+      },
+    ),
   },
-  { $id: 'FeedbackEvent', additionalProperties: true, description: 'One tool use. An event that cannot be used is ignored and named in `ignored`; it never fails the report.' },
+  {
+    $id: 'FeedbackEvent',
+    additionalProperties: true,
+    description:
+      'One tool use. An event that cannot be used is ignored and named in `ignored`; it never fails the report.',
+  },
 );
 export type FeedbackEvent = Static<typeof FeedbackEventSchema>;
 

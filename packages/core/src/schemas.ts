@@ -19,11 +19,25 @@ export const TAG_BOOST = 0.2;
 
 export const ToolInfoSchema = Type.Object(
   {
-    toolKey: Type.String({ minLength: 1, maxLength: MAX_NAME_CHARS, description: '`serverId:toolName`, unique within the list (a repeat is skipped). Defaults to `serverName:toolName`.' }),
-    toolName: Type.String({ minLength: 1, maxLength: MAX_NAME_CHARS, description: 'The tool name as the MCP server lists it (`name` is accepted too).' }),
-    serverName: Type.String({ maxLength: MAX_NAME_CHARS, description: 'Display name of the MCP server that offers the tool.' }),
+    toolKey: Type.String({
+      minLength: 1,
+      maxLength: MAX_NAME_CHARS,
+      description:
+        '`serverId:toolName`, unique within the list (a repeat is skipped). Defaults to `serverName:toolName`.',
+    }),
+    toolName: Type.String({
+      minLength: 1,
+      maxLength: MAX_NAME_CHARS,
+      description: 'The tool name as the MCP server lists it (`name` is accepted too).',
+    }),
+    serverName: Type.String({
+      maxLength: MAX_NAME_CHARS,
+      description: 'Display name of the MCP server that offers the tool.',
+    }),
     description: Type.Optional(Type.String({ description: 'Tool description (untrusted third-party text).' })),
-    title: Type.Optional(Type.String({ maxLength: MAX_NAME_CHARS, description: 'Human-readable title (MCP `title`).' })),
+    title: Type.Optional(
+      Type.String({ maxLength: MAX_NAME_CHARS, description: 'Human-readable title (MCP `title`).' }),
+    ),
     inputSchema: Type.Optional(
       Type.Object({}, { additionalProperties: true, description: 'The MCP `inputSchema` (JSON Schema object).' }),
     ),
@@ -36,19 +50,24 @@ export const ToolInfoSchema = Type.Object(
     $id: 'ToolInfo',
     // Routers may pass MCP tool objects as they are: unknown fields inside a tool are ignored.
     additionalProperties: true,
-    description: 'One entry of the router\'s Available Tool List.',
+    description: "One entry of the router's Available Tool List.",
   },
 );
 export type ToolInfo = Static<typeof ToolInfoSchema>;
 
 export const McpToolSchema = Type.Object(
   {
-    name: Type.String({ minLength: 1, description: 'The tool name as the server lists it; `toolKey` is `serverId:name`.' }),
+    name: Type.String({
+      minLength: 1,
+      description: 'The tool name as the server lists it; `toolKey` is `serverId:name`.',
+    }),
     title: Type.Optional(Type.String()),
     description: Type.Optional(Type.String({ description: 'Untrusted third-party text.' })),
     inputSchema: Type.Object({}, { additionalProperties: true, description: 'JSON Schema of the arguments.' }),
     outputSchema: Type.Optional(Type.Object({}, { additionalProperties: true })),
-    annotations: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'MCP tool annotations (untrusted hints).' })),
+    annotations: Type.Optional(
+      Type.Object({}, { additionalProperties: true, description: 'MCP tool annotations (untrusted hints).' }),
+    ),
     _meta: Type.Optional(Type.Object({}, { additionalProperties: true })),
   },
   {
@@ -61,16 +80,27 @@ export type McpTool = Static<typeof McpToolSchema>;
 
 export const McpServerToolsSchema = Type.Object(
   {
-    serverId: Type.String({ minLength: 1, maxLength: MAX_NAME_CHARS, description: 'The router\'s id for the server; the `toolKey` prefix.' }),
-    serverName: Type.Optional(Type.String({ maxLength: MAX_NAME_CHARS, description: 'Display name; defaults to `serverId`.' })),
-    tools: Type.Array(McpToolSchema, { description: 'The `tools` of the server\'s `tools/list` result (all pages).' }),
+    serverId: Type.String({
+      minLength: 1,
+      maxLength: MAX_NAME_CHARS,
+      description: "The router's id for the server; the `toolKey` prefix.",
+    }),
+    serverName: Type.Optional(
+      Type.String({ maxLength: MAX_NAME_CHARS, description: 'Display name; defaults to `serverId`.' }),
+    ),
+    tools: Type.Array(McpToolSchema, { description: "The `tools` of the server's `tools/list` result (all pages)." }),
   },
   { $id: 'McpServerTools', additionalProperties: false },
 );
 export type McpServerTools = Static<typeof McpServerToolsSchema>;
 
 const patternList = (description: string) =>
-  Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: MAX_FILTER_ENTRY_CHARS }), { maxItems: MAX_FILTER_ITEMS, description }));
+  Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: MAX_FILTER_ENTRY_CHARS }), {
+      maxItems: MAX_FILTER_ITEMS,
+      description,
+    }),
+  );
 
 export const SearchFilterSchema = Type.Object(
   {
@@ -82,7 +112,9 @@ export const SearchFilterSchema = Type.Object(
         'no negated rule and, if any rule is not negated, at least one of those.',
     ),
     tags: patternList('Keep only tools with at least one of these tags (compared case-insensitively).'),
-    readOnly: Type.Optional(Type.Boolean({ description: 'Keep only tools whose annotations say `readOnlyHint: true`.' })),
+    readOnly: Type.Optional(
+      Type.Boolean({ description: 'Keep only tools whose annotations say `readOnlyHint: true`.' }),
+    ),
     excludeDestructive: Type.Optional(
       Type.Boolean({
         description:
@@ -117,14 +149,24 @@ const requestFields = {
   query: Type.Array(Type.String({ minLength: 1 }), {
     minItems: 1,
     maxItems: MAX_QUERY_ITEMS,
-    description: 'One or more sub-queries (the steps of a multi-step task). Ranking reads the first 2,000 characters of each.',
+    description:
+      'One or more sub-queries (the steps of a multi-step task). Ranking reads the first 2,000 characters of each.',
   }),
-  context: Type.Optional(Type.String({ description: 'Task background for the reranker. A platform it names (a word in the server name of few servers) ranks first among equivalent tools.' })),
+  context: Type.Optional(
+    Type.String({
+      description:
+        'Task background for the reranker. A platform it names (a word in the server name of few servers) ranks first among equivalent tools.',
+    }),
+  ),
   maxResults: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_RESULTS_LIMIT, default: DEFAULT_MAX_RESULTS })),
   filter: Type.Optional(SearchFilterSchema),
   boost: Type.Optional(SearchBoostSchema),
   minRelevance: Type.Optional(
-    Type.Number({ minimum: 0, maximum: 1, description: 'Leave out results below this relevance: nothing rather than unrelated tools.' }),
+    Type.Number({
+      minimum: 0,
+      maximum: 1,
+      description: 'Leave out results below this relevance: nothing rather than unrelated tools.',
+    }),
   ),
 };
 
@@ -140,7 +182,10 @@ const toolSetField = Type.String({
     'Answered with 409 `TOOL_SET_UNKNOWN` when the service no longer has it: then send the list again.',
 });
 
-export const SearchEnvelopeSchema = Type.Object({ ...requestFields, toolSet: Type.Optional(toolSetField) }, { additionalProperties: false });
+export const SearchEnvelopeSchema = Type.Object(
+  { ...requestFields, toolSet: Type.Optional(toolSetField) },
+  { additionalProperties: false },
+);
 export type SearchEnvelope = Static<typeof SearchEnvelopeSchema>;
 
 export const ToolListSearchRequestSchema = Type.Object(
@@ -148,7 +193,7 @@ export const ToolListSearchRequestSchema = Type.Object(
     ...requestFields,
     tools: Type.Array(ToolInfoSchema, {
       description:
-        'The router\'s whole Available Tool List. A tool that cannot be used is skipped and named in `meta.skipped`; ' +
+        "The router's whole Available Tool List. A tool that cannot be used is skipped and named in `meta.skipped`; " +
         'empty or `null` optional fields count as absent.',
     }),
   },
@@ -174,9 +219,12 @@ export const ReferenceSearchRequestSchema = Type.Object(
 export type ReferenceSearchRequest = Static<typeof ReferenceSearchRequestSchema>;
 
 /** Exactly one of `tools` (ToolInfo objects), `servers` (MCP tools grouped by server) or `toolSet` (a list sent before). */
-export const SearchRequestSchema = Type.Union([ToolListSearchRequestSchema, GroupedSearchRequestSchema, ReferenceSearchRequestSchema], {
-  $id: 'SearchRequest',
-});
+export const SearchRequestSchema = Type.Union(
+  [ToolListSearchRequestSchema, GroupedSearchRequestSchema, ReferenceSearchRequestSchema],
+  {
+    $id: 'SearchRequest',
+  },
+);
 /** A search with its tool list (what the client takes: it sends references by itself). */
 export type SearchRequest = ToolListSearchRequest | GroupedSearchRequest;
 
@@ -186,7 +234,11 @@ export const SearchResultSchema = Type.Object(
     toolName: Type.String(),
     serverName: Type.String(),
     description: Type.Optional(Type.String()),
-    relevance: Type.Number({ minimum: 0, maximum: 1, description: 'Calibrated relevance: comparable across requests.' }),
+    relevance: Type.Number({
+      minimum: 0,
+      maximum: 1,
+      description: 'Calibrated relevance: comparable across requests.',
+    }),
     explanation: Type.Optional(Type.String({ description: 'Why this tool was ranked here.' })),
     annotations: Type.Optional(Type.Object({}, { additionalProperties: true })),
   },
@@ -196,8 +248,11 @@ export type SearchResult = Static<typeof SearchResultSchema>;
 
 export const SkippedToolSchema = Type.Object(
   {
-    index: Type.Integer({ minimum: 0, description: 'Position in `tools` (for `servers`: in the tools of all servers, in order).' }),
-    toolKey: Type.Optional(Type.String({ description: 'The tool\'s key, when it had a usable one.' })),
+    index: Type.Integer({
+      minimum: 0,
+      description: 'Position in `tools` (for `servers`: in the tools of all servers, in order).',
+    }),
+    toolKey: Type.Optional(Type.String({ description: "The tool's key, when it had a usable one." })),
     reason: Type.String({ description: 'The field and what is wrong with it.' }),
   },
   { $id: 'SkippedTool', additionalProperties: false },
@@ -221,17 +276,15 @@ export type SkippedTool = Static<typeof SkippedToolSchema>;
  * When the stage is off by configuration (no LLM_MODEL) nothing is degraded: `meta.ranker` is
  * `bm25` and `degraded` is absent, because BM25-only is that deployment's normal service.
  */
-const DegradedReasonSchema = Type.Union([
-  Type.Literal('timeout'),
-  Type.Literal('partial'),
-  Type.Literal('rate_limited'),
-  Type.Literal('upstream_error'),
-  Type.Literal('invalid_output'),
-  Type.Literal('over_budget'),
-  Type.Literal('answer_too_long'),
-  Type.Literal('internal_error'),
-]);
-export type DegradedReason = Static<typeof DegradedReasonSchema>;
+export type DegradedReason =
+  | 'timeout'
+  | 'partial'
+  | 'rate_limited'
+  | 'upstream_error'
+  | 'invalid_output'
+  | 'over_budget'
+  | 'answer_too_long'
+  | 'internal_error';
 
 /**
  * How the service's semantic (embedding) stage ran (`meta.semantic`): `hybrid`, `partial`, `pending`,
@@ -263,20 +316,20 @@ export const SearchMetaSchema = Type.Object(
     ),
     semantic: Type.Optional(
       Type.Unsafe<SemanticStatus>(
-      Type.String({
-        description:
-          'How the semantic (embedding) stage ran: `hybrid` (lexical and semantic rankings fused), `partial` (some tools of a new ' +
-          'list are still being embedded in the background and rank lexically this time), `pending` (none yet: a list\'s first ' +
-          'search), `off`, or why it could not run (`timeout`: the request\'s vector was not ready within its bound; ' +
-          '`rate_limited`, `upstream_error`, `invalid_response`; `busy`: the embedding source has too much work queued, in all or ' +
-          'from this project; `unavailable`: the source failed repeatedly and is skipped for a cool-down). New values may be added.',
-      }),
+        Type.String({
+          description:
+            'How the semantic (embedding) stage ran: `hybrid` (lexical and semantic rankings fused), `partial` (some tools of a new ' +
+            "list are still being embedded in the background and rank lexically this time), `pending` (none yet: a list's first " +
+            "search), `off`, or why it could not run (`timeout`: the request's vector was not ready within its bound; " +
+            '`rate_limited`, `upstream_error`, `invalid_response`; `busy`: the embedding source has too much work queued, in all or ' +
+            'from this project; `unavailable`: the source failed repeatedly and is skipped for a cool-down). New values may be added.',
+        }),
       ),
     ),
     fused: Type.Optional(
       Type.Boolean({
         description:
-          'true when meaning moved the answer: the semantic stage\'s similarities were fused into the ranking (or, with ' +
+          "true when meaning moved the answer: the semantic stage's similarities were fused into the ranking (or, with " +
           '`ranker: "llm"`, into the model\'s candidates). Absent, the ranking is lexical: with `ranker: "bm25"` it is exactly ' +
           'what the client package ranks locally for the same request.',
       }),

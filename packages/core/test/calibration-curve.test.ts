@@ -11,11 +11,22 @@ const filler: ToolInfo[] = Array.from({ length: 60 }, (_, i) => ({
 }));
 const tools: ToolInfo[] = [
   ...filler,
-  { toolKey: 'fx:convert_currency', toolName: 'convert_currency', serverName: 'fx', description: 'Convert an amount between currencies at the latest exchange rate.' },
-  { toolKey: 'geo:euro_countries', toolName: 'euro_countries', serverName: 'geo', description: 'List the countries of the euro area.' },
+  {
+    toolKey: 'fx:convert_currency',
+    toolName: 'convert_currency',
+    serverName: 'fx',
+    description: 'Convert an amount between currencies at the latest exchange rate.',
+  },
+  {
+    toolKey: 'geo:euro_countries',
+    toolName: 'euro_countries',
+    serverName: 'geo',
+    description: 'List the countries of the euro area.',
+  },
 ];
 
-const relevanceOf = (query: string, key: string) => rankTools({ query: [query], tools }).find((ranked) => ranked.tool.toolKey === key)?.relevance ?? 0;
+const relevanceOf = (query: string, key: string) =>
+  rankTools({ query: [query], tools }).find((ranked) => ranked.tool.toolKey === key)?.relevance ?? 0;
 
 describe('calibrated relevance', () => {
   it('a tool matching one of several request words is a weak match; one covering the request is a strong one', () => {

@@ -25,9 +25,12 @@ describe('tool names for the exact-name short-circuit', () => {
       fc.property(fc.string({ unit: 'binary' }), fc.string({ unit: 'binary' }), (a, b) => {
         expect(nameHash(a)).toBe(hashNormalized(normalizeName(a)));
         expect(sameName(a, b)).toBe(normalizeName(a) === normalizeName(b));
-        expect(sameName(a, a.toUpperCase().replace(/[a-z]/g, (c) => `_${c}`))).toBe(
-          normalizeName(a) === normalizeName(a.toUpperCase().replace(/[a-z]/g, (c) => `_${c}`)),
-        );
+        expect(
+          sameName(
+            a,
+            a.toUpperCase().replace(/[a-z]/g, (c) => `_${c}`),
+          ),
+        ).toBe(normalizeName(a) === normalizeName(a.toUpperCase().replace(/[a-z]/g, (c) => `_${c}`)));
       }),
       { numRuns: 2_000 },
     );

@@ -5,8 +5,18 @@ import { rankTools, type ToolInfo } from '../src/index.js';
 
 const platforms = ['Railway', 'Render', 'Vercel'];
 const tools: ToolInfo[] = platforms.flatMap((platform) => [
-  { toolKey: `${platform.toLowerCase()}:get_logs`, toolName: 'get_logs', serverName: `${platform} MCP Server`, description: 'Get the logs of a deployment.' },
-  { toolKey: `${platform.toLowerCase()}:list_services`, toolName: 'list_services', serverName: `${platform} MCP Server`, description: 'List the services of a project.' },
+  {
+    toolKey: `${platform.toLowerCase()}:get_logs`,
+    toolName: 'get_logs',
+    serverName: `${platform} MCP Server`,
+    description: 'Get the logs of a deployment.',
+  },
+  {
+    toolKey: `${platform.toLowerCase()}:list_services`,
+    toolName: 'list_services',
+    serverName: `${platform} MCP Server`,
+    description: 'List the services of a project.',
+  },
 ]);
 const trello: ToolInfo[] = ['Trello', 'Jira'].map((platform) => ({
   toolKey: `${platform.toLowerCase()}:create_card`,
@@ -16,7 +26,9 @@ const trello: ToolInfo[] = ['Trello', 'Jira'].map((platform) => ({
 }));
 
 const keys = (query: string, list: ToolInfo[], context?: string) =>
-  rankTools({ query: [query], tools: list, ...(context === undefined ? {} : { context }) }).map((ranked) => ranked.tool.toolKey);
+  rankTools({ query: [query], tools: list, ...(context === undefined ? {} : { context }) }).map(
+    (ranked) => ranked.tool.toolKey,
+  );
 
 describe('context picks the platform', () => {
   it('ranks the named platform’s tool first among equivalent ones, whichever it is and wherever it is in the list', () => {

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { createRankCache, rankTools, rankToolsBySubQuery, rankToolsBySubQueryInSteps, rankToolsInSteps, type ToolInfo } from '../src/index.js';
+import {
+  createRankCache,
+  rankTools,
+  rankToolsBySubQuery,
+  rankToolsBySubQueryInSteps,
+  rankToolsInSteps,
+  type ToolInfo,
+} from '../src/index.js';
 import { vocabulary } from '../src/text/vocabulary.js';
 
 const tools: ToolInfo[] = Array.from({ length: 200 }, (_, at) => ({
@@ -23,7 +30,8 @@ function drive(steps: Generator<void, ReturnType<typeof rankTools>, void>, betwe
 /** A distinct word of letters only for every number (digits would split it into several terms). */
 const letters = (n: number) => `zq${n.toString(26).replace(/[0-9]/g, (d) => 'qrstuvwxyz'[Number(d)]!)}`;
 
-const plain = (ranked: ReturnType<typeof rankTools>) => ranked.map(({ index, score, relevance, explanation }) => ({ index, score, relevance, explanation }));
+const plain = (ranked: ReturnType<typeof rankTools>) =>
+  ranked.map(({ index, score, relevance, explanation }) => ({ index, score, relevance, explanation }));
 
 describe('rankToolsInSteps', () => {
   it('pauses once per sub-query and ranks exactly as rankTools', () => {

@@ -3,11 +3,22 @@ import { describe, expect, it } from 'vitest';
 import { createRankCache, rankTools, type ToolInfo } from '../src/index.js';
 import { tokenize } from '../src/text/tokenize.js';
 
-const text = fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.lorem({ maxCount: 12 }), fc.constantFrom('', ' ', 'create_issue', '搜索', 'getFileContents'));
+const text = fc.oneof(
+  fc.string(),
+  fc.string({ unit: 'grapheme' }),
+  fc.lorem({ maxCount: 12 }),
+  fc.constantFrom('', ' ', 'create_issue', '搜索', 'getFileContents'),
+);
 const schema = fc.oneof(
   fc.constant(undefined),
   fc.object({ maxDepth: 3 }),
-  fc.record({ type: fc.constant('object'), properties: fc.dictionary(fc.string(), fc.record({ description: text, enum: fc.array(fc.anything(), { maxLength: 3 }) })) }),
+  fc.record({
+    type: fc.constant('object'),
+    properties: fc.dictionary(
+      fc.string(),
+      fc.record({ description: text, enum: fc.array(fc.anything(), { maxLength: 3 }) }),
+    ),
+  }),
 );
 const tool: fc.Arbitrary<ToolInfo> = fc.record(
   {
@@ -26,19 +37,24 @@ describe('ranking properties', () => {
   it('never throws, keeps relevance in [0, 1] and non-increasing, returns tools of the list best first within limit', () => {
     const cache = createRankCache({ maxEntries: 50 });
     fc.assert(
-      fc.property(fc.array(text, { minLength: 1, maxLength: 4 }), fc.array(tool, { maxLength: 12 }), fc.option(fc.integer({ min: 0, max: 20 })), (query, tools, limit) => {
-        const ranked = rankTools({ query, tools }, { cache, limit: limit ?? undefined });
-        if (limit !== null) expect(ranked.length).toBeLessThanOrEqual(limit);
-        for (let i = 0; i < ranked.length; i += 1) {
-          const r = ranked[i]!;
-          expect(r.relevance).toBeGreaterThanOrEqual(0);
-          expect(r.relevance).toBeLessThanOrEqual(1);
-          expect(tools[r.index]).toBe(r.tool);
-          expect(typeof r.explanation).toBe('string');
-          if (i > 0) expect(r.score).toBeLessThanOrEqual(ranked[i - 1]!.score);
-          if (i > 0) expect(r.relevance).toBeLessThanOrEqual(ranked[i - 1]!.relevance);
-        }
-      }),
+      fc.property(
+        fc.array(text, { minLength: 1, maxLength: 4 }),
+        fc.array(tool, { maxLength: 12 }),
+        fc.option(fc.integer({ min: 0, max: 20 })),
+        (query, tools, limit) => {
+          const ranked = rankTools({ query, tools }, { cache, limit: limit ?? undefined });
+          if (limit !== null) expect(ranked.length).toBeLessThanOrEqual(limit);
+          for (let i = 0; i < ranked.length; i += 1) {
+            const r = ranked[i]!;
+            expect(r.relevance).toBeGreaterThanOrEqual(0);
+            expect(r.relevance).toBeLessThanOrEqual(1);
+            expect(tools[r.index]).toBe(r.tool);
+            expect(typeof r.explanation).toBe('string');
+            if (i > 0) expect(r.score).toBeLessThanOrEqual(ranked[i - 1]!.score);
+            if (i > 0) expect(r.relevance).toBeLessThanOrEqual(ranked[i - 1]!.relevance);
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -58,39 +74,75 @@ describe('ranking properties', () => {
     // A shared word pool makes the versions' texts overlap, so cached analyses are found and reused.
     const word = fc.constantFrom('search', 'issue', 'file', 'getFileContents', 'create_issue', '搜索', 'read', 'mail');
     const words = fc.array(word, { minLength: 1, maxLength: 4 }).map((list) => list.join(' '));
-    const small: fc.Arbitrary<ToolInfo> = fc.record({ toolKey: fc.constantFrom('a:x', 'a:y', 'b:x', 'b:z', 'c:w'), toolName: words, serverName: words, description: words });
+    const small: fc.Arbitrary<ToolInfo> = fc.record({
+      toolKey: fc.constantFrom('a:x', 'a:y', 'b:x', 'b:z', 'c:w'),
+      toolName: words,
+      serverName: words,
+      description: words,
+    });
     const edit = fc.record({ at: fc.nat(), description: words, reverse: fc.boolean(), drop: fc.boolean() });
     fc.assert(
-      fc.property(words, fc.array(small, { minLength: 1, maxLength: 8 }), fc.array(edit, { maxLength: 3 }), (query, tools, edits) => {
-        const cache = createRankCache();
-        const view = (list: ReturnType<typeof rankTools>) => list.map((r) => [r.index, r.score, r.relevance, r.explanation]);
-        let current = tools;
-        rankTools({ query: [query], tools: current }, { cache });
-        for (const { at, description, reverse, drop } of edits) {
-          current = structuredClone(current);
-          current[at % current.length] = { ...current[at % current.length]!, description };
-          if (reverse) current.reverse();
-          if (drop && current.length > 1) current.splice(at % current.length, 1);
-          expect(view(rankTools({ query: [query], tools: current }, { cache }))).toEqual(view(rankTools({ query: [query], tools: current })));
-        }
-      }),
+      fc.property(
+        words,
+        fc.array(small, { minLength: 1, maxLength: 8 }),
+        fc.array(edit, { maxLength: 3 }),
+        (query, tools, edits) => {
+          const cache = createRankCache();
+          const view = (list: ReturnType<typeof rankTools>) =>
+            list.map((r) => [r.index, r.score, r.relevance, r.explanation]);
+          let current = tools;
+          rankTools({ query: [query], tools: current }, { cache });
+          for (const { at, description, reverse, drop } of edits) {
+            current = structuredClone(current);
+            current[at % current.length] = { ...current[at % current.length]!, description };
+            if (reverse) current.reverse();
+            if (drop && current.length > 1) current.splice(at % current.length, 1);
+            expect(view(rankTools({ query: [query], tools: current }, { cache }))).toEqual(
+              view(rankTools({ query: [query], tools: current })),
+            );
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });
 
   it('ranks a list searched again and again (found through its postings) as a list seen for the first time', () => {
     // The first search of a list scans its tokens; later ones read the postings made on the second.
-    const word = fc.constantFrom('search', 'issue', 'issues', 'file', 'files', 'getFileContents', 'create_issue', '搜索', 'read', 'mail', 'not', 'and');
+    const word = fc.constantFrom(
+      'search',
+      'issue',
+      'issues',
+      'file',
+      'files',
+      'getFileContents',
+      'create_issue',
+      '搜索',
+      'read',
+      'mail',
+      'not',
+      'and',
+    );
     const words = fc.array(word, { minLength: 1, maxLength: 5 }).map((list) => list.join(' '));
-    const small: fc.Arbitrary<ToolInfo> = fc.record({ toolKey: fc.constantFrom('a:x', 'a:y', 'b:x', 'b:z', 'c:w'), toolName: words, serverName: words, description: words });
+    const small: fc.Arbitrary<ToolInfo> = fc.record({
+      toolKey: fc.constantFrom('a:x', 'a:y', 'b:x', 'b:z', 'c:w'),
+      toolName: words,
+      serverName: words,
+      description: words,
+    });
     fc.assert(
-      fc.property(fc.array(small, { minLength: 1, maxLength: 10 }), fc.array(fc.array(words, { minLength: 1, maxLength: 3 }), { minLength: 2, maxLength: 5 }), (tools, queries) => {
-        const cache = createRankCache();
-        const view = (list: ReturnType<typeof rankTools>) => list.map((r) => [r.index, r.score, r.relevance, r.explanation]);
-        for (const query of queries) {
-          expect(view(rankTools({ query, tools }, { cache }))).toEqual(view(rankTools({ query, tools })));
-        }
-      }),
+      fc.property(
+        fc.array(small, { minLength: 1, maxLength: 10 }),
+        fc.array(fc.array(words, { minLength: 1, maxLength: 3 }), { minLength: 2, maxLength: 5 }),
+        (tools, queries) => {
+          const cache = createRankCache();
+          const view = (list: ReturnType<typeof rankTools>) =>
+            list.map((r) => [r.index, r.score, r.relevance, r.explanation]);
+          for (const query of queries) {
+            expect(view(rankTools({ query, tools }, { cache }))).toEqual(view(rankTools({ query, tools })));
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -12,7 +12,12 @@ describe('BM25F fields', () => {
   it('a word in the tool name outweighs the same word in a description', () => {
     const tools: ToolInfo[] = [
       { toolKey: 'a:notes', toolName: 'notes', serverName: 'A', description: 'Keep notes; can also translate them.' },
-      { toolKey: 'b:translate', toolName: 'translate', serverName: 'B', description: 'Turn text into another language.' },
+      {
+        toolKey: 'b:translate',
+        toolName: 'translate',
+        serverName: 'B',
+        description: 'Turn text into another language.',
+      },
     ];
     expect(keys(['translate'], tools)[0]).toBe('b:translate');
   });
@@ -37,7 +42,8 @@ describe('BM25F fields', () => {
   });
 
   it('demotes a tool that matches a word the request excludes', () => {
-    const scoreOf = (query: string) => rankTools({ query: [query], tools: CATALOG }).find((r) => r.tool.toolKey === 'web:web_search')!.score;
+    const scoreOf = (query: string) =>
+      rankTools({ query: [query], tools: CATALOG }).find((r) => r.tool.toolKey === 'web:web_search')!.score;
     expect(scoreOf('search the web for news but not images')).toBeLessThan(scoreOf('search the web for news'));
     // Excluding what the best tool is about hands the first place to another.
     expect(top(['search files, not the web'])?.tool.toolKey).toBe('filesystem:search_files');
@@ -45,15 +51,17 @@ describe('BM25F fields', () => {
 });
 
 describe('exact-name short-circuit', () => {
-  it.each(['create_pull_request', 'createPullRequest', 'github:create_pull_request', 'use `create_pull_request` to open it'])(
-    '%s puts the named tool first with high relevance',
-    (query) => {
-      const first = top([query]);
-      expect(first?.tool.toolKey).toBe('github:create_pull_request');
-      expect(first?.relevance).toBeGreaterThanOrEqual(EXACT_RELEVANCE);
-      expect(first?.explanation).toContain('names this tool exactly');
-    },
-  );
+  it.each([
+    'create_pull_request',
+    'createPullRequest',
+    'github:create_pull_request',
+    'use `create_pull_request` to open it',
+  ])('%s puts the named tool first with high relevance', (query) => {
+    const first = top([query]);
+    expect(first?.tool.toolKey).toBe('github:create_pull_request');
+    expect(first?.relevance).toBeGreaterThanOrEqual(EXACT_RELEVANCE);
+    expect(first?.explanation).toContain('names this tool exactly');
+  });
 
   it('an ordinary word that happens to be a tool name does not short-circuit', () => {
     expect(top(['geocode the address of the office'])?.relevance).toBeLessThan(EXACT_RELEVANCE);
@@ -87,7 +95,10 @@ describe('multi-query fusion', () => {
 
 describe('calibrated relevance', () => {
   it('is high when a tool matches the request well, whatever the other tools are', () => {
-    const alone = top(['weather forecast'], CATALOG.filter((t) => t.toolKey === 'weather:get_forecast'))!;
+    const alone = top(
+      ['weather forecast'],
+      CATALOG.filter((t) => t.toolKey === 'weather:get_forecast'),
+    )!;
     const among = top(['weather forecast'])!;
     expect(among.relevance).toBeGreaterThan(0.6);
     expect(alone.relevance).toBeGreaterThan(0.6);
@@ -112,7 +123,9 @@ describe('calibrated relevance', () => {
 describe('explanations', () => {
   it('say which query words hit which fields and how much of the request that covers', () => {
     const first = top(['read the contents of a local file'])!;
-    expect(first.explanation).toBe('matched "read", "file" in name; "contents", "local" in description (4 of 4 query terms)');
+    expect(first.explanation).toBe(
+      'matched "read", "file" in name; "contents", "local" in description (4 of 4 query terms)',
+    );
   });
 
   it('mention words the request excludes', () => {
@@ -122,7 +135,11 @@ describe('explanations', () => {
 
   it('are what toSearchResult puts on the wire', () => {
     const first = top(['weather forecast'])!;
-    expect(toSearchResult(first)).toMatchObject({ toolKey: 'weather:get_forecast', relevance: first.relevance, explanation: first.explanation });
+    expect(toSearchResult(first)).toMatchObject({
+      toolKey: 'weather:get_forecast',
+      relevance: first.relevance,
+      explanation: first.explanation,
+    });
   });
 });
 
@@ -152,7 +169,9 @@ describe('results', () => {
   });
 
   it('truncates descriptions to maxDescriptionChars before ranking', () => {
-    const tools: ToolInfo[] = [{ toolKey: 'a:t', toolName: 't', serverName: 'A', description: `${'padding '.repeat(50)}kangaroo` }];
+    const tools: ToolInfo[] = [
+      { toolKey: 'a:t', toolName: 't', serverName: 'A', description: `${'padding '.repeat(50)}kangaroo` },
+    ];
     expect(rankTools({ query: ['kangaroo'], tools }, { maxDescriptionChars: 100 })).toEqual([]);
     expect(rankTools({ query: ['kangaroo'], tools })).toHaveLength(1);
   });
@@ -162,11 +181,23 @@ describe('rank cache', () => {
   it('gives the same ranking with and without a cache, and reuses analyses by content', () => {
     const cache = createRankCache();
     const query = ['search files on github'];
-    const plain = rankTools({ query, tools: CATALOG }).map(({ tool, score, relevance }) => [tool.toolKey, score, relevance]);
-    const cold = rankTools({ query, tools: CATALOG }, { cache }).map(({ tool, score, relevance }) => [tool.toolKey, score, relevance]);
+    const plain = rankTools({ query, tools: CATALOG }).map(({ tool, score, relevance }) => [
+      tool.toolKey,
+      score,
+      relevance,
+    ]);
+    const cold = rankTools({ query, tools: CATALOG }, { cache }).map(({ tool, score, relevance }) => [
+      tool.toolKey,
+      score,
+      relevance,
+    ]);
     expect(cache.size).toBe(CATALOG.length);
     const copies = structuredClone(CATALOG);
-    const warm = rankTools({ query, tools: copies }, { cache }).map(({ tool, score, relevance }) => [tool.toolKey, score, relevance]);
+    const warm = rankTools({ query, tools: copies }, { cache }).map(({ tool, score, relevance }) => [
+      tool.toolKey,
+      score,
+      relevance,
+    ]);
     expect(cold).toEqual(plain);
     expect(warm).toEqual(plain);
     expect(cache.size).toBe(CATALOG.length);
@@ -198,18 +229,27 @@ describe('rank cache', () => {
     expect(afterSecond).toBeGreaterThan(afterFirst);
     rankTools({ query: ['weather forecast'], tools: CATALOG }, { cache });
     expect(cache.bytes).toBe(afterSecond);
-    expect(second.map((r) => [r.index, r.score, r.relevance, r.explanation])).toEqual(first.map((r) => [r.index, r.score, r.relevance, r.explanation]));
+    expect(second.map((r) => [r.index, r.score, r.relevance, r.explanation])).toEqual(
+      first.map((r) => [r.index, r.score, r.relevance, r.explanation]),
+    );
   });
 
   it('sees a changed tool as new content, whichever version comes next', () => {
     const cache = createRankCache();
     rankTools({ query: ['x'], tools: CATALOG }, { cache });
-    const changed = CATALOG.map((t) => (t.toolKey === 'weather:get_forecast' ? { ...t, description: 'Tide tables for surfers.' } : t));
+    const changed = CATALOG.map((t) =>
+      t.toolKey === 'weather:get_forecast' ? { ...t, description: 'Tide tables for surfers.' } : t,
+    );
     expect(rankTools({ query: ['tide'], tools: changed }, { cache })[0]?.tool.toolKey).toBe('weather:get_forecast');
     expect(rankTools({ query: ['tide'], tools: structuredClone(CATALOG) }, { cache })).toEqual([]);
     const schemaChanged = structuredClone(CATALOG);
-    schemaChanged.find((t) => t.toolKey === 'weather:get_forecast')!.inputSchema = { type: 'object', properties: { tide: { type: 'string' } } };
-    expect(rankTools({ query: ['tide'], tools: schemaChanged }, { cache })[0]?.tool.toolKey).toBe('weather:get_forecast');
+    schemaChanged.find((t) => t.toolKey === 'weather:get_forecast')!.inputSchema = {
+      type: 'object',
+      properties: { tide: { type: 'string' } },
+    };
+    expect(rankTools({ query: ['tide'], tools: schemaChanged }, { cache })[0]?.tool.toolKey).toBe(
+      'weather:get_forecast',
+    );
     expect(cache.size).toBe(CATALOG.length);
   });
 
@@ -220,8 +260,12 @@ describe('rank cache', () => {
       { toolKey: 'dup:tool', toolName: 'tool', serverName: 'dup', description: 'Snow depth at ski resorts.' },
     ];
     for (let round = 0; round < 3; round += 1) {
-      expect(rankTools({ query: ['snow depth'], tools: structuredClone(tools) }, { cache }).map((r) => r.index)).toEqual([1, 0]);
-      expect(rankTools({ query: ['tide tables'], tools: structuredClone(tools) }, { cache }).map((r) => r.index)).toEqual([0, 1]);
+      expect(
+        rankTools({ query: ['snow depth'], tools: structuredClone(tools) }, { cache }).map((r) => r.index),
+      ).toEqual([1, 0]);
+      expect(
+        rankTools({ query: ['tide tables'], tools: structuredClone(tools) }, { cache }).map((r) => r.index),
+      ).toEqual([0, 1]);
     }
   });
 
@@ -243,7 +287,9 @@ describe('rank cache', () => {
     expect(rankTools({ query: ['tide'], tools }, { cache })[0]?.tool.toolKey).toBe('weather:get_forecast');
     tools.reverse();
     const fresh = rankTools({ query: ['tide tables'], tools }).map(({ index, score }) => [index, score]);
-    expect(rankTools({ query: ['tide tables'], tools }, { cache }).map(({ index, score }) => [index, score])).toEqual(fresh);
+    expect(rankTools({ query: ['tide tables'], tools }, { cache }).map(({ index, score }) => [index, score])).toEqual(
+      fresh,
+    );
   });
 
   it('finds cached tools by content when a new list has them at other positions', () => {
@@ -254,16 +300,27 @@ describe('rank cache', () => {
     const shuffled = structuredClone(CATALOG).reverse();
     const last = shuffled.length - 1;
     shuffled[last] = { ...shuffled[last]!, description: 'Tide tables for surfers.' };
-    const fresh = rankTools({ query: ['tide tables'], tools: shuffled }).map(({ index, score, relevance }) => [index, score, relevance]);
+    const fresh = rankTools({ query: ['tide tables'], tools: shuffled }).map(({ index, score, relevance }) => [
+      index,
+      score,
+      relevance,
+    ]);
     expect(fresh[0]?.[0]).toBe(last);
-    expect(rankTools({ query: ['tide tables'], tools: shuffled }, { cache }).map(({ index, score, relevance }) => [index, score, relevance])).toEqual(fresh);
+    expect(
+      rankTools({ query: ['tide tables'], tools: shuffled }, { cache }).map(({ index, score, relevance }) => [
+        index,
+        score,
+        relevance,
+      ]),
+    ).toEqual(fresh);
     expect(cache.size).toBe(CATALOG.length);
   });
 
   it('analyses cached tools again when the shared vocabulary was renewed in between', () => {
     const cache = createRankCache();
     const query = ['search files on github'];
-    const ranking = (tools: ToolInfo[], options = {}) => rankTools({ query, tools }, options).map(({ tool, score, relevance }) => [tool.toolKey, score, relevance]);
+    const ranking = (tools: ToolInfo[], options = {}) =>
+      rankTools({ query, tools }, options).map(({ tool, score, relevance }) => [tool.toolKey, score, relevance]);
     const plain = ranking(CATALOG);
     expect(ranking(CATALOG, { cache })).toEqual(plain);
     // More distinct words than the vocabulary keeps: the next ranking starts a new one, in which the

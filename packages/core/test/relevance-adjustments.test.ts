@@ -3,9 +3,21 @@ import { adjustRelevance, rankTools, TAG_BOOST, type ToolInfo } from '../src/ind
 
 const TOOLS: ToolInfo[] = [
   { toolKey: 'a:store_file', toolName: 'store_file', serverName: 'A', description: 'Store data in a file on disk' },
-  { toolKey: 'b:store_memory', toolName: 'store_memory', serverName: 'B', description: 'Store data as a memory', tags: ['Storage', 'memory'] },
+  {
+    toolKey: 'b:store_memory',
+    toolName: 'store_memory',
+    serverName: 'B',
+    description: 'Store data as a memory',
+    tags: ['Storage', 'memory'],
+  },
   // On a server that matches (B's other tool does), so the ranking lists it with relevance 0.
-  { toolKey: 'b:web_search', toolName: 'web_search', serverName: 'B', description: 'Search the web', tags: ['storage'] },
+  {
+    toolKey: 'b:web_search',
+    toolName: 'web_search',
+    serverName: 'B',
+    description: 'Search the web',
+    tags: ['storage'],
+  },
 ];
 
 describe('boost.tags and minRelevance', () => {
@@ -15,7 +27,9 @@ describe('boost.tags and minRelevance', () => {
   it(`adds ${TAG_BOOST} calibrated relevance per matching tag, reorders, and names the boost`, () => {
     const boosted = adjustRelevance(ranked, { boost: { tags: ['storage', 'MEMORY'] } });
     const memory = boosted.find((entry) => entry.tool.toolKey === 'b:store_memory')!;
-    expect(memory.relevance).toBe(Math.min(1, Math.round((before.get('b:store_memory')! + 2 * TAG_BOOST) * 1000) / 1000));
+    expect(memory.relevance).toBe(
+      Math.min(1, Math.round((before.get('b:store_memory')! + 2 * TAG_BOOST) * 1000) / 1000),
+    );
     expect(memory.explanation).toMatch(/boosted \+0\.4 for 2 matching tags \(boost\.tags\)/);
     expect(boosted[0]!.tool.toolKey).toBe('b:store_memory');
     const unboosted = boosted.find((entry) => entry.tool.toolKey === 'a:store_file')!;

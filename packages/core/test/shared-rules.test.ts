@@ -1,13 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { capRelevanceDownTheList, DEFAULT_MAX_RESULTS, prepareSearch, rankTools, readToolList } from '../src/index.js';
+import { capRelevanceDownTheList, DEFAULT_MAX_RESULTS, prepareSearch, readToolList } from '../src/index.js';
 import { CATALOG } from '../../../test/fixtures/catalog.js';
 
 describe('rules the service and the client share', () => {
-  it('prepareSearch gives maxResults once: the request\'s, else DEFAULT_MAX_RESULTS (the service and the client cut there)', () => {
+  it("prepareSearch gives maxResults once: the request's, else DEFAULT_MAX_RESULTS (the service and the client cut there)", () => {
     const reading = readToolList({ tools: CATALOG });
     if (!reading.ok) throw new Error('catalog unreadable');
     const prepared = (maxResults?: number) => {
-      const preparation = prepareSearch({ query: ['file'], ...(maxResults === undefined ? {} : { maxResults }) }, reading.list);
+      const preparation = prepareSearch(
+        { query: ['file'], ...(maxResults === undefined ? {} : { maxResults }) },
+        reading.list,
+      );
       if (!preparation.ok) throw new Error('not prepared');
       return preparation.search.maxResults;
     };

@@ -4,7 +4,28 @@ import { generalPathTerms, tokenize } from '../src/text/tokenize.js';
 
 // ASCII text built from identifier-like pieces, so that camelCase humps, capital runs, digits and
 // separators meet in every combination.
-const piece = fc.constantFrom('get', 'File', 'HTML', 'Parser', 'v2', 'mp3', 'X', 'a', 'ID', '42', 'searchIssues', 'the', '_', '-', ' ', '.', ':', "'", 'S3Bucket', 'ec2');
+const piece = fc.constantFrom(
+  'get',
+  'File',
+  'HTML',
+  'Parser',
+  'v2',
+  'mp3',
+  'X',
+  'a',
+  'ID',
+  '42',
+  'searchIssues',
+  'the',
+  '_',
+  '-',
+  ' ',
+  '.',
+  ':',
+  "'",
+  'S3Bucket',
+  'ec2',
+);
 const asciiText = fc.oneof(
   fc.array(piece, { maxLength: 12 }).map((pieces) => pieces.join('')),
   fc.string({ unit: fc.integer({ min: 0, max: 127 }).map((code) => String.fromCharCode(code)), maxLength: 60 }),

@@ -70,8 +70,19 @@ describe('tokenize: the run memo', () => {
     // 70,000 distinct runs: more than the memo's largest table holds and than the vocabulary keeps,
     // so the memo doubles, is cleared, and the vocabulary is renewed along the way. Every fifth is an
     // identifier with several terms, which the memo stores apart.
-    const words = Array.from({ length: 70_000 }, (_, i) => (i % 5 === 0 ? `get${madeUpWord(i).replace('zq', 'Zq')}Items` : madeUpWord(i)));
-    const sample = ['getFileContents', 'searchIssues', 'mp3', 'the', 'repositories', 'HTMLParser', words[5]!, words[10]!];
+    const words = Array.from({ length: 70_000 }, (_, i) =>
+      i % 5 === 0 ? `get${madeUpWord(i).replace('zq', 'Zq')}Items` : madeUpWord(i),
+    );
+    const sample = [
+      'getFileContents',
+      'searchIssues',
+      'mp3',
+      'the',
+      'repositories',
+      'HTMLParser',
+      words[5]!,
+      words[10]!,
+    ];
     const expected = sample.map((word) => tokenize(word));
     for (let from = 0; from < words.length; from += 5_000) {
       tokenize(words.slice(from, from + 5_000).join(' '));

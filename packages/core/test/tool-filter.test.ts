@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { compileToolFilter, compileToolNamePatterns, FILTER_TIME_BUDGET_MS, MAX_STEPS_PER_TOOL, prepareSearch, runToolNameRules, type ToolInfo } from '../src/index.js';
+import {
+  compileToolFilter,
+  compileToolNamePatterns,
+  FILTER_TIME_BUDGET_MS,
+  MAX_STEPS_PER_TOOL,
+  prepareSearch,
+  runToolNameRules,
+  type ToolInfo,
+} from '../src/index.js';
 import { CATALOG } from '../../../test/fixtures/catalog.js';
 
 function kept(filter: Parameters<typeof compileToolFilter>[0], tools: ToolInfo[] = CATALOG): string[] {
@@ -10,7 +18,12 @@ function kept(filter: Parameters<typeof compileToolFilter>[0], tools: ToolInfo[]
 
 const ANNOTATED: ToolInfo[] = [
   { toolKey: 'fs:read', toolName: 'read', serverName: 'FS', annotations: { readOnlyHint: true } },
-  { toolKey: 'fs:write', toolName: 'write', serverName: 'FS', annotations: { readOnlyHint: false, destructiveHint: false } },
+  {
+    toolKey: 'fs:write',
+    toolName: 'write',
+    serverName: 'FS',
+    annotations: { readOnlyHint: false, destructiveHint: false },
+  },
   { toolKey: 'fs:delete', toolName: 'delete', serverName: 'FS', annotations: { destructiveHint: true } },
   { toolKey: 'fs:unknown', toolName: 'unknown', serverName: 'FS' },
 ];
@@ -18,11 +31,17 @@ const ANNOTATED: ToolInfo[] = [
 describe('filter', () => {
   it('servers and excludeServers match the server id (toolKey prefix) or serverName', () => {
     expect(kept({ servers: ['github', 'Slack'] })).toEqual([
-      'github:create_issue', 'github:search_issues', 'github:create_pull_request', 'github:getFileContents',
-      'slack:post_message', 'slack:list_channels',
+      'github:create_issue',
+      'github:search_issues',
+      'github:create_pull_request',
+      'github:getFileContents',
+      'slack:post_message',
+      'slack:list_channels',
     ]);
     expect(kept({ excludeServers: ['Google Maps', 'github', 'slack', 'filesystem', 'web'] })).toEqual([
-      'weather:get_forecast', 'bing-cn:bing_search', 'images:generate_image',
+      'weather:get_forecast',
+      'bing-cn:bing_search',
+      'images:generate_image',
     ]);
   });
 
@@ -30,12 +49,24 @@ describe('filter', () => {
     expect(kept({ tools: ['github_*'] })).toEqual([]);
     expect(kept({ tools: ['github:*'] })).toHaveLength(4);
     // Globs are case-sensitive (getFileContents has no "file"); a /regex/i is not.
-    expect(kept({ tools: ['*file*'] })).toEqual(['filesystem:read_file', 'filesystem:write_file', 'filesystem:search_files']);
+    expect(kept({ tools: ['*file*'] })).toEqual([
+      'filesystem:read_file',
+      'filesystem:write_file',
+      'filesystem:search_files',
+    ]);
     expect(kept({ tools: ['*file*', '!write_*'] })).toEqual(['filesystem:read_file', 'filesystem:search_files']);
     expect(kept({ tools: ['!*search*'] })).not.toContain('web:web_search');
-    expect(kept({ tools: ['/^(create|post)_/'] })).toEqual(['github:create_issue', 'github:create_pull_request', 'slack:post_message']);
+    expect(kept({ tools: ['/^(create|post)_/'] })).toEqual([
+      'github:create_issue',
+      'github:create_pull_request',
+      'slack:post_message',
+    ]);
     expect(kept({ tools: ['/GETFILE/i'] })).toEqual(['github:getFileContents']);
-    expect(kept({ tools: ['get_?orecast', '{geocode,fetch_url}'] })).toEqual(['web:fetch_url', 'maps:geocode', 'weather:get_forecast']);
+    expect(kept({ tools: ['get_?orecast', '{geocode,fetch_url}'] })).toEqual([
+      'web:fetch_url',
+      'maps:geocode',
+      'weather:get_forecast',
+    ]);
   });
 
   it('refuses a rule RE2 cannot run, naming it', () => {
@@ -63,10 +94,16 @@ describe('filter', () => {
     const started = performance.now();
     // Each compiles to 200,801 instructions in ~150 ms; 64 of them together were too large for RE2 (a 500).
     const huge = Array.from({ length: 64 }, (_, i) => `/(?:[^a]${'x'.repeat(200)}){999}${i}/`);
-    expect(compileToolNamePatterns(huge)).toEqual({ ok: false, problems: [{ field: '/filter/tools/0', message: expect.stringContaining('too large to run') }] });
+    expect(compileToolNamePatterns(huge)).toEqual({
+      ok: false,
+      problems: [{ field: '/filter/tools/0', message: expect.stringContaining('too large to run') }],
+    });
     // ~2,000 instructions each: the fifth passes 10,000.
     const repeated = Array.from({ length: 64 }, (_, i) => `/[a-z]{1,999}b${i}/`);
-    expect(compileToolNamePatterns(repeated)).toEqual({ ok: false, problems: [{ field: '/filter/tools/4', message: expect.stringContaining('too large to run') }] });
+    expect(compileToolNamePatterns(repeated)).toEqual({
+      ok: false,
+      problems: [{ field: '/filter/tools/4', message: expect.stringContaining('too large to run') }],
+    });
     // A generous bound, for hang detection only: compiling every huge rule took about 10 s.
     expect(performance.now() - started).toBeLessThan(5_000);
     // Real rule lists are far below the bound.
@@ -76,7 +113,11 @@ describe('filter', () => {
   it('answers a catastrophic-backtracking pattern promptly (ReDoS)', () => {
     const long = 'a'.repeat(500);
     // 200 tools: enough to show linear time (a backtracking engine would not finish one).
-    const tools: ToolInfo[] = Array.from({ length: 200 }, (_, i) => ({ toolKey: `s${i}:${long}`, toolName: `${long}!`, serverName: 'S' }));
+    const tools: ToolInfo[] = Array.from({ length: 200 }, (_, i) => ({
+      toolKey: `s${i}:${long}`,
+      toolName: `${long}!`,
+      serverName: 'S',
+    }));
     const started = performance.now();
     // Both would take far longer than the age of the universe with a backtracking engine.
     expect(kept({ tools: ['/^(a+)+$/', '*a*a*a*a*a*a*a*a*a*a*b'] }, tools)).toEqual([]);
@@ -92,41 +133,83 @@ describe('filter', () => {
     const tools: ToolInfo[] = [{ toolKey: name, toolName: name, serverName: 'S' }];
     expect(runToolNameRules(rules, tools, 60_000)).toEqual({
       ok: false,
-      problems: [{ field: '/filter/tools', message: expect.stringContaining(`9010 RE2 instructions × 1024 characters of name and key; at most ${MAX_STEPS_PER_TOOL} per tool`) }],
+      problems: [
+        {
+          field: '/filter/tools',
+          message: expect.stringContaining(
+            `9010 RE2 instructions × 1024 characters of name and key; at most ${MAX_STEPS_PER_TOOL} per tool`,
+          ),
+        },
+      ],
     });
     // The same rules on a short name run.
-    expect(runToolNameRules(rules, [{ toolKey: 's:ab', toolName: 'ab', serverName: 'S' }], 60_000)).toEqual({ ok: true, passes: Uint8Array.from([1]) });
+    expect(runToolNameRules(rules, [{ toolKey: 's:ab', toolName: 'ab', serverName: 'S' }], 60_000)).toEqual({
+      ok: true,
+      passes: Uint8Array.from([1]),
+    });
     // 64 server globs on long names are far from the bound.
     const globs = Array.from({ length: 64 }, (_, i) => `server${i}:*`);
-    expect(runToolNameRules(globs, [{ toolKey: `server1:${'x'.repeat(200)}`, toolName: 'x'.repeat(200), serverName: 'S' }], 60_000)).toMatchObject({ ok: true });
+    expect(
+      runToolNameRules(
+        globs,
+        [{ toolKey: `server1:${'x'.repeat(200)}`, toolName: 'x'.repeat(200), serverName: 'S' }],
+        60_000,
+      ),
+    ).toMatchObject({ ok: true });
   });
 
   it('refuses a filter that takes too long on the list, naming filter.tools, instead of holding the thread', () => {
     // 3,239 instructions on 256-character names: under the per-tool bound, but ~25 ms per name, ~25 s
     // for these 1,000 tools.
     const rules = Array.from({ length: 16 }, (_, i) => `/[a-z]{1,100}b${i}/`);
-    const tools: ToolInfo[] = Array.from({ length: 1000 }, (_, i) => ({ toolKey: `s:${i}`, toolName: `${'ab'.repeat(124)}${i}`, serverName: 'S' }));
+    const tools: ToolInfo[] = Array.from({ length: 1000 }, (_, i) => ({
+      toolKey: `s:${i}`,
+      toolName: `${'ab'.repeat(124)}${i}`,
+      serverName: 'S',
+    }));
     const started = performance.now();
     const prepared = prepareSearch({ query: ['x'], filter: { tools: rules } }, { tools, skipped: [], skippedCount: 0 });
-    expect(prepared).toEqual({ ok: false, problems: [{ field: '/filter/tools', message: expect.stringContaining(`took over ${FILTER_TIME_BUDGET_MS} ms`) }] });
+    expect(prepared).toEqual({
+      ok: false,
+      problems: [{ field: '/filter/tools', message: expect.stringContaining(`took over ${FILTER_TIME_BUDGET_MS} ms`) }],
+    });
     // A generous bound, for hang detection only: the budget is 500 ms, checked after each tool.
     expect(performance.now() - started).toBeLessThan(10_000);
     // The same list with an everyday filter is prepared.
-    expect(prepareSearch({ query: ['x'], filter: { tools: ['s:1*'] } }, { tools, skipped: [], skippedCount: 0 })).toMatchObject({ ok: true });
+    expect(
+      prepareSearch({ query: ['x'], filter: { tools: ['s:1*'] } }, { tools, skipped: [], skippedCount: 0 }),
+    ).toMatchObject({ ok: true });
   });
 
   it('uses the verdicts of rules run elsewhere (the service runs them in a worker)', () => {
     const tools = CATALOG.slice(0, 3);
     const toolNames = { ok: true as const, passes: Uint8Array.from([0, 1, 0]) };
     // The rule itself would keep nothing: the verdicts given are what counts.
-    const prepared = prepareSearch({ query: ['x'], filter: { tools: ['nothing-matches'] } }, { tools, skipped: [], skippedCount: 0 }, { toolNames });
+    const prepared = prepareSearch(
+      { query: ['x'], filter: { tools: ['nothing-matches'] } },
+      { tools, skipped: [], skippedCount: 0 },
+      { toolNames },
+    );
     expect(prepared.ok && prepared.search.tools).toEqual([tools[1]]);
-    const refused = { ok: false as const, problems: [{ field: '/filter/tools', message: 'took over 2000 ms on this list' }] };
-    expect(prepareSearch({ query: ['x'], filter: { tools: ['x'] } }, { tools, skipped: [], skippedCount: 0 }, { toolNames: refused })).toEqual(refused);
+    const refused = {
+      ok: false as const,
+      problems: [{ field: '/filter/tools', message: 'took over 2000 ms on this list' }],
+    };
+    expect(
+      prepareSearch(
+        { query: ['x'], filter: { tools: ['x'] } },
+        { tools, skipped: [], skippedCount: 0 },
+        { toolNames: refused },
+      ),
+    ).toEqual(refused);
   });
 
   it('globs negate a class with ! or ^, as picomatch and minimatch do (t[!a]b matched tab and t!b, not txb)', () => {
-    const names = ['tab', 'txb', 't!b', 't^b'].map((name): ToolInfo => ({ toolKey: `s:${name}`, toolName: name, serverName: 'S' }));
+    const names = ['tab', 'txb', 't!b', 't^b'].map((name): ToolInfo => ({
+      toolKey: `s:${name}`,
+      toolName: name,
+      serverName: 'S',
+    }));
     // Any one character but `a`: `!` and `^` too, as in picomatch.
     expect(kept({ tools: ['t[!a]b'] }, names)).toEqual(['s:txb', 's:t!b', 's:t^b']);
     expect(kept({ tools: ['t[^a]b'] }, names)).toEqual(['s:txb', 's:t!b', 's:t^b']);

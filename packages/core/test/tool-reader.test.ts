@@ -5,7 +5,9 @@ const toolContent = (tool: Parameters<ToolReader['content']>[0]) => new ToolRead
 
 describe('tool content', () => {
   it('reads parameter names and help texts from nested properties and items, within bounds', () => {
-    const properties = Object.fromEntries(Array.from({ length: 80 }, (_, i) => [`p${i}`, { description: `help ${i}` }]));
+    const properties = Object.fromEntries(
+      Array.from({ length: 80 }, (_, i) => [`p${i}`, { description: `help ${i}` }]),
+    );
     const [, , , , , , names, helps] = toolContent({
       toolKey: 's:t',
       toolName: 't',
@@ -14,7 +16,11 @@ describe('tool content', () => {
         type: 'object',
         properties: {
           repo: { type: 'object', properties: { owner: { description: 'Who owns it', enum: ['me', 3, 'you'] } } },
-          labels: { type: 'array', description: 'Labels to add', items: { type: 'object', properties: { color: { description: 'Hex colour' } } } },
+          labels: {
+            type: 'array',
+            description: 'Labels to add',
+            items: { type: 'object', properties: { color: { description: 'Hex colour' } } },
+          },
           ...properties,
         },
       },

@@ -44,7 +44,8 @@ export function relevanceFromCoverage(coverage: number, share: number): number {
  * never an overstatement, and the top one as it was. The service and the client both use it.
  */
 export function capRelevanceDownTheList(ranked: readonly { relevance: number }[]): void {
-  for (let i = 1; i < ranked.length; i += 1) ranked[i]!.relevance = Math.min(ranked[i]!.relevance, ranked[i - 1]!.relevance);
+  for (let i = 1; i < ranked.length; i += 1)
+    ranked[i]!.relevance = Math.min(ranked[i]!.relevance, ranked[i - 1]!.relevance);
 }
 
 export function round3(value: number): number {

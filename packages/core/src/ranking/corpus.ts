@@ -64,7 +64,11 @@ export interface CorpusCache {
  * re-tokenized) and prepares the list for scoring (also cached: a repeated list, e.g. the same
  * router's next request or the next sub-query, is not prepared again).
  */
-export function buildCorpus(tools: readonly ToolInfo[], cache: CorpusCache | undefined, maxDescriptionChars?: number): Corpus {
+export function buildCorpus(
+  tools: readonly ToolInfo[],
+  cache: CorpusCache | undefined,
+  maxDescriptionChars?: number,
+): Corpus {
   // Once per list: the term ids of all its analyses must come from one vocabulary.
   vocabulary.resetIfFull();
   if (cache !== undefined) return cache.corpusOf(cache.analysesOf(tools, maxDescriptionChars, vocabulary.epoch));

@@ -18,9 +18,15 @@ const MAX_WORDS_PER_FIELD = 6;
  * fields, and how much of the request that covers. Written for an LLM reranker (and people) to read,
  * e.g. `matched "create", "issue" in name; "repository" in description (3 of 4 query terms)`.
  */
-export function explainMatch(result: SubQueryResult, toolIndex: number, tool: ToolInfo, subQueryLabel?: string): string {
+export function explainMatch(
+  result: SubQueryResult,
+  toolIndex: number,
+  tool: ToolInfo,
+  subQueryLabel?: string,
+): string {
   const parts: string[] = [];
-  if (result.exact.has(toolIndex)) parts.push(`query names this tool exactly (${JSON.stringify(String(tool.toolName))})`);
+  if (result.exact.has(toolIndex))
+    parts.push(`query names this tool exactly (${JSON.stringify(String(tool.toolName))})`);
   const byField = new Map<number, string[]>();
   const excluded: string[] = [];
   let matched = 0;

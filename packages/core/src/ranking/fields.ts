@@ -5,10 +5,10 @@
  * text is weaker; the server name says which product, not which action.
  */
 export const FIELDS = ['name', 'title', 'server', 'description', 'params', 'paramText', 'tags'] as const;
-export type Field = (typeof FIELDS)[number];
+type Field = (typeof FIELDS)[number];
 export const FIELD_COUNT = FIELDS.length;
 
-export interface FieldParams {
+interface FieldParams {
   weight: number;
   b: number;
   quality: number;

@@ -44,7 +44,7 @@ export function hashNormalized(normalized: string): number {
 }
 
 // 30 bits, so the hash is a small integer on every engine; never NO_NAME.
-const finish = (hash: number): number => (hash & 0x3fffffff) || 1;
+const finish = (hash: number): number => hash & 0x3fffffff || 1;
 
 /** Whether two names normalise alike, building the normalised strings only when the hashes agree. */
 export function sameName(a: string, b: string): boolean {

@@ -59,11 +59,19 @@ export function rankToolsBySubQuery(input: RankInput, options: RankOptions = {})
 }
 
 /** rankToolsBySubQuery in steps (see rankToolsInSteps); without `bySubQuery` its `bySubQuery` is empty. */
-export function* rankToolsBySubQueryInSteps(input: RankInput, options: RankOptions = {}, bySubQuery = true): Generator<void, RankingBySubQuery, void> {
+export function* rankToolsBySubQueryInSteps(
+  input: RankInput,
+  options: RankOptions = {},
+  bySubQuery = true,
+): Generator<void, RankingBySubQuery, void> {
   return yield* rankInSteps(input, options, bySubQuery);
 }
 
-function* rankInSteps(input: RankInput, options: RankOptions, bySubQuery: boolean): Generator<void, RankingBySubQuery, void> {
+function* rankInSteps(
+  input: RankInput,
+  options: RankOptions,
+  bySubQuery: boolean,
+): Generator<void, RankingBySubQuery, void> {
   const { tools } = input;
   // Ranking reads a bounded prefix of each sub-query (tasks may be tens of thousands of characters).
   const queries = input.query
@@ -88,13 +96,24 @@ function* rankInSteps(input: RankInput, options: RankOptions, bySubQuery: boolea
   const limit = options.limit === undefined || Number.isNaN(options.limit) ? fused.length : Math.max(0, options.limit);
   const ranked = fused.slice(0, limit).map(({ index, score, relevance, subQuery }): RankedTool => {
     const tool = tools[index]!;
-    return new LazyRankedTool(tool, index, score, relevance, results[subQuery]!, results.length > 1 ? `query ${subQuery + 1}` : undefined);
+    return new LazyRankedTool(
+      tool,
+      index,
+      score,
+      relevance,
+      results[subQuery]!,
+      results.length > 1 ? `query ${subQuery + 1}` : undefined,
+    );
   });
   return { ranked, bySubQuery: bySubQuery ? results.map((result) => ownOrder(corpus, result, input.context)) : [] };
 }
 
 /** One sub-query ranked on its own, as rankTools would rank it alone (the platform a context names first). */
-function ownOrder(corpus: ReturnType<typeof buildCorpus>, result: SubQueryResult, context: string | undefined): number[] {
+function ownOrder(
+  corpus: ReturnType<typeof buildCorpus>,
+  result: SubQueryResult,
+  context: string | undefined,
+): number[] {
   const own = fuseSubQueries([result]);
   favourNamedPlatforms(corpus, own, context);
   return own.map((entry) => entry.index);

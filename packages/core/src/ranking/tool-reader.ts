@@ -104,7 +104,8 @@ export class ToolReader {
     reading[SERVER_NAME] = str(tool.serverName);
     reading[TITLE] = str(tool.title);
     const description = str(tool.description);
-    reading[DESCRIPTION] = description.length > maxDescriptionChars ? description.slice(0, Math.max(0, maxDescriptionChars)) : description;
+    reading[DESCRIPTION] =
+      description.length > maxDescriptionChars ? description.slice(0, Math.max(0, maxDescriptionChars)) : description;
     this.#length = TAGS;
     let tagCount = 0;
     const tags = tool.tags as unknown;
@@ -175,7 +176,8 @@ export class ToolReader {
       // An enum adds its string values, each after a space (one space when it has none).
       if (valueCount >= 0) {
         let text = ' ';
-        for (let k = 0; k < valueCount; k += 1) text = k === 0 ? text + (record[at++] as string) : `${text} ${record[at++] as string}`;
+        for (let k = 0; k < valueCount; k += 1)
+          text = k === 0 ? text + (record[at++] as string) : `${text} ${record[at++] as string}`;
         help += text;
       }
       if (help) paramHelps[helpCount++] = help;

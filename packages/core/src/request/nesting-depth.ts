@@ -5,7 +5,7 @@
  */
 export const MAX_NESTING_DEPTH = 64;
 
-export type Nesting = 'ok' | 'too_deep' | 'poisoned';
+type Nesting = 'ok' | 'too_deep' | 'poisoned';
 
 /**
  * One iterative walk (no recursion to overflow) over `value`: `too_deep` when it nests deeper than

@@ -1,4 +1,10 @@
-import { DEFAULT_MAX_RESULTS, type SearchBoost, type SearchEnvelope, type SearchMeta, type ToolInfo } from '../schemas.js';
+import {
+  DEFAULT_MAX_RESULTS,
+  type SearchBoost,
+  type SearchEnvelope,
+  type SearchMeta,
+  type ToolInfo,
+} from '../schemas.js';
 import { compileToolFilter } from './tool-filter.js';
 import { runToolNameRules, type ToolNameRun } from './tool-name-rules.js';
 import type { RequestProblem, ToolList } from './tool-list.js';

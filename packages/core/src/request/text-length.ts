@@ -41,7 +41,8 @@ export function codePointPrefix(text: string, max: number): string {
   let end = 0;
   for (let count = 0; count < max && end < text.length; count += 1) {
     const unit = text.charCodeAt(end);
-    end += unit >= 0xd800 && unit <= 0xdbff && end + 1 < text.length && isLowSurrogate(text.charCodeAt(end + 1)) ? 2 : 1;
+    end +=
+      unit >= 0xd800 && unit <= 0xdbff && end + 1 < text.length && isLowSurrogate(text.charCodeAt(end + 1)) ? 2 : 1;
   }
   return text.slice(0, end);
 }

@@ -9,14 +9,17 @@ import type { RequestProblem } from './tool-list.js';
  */
 export type ToolFilter = (tool: ToolInfo) => boolean;
 
-export type FilterCompilation = { ok: true; keep: ToolFilter | undefined } | { ok: false; problems: RequestProblem[] };
+type FilterCompilation = { ok: true; keep: ToolFilter | undefined } | { ok: false; problems: RequestProblem[] };
 
 /**
  * The filter as one check. `namesPassed`, when given, holds the tools that passed `filter.tools`
  * already (runToolNameRules, run elsewhere: the service runs it off the event loop); without it the
  * rules are compiled here and run per tool, unbounded (prepareSearch bounds them).
  */
-export function compileToolFilter(filter: SearchFilter | undefined, namesPassed?: ReadonlySet<ToolInfo>): FilterCompilation {
+export function compileToolFilter(
+  filter: SearchFilter | undefined,
+  namesPassed?: ReadonlySet<ToolInfo>,
+): FilterCompilation {
   if (filter === undefined) return { ok: true, keep: undefined };
   const checks: ToolFilter[] = [];
   if (filter.servers !== undefined) {
@@ -47,7 +50,8 @@ export function compileToolFilter(filter: SearchFilter | undefined, namesPassed?
   return { ok: true, keep: (tool) => checks.every((check) => check(tool)) };
 }
 
-const hint = (tool: ToolInfo, name: string): unknown => (tool.annotations as Record<string, unknown> | undefined)?.[name];
+const hint = (tool: ToolInfo, name: string): unknown =>
+  (tool.annotations as Record<string, unknown> | undefined)?.[name];
 
 /** The server id of a tool: its `toolKey` up to the first `:` (the whole key when it has none). */
 function serverIdOf(tool: ToolInfo): string {

@@ -78,8 +78,10 @@ interface GroupedServer {
 function serverProblem(server: unknown, s: number): RequestProblem | undefined {
   if (!isRecord(server)) return { field: `/servers/${s}`, message: 'must be an object' };
   const { serverId, serverName, tools } = server;
-  if (typeof serverId !== 'string' || serverId === '') return { field: `/servers/${s}/serverId`, message: 'must be a non-empty string' };
-  if (exceedsCodePoints(serverId, MAX_NAME_CHARS)) return { field: `/servers/${s}/serverId`, message: `must be at most ${MAX_NAME_CHARS} characters` };
+  if (typeof serverId !== 'string' || serverId === '')
+    return { field: `/servers/${s}/serverId`, message: 'must be a non-empty string' };
+  if (exceedsCodePoints(serverId, MAX_NAME_CHARS))
+    return { field: `/servers/${s}/serverId`, message: `must be at most ${MAX_NAME_CHARS} characters` };
   if (serverName !== undefined && serverName !== null && typeof serverName !== 'string') {
     return { field: `/servers/${s}/serverName`, message: 'must be a string' };
   }
@@ -102,8 +104,13 @@ function repeatReason(
   tool: { serverId: string | undefined; name: string },
   earlier: { index: number; pointer: string; serverId: string | undefined; name: string },
 ): string {
-  const joined = (of: { serverId: string | undefined; name: string }) => `serverId ${JSON.stringify(of.serverId)} + name ${JSON.stringify(of.name)}`;
-  if (tool.serverId === undefined || earlier.serverId === undefined || (tool.serverId === earlier.serverId && tool.name === earlier.name)) {
+  const joined = (of: { serverId: string | undefined; name: string }) =>
+    `serverId ${JSON.stringify(of.serverId)} + name ${JSON.stringify(of.name)}`;
+  if (
+    tool.serverId === undefined ||
+    earlier.serverId === undefined ||
+    (tool.serverId === earlier.serverId && tool.name === earlier.name)
+  ) {
     return `${pointer}: repeats the toolKey of tool ${earlier.index}; the first is kept`;
   }
   return (
@@ -120,7 +127,9 @@ class ToolListReader {
 
   readServer(server: GroupedServer, s: number): void {
     const serverName = nonEmptyString(server.serverName) ?? server.serverId;
-    server.tools.forEach((tool, t) => this.readTool(tool, `/servers/${s}/tools/${t}`, { serverId: server.serverId, serverName }));
+    server.tools.forEach((tool, t) =>
+      this.readTool(tool, `/servers/${s}/tools/${t}`, { serverId: server.serverId, serverName }),
+    );
   }
 
   /** `grouped`: the tool is an MCP Tool of that server (`name`, key `serverId:name`). */
@@ -155,12 +164,16 @@ type Cleaned = ToolInfo | { problem: string; toolKey?: string };
 function cleanTool(raw: unknown, grouped: { serverId: string; serverName: string } | undefined): Cleaned {
   if (!isRecord(raw)) return { problem: ': must be an object' };
   // A flat list may carry MCP Tool objects as they are: `name` stands in for an absent `toolName`.
-  const nameField = grouped || ((raw.toolName === undefined || raw.toolName === null) && typeof raw.name === 'string') ? 'name' : 'toolName';
+  const nameField =
+    grouped || ((raw.toolName === undefined || raw.toolName === null) && typeof raw.name === 'string')
+      ? 'name'
+      : 'toolName';
   const toolName = nonEmptyString(raw[nameField]);
   // Named in meta.skipped when the tool has a usable key of its own.
   const sentKey = grouped ? {} : keyOf(raw.toolKey);
   if (toolName === undefined) return { problem: `${nameField}: must be a non-empty string`, ...sentKey };
-  if (exceedsCodePoints(toolName, MAX_NAME_CHARS)) return { problem: `${nameField}: must be at most ${MAX_NAME_CHARS} characters`, ...sentKey };
+  if (exceedsCodePoints(toolName, MAX_NAME_CHARS))
+    return { problem: `${nameField}: must be at most ${MAX_NAME_CHARS} characters`, ...sentKey };
 
   let toolKey: string;
   let serverName: string;
@@ -171,12 +184,15 @@ function cleanTool(raw: unknown, grouped: { serverId: string; serverName: string
     if (raw.serverName !== undefined && raw.serverName !== null && typeof raw.serverName !== 'string') {
       return { problem: 'serverName: must be a string', ...keyOf(raw.toolKey) };
     }
-    if (raw.toolKey !== undefined && raw.toolKey !== null && typeof raw.toolKey !== 'string') return { problem: 'toolKey: must be a string' };
+    if (raw.toolKey !== undefined && raw.toolKey !== null && typeof raw.toolKey !== 'string')
+      return { problem: 'toolKey: must be a string' };
     serverName = (raw.serverName as string | undefined | null) ?? '';
     toolKey = nonEmptyString(raw.toolKey) ?? (serverName === '' ? toolName : `${serverName}:${toolName}`);
   }
-  if (exceedsCodePoints(toolKey, MAX_NAME_CHARS)) return { problem: `toolKey: must be at most ${MAX_NAME_CHARS} characters` };
-  if (exceedsCodePoints(serverName, MAX_NAME_CHARS)) return { problem: `serverName: must be at most ${MAX_NAME_CHARS} characters`, toolKey };
+  if (exceedsCodePoints(toolKey, MAX_NAME_CHARS))
+    return { problem: `toolKey: must be at most ${MAX_NAME_CHARS} characters` };
+  if (exceedsCodePoints(serverName, MAX_NAME_CHARS))
+    return { problem: `serverName: must be at most ${MAX_NAME_CHARS} characters`, toolKey };
 
   const tool: ToolInfo = { toolKey, toolName, serverName };
   const description = nonEmptyString(raw.description);
@@ -214,4 +230,5 @@ function isEmpty(value: object): boolean {
   return !Object.hasOwn(value, '__proto__');
 }
 
-const nonEmptyString = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+const nonEmptyString = (value: unknown): string | undefined =>
+  typeof value === 'string' && value !== '' ? value : undefined;

@@ -26,7 +26,7 @@ export interface ToolNameMatcher {
   readonly instructions: number;
 }
 
-export type PatternCompilation = { ok: true; matcher: ToolNameMatcher } | { ok: false; problems: RequestProblem[] };
+type PatternCompilation = { ok: true; matcher: ToolNameMatcher } | { ok: false; problems: RequestProblem[] };
 
 /** RE2 instructions all rules of a request may compile to. */
 const MAX_RULE_INSTRUCTIONS = 10_000;

@@ -28,7 +28,12 @@ export interface NamedTool {
  * Which of `tools` pass `rules` (1 = passes, by index), or the problems: a rule RE2 cannot run, rules
  * too large, too costly for the longest tool, or still matching after `budgetMs`.
  */
-export function runToolNameRules(rules: readonly string[], tools: readonly NamedTool[], budgetMs: number, field = '/filter/tools'): ToolNameRun {
+export function runToolNameRules(
+  rules: readonly string[],
+  tools: readonly NamedTool[],
+  budgetMs: number,
+  field = '/filter/tools',
+): ToolNameRun {
   const started = performance.now();
   const compiled = compileToolNamePatterns(rules, field);
   if (!compiled.ok) return compiled;
@@ -46,7 +51,10 @@ export function runToolNameRules(rules: readonly string[], tools: readonly Named
   for (const [index, tool] of tools.entries()) {
     if (matcher.matches(tool.toolName, tool.toolKey)) passes[index] = 1;
     if (performance.now() > until) {
-      return { ok: false, problems: [{ field, message: `took over ${budgetMs} ms on this list: use fewer or simpler rules` }] };
+      return {
+        ok: false,
+        problems: [{ field, message: `took over ${budgetMs} ms on this list: use fewer or simpler rules` }],
+      };
     }
   }
   return { ok: true, passes };

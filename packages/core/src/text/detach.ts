@@ -7,5 +7,5 @@
  * from 1 MB texts held 252 MB, their detached copies 5 MB).
  */
 export function detachString(text: string): string {
-  return text.length < 13 ? text : (` ${text}`).slice(1);
+  return text.length < 13 ? text : ` ${text}`.slice(1);
 }

@@ -51,7 +51,12 @@ export class RunTable {
       const at = slot * WIDTH;
       const slotLength = slots[at + LENGTH]!;
       if (slotLength === 0) return -1;
-      if (slots[at + HASH] === hash && slotLength === length && this.#samePoolBytes(bytes, start, slots[at + OFFSET]!, length)) return slot;
+      if (
+        slots[at + HASH] === hash &&
+        slotLength === length &&
+        this.#samePoolBytes(bytes, start, slots[at + OFFSET]!, length)
+      )
+        return slot;
       slot = (slot + 1) & mask;
     }
   }

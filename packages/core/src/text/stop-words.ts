@@ -18,6 +18,23 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
 
 /** Words that negate what follows them in a request ("without", "not", "no", "except", ...). */
 export const NEGATIONS: ReadonlySet<string> = new Set([
-  'not', 'no', 'without', 'never', 'except', 'excluding', 'exclude', 'avoid', 'dont', 'doesnt', 'didnt', 'cannot',
-  'cant', 'wont', 'isnt', 'arent', 'nor', 'neither', 'non',
+  'not',
+  'no',
+  'without',
+  'never',
+  'except',
+  'excluding',
+  'exclude',
+  'avoid',
+  'dont',
+  'doesnt',
+  'didnt',
+  'cannot',
+  'cant',
+  'wont',
+  'isnt',
+  'arent',
+  'nor',
+  'neither',
+  'non',
 ]);

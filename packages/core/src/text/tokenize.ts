@@ -20,7 +20,8 @@ import { vocabulary } from './vocabulary.js';
 // A run of letters/digits plus the joiners that appear inside identifiers and contractions.
 const WORD_RUN = /[\p{L}\p{M}\p{N}]+(?:['’][\p{L}]+)*/gu;
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
-const CJK_RUNS = /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー]+)|([^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー]+)/gu;
+const CJK_RUNS =
+  /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー]+)|([^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー]+)/gu;
 const HAS_UPPER_OR_DIGIT = /[\p{Lu}\p{N}]/u;
 const LETTERS_AND_DIGITS = /[\p{L}\p{M}\p{N}]+/gu;
 
@@ -111,7 +112,14 @@ function tokenizeAscii(text: string, bytes: Uint8Array, out: TokenBuffer): void 
  * A run the memo does not hold yet, `text.slice(start, end)` with its ASCII bytes at the same
  * positions of `bytes`: split, stemmed and remembered.
  */
-function learnAsciiRun(text: string, bytes: Uint8Array, start: number, end: number, hash: number, out: TokenBuffer): void {
+function learnAsciiRun(
+  text: string,
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  hash: number,
+  out: TokenBuffer,
+): void {
   const from = out.length;
   // A run of lowercase letters only is one word; capitals and digits make a camelCase or mixed run.
   let plain = !isDigit(bytes[start]!);
@@ -228,7 +236,8 @@ function addIdentifier(text: string, start: number, end: number, out: TokenBuffe
         i = after(text, i);
       }
       if (i < end && classAt(text, i) === LOWER_OR_MARK) {
-        if (last > partStart) i = last; // HTML|Parser
+        if (last > partStart)
+          i = last; // HTML|Parser
         else while (i < end && classAt(text, i) === LOWER_OR_MARK) i = after(text, i); // Parser
       }
     } else if (kind === OTHER_LETTER) {
