@@ -116,7 +116,7 @@ export function createServices(config: Readonly<Config>, deps: ServiceDeps, log:
       toolsPerProject: config.search.cacheToolsPerProject,
       memory,
     }),
-    vectors: semantic?.stage,
+    vectors: semantic?.provider,
     reranker,
     // Learning from use (src/feedback): the routers' reports, kept per project in the budget and in Redis.
     learning: config.feedback.enabled
@@ -124,7 +124,7 @@ export function createServices(config: Readonly<Config>, deps: ServiceDeps, log:
       : undefined,
     ready: async () => semantic?.ready(),
     close: async () => {
-      await Promise.all([toolNames.close(), semantic?.stage.close()]);
+      await Promise.all([toolNames.close(), semantic?.provider.close()]);
       shared?.redis.disconnect();
     },
   };

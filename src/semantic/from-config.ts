@@ -5,19 +5,20 @@ import { createEndpointSource } from './endpoint-source.js';
 import { VectorProvider, type VectorProviderOptions } from './vector-provider.js';
 import { originOf } from '../url-origin.js';
 
-/** What the stage gets from the app: the cache budget, Redis when configured, a vector-cache counter. */
+/** What the provider gets from the app: the cache budget, Redis when configured, a vector-cache counter. */
 type VectorProviderDeps = Pick<VectorProviderOptions, 'memory' | 'shared' | 'onLookup'>;
 
 /**
- * The semantic stage as configured by EMBEDDINGS_* (docs/configuration.md): the endpoint when one is
- * set, else the embedded encoder, whose worker loads the model at start (`ready`, run by the app's
- * onReady hook) rather than on the first search. With `shared` (REDIS_URL) the replicas share vectors.
+ * The semantic stage's vector provider as configured by EMBEDDINGS_* (docs/configuration.md): the
+ * endpoint when one is set, else the embedded encoder, whose worker loads the model at start (`ready`,
+ * run by services.ts's ready hook) rather than on the first search. With `shared` (REDIS_URL) the
+ * replicas share vectors.
  */
 export function vectorProviderFromConfig(
   config: EmbeddingsConfig,
   log: FastifyBaseLogger,
   deps: VectorProviderDeps,
-): { stage: VectorProvider; ready(): Promise<void> } {
+): { provider: VectorProvider; ready(): Promise<void> } {
   const options = {
     ...deps,
     cacheBytes: config.cacheBytes,
@@ -34,7 +35,7 @@ export function vectorProviderFromConfig(
       ...(endpoint.apiKey ? { apiKey: endpoint.apiKey } : {}),
     });
     return {
-      stage: new VectorProvider(embedder, options),
+      provider: new VectorProvider(embedder, options),
       ready: async () =>
         log.info(
           { source: 'endpoint', model: endpoint.model, endpoint: originOf(endpoint.baseUrl) },
@@ -44,7 +45,7 @@ export function vectorProviderFromConfig(
   }
   const embedder = createEmbeddedSource({ threads: config.threads });
   return {
-    stage: new VectorProvider(embedder, options),
+    provider: new VectorProvider(embedder, options),
     ready: async () => {
       const { loadMs, backend } = await embedder.warmUp();
       log.info(

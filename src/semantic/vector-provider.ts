@@ -8,18 +8,7 @@ import { queryText, toolText } from './tool-text.js';
 import { VectorCache, type SharedVectors } from './vector-cache.js';
 import { stringBytes, type HeldKey, type MemoryBudget, type ProjectCache } from '../memory/index.js';
 
-/**
- * How the semantic stage ran for a search (`meta.semantic`, typed in core as SemanticStatus):
- * - `hybrid`: every tool and the request had vectors; the ranking is fused;
- * - `partial`: some tools' vectors are still being embedded (a list seen for the first time); those
- *   tools rank lexically this time;
- * - `pending`: none of the list's vectors are ready yet; the answer is lexical;
- * - `off`: the stage is turned off (EMBEDDINGS=off);
- * - `timeout`: the request's vector was not ready within its bound (EMBEDDINGS_QUERY_WAIT_MS);
- *   `rate_limited`, `upstream_error`, `invalid_response`: the source failed; `busy`: the source has too
- *   much work queued; `unavailable`: the source failed repeatedly and is skipped for a cool-down
- *   (SourceBreaker). The answer is lexical.
- */
+/** What the provider has for a search; `status` becomes `meta.semantic` (SemanticStatus, defined in core). */
 interface SemanticVectors {
   status: SemanticStatus;
   /** One vector per sub-query (in order), when the request was embedded. */

@@ -287,10 +287,18 @@ export type DegradedReason =
   | 'internal_error';
 
 /**
- * How the service's semantic (embedding) stage ran (`meta.semantic`): `hybrid`, `partial`, `pending`,
- * `off`, `unavailable`, or why the request's vector could not be had (the embedding failures). A fixed
- * vocabulary like DegradedReason, typed here once; validated as any string on the wire, since new
- * values may be added within v1.
+ * How the service's semantic (embedding) stage ran (`meta.semantic`). A fixed vocabulary like
+ * DegradedReason, typed here once; validated as any string on the wire, since new values may be added
+ * within v1:
+ * - `hybrid`: every tool and the request had vectors; the ranking is fused;
+ * - `partial`: some tools' vectors are still being embedded (a list seen for the first time); those
+ *   tools rank lexically this time;
+ * - `pending`: none of the list's vectors are ready yet; the answer is lexical;
+ * - `off`: the stage is turned off (EMBEDDINGS=off);
+ * - `timeout`: the request's vector was not ready within its bound (EMBEDDINGS_QUERY_WAIT_MS);
+ *   `rate_limited`, `upstream_error`, `invalid_response`: the source failed; `busy`: the source has too
+ *   much work queued; `unavailable`: the source failed repeatedly and is skipped for a cool-down. The
+ *   answer is lexical.
  */
 export type SemanticStatus =
   | 'hybrid'

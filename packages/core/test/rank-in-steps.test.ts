@@ -63,17 +63,29 @@ describe('rankToolsInSteps', () => {
 describe('rankToolsBySubQuery', () => {
   // The LLM stage's prompt takes each step's best tools from these orders instead of ranking each
   // sub-query again: they must be the orders rankTools gives each sub-query alone.
+  // One server named for a platform, so that a context naming it reorders (named-platform.ts).
+  const onPlatforms = tools.map((tool) => (tool.serverName === 'Server 3' ? { ...tool, serverName: 'Trello' } : tool));
+  const orderOf = (input: { query: string[]; tools: ToolInfo[]; context?: string }) =>
+    rankTools(input).map((entry) => entry.index);
+
+  it('is checked with a context that moves the ranking', () => {
+    const context = 'our tickets live in Trello';
+    expect(orderOf({ query: [query[0]!], tools: onPlatforms, context })).not.toEqual(
+      orderOf({ query: [query[0]!], tools: onPlatforms }),
+    );
+  });
+
   it.each([
     ['without context', undefined],
-    ['with a context naming a platform', 'our tickets live on Server 3'],
+    ['with a context naming a platform', 'our tickets live in Trello'],
   ])('gives each sub-query the order rankTools gives it alone (%s)', (_label, context) => {
-    const input = { query: [...query, '  '], tools, ...(context ? { context } : {}) };
+    const input = { query: [...query, '  '], tools: onPlatforms, ...(context ? { context } : {}) };
     const { ranked, bySubQuery } = rankToolsBySubQuery(input);
     expect(plain(ranked)).toEqual(plain(rankTools(input)));
     // Blank sub-queries rank nothing and have no order of their own.
     expect(bySubQuery).toHaveLength(query.length);
     query.forEach((sub, at) => {
-      const alone = rankTools({ query: [sub], tools, ...(context ? { context } : {}) }).map((entry) => entry.index);
+      const alone = orderOf({ query: [sub], tools: onPlatforms, ...(context ? { context } : {}) });
       expect(bySubQuery[at]).toEqual(alone);
       expect(alone.length).toBeGreaterThan(0);
     });
