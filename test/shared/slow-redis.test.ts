@@ -60,8 +60,15 @@ it('waits for one Redis timeout, not one per Redis use, while Redis does not ans
   for (let n = 0; n < 4; n += 1) statuses.push(await search(`while redis sleeps ${n}`));
   const elapsed = Date.now() - started;
   expect(statuses).toEqual([200, 200, 200, 200]);
-  // One command timed out; the others did not wait for Redis at all (each would have taken 200 ms).
-  expect((await redisErrors()) - before).toBe(1);
+  // Redis is left alone 1,000 ms after a timeout (shared-store.ts), then tried again: per pause, only
+  // the commands already in flight when it started time out (a search keeps at most two at once: its
+  // list's renewal beside a vector or learning read), every later use skips Redis. Without the pause
+  // every Redis use of the 4 searches timed out (11). A busy machine can stretch the searches past one
+  // pause, and the timing of the in-flight pair varies: CI and quiet runs saw 1 and 2.
+  const pauses = 1 + Math.floor(elapsed / 1_000);
+  const errors = (await redisErrors()) - before;
+  expect(errors).toBeGreaterThanOrEqual(1);
+  expect(errors).toBeLessThanOrEqual(2 * pauses);
   // Hang detection only.
   expect(elapsed).toBeLessThan(2500);
   await new Promise((resolve) => setTimeout(resolve, 3000 - elapsed + 200));
