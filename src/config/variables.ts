@@ -296,7 +296,8 @@ export const VARIABLES = {
     default: 1,
     min: 1,
     max: 64,
-    description: 'Worker threads of the embedded encoder (each holds the model, ~150 MB resident).',
+    description:
+      "Worker threads of the embedded encoder's query lane, which embeds searches' requests. Tool lists are embedded by one more thread, at a lower OS priority (nice 10), so that a new list uses the CPU searches leave idle. Each thread holds the model (~120 MB resident).",
   },
   EMBEDDINGS_CACHE_MB: {
     section: 'embeddings',

@@ -1,87 +1,142 @@
-// The embedded encoder behind the Embedder interface, off the main thread: a piscina pool whose
-// worker (local-encoder-worker.ts) loads the model once and keeps it (no idle timeout). One thread by
-// default: on a 2-core host the other core serves requests. Tool texts go one per task, so a search's
-// query vector waits behind at most one tool text (~20–30 ms) while a list embeds in the background.
-// Batches of 4 embed a list about 10 % faster but made such searches wait behind four: in the Docker
-// image, new-query searches during another project's list embedding took 201–228 ms p95 with batches
-// of 4 and 54–73 ms one per task (docs/performance.md).
+// The embedded encoder behind the Embedder interface, off the main thread, in two lanes of piscina
+// worker threads (local-encoder-worker.ts loads the model once per thread and keeps it):
 //
-// Every text is a task of its project's, and the worker takes them in turns between projects
+// - The query lane embeds searches' requests: EMBEDDINGS_THREADS threads (one by default) at the
+//   process's priority, a text per task. It never holds a tool text, so a request waits for no list.
+//   With one thread for both, a request waited behind the tool text in flight (~20–30 ms) while any list
+//   embedded, and a new 1,000-tool list's searches took 2.4–2.9× those with the stage off, p50.
+// - The background lane embeds tool lists: one thread at nice 10 (thread-priority.ts), tasks of
+//   BACKGROUND_BATCH texts. It uses the CPU searches leave idle, so a new list no longer slows the
+//   searches of every project on the replica, and batches cost ~25 % less per text than one text per
+//   call (tfjs's fixed cost per call is shared): 1,000 tools in ~17 s of one core instead of ~26 s.
+// Each thread holds the model (~120 MB resident: 390 MB at start with two, 270 MB with one);
+// docs/performance.md, "Two lanes", has the figures.
+//
+// Every request text is a task of its project's, and the query lane takes them in turns between projects
 // (ProjectFairQueue), each project with a share of the queue: with one first-in-first-out queue, a
 // project sending 16-sub-query searches four at a time left another project 5 hybrid answers in 100
-// (the rest `busy` or `timeout`, p95 0.7–2.2 s); with turns, 100 in 100 (p95 193–222 ms).
+// (the rest `busy` or `timeout`, p95 0.7–2.2 s); with turns, 100 in 100 (p95 193–222 ms). The background
+// lane needs no turns of its own: the background embedder sends one batch at a time, projects in turn.
 //
 // A deadline does not abort a task the worker has started: piscina would terminate the worker, and
 // the next task would pay the model's load again (~0.5 s). The caller stops waiting instead.
 import { Piscina } from 'piscina';
 import { EmbeddingError, untilAborted, type EmbedCall, type Embedder } from './embedder.js';
 import { LOCAL_DIMENSIONS, LOCAL_MODEL, type EncoderBackend } from './local-encoder.js';
+import type { EncoderThreadData } from './local-encoder-worker.js';
 import { forProject, ProjectFairQueue } from './project-fair-queue.js';
 
 // From the TypeScript sources (tests, eval, bench) the worker is a .ts file that tsx loads.
 const fromSource = import.meta.url.endsWith('.ts');
 const WORKER = new URL(`./local-encoder-worker.${fromSource ? 'ts' : 'js'}`, import.meta.url);
 
+/**
+ * Tool texts per background task. Per text, in one thread on a quiet core (192 tool texts of the
+ * Smithery catalog, three rounds): 1 per call 19.8–28.4 ms of CPU, 4 per call 15.9–18.9, 8 per call
+ * 15.6–20.2, 16 per call 16.9–22.7; 8 is as cheap as 4 and halves the calls.
+ */
+export const BACKGROUND_BATCH = 8;
+/** The background lane's nice value: ~10 % of a core it shares with a busy thread at nice 0, all of an idle one. */
+export const BACKGROUND_NICE = 10;
+/** Background tasks waiting at most (the background embedder sends one at a time; this bounds a misuse). */
+const BACKGROUND_QUEUE = 4;
+
 interface EmbeddedSourceOptions {
+  /** Threads of the query lane (EMBEDDINGS_THREADS, default 1). The background lane has one. */
   threads?: number;
   /**
-   * Texts waiting for the worker at most (default 128, a few seconds of work); more are refused
-   * (`busy`) rather than queued without bound. A search that stops waiting does not cancel its tasks
-   * (see above), so this also bounds the work abandoned requests can pile up.
+   * Request texts waiting for the query lane at most (default 128, a few seconds of work); more are
+   * refused (`busy`) rather than queued without bound. A search that stops waiting does not cancel its
+   * tasks (see above), so this also bounds the work abandoned requests can pile up.
    */
   maxQueue?: number;
   /**
-   * Texts of one project waiting at most (default 32: two requests of 16 sub-queries), so that one
-   * project's flood is refused while other projects' queries still get in.
+   * Request texts of one project waiting at most (default 32: two requests of 16 sub-queries), so that
+   * one project's flood is refused while other projects' queries still get in.
    */
   maxQueuePerProject?: number;
 }
 
 interface EncoderWarmUp {
+  /** Ms until both lanes had loaded the model and embedded once. */
   loadMs: number;
   backend: EncoderBackend;
+  /** The background lane thread's nice value, or undefined where it could not be set (not Linux). */
+  backgroundNice: number | undefined;
 }
 
-export function createEmbeddedSource(
-  options: EmbeddedSourceOptions = {},
-): Embedder & { warmUp(): Promise<EncoderWarmUp> } {
-  const maxQueue = options.maxQueue ?? 128;
-  const maxQueuePerProject = Math.min(options.maxQueuePerProject ?? 32, maxQueue);
-  const queue = new ProjectFairQueue();
-  const pool = new Piscina<string[], unknown>({
+/** A pool of encoder threads with the given thread data. */
+function encoderPool(
+  threads: number,
+  data: EncoderThreadData,
+  extra: Partial<ConstructorParameters<typeof Piscina>[0]>,
+) {
+  return new Piscina<string[], unknown>({
     filename: WORKER.href,
-    minThreads: options.threads ?? 1,
-    maxThreads: options.threads ?? 1,
+    minThreads: threads,
+    maxThreads: threads,
     idleTimeout: Number.POSITIVE_INFINITY,
-    taskQueue: queue,
-    // A task piscina takes from the queue while the worker is busy goes back to the front (unshift), not
-    // to the back, where it would lose its project's turn.
-    stricterFIFO: true,
-    maxQueue,
+    workerData: data,
     // V8 flags such as --expose-gc (the deadline tests') apply to the whole process and are refused in a worker's execArgv.
     ...(fromSource
       ? { execArgv: [...process.execArgv.filter((flag) => !/^--expose[-_]gc$/.test(flag)), '--import', 'tsx'] }
       : {}),
+    ...extra,
   });
-  const embed = async (
-    texts: readonly string[],
-    { signal, projectId = '' }: EmbedCall = {},
-  ): Promise<Float32Array[]> => {
-    if (texts.length === 0) return [];
+}
+
+/** One vector per text from the packed buffer a worker sends back. */
+function unpack(packed: Float32Array, count: number): Float32Array[] {
+  return Array.from({ length: count }, (_, i) => packed.subarray(i * LOCAL_DIMENSIONS, (i + 1) * LOCAL_DIMENSIONS));
+}
+
+export function createEmbeddedSource(
+  options: EmbeddedSourceOptions = {},
+): Embedder & { warmUp(): Promise<EncoderWarmUp>; tasksDone(): { query: number; background: number } } {
+  const maxQueue = options.maxQueue ?? 128;
+  const maxQueuePerProject = Math.min(options.maxQueuePerProject ?? 32, maxQueue);
+  const queue = new ProjectFairQueue();
+  const queries = encoderPool(
+    options.threads ?? 1,
+    {},
+    {
+      taskQueue: queue,
+      // A task piscina takes from the queue while the worker is busy goes back to the front (unshift), not
+      // to the back, where it would lose its project's turn.
+      stricterFIFO: true,
+      maxQueue,
+    },
+  );
+  const background = encoderPool(1, { nice: BACKGROUND_NICE }, { maxQueue: BACKGROUND_QUEUE });
+
+  const failed = (error: unknown): EmbeddingError =>
+    error instanceof Error && /queue is at limit/i.test(error.message)
+      ? new EmbeddingError('busy', 'the embedded encoder has too much work queued', { cause: error })
+      : new EmbeddingError('upstream_error', `the embedded encoder failed: ${String(error)}`, { cause: error });
+
+  /** The query lane: one text per task, projects in turn. */
+  const embedRequest = (texts: readonly string[], projectId: string): Promise<Float32Array[]> => {
     // Refused whole, before any text is queued: a call half queued would leave work nobody waits for.
     if (queue.size + texts.length > maxQueue || queue.waitingOf(projectId) + texts.length > maxQueuePerProject) {
       throw new EmbeddingError('busy', 'the embedded encoder has too much work queued');
     }
+    return Promise.all(texts.map((text) => queries.run(forProject([text], projectId)) as Promise<Float32Array>));
+  };
+  /** The background lane: the texts as one task. */
+  const embedTools = async (texts: readonly string[]): Promise<Float32Array[]> =>
+    unpack((await background.run([...texts])) as Float32Array, texts.length);
+
+  const embed = async (
+    texts: readonly string[],
+    { signal, projectId = '', background: inBackground = false }: EmbedCall = {},
+  ): Promise<Float32Array[]> => {
+    if (texts.length === 0) return [];
     let vectors: Float32Array[] | undefined;
     try {
-      // One text per task: the queue takes turns between projects task by task.
-      const work = Promise.all(texts.map((text) => pool.run(forProject([text], projectId)) as Promise<Float32Array>));
+      const work = inBackground ? embedTools(texts) : embedRequest(texts, projectId);
       vectors = signal ? await untilAborted(work, signal) : await work;
     } catch (error) {
-      if (error instanceof Error && /queue is at limit/i.test(error.message)) {
-        throw new EmbeddingError('busy', 'the embedded encoder has too much work queued', { cause: error });
-      }
-      throw new EmbeddingError('upstream_error', `the embedded encoder failed: ${String(error)}`, { cause: error });
+      throw error instanceof EmbeddingError ? error : failed(error);
     }
     if (vectors === undefined)
       throw new EmbeddingError('timeout', 'the search stopped waiting for the embedded encoder');
@@ -90,19 +145,27 @@ export function createEmbeddedSource(
   return {
     source: 'embedded',
     model: LOCAL_MODEL,
-    batchSize: 1,
+    batchSize: BACKGROUND_BATCH,
     dimensions: LOCAL_DIMENSIONS,
     embed,
     /**
-     * Loads the model in the worker now (instead of on the first search) and embeds once (the first
-     * call pays ~100 ms of one-time setup); resolves with the ms it took and what runs the model.
+     * Loads the model in both lanes now (instead of on the first search) and embeds once in each (the
+     * first call pays ~100 ms of one-time setup); resolves with the ms it took and what runs the model.
      */
     async warmUp() {
       const started = performance.now();
-      await embed(['warm up']);
+      await Promise.all([embed(['warm up']), embed(['warm up'], { background: true })]);
       const loadMs = performance.now() - started;
-      return { loadMs, backend: (await pool.run([], { name: 'backend' })) as EncoderBackend };
+      const [queryLane, backgroundLane] = (await Promise.all([
+        queries.run([], { name: 'backend' }),
+        background.run([], { name: 'backend' }),
+      ])) as [EncoderBackend, EncoderBackend & { nice?: number }];
+      return { loadMs, backend: queryLane, backgroundNice: backgroundLane.nice };
     },
-    close: () => pool.destroy(),
+    /** Tasks each lane has finished (a request text is one task, a background batch one). */
+    tasksDone: () => ({ query: queries.completed, background: background.completed }),
+    close: async () => {
+      await Promise.all([queries.destroy(), background.destroy()]);
+    },
   };
 }

@@ -7,7 +7,7 @@ export interface Embedder {
   readonly source: 'embedded' | 'endpoint';
   /** The model's name: part of every vector cache key, so two models' vectors never mix. */
   readonly model: string;
-  /** Texts per call that keeps one call short (the stage embeds lists in batches of this size). */
+  /** Tool texts per background call (the stage embeds lists in batches of this size). */
   readonly batchSize: number;
   /** The length of its vectors, once known (an endpoint's, from its first valid answer). */
   readonly dimensions: number | undefined;
@@ -24,6 +24,11 @@ export interface EmbedCall {
   headers?: Readonly<Record<string, string>> | undefined;
   /** Whose texts these are: the embedded encoder shares its thread fairly between projects. */
   projectId?: string | undefined;
+  /**
+   * Tool texts embedded away from any search (the background embedder's batches): the embedded encoder
+   * runs them in its low-priority lane, so that no request waits behind them.
+   */
+  background?: boolean | undefined;
 }
 
 /**

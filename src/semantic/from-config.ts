@@ -47,9 +47,17 @@ export function vectorProviderFromConfig(
   return {
     provider: new VectorProvider(embedder, options),
     ready: async () => {
-      const { loadMs, backend } = await embedder.warmUp();
+      const { loadMs, backend, backgroundNice } = await embedder.warmUp();
       log.info(
-        { source: 'embedded', model: embedder.model, loadMs: Math.round(loadMs), backend },
+        {
+          source: 'embedded',
+          model: embedder.model,
+          loadMs: Math.round(loadMs),
+          backend,
+          queryThreads: config.threads,
+          // undefined where a thread's priority cannot be set: lists then embed at the searches' priority.
+          backgroundNice: backgroundNice ?? null,
+        },
         'semantic stage on: embedded encoder loaded',
       );
     },

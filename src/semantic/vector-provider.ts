@@ -44,9 +44,9 @@ export interface VectorProviderOptions {
 }
 
 /**
- * The default bound on a search's wait for its request's vector. Embedded encoder: a short request
- * takes 10–20 ms, after at most one tool text the worker is busy with (background embedding sends one
- * at a time); 60 ms leaves room for a busy machine. Endpoint: one HTTPS round trip.
+ * The default bound on a search's wait for its request's vector. Embedded encoder: a request of one or
+ * two sentences takes 10–35 ms in the query lane, which holds no tool text (embedded-source.ts); 60 ms
+ * leaves room for a busy machine. Endpoint: one HTTPS round trip.
  */
 const DEFAULT_QUERY_WAIT_MS = { embedded: 60, endpoint: 250 } as const;
 /** The longest a request's embeddings call may run: past its bound the search has gone on, and the vector is cached for the next. */
@@ -159,8 +159,9 @@ export class VectorProvider {
         lacking.map((index) => ids[index]!),
       );
       refresh(lacking);
-      const missing = new Map<string, string>();
-      for (const index of absent()) missing.set(ids[index]!, toolText(request.tools[index]!));
+      // Texts are worked out only for tools not queued yet (BackgroundEmbedder.embed).
+      const missing = new Map<string, () => string>();
+      for (const index of absent()) missing.set(ids[index]!, () => toolText(request.tools[index]!));
       // Queued even while the breaker is open: the background embedder sends nothing then, and its first
       // batch after the cool-down is the probe.
       if (missing.size > 0) {

@@ -114,6 +114,24 @@ describe('the running container', () => {
     expect(hostConfig.ReadonlyRootfs).toBe(true);
   });
 
+  it("runs the encoder's background lane at nice 10 with every capability dropped, its other threads at 0", async () => {
+    // Field 19 of /proc/<pid>/task/<tid>/stat is the thread's nice value (after the name in parentheses).
+    const threads = await container!.exec([
+      'node',
+      '-e',
+      "const fs = require('fs'); const pid = fs.readdirSync('/proc').filter((p) => /^\\d+$/.test(p)).find((p) => { try { return fs.readFileSync('/proc/' + p + '/cmdline', 'utf8').startsWith('node\\0dist/src/server.js'); } catch { return false; } }); process.stdout.write(JSON.stringify(fs.readdirSync('/proc/' + pid + '/task').map((tid) => Number(fs.readFileSync('/proc/' + pid + '/task/' + tid + '/stat', 'utf8').split(') ')[1].split(' ')[16]))))",
+    ]);
+    const nices = JSON.parse(threads.stdout) as number[];
+    expect(
+      nices.filter((nice) => nice === 10),
+      threads.stdout,
+    ).toHaveLength(1);
+    expect(
+      nices.filter((nice) => nice !== 10 && nice !== 0),
+      threads.stdout,
+    ).toEqual([]);
+  });
+
   it('answers /healthz and /readyz', async () => {
     const health = await fetchWithin(`${baseUrl}/healthz`);
     expect(health.status).toBe(200);
