@@ -181,6 +181,26 @@ describe('filter', () => {
     ).toMatchObject({ ok: true });
   });
 
+  it('never refuses a small run by time, however slow the machine: the budget stops costly runs only', () => {
+    const tools: ToolInfo[] = [
+      { toolKey: 'slack:post', toolName: 'post', serverName: 'slack' },
+      { toolKey: 'slack:read_channel', toolName: 'read_channel', serverName: 'slack' },
+    ];
+    // A budget of 0 ms is past before the first tool: a small run still answers.
+    expect(runToolNameRules(['!read_channel', 'slack:*'], tools, 0)).toEqual({
+      ok: true,
+      passes: Uint8Array.from([1, 0]),
+    });
+    // A run past STEPS_BEFORE_TIME_CHECK is held to it.
+    const many: ToolInfo[] = Array.from({ length: 2000 }, (_, i) => ({
+      toolKey: `s:${'x'.repeat(100)}${i}`,
+      toolName: `${'x'.repeat(100)}${i}`,
+      serverName: 'S',
+    }));
+    const rules = Array.from({ length: 16 }, (_, i) => `/x{1,20}y${i}/`);
+    expect(runToolNameRules(rules, many, 0)).toMatchObject({ ok: false });
+  });
+
   it('uses the verdicts of rules run elsewhere (the service runs them in a worker)', () => {
     const tools = CATALOG.slice(0, 3);
     const toolNames = { ok: true as const, passes: Uint8Array.from([0, 1, 0]) };

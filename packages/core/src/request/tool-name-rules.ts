@@ -19,6 +19,14 @@ export type ToolNameRun = { ok: true; passes: Uint8Array } | { ok: false; proble
  */
 export const MAX_STEPS_PER_TOOL = 1_000_000;
 
+/**
+ * RE2 steps a run may take before its time budget is checked: a run this small is cheap however long a
+ * busy machine or a cold process makes it take in wall time. A 2-tool list with one rule was refused
+ * ("took over 500 ms") when the client's first local search compiled RE2JS's code on a machine at load 7;
+ * the budget is there to stop a costly run, not to refuse a small one.
+ */
+const STEPS_BEFORE_TIME_CHECK = MAX_STEPS_PER_TOOL;
+
 export interface NamedTool {
   toolName: string;
   toolKey: string;
@@ -26,7 +34,8 @@ export interface NamedTool {
 
 /**
  * Which of `tools` pass `rules` (1 = passes, by index), or the problems: a rule RE2 cannot run, rules
- * too large, too costly for the longest tool, or still matching after `budgetMs`.
+ * too large, too costly for the longest tool, or still matching after `budgetMs` (once past
+ * STEPS_BEFORE_TIME_CHECK).
  */
 export function runToolNameRules(
   rules: readonly string[],
@@ -48,9 +57,11 @@ export function runToolNameRules(
   }
   const passes = new Uint8Array(tools.length);
   const until = started + budgetMs;
+  let steps = 0;
   for (const [index, tool] of tools.entries()) {
     if (matcher.matches(tool.toolName, tool.toolKey)) passes[index] = 1;
-    if (performance.now() > until) {
+    steps += matcher.instructions * (tool.toolName.length + tool.toolKey.length);
+    if (steps > STEPS_BEFORE_TIME_CHECK && performance.now() > until) {
       return {
         ok: false,
         problems: [{ field, message: `took over ${budgetMs} ms on this list: use fewer or simpler rules` }],
