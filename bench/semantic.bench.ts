@@ -16,7 +16,7 @@ import { MemoryBudget } from '../src/memory/index.js';
 import { searchCatalog, type SearchContext } from '../src/search/pipeline.js';
 import { createEmbeddedSource } from '../src/semantic/embedded-source.js';
 import { VectorProvider } from '../src/semantic/vector-provider.js';
-import { toolText } from '../src/semantic/tool-text.js';
+import { queryText, toolText } from '../src/semantic/tool-text.js';
 
 const catalog = loadCatalog('smithery_catalog', 1_000);
 // Router sub-queries are short steps: LiveMCPBench's human-written tasks (median 114 characters) and,
@@ -49,7 +49,7 @@ const perToolText = listWallMs / texts.length;
 const queryTimes: number[] = [];
 for (const request of requests.slice(0, 60)) {
   started = performance.now();
-  await embedder.embed([request.slice(0, 200)]);
+  await embedder.embed([queryText(request)]);
   queryTimes.push(performance.now() - started);
 }
 console.log(

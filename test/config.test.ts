@@ -175,6 +175,7 @@ describe('parseConfig', () => {
     expect(parseConfig({ AUTH_JWT_SECRET: SECRET }).embeddings).toEqual({
       endpoint: undefined,
       threads: 1,
+      backgroundNice: 10,
       cacheBytes: 128 * 1024 * 1024,
       waitShare: 0,
       queryWaitMs: undefined,
@@ -190,11 +191,13 @@ describe('parseConfig', () => {
       EMBEDDINGS_WAIT_PERCENT: '10',
       EMBEDDINGS_QUEUE_PER_PROJECT: '100',
       EMBEDDINGS_THREADS: '2',
+      EMBEDDINGS_BACKGROUND_NICE: '0',
       EMBEDDINGS_QUERY_WAIT_MS: '120',
     });
     expect(config.embeddings).toEqual({
       endpoint: { baseUrl: 'http://127.0.0.1:8081/v1', model: 'bge-small', apiKey: 'k' },
       threads: 2,
+      backgroundNice: 0,
       cacheBytes: 16 * 1024 * 1024,
       waitShare: 0.1,
       queryWaitMs: 120,

@@ -144,6 +144,7 @@ function parseEmbeddings(read: EnvReader, problems: string[]): EmbeddingsConfig 
   const model = read.optionalString('EMBEDDINGS_MODEL');
   const settings = {
     threads: read.integer('EMBEDDINGS_THREADS'),
+    backgroundNice: read.integer('EMBEDDINGS_BACKGROUND_NICE'),
     cacheBytes: read.integer('EMBEDDINGS_CACHE_MB') * 1024 * 1024,
     // 0: no search waits for a new list's tool vectors (15 % on main cost every search of a new
     // 1,000-tool list ~600 ms for half a minute: p50 646 ms instead of 33 ms).

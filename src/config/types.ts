@@ -61,8 +61,10 @@ export interface LlmConfig {
 export interface EmbeddingsConfig {
   /** An OpenAI-compatible endpoint when EMBEDDINGS_BASE_URL is set; else the embedded encoder. */
   endpoint: { baseUrl: string; apiKey: string | undefined; model: string } | undefined;
-  /** Worker threads of the embedded encoder. */
+  /** Worker threads of the embedded encoder's query lane. */
   threads: number;
+  /** Nice value of the embedded encoder's background lane (lists). */
+  backgroundNice: number;
   /** Bytes of tool and query vectors kept over all projects. */
   cacheBytes: number;
   /** The share of a search's remaining time it may wait for a new list's tool vectors, 0–1 (default 0: never). */

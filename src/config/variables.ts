@@ -297,7 +297,16 @@ export const VARIABLES = {
     min: 1,
     max: 64,
     description:
-      "Worker threads of the embedded encoder's query lane, which embeds searches' requests. Tool lists are embedded by one more thread, at a lower OS priority (nice 10), so that a new list uses the CPU searches leave idle. Each thread holds the model (~120 MB resident).",
+      "Worker threads of the embedded encoder's query lane, which embeds searches' requests. Tool lists are embedded by one more thread, at a lower OS priority (`EMBEDDINGS_BACKGROUND_NICE`), so that a new list uses the CPU searches leave idle. Each thread holds the model (~120 MB resident).",
+  },
+  EMBEDDINGS_BACKGROUND_NICE: {
+    section: 'embeddings',
+    kind: 'integer',
+    default: 10,
+    min: 0,
+    max: 19,
+    description:
+      "The OS priority (Linux nice value) of the embedded encoder's background lane, which embeds new tool lists. At 10 a list is embedded with the CPU searches leave idle: a new 1,000-tool list's searches cost what they cost with the stage off, and on a machine kept busy by other work the list waits. `0`: lists embed at the searches' priority (sooner on a busy machine; searches slow while they do). Ignored where a thread's priority cannot be set (not Linux).",
   },
   EMBEDDINGS_CACHE_MB: {
     section: 'embeddings',

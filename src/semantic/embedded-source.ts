@@ -36,14 +36,17 @@ const WORKER = new URL(`./local-encoder-worker.${fromSource ? 'ts' : 'js'}`, imp
  * 15.6–20.2, 16 per call 16.9–22.7; 8 is as cheap as 4 and halves the calls.
  */
 export const BACKGROUND_BATCH = 8;
-/** The background lane's nice value: ~10 % of a core it shares with a busy thread at nice 0, all of an idle one. */
-export const BACKGROUND_NICE = 10;
 /** Background tasks waiting at most (the background embedder sends one at a time; this bounds a misuse). */
 const BACKGROUND_QUEUE = 4;
 
 interface EmbeddedSourceOptions {
   /** Threads of the query lane (EMBEDDINGS_THREADS, default 1). The background lane has one. */
   threads?: number;
+  /**
+   * The background lane's nice value (EMBEDDINGS_BACKGROUND_NICE, default 10): ~10 % of a core it shares
+   * with a busy thread at nice 0, all of an idle one.
+   */
+  backgroundNice?: number;
   /**
    * Request texts waiting for the query lane at most (default 128, a few seconds of work); more are
    * refused (`busy`) rather than queued without bound. A search that stops waiting does not cancel its
@@ -107,7 +110,7 @@ export function createEmbeddedSource(
       maxQueue,
     },
   );
-  const background = encoderPool(1, { nice: BACKGROUND_NICE }, { maxQueue: BACKGROUND_QUEUE });
+  const background = encoderPool(1, { nice: options.backgroundNice ?? 10 }, { maxQueue: BACKGROUND_QUEUE });
 
   const failed = (error: unknown): EmbeddingError =>
     error instanceof Error && /queue is at limit/i.test(error.message)

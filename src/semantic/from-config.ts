@@ -43,7 +43,7 @@ export function vectorProviderFromConfig(
         ),
     };
   }
-  const embedder = createEmbeddedSource({ threads: config.threads });
+  const embedder = createEmbeddedSource({ threads: config.threads, backgroundNice: config.backgroundNice });
   return {
     provider: new VectorProvider(embedder, options),
     ready: async () => {

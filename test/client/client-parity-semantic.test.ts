@@ -25,6 +25,7 @@ describe.skipIf(!haveBenchData)('parity with the semantic stage on (defaults)', 
         embeddings: {
           endpoint: undefined,
           threads: 1,
+          backgroundNice: 10,
           cacheBytes: 64 * 1024 * 1024,
           waitShare: 0,
           maxQueuedPerProject: 5000,
@@ -64,14 +65,15 @@ describe.skipIf(!haveBenchData)('parity with the semantic stage on (defaults)', 
     // The list's first search: nothing embedded yet, nothing waited for.
     expect(first.meta.semantic).toBe('pending');
     for (const request of requests) await compare(request);
-    // Until the list's 49 tools are embedded in the background.
+    // Until the list's 49 tools are embedded in the background (at nice 10: on a busy machine, late).
     let fused = 0;
-    for (let round = 0; round < 60 && fused === 0; round += 1) {
+    const giveUpAt = Date.now() + 120_000;
+    while (fused === 0 && Date.now() < giveUpAt) {
       for (const request of requests) if ((await compare(request)).meta.fused === true) fused += 1;
       if (fused === 0) await new Promise((resolve) => setTimeout(resolve, 500));
     }
     expect(fused).toBeGreaterThan(0);
-  }, 120_000);
+  }, 180_000);
 
   it('other catalogs and request shapes: no answer not marked fused differs from the local one', async () => {
     const catalogs = [loadCatalog('livemcpbench', Infinity)!, loadCatalog('toolret_apibank', Infinity)!];

@@ -121,6 +121,7 @@ describe('GET /metrics', () => {
         embeddings: {
           endpoint: { baseUrl: model.baseURL, apiKey: undefined, model: 'test-embed' },
           threads: 1,
+          backgroundNice: 10,
           cacheBytes: 4 << 20,
           waitShare: 0.5,
           maxQueuedPerProject: 1000,

@@ -77,6 +77,7 @@ describe('trace context on the embeddings calls', () => {
         embeddings: {
           endpoint: { baseUrl: embeddings.baseURL, apiKey: undefined, model: 'test-embed' },
           threads: 1,
+          backgroundNice: 10,
           cacheBytes: 1024 * 1024,
           waitShare: 0.5,
           maxQueuedPerProject: 1000,

@@ -148,6 +148,7 @@ describe('the whole pipeline in process under forced garbage collection', () => 
       embeddings: {
         endpoint: { baseUrl: servers.baseURL, apiKey: undefined, model: 'test-embed' },
         threads: 1,
+        backgroundNice: 10,
         cacheBytes: 4 * 1024 * 1024,
         waitShare: 0.5,
         queryWaitMs: 5000,

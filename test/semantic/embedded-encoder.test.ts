@@ -108,7 +108,13 @@ describe('embedded encoder (worker thread)', () => {
 describe('service with the embedded encoder (the default configuration)', () => {
   let server: RunningApp;
   beforeAll(async () => {
-    const defaults = { threads: 1, cacheBytes: 16 * 1024 * 1024, waitShare: 0.15, maxQueuedPerProject: 5000 };
+    const defaults = {
+      threads: 1,
+      backgroundNice: 10,
+      cacheBytes: 16 * 1024 * 1024,
+      waitShare: 0.15,
+      maxQueuedPerProject: 5000,
+    };
     server = await startApp(testConfig({ embeddings: { endpoint: undefined, ...defaults } }));
   });
   afterAll(() => server.close());
@@ -132,9 +138,11 @@ describe('service with the embedded encoder (the default configuration)', () => 
   it('"what is on my plate tomorrow" shares no word with any tool, yet once the list is embedded a calendar tool is in the top 3, matched by meaning', async () => {
     const first = await search(['what is on my plate tomorrow']);
     expect(['hybrid', 'partial', 'pending']).toContain(first.meta.semantic);
-    // The list's background embedding finishes within a few seconds on this machine.
+    // The list's background embedding takes a second or two on a quiet machine; at nice 10 on a busy one
+    // (other work on the cores) it may take a minute.
     let answer = first;
-    for (let attempt = 0; attempt < 50 && answer.meta.semantic !== 'hybrid'; attempt += 1) {
+    const giveUpAt = Date.now() + 90_000;
+    while (answer.meta.semantic !== 'hybrid' && Date.now() < giveUpAt) {
       await new Promise((resolve) => setTimeout(resolve, 200));
       answer = await search(['what is on my plate tomorrow']);
     }
@@ -144,7 +152,7 @@ describe('service with the embedded encoder (the default configuration)', () => 
     const calendar = top3.find((result) => result.toolKey.startsWith('gcal:'))!;
     expect(calendar.explanation).toMatch(/by meaning/);
     expect(calendar.relevance).toBeLessThan(0.7);
-  });
+  }, 120_000);
 
   it('a nonsense request still scores low', async () => {
     const answer = await search(['xqzv blorf wibble frumious']);

@@ -39,6 +39,7 @@ const embeddingsConfig = (baseUrl: string, extra: Partial<Config> = {}): Config 
     embeddings: {
       endpoint: { baseUrl, apiKey: undefined, model: 'test-embed' },
       threads: 1,
+      backgroundNice: 10,
       cacheBytes: 4 * 1024 * 1024,
       waitShare: 0.5,
       maxQueuedPerProject: 1000,

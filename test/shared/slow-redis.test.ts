@@ -21,6 +21,7 @@ beforeAll(async () => {
       embeddings: {
         endpoint: { baseUrl: embeddings.baseURL, apiKey: undefined, model: 'test-embed' },
         threads: 1,
+        backgroundNice: 10,
         cacheBytes: 10_000_000,
         waitShare: 0.5,
         maxQueuedPerProject: 1000,
