@@ -3,7 +3,8 @@
 // For each: bytes on the wire per search (request body) and the service's CPU per search (its own
 // process.cpuUsage, asked over IPC before and after, so the load generator never counts). The floor
 // is the CPU of merely JSON.parse-ing the full body, measured in the service process in the same
-// run. Targets (issue 14): by reference ≤ 1 KB on the wire and ≤ 0.5× that floor. Measured once the
+// run. Targets: by reference ≤ 1 KB on the wire (issue 14), at most half the CPU of the same search
+// sent in full and less than that floor (issue 21, which replaced issue 14's ≤ 0.5× the floor). Measured once the
 // list is embedded (meta.semantic "hybrid" with the default embedded encoder): the steady state.
 // The repeated search asks the same query each time, so the semantic stage's query vectors come from its
 // cache; a fourth row sends the reference with a query never asked before in the run (the datasets'
@@ -57,15 +58,22 @@ const first = (await (await fetch(url(port), { method: 'POST', headers, body: fu
 const referenceJson = JSON.stringify({ query, toolSet: first.meta.toolSet, maxResults: 20 });
 
 /**
- * Waits until the service has the list's vectors (the semantic stage, on by default, embeds a new list
- * in the background: seconds of encoder CPU once per list, which would otherwise land in the rounds).
+ * Waits until the service has the list's vectors and the query's (the semantic stage, on by default,
+ * embeds a new list in the background: seconds of encoder CPU once per list, which would otherwise land
+ * in the rounds, in the service's own CPU time: the encoder is a thread of its process). Only "hybrid"
+ * says both are there: "timeout" (the request's vector not ready within its bound) says nothing of the
+ * list, and the bench took it for done before 26 Nov 2026, so that its rounds could start while the
+ * list was still being embedded.
  */
 async function untilEmbedded(to: number): Promise<string> {
+  const giveUp = Date.now() + 10 * 60_000;
   for (;;) {
     const response = await fetch(url(to), { method: 'POST', headers, body: referenceJson });
     const { meta } = (await response.json()) as { meta?: { semantic?: string } };
-    if (response.status === 200 && meta?.semantic !== 'pending' && meta?.semantic !== 'partial')
-      return meta?.semantic ?? 'off';
+    const semantic = meta?.semantic ?? 'off';
+    if (response.status === 200 && (semantic === 'hybrid' || semantic === 'off')) return semantic;
+    if (Date.now() > giveUp)
+      throw new Error(`the list was not embedded within 10 minutes (meta.semantic "${semantic}")`);
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
 }
@@ -139,10 +147,12 @@ console.log(
   `(request bodies: the median; new queries: ${nextQuery.toLocaleString('en')} asked of ${newQueries.length.toLocaleString('en')} in ../shared/bench)`,
 );
 const referenceUs = median(cpu.get('reference (toolSet)')!);
+const fullUs = median(cpu.get('full list (JSON)')!);
 const referenceBytes = Buffer.byteLength(referenceJson);
 console.log(
   `\nby reference: ${referenceBytes} bytes (target ≤ 1,024: ${referenceBytes <= 1024 ? 'met' : 'NOT met'}), ` +
-    `${(referenceUs / floorUs).toFixed(2)}× the parse floor (target ≤ 0.5×: ${referenceUs / floorUs <= 0.5 ? 'met' : 'NOT met'})`,
+    `${(referenceUs / fullUs).toFixed(2)}× the full search (target ≤ 0.5×: ${referenceUs / fullUs <= 0.5 ? 'met' : 'NOT met'}), ` +
+    `${(referenceUs / floorUs).toFixed(2)}× the parse floor (target < 1.00×: ${referenceUs < floorUs ? 'met' : 'NOT met'})`,
 );
 
 // The metrics' own cost.

@@ -1,6 +1,6 @@
 import type { RankedTool, SemanticStatus, ToolInfo } from '@catalog-search/core';
-import { bestDot } from '../semantic/embedder.js';
 import { fuseHybrid } from '../semantic/fuse-hybrid.js';
+import { bestDots } from '../semantic/tool-vectors.js';
 import type { VectorProvider } from '../semantic/vector-provider.js';
 
 /**
@@ -31,18 +31,7 @@ export async function rankHybrid(
     context.listId,
   );
   if (vectors.queries === undefined) return { ranked: lexical, status: vectors.status, fused: false };
-  const similarity = new Float64Array(request.tools.length).fill(Number.NaN);
-  const { queries: queryVectors, tools } = vectors;
-  // Only vectors of the query's length compare (one read from Redis before this process learnt an
-  // endpoint's length may not): others rank lexically.
-  const length = queryVectors[0]!.length;
-  let compared = 0;
-  for (let index = 0; index < tools.length; index += 1) {
-    const vector = tools[index];
-    if (vector?.length !== length) continue;
-    similarity[index] = bestDot(queryVectors, vector);
-    compared += 1;
-  }
+  const { similarity, compared } = bestDots(vectors.queries, vectors.tools);
   // With no tool to compare, the answer stays the lexical one (and says so: no meta.fused).
   if (compared === 0) return { ranked: lexical, status: vectors.status, fused: false };
   return { ranked: fuseHybrid(lexical, request.tools, similarity), status: vectors.status, fused: true };

@@ -35,7 +35,7 @@ const WORKER = new URL(`./local-encoder-worker.${fromSource ? 'ts' : 'js'}`, imp
  * Smithery catalog, three rounds): 1 per call 19.8–28.4 ms of CPU, 4 per call 15.9–18.9, 8 per call
  * 15.6–20.2, 16 per call 16.9–22.7; 8 is as cheap as 4 and halves the calls.
  */
-export const BACKGROUND_BATCH = 8;
+const BACKGROUND_BATCH = 8;
 /** Background tasks waiting at most (the background embedder sends one at a time; this bounds a misuse). */
 const BACKGROUND_QUEUE = 4;
 

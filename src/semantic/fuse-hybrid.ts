@@ -87,20 +87,21 @@ export function fuseHybrid(
   similarity: ArrayLike<number>,
   options: FusionOptions = DEFAULT_FUSION,
 ): RankedTool[] {
-  const semantic: number[] = [];
+  let compared = 0;
   let sum = 0;
   let squares = 0;
   for (let i = 0; i < tools.length; i += 1) {
     const s = similarity[i]!;
     if (Number.isNaN(s)) continue;
-    semantic.push(i);
+    compared += 1;
     sum += s;
     squares += s * s;
   }
-  if (semantic.length === 0) return lexical.map((ranked) => new FusedMatch(ranked, ranked.score, ranked.relevance));
-  semantic.sort((a, b) => similarity[b]! - similarity[a]! || a - b);
-  const mean = sum / semantic.length;
-  const spread = Math.sqrt(Math.max(squares / semantic.length - mean * mean, 1e-6));
+  if (compared === 0) return lexical.map((ranked) => new FusedMatch(ranked, ranked.score, ranked.relevance));
+  const depth = Math.min(options.depth, compared);
+  const semantic = mostSimilar(similarity, compared, depth);
+  const mean = sum / compared;
+  const spread = Math.sqrt(Math.max(squares / compared - mean * mean, 1e-6));
   const topRelevance = Math.min(1, Math.max(0, lexical[0]?.relevance ?? 0));
   const weight = options.weight + (options.weakWeight - options.weight) * (1 - topRelevance);
   const strong = lexical.filter((ranked) => ranked.relevance >= options.strongRelevance);
@@ -121,7 +122,6 @@ export function fuseHybrid(
     lexicalOf[ranked.index] = ranked;
     scores[ranked.index] = ranked.relevance > 0 && bestLexical > 0 ? ranked.score / bestLexical : 0;
   }
-  const depth = Math.min(options.depth, semantic.length);
   for (let rank = 0; rank < depth; rank += 1) {
     const index = semantic[rank]!;
     if (listed[index] === 2) continue;
@@ -142,13 +142,7 @@ export function fuseHybrid(
     const found = lexicalOf[index];
     if (found) return new FusedMatch(found, scores[index]!, found.relevance);
     const z = (similarity[index]! - mean) / spread;
-    return new SemanticMatch(
-      tools[index]!,
-      index,
-      scores[index]!,
-      semanticRelevance(z, semantic.length),
-      similarity[index]!,
-    );
+    return new SemanticMatch(tools[index]!, index, scores[index]!, semanticRelevance(z, compared), similarity[index]!);
   };
   const fused: RankedTool[] = [
     ...strong.map((ranked) => new FusedMatch(ranked, ranked.score, ranked.relevance)),
@@ -158,6 +152,27 @@ export function fuseHybrid(
   // overstatement): on the fused entries, so the lexical ranking keeps its own relevances.
   capRelevanceDownTheList(fused);
   return fused;
+}
+
+/**
+ * The `depth` tools of highest similarity (of the `compared` that have one), most similar first, the
+ * lower index first among equals: the first `depth` of all of them sorted so. Only those are fused in;
+ * sorting all 1,000 tools of a list by a comparator took 0.39–0.50 ms a search (micro-benchmark, load
+ * 5–6). Here the similarities are sorted as numbers (no comparator), the `depth`-th largest read off,
+ * and only the tools at or above it (`depth` and any ties) sorted by the comparator: every tool left
+ * out has `depth` tools before it, so the first `depth` are the same, in the same order.
+ */
+function mostSimilar(similarity: ArrayLike<number>, compared: number, depth: number): number[] {
+  const values = new Float64Array(compared);
+  let next = 0;
+  for (let i = 0; i < similarity.length; i += 1) if (!Number.isNaN(similarity[i]!)) values[next++] = similarity[i]!;
+  values.sort();
+  const threshold = values[compared - depth]!;
+  const top: number[] = [];
+  for (let i = 0; i < similarity.length; i += 1) if (similarity[i]! >= threshold) top.push(i);
+  top.sort((a, b) => similarity[b]! - similarity[a]! || a - b);
+  top.length = depth;
+  return top;
 }
 
 // Far below what any word match adds (a lexical score as a share of the best is 0.01 or more in practice).

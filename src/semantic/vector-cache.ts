@@ -61,6 +61,11 @@ export class VectorCache {
     return Math.floor(this.#projectBytes / 2 / entryBytes);
   }
 
+  /** Bytes one project's vectors can take (its share of the budget, or all vectors' bound when lower). */
+  get projectBytes(): number {
+    return this.#projectBytes;
+  }
+
   /** What a vector is of: the model and the text, hashed (CONTENT_ID_CHARS characters). */
   static contentId(model: string, text: string): string {
     return createHash('sha256').update(model).update('\u0000').update(text).digest('base64url');

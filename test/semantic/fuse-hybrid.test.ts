@@ -158,6 +158,22 @@ describe('fuseHybrid', () => {
     expect(entry.explanation).toBe(lexical[0]!.explanation);
   });
 
+  it.each([3, 10, 39, 40, 100])(
+    'fuses in the `depth` (%i) most similar tools, most similar first and the lower index first among equals, ties at the cut included',
+    (depth) => {
+      // Heavy ties (five values), signed zeros among them, and tools without a vector.
+      const tied = new Float64Array(tools.length).map((_, i) => [0.3, 0, -0, 0.1, 0.3][(i * 7) % 5]!);
+      tied[5] = Number.NaN;
+      tied[17] = Number.NaN;
+      const fused = fuseHybrid([], tools, tied, { ...DEFAULT_FUSION, depth });
+      const expected = [...tied.keys()]
+        .filter((i) => !Number.isNaN(tied[i]!))
+        .sort((a, b) => tied[b]! - tied[a]! || a - b)
+        .slice(0, depth);
+      expect(fused.map((ranked) => ranked.index)).toEqual(expected);
+    },
+  );
+
   it('maps z-scores to relevance from above what chance gives in a list of that size, up to the 0.6 cap', () => {
     // Chance alone: √(2 ln 500) ≈ 3.53 for 500 tools, √(2 ln 10,000) ≈ 4.29 for 10,000.
     // Relevance starts 0.5 above that and reaches the cap 3 further.

@@ -42,7 +42,7 @@ describe('semantic stage', () => {
     const list = tools('alpha', 20);
     const result = await stage().vectors('p1', { query: ['thing 3'], tools: list }, startDeadline(4000));
     expect(result.status).toBe('hybrid');
-    expect(result.tools.every((vector) => vector !== undefined)).toBe(true);
+    expect(result.tools.toArray().every((vector) => vector !== undefined)).toBe(true);
     expect(result.queries).toHaveLength(1);
   });
 
@@ -55,7 +55,7 @@ describe('semantic stage', () => {
     const first = await semantic.vectors('p1', { query: ['warm the query'], tools: list }, startDeadline(1000));
     expect(performance.now() - started).toBeLessThan(900);
     expect(['pending', 'partial']).toContain(first.status);
-    expect(first.tools.some((vector) => vector === undefined)).toBe(true);
+    expect(first.tools.toArray().some((vector) => vector === undefined)).toBe(true);
     await sleep(3 * 150 + 300);
     const second = await semantic.vectors('p1', { query: ['warm the query'], tools: list }, startDeadline(1000));
     expect(second.status).toBe('hybrid');
@@ -200,7 +200,7 @@ describe('semantic stage', () => {
     for (let search = 0; search < 3; search += 1) {
       const result = await semantic.vectors('big', { query: ['thing 1'], tools: list }, startDeadline(4000));
       expect(result.status).toBe('partial');
-      expect(result.tools.filter((vector) => vector !== undefined).length).toBeGreaterThan(20);
+      expect(result.tools.toArray().filter((vector) => vector !== undefined).length).toBeGreaterThan(20);
     }
     const texts = server.embeddingRequests.slice(before).flatMap((request) => request.input);
     expect(texts.filter((text) => text.includes('kappa'))).toHaveLength(0);
@@ -260,7 +260,7 @@ describe('semantic stage with the defaults: nothing on the request path waits fo
     expect(first.queries).toBeUndefined();
     server.setEmbeddings({ kind: 'vectors' });
     const warm = await untilHybrid(semantic, 'p1', ['thing 3'], list);
-    expect(warm.tools.every((vector) => vector !== undefined)).toBe(true);
+    expect(warm.tools.toArray().every((vector) => vector !== undefined)).toBe(true);
     // Only tool texts and the request were embedded: the first search sent nothing for its request.
     const requestTexts = server.embeddingRequests
       .slice(before)
@@ -409,8 +409,91 @@ describe('semantic stage: a list sent in full again', () => {
     );
     expect(again.status).toBe('hybrid');
     expect(descriptionReads).toBe(0);
-    expect(again.tools.map((vector) => [...vector!.slice(0, 4)])).toEqual(
-      first.tools.map((vector) => [...vector!.slice(0, 4)]),
+    expect(again.tools.toArray().map((vector) => [...vector!.slice(0, 4)])).toEqual(
+      first.tools.toArray().map((vector) => [...vector!.slice(0, 4)]),
     );
+  });
+});
+
+describe("semantic stage: a list's matrix (searched by its tool-set id)", () => {
+  const search = (semantic: VectorProvider, list: ToolInfo[], listId: string, projectId = 'p1') =>
+    semantic.vectors(projectId, { query: ['thing 3'], tools: list }, startDeadline(4000), undefined, listId);
+
+  it('holds the vectors of a list searched by id in the memory budget, and they are the cached ones', async () => {
+    const memory = new MemoryBudget({ maxBytes: 64 * 1024 * 1024, projectShare: 0.25 });
+    const semantic = stage({ memory, waitShare: 1 });
+    const list = tools('nu', 40);
+    // The first search learns the vector length (an endpoint's is unknown until it answers).
+    expect((await search(semantic, list, 'list-nu')).status).toBe('hybrid');
+    const second = await search(semantic, list, 'list-nu');
+    expect(second.status).toBe('hybrid');
+    const matrixBytes = memory.usage().byCache['list-vectors'] ?? 0;
+    // 40 rows of the test server's 64 numbers.
+    expect(matrixBytes).toBeGreaterThanOrEqual(40 * 64 * 4);
+    // The same vectors as a search that names no list (looked up tool by tool).
+    const byTool = await semantic.vectors('p1', { query: ['thing 3'], tools: list }, startDeadline(4000));
+    expect(second.tools.toArray()).toEqual(byTool.tools.toArray());
+    expect(second.tools.ready).toBe(40);
+  });
+
+  it('a vector that arrives after the matrix was made is used by the next search', async () => {
+    const semantic = stage({ waitShare: 0, queryWaitMs: undefined });
+    // Learn the vector length first, so the list's first search makes its matrix with no row filled.
+    await semantic.vectors('p1', { query: ['thing 3'], tools: [] }, startDeadline(4000));
+    const list = tools('xi', 12);
+    const first = await search(semantic, list, 'list-xi');
+    expect(first.status).toBe('pending');
+    expect(first.tools.ready).toBe(0);
+    let last = first;
+    for (let attempt = 0; attempt < 100 && last.status !== 'hybrid'; attempt += 1) {
+      await sleep(20);
+      last = await search(semantic, list, 'list-xi');
+    }
+    expect(last.status).toBe('hybrid');
+    expect(last.tools.ready).toBe(12);
+    expect(last.tools.toArray().every((vector) => vector?.length === 64)).toBe(true);
+  });
+
+  it('is bounded: a list whose matrix would take over a quarter of what a project keeps of vectors gets none, and ranks as before', async () => {
+    const memory = new MemoryBudget({ maxBytes: 64 * 1024 * 1024, projectShare: 0.25 });
+    // 400 KB of vectors per project, 512 numbers each (as the embedded encoder's): a matrix of up to
+    // 100 KB, 48 rows (30 rows: 61 KB; 70 rows: 143 KB), while the project keeps vectors for 85 tools of a list.
+    server.setEmbeddings({
+      kind: 'vectors',
+      vector: (text) => Array.from({ length: 512 }, (_, i) => ((text.length * 31 + i * 17) % 101) - 50),
+    });
+    const semantic = stage({ memory, cacheBytes: 400_000, waitShare: 1 });
+    const small = tools('omicron', 30);
+    const large = tools('pi', 70);
+    await search(semantic, small, 'list-small');
+    expect((await search(semantic, small, 'list-small')).status).toBe('hybrid');
+    const smallBytes = memory.usage().byCache['list-vectors'] ?? 0;
+    expect(smallBytes).toBeGreaterThan(30 * 512 * 4);
+    await search(semantic, large, 'list-large');
+    expect((await search(semantic, large, 'list-large')).status).toBe('hybrid');
+    // No matrix for the large list; the small list's stays.
+    expect(memory.usage().byCache['list-vectors']).toBe(smallBytes);
+    const again = await search(semantic, large, 'list-large');
+    expect(again.tools.ready).toBe(70);
+  });
+
+  it('a matrix the budget evicts is made again on the next search', async () => {
+    const memory = new MemoryBudget({ maxBytes: 64 * 1024 * 1024, projectShare: 0.25 });
+    const semantic = stage({ memory, waitShare: 1 });
+    const list = tools('tau', 30);
+    await search(semantic, list, 'list-tau');
+    await search(semantic, list, 'list-tau');
+    expect(memory.usage().byCache['list-vectors'] ?? 0).toBeGreaterThan(0);
+    // The project's other entries push its oldest out, as its share fills: the list's vectors (which a
+    // search of the matrix no longer reads), then the matrix.
+    const filler = memory.cache<string>('filler', { sizeOf: (value) => value.length });
+    for (let i = 0; (memory.usage().byCache['list-vectors'] ?? 0) > 0; i += 1) {
+      expect(i).toBeLessThan(2000);
+      filler.set('p1', `f${i}`, 'x'.repeat(64 * 1024));
+    }
+    const again = await search(semantic, list, 'list-tau');
+    expect(again.status).toBe('hybrid');
+    expect(again.tools.ready).toBe(30);
+    expect(memory.usage().byCache['list-vectors'] ?? 0).toBeGreaterThan(0);
   });
 });

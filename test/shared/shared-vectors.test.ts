@@ -169,7 +169,7 @@ describe('vectors read back from Redis', () => {
         startDeadline(4000),
       );
       expect(status).toBe('hybrid');
-      for (const vector of vectors) {
+      for (const vector of vectors.toArray()) {
         expect(vector!.length).toBe(dimensions);
         expect(Math.abs(vector!.reduce((sum, x) => sum + x * x, 0) - 1)).toBeLessThan(1e-3);
       }
