@@ -4,7 +4,9 @@
 // does not share the services' event loop.
 import { benchConfig, startBenchService } from './bench-service.js';
 
-const on = await startBenchService(benchConfig({}));
+// BENCH_BACKGROUND_NICE sets EMBEDDINGS_BACKGROUND_NICE (default 10) to compare lists embedded at another priority.
+const nice = process.env.BENCH_BACKGROUND_NICE;
+const on = await startBenchService(benchConfig(nice === undefined ? {} : { EMBEDDINGS_BACKGROUND_NICE: nice }));
 const off = await startBenchService(benchConfig({ EMBEDDINGS: 'off' }));
 // Both services verify with the same development key.
 const tokens = Array.from({ length: 10 }, (_, round) =>

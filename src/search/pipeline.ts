@@ -133,6 +133,17 @@ export async function searchCatalog(
   const trace = ctx.trace ?? NO_TRACE;
   const { maxResults } = request;
 
+  const listId = ctx.list?.toolSet;
+  // The id names the whole list: only when no filter left tools out.
+  const wholeListId = listId !== undefined && request.tools === request.list ? listId : undefined;
+  // The request's vector is made in the encoder's thread while this one ranks by words.
+  if (vectors && wholeListId !== undefined)
+    vectors.startRequest(
+      ctx.projectId,
+      request.query.filter((query) => query.trim() !== ''),
+      wholeListId,
+    );
+
   const lexical = await trace.stage(
     'search.lexical',
     () =>
@@ -153,7 +164,6 @@ export async function searchCatalog(
 
   // What follows waits on a model or an embeddings endpoint: the search gives up its work slot (fair-share.ts).
   if (vectors || reranker) ctx.onWaiting?.();
-  const listId = ctx.list?.toolSet;
   const hybrid = vectors
     ? await trace.stage(
         'search.semantic',
@@ -163,8 +173,7 @@ export async function searchCatalog(
             projectId: ctx.projectId,
             deadline: ctx.deadline,
             ...(headers ? { headers } : {}),
-            // The id names the whole list: only when no filter left tools out.
-            ...(listId !== undefined && request.tools === request.list ? { listId } : {}),
+            ...(wholeListId !== undefined ? { listId: wholeListId } : {}),
           }),
         (fused) => ({ 'catalog_search.semantic': fused.status }),
       )

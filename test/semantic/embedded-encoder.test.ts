@@ -5,6 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BackgroundEmbedder } from '../../src/semantic/background-embedder.js';
 import { dot } from '../../src/semantic/embedder.js';
 import { createEmbeddedSource } from '../../src/semantic/embedded-source.js';
+import { VectorProvider } from '../../src/semantic/vector-provider.js';
+import { MemoryBudget } from '../../src/memory/index.js';
+import { startDeadline } from '../../src/search/deadline.js';
 import { startApp, testConfig, type RunningApp } from '../helpers/app.js';
 import { sampleTools } from '../fixtures/tools.js';
 import { searchAs } from '../helpers/search.js';
@@ -103,6 +106,47 @@ describe('embedded encoder (worker thread)', () => {
       await small.close();
     }
   });
+});
+
+describe('a request embedded while the lexical stage runs (VectorProvider.startRequest)', () => {
+  const source = createEmbeddedSource();
+  afterAll(() => source.close());
+  const provider = new VectorProvider(source, {
+    cacheBytes: 16 * 1024 * 1024,
+    memory: new MemoryBudget({ maxBytes: 64 * 1024 * 1024, projectShare: 1 }),
+    waitShare: 0,
+    maxQueuedPerProject: 100,
+  });
+  const tools = sampleTools.slice(0, 6);
+
+  it("makes no call for a list with no vectors yet, and one call, not two, for a list's next request", async () => {
+    const before = source.tasksDone();
+    provider.startRequest('p1', ['which meetings do I have on Monday'], 'list-1');
+    let answer = await provider.vectors('p1', { query: ['warm up'], tools }, startDeadline(4000), undefined, 'list-1');
+    const giveUpAt = Date.now() + 90_000;
+    while (answer.status !== 'hybrid' && Date.now() < giveUpAt) {
+      // A pause lets the background lane's answers in (a search of a pending list awaits nothing).
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      answer = await provider.vectors('p1', { query: ['warm up'], tools }, startDeadline(4000), undefined, 'list-1');
+    }
+    expect(answer.status).toBe('hybrid');
+    // One request embedded: the loop's "warm up" once the list had vectors. The early call for a list with
+    // none (its first search: nothing to compare a request with) was never made.
+    expect(source.tasksDone().query).toBe(before.query + 1);
+
+    const queryTasks = source.tasksDone().query;
+    provider.startRequest('p1', ['which meetings do I have on Monday'], 'list-1');
+    const request = await provider.vectors(
+      'p1',
+      { query: ['which meetings do I have on Monday'], tools },
+      // A bound long enough for a busy machine: what is asserted is the number of calls.
+      startDeadline(60_000),
+      undefined,
+      'list-1',
+    );
+    expect(request.queries).toHaveLength(1);
+    expect(source.tasksDone().query).toBe(queryTasks + 1);
+  }, 120_000);
 });
 
 describe('service with the embedded encoder (the default configuration)', () => {
