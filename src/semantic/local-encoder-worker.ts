@@ -12,8 +12,8 @@ export interface EncoderThreadData {
   nice?: number | undefined;
 }
 
-const { nice } = (workerData ?? {}) as EncoderThreadData;
-const niceInEffect = nice === undefined ? undefined : lowerThisThreadPriority(nice);
+const { nice: niceWanted } = (workerData ?? {}) as EncoderThreadData;
+const niceInEffect = niceWanted === undefined ? undefined : lowerThisThreadPriority(niceWanted);
 const encoder = loadLocalEncoder();
 
 export default async function embedBatch(texts: string[]): Promise<unknown> {
@@ -23,7 +23,12 @@ export default async function embedBatch(texts: string[]): Promise<unknown> {
   return Piscina.move(packed);
 }
 
-/** What runs the model in this thread (for the startup log), and the thread's nice value if it set one. */
-export async function backend(): Promise<EncoderBackend & { nice?: number }> {
-  return { ...(await encoder).backend, ...(niceInEffect === undefined ? {} : { nice: niceInEffect }) };
+/** What runs the model in this thread (for the startup log). */
+export async function backend(): Promise<EncoderBackend> {
+  return (await encoder).backend;
+}
+
+/** The thread's nice value if it set one (answered without waiting for the model). */
+export function nice(): number | null {
+  return niceInEffect ?? null;
 }
