@@ -1,8 +1,8 @@
 // The background lane's thread runs at a lower OS priority than the process, so that embedding a new
 // list uses the cores searches leave idle instead of taking turns with them. On Linux every thread has
 // its own nice value, set by its thread id (`/proc/thread-self`); raising it needs no privilege. With the
-// encoder's thread at nice 10, a busy thread at nice 0 on the same core got ~2× the CPU it got beside a
-// thread at nice 0 (docs/performance.md, "Two lanes").
+// encoder's thread at nice 10, a busy thread at nice 0 on the same core got 1.84–1.92× the CPU it got
+// beside a thread at nice 0 (docs/performance.md, "Two lanes").
 import { readlinkSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 
