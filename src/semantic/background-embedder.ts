@@ -58,7 +58,7 @@ export class BackgroundEmbedder {
    * queued); without a signal, at once. Keys that did not fit are resolved at once: they stay lexical
    * until a later search queues them. A key's text is asked for only when the key is queued: every
    * search of a list being embedded names all its tools without vectors, and working out 1,000 tool
-   * texts took 10–20 ms, more than the rest of the search.
+   * texts took 5–13 ms on a quiet core (10–50 ms at load 5), as much as the rest of the search.
    */
   embed(
     projectId: string,
