@@ -8,7 +8,13 @@ import {
   type SearchEnvelope,
 } from '@catalog-search/core';
 import { ProblemError, type FieldError } from '../errors.js';
-import { referencedList, registeredList, sentList, type RequestToolList } from '../tool-sets/request-tools.js';
+import {
+  referencedList,
+  registeredList,
+  resentList,
+  sentList,
+  type RequestToolList,
+} from '../tool-sets/request-tools.js';
 import type { ToolSetStore } from '../tool-sets/tool-set-store.js';
 import type { FairShare } from './fair-share.js';
 import type { ToolNamePool } from './tool-name-pool.js';
@@ -41,9 +47,13 @@ export async function readRequestList(
   const referenced = await referencedList(body, projectId, toolSets);
   if (referenced !== undefined || body === null || typeof body !== 'object' || Array.isArray(body)) return referenced;
   const { tools, servers } = body as Record<string, unknown>;
+  // The list this project sent last, sent again as it was: nothing to read.
+  const resent = servers === undefined ? resentList(tools, projectId, toolSets) : undefined;
+  if (resent !== undefined) return resent;
   const reading = readToolList({ tools, servers });
   if (!reading.ok) throw invalidRequest(reading.problems);
-  // The list this project sent last, sent again: the store's array, so that later stages find their work done.
+  // The list this project sent last, sent again with changes its reading removes (skipped tools, empty
+  // fields): the store's array, so that later stages find their work done.
   return sentList(reading.list, projectId, toolSets);
 }
 

@@ -74,6 +74,16 @@ export function sentList(
   return { list: held ? { ...list, tools: held } : list, byReference: false };
 }
 
+/**
+ * A body's `tools` that are, as parsed, the list this project sent last (ToolSetStore.heldListSentAs):
+ * the held array, with nothing skipped, without reading the tools again. Undefined otherwise (the
+ * list is then read as any other, and sentList may still find it once read).
+ */
+export function resentList(tools: unknown, projectId: string, store: ToolSetStore): RequestToolList | undefined {
+  const held = store.enabled && Array.isArray(tools) ? store.heldListSentAs(projectId, tools) : undefined;
+  return held && { list: { tools: held, skipped: [], skippedCount: 0 }, byReference: false };
+}
+
 /** Keeps a list sent in full (its usable tools) for references, and gives its id. */
 export function registeredList(list: ToolList, projectId: string, store: ToolSetStore): RequestToolList {
   if (!store.enabled) return { list, byReference: false };

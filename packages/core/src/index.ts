@@ -26,6 +26,7 @@ export { inspectNesting, MAX_NESTING_DEPTH } from './request/nesting-depth.js';
 export {
   countTools,
   MAX_LISTED_PROBLEMS,
+  readsAs,
   readToolList,
   type RequestProblem,
   type ToolList,
@@ -43,3 +44,4 @@ export {
 } from './request/prepare-search.js';
 export { MAX_STEPS_PER_TOOL, runToolNameRules, type NamedTool, type ToolNameRun } from './request/tool-name-rules.js';
 export { canonicalToolSet, toolSetId, toolSetIdOf } from './tool-sets/tool-set-id.js';
+export { sameJson } from './tool-sets/same-json.js';

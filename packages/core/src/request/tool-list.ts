@@ -1,5 +1,6 @@
 import { MAX_NAME_CHARS, MAX_SKIPPED_LISTED, type SkippedTool, type ToolInfo } from '../schemas.js';
 import { inspectNesting, MAX_NESTING_DEPTH, withoutPoisonKeys } from './nesting-depth.js';
+import { sameJson } from '../tool-sets/same-json.js';
 import { exceedsCodePoints } from './text-length.js';
 
 /**
@@ -211,6 +212,51 @@ function cleanTool(raw: unknown, grouped: { serverId: string; serverName: string
     if (tags.length > 0) tool.tags = tags;
   }
   return tool;
+}
+
+/**
+ * Whether reading `raw` as a tool of a `tools` list gives `tool`, a tool this reading gave: each of
+ * `tool`'s fields is in `raw` with the same JSON, and every other field of `raw` is one the reading
+ * leaves out (a field it does not know, or a description, title, schema, annotations or tags that is
+ * empty, `null` or of the wrong type). It never says yes wrongly; it says no for a tool the reading
+ * would change otherwise (a key or server name worked out, a title cut), and the caller then reads it.
+ * Lets a service that holds the list a project sent last skip reading the same list sent again.
+ */
+export function readsAs(raw: unknown, tool: ToolInfo): boolean {
+  if (!isRecord(raw)) return false;
+  const fields = tool as unknown as Record<string, unknown>;
+  let matched = 0;
+  for (const key in raw) {
+    if (!Object.hasOwn(raw, key)) return false;
+    if (Object.hasOwn(fields, key)) {
+      if (!sameJson(raw[key], fields[key])) return false;
+      matched += 1;
+    } else if (!leftOut(key, raw[key])) return false;
+  }
+  for (const key in fields) if (Object.hasOwn(fields, key)) matched -= 1;
+  return matched === 0;
+}
+
+/** Whether the reading leaves out `raw[key]` (cleanTool's rules; a read tool always has its key, name and server). */
+function leftOut(key: string, value: unknown): boolean {
+  switch (key) {
+    case 'toolKey':
+    case 'toolName':
+    case 'serverName':
+      return false;
+    case 'description':
+    case 'title':
+      return nonEmptyString(value) === undefined;
+    case 'inputSchema':
+    case 'annotations':
+      return !isRecord(value) || isEmpty(value);
+    case 'tags':
+      return !Array.isArray(value) || !value.some((tag) => typeof tag === 'string' && tag !== '');
+    default:
+      // Fields the reading does not know, and `name`, which it reads only when `toolName` is absent
+      // (and `tool`'s toolName, matched above, came from `raw`'s).
+      return true;
+  }
 }
 
 function keyOf(value: unknown): { toolKey?: string } {
