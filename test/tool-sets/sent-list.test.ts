@@ -3,7 +3,7 @@
 // tools are, as parsed, the list this project sent last is not read again at all (resentList): a yes
 // must always mean that reading the body's tools would have given the held tools, with nothing
 // skipped, or a search would rank another list than it was sent.
-import { canonicalToolSet, MAX_NAME_CHARS, readToolList, type ToolList } from '@catalog-search/core';
+import { canonicalToolSet, MAX_NAME_CHARS, readToolList, type ToolInfo, type ToolList } from '@catalog-search/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MemoryBudget } from '../../src/memory/index.js';
@@ -86,6 +86,21 @@ const withLeftOutFields = (tools: readonly object[], at: number): object[] =>
     return key in tool ? tool : { ...tool, [key]: value };
   });
 
+/**
+ * A held tool as an MCP router may send it: the MCP `name` for `toolName`, no `toolKey` where the key is
+ * the one worked out from the server and the name, no `serverName` where it is empty.
+ */
+function asMcpTool(tool: ToolInfo): object {
+  const { toolKey, toolName, serverName, ...rest } = tool;
+  const workedOut = serverName === '' ? toolName : `${serverName}:${toolName}`;
+  return {
+    name: toolName,
+    ...(serverName === '' ? {} : { serverName }),
+    ...(toolKey === workedOut ? {} : { toolKey }),
+    ...rest,
+  };
+}
+
 /** The held tools sent again with one change to one tool, as a router's next list may differ. */
 function withOneChange(tools: readonly object[], at: number, value: unknown): object[] {
   return tools.map((tool, index) => {
@@ -160,6 +175,21 @@ describe('resentList', () => {
     expect(again?.byReference).toBe(false);
   });
 
+  it('gives the held array for MCP tools sent as they are, with keys and server names worked out', () => {
+    const toolSets = store();
+    const mcp = [
+      { name: 'create_event', serverName: 'calendar', description: 'Create an event', inputSchema: { type: 'object' } },
+      { name: 'ping', serverName: null, annotations: { readOnlyHint: true } },
+      { toolName: 'search', toolKey: 'web:search', serverName: 'web' },
+    ];
+    const first = send(copy(mcp), 'p', toolSets);
+    expect(first.list.tools.map((tool) => tool.toolKey)).toEqual(['calendar:create_event', 'ping', 'web:search']);
+    expect(resentList(copy(mcp), 'p', toolSets)?.list.tools).toBe(first.list.tools);
+    // A worked-out key sent as another key, or a server name that changes the worked-out key: read again.
+    expect(resentList([{ ...mcp[0], toolKey: 'other' }, mcp[1], mcp[2]], 'p', toolSets)).toBeUndefined();
+    expect(resentList([mcp[0], { ...mcp[1], serverName: 'x' }, mcp[2]], 'p', toolSets)).toBeUndefined();
+  });
+
   it('gives the held array when the tools carry fields the reading leaves out', () => {
     const toolSets = store();
     const first = send(copy(sampleTools), 'p', toolSets);
@@ -189,7 +219,7 @@ describe('resentList', () => {
       ),
       // A title longer than a name may be is left out: the held tool has none, and the reading is needed.
       copy(sampleTools).map((tool, index) => (index === 0 ? { ...tool, title: 'long '.repeat(MAX_NAME_CHARS) } : tool)),
-      // A key worked out from the server and the name: the reading is needed.
+      // Without its key a tool gets one worked out from its server name and name: here not the held key.
       copy(sampleTools).map((tool, index) => (index === 0 ? { ...tool, toolKey: undefined } : tool)),
     ];
     for (const variant of variants) expect(resentList(variant, 'p', toolSets)).toBeUndefined();
@@ -217,12 +247,13 @@ describe('resentList', () => {
           const next = [
             copy(held).map(reordered),
             withLeftOutFields(copy(held), how),
+            copy(held).map(asMcpTool),
             copy(sent),
-            withOneChange(copy(held), Math.floor(how / 5), value),
+            withOneChange(copy(held), Math.floor(how / 6), value),
             copy(other),
-          ][how % 5]!;
+          ][how % 6]!;
           const resent = resentList(next, 'p', toolSets);
-          if (how % 5 < 2) expect(resent?.list.tools).toBe(held);
+          if (how % 6 < 3) expect(resent?.list.tools).toBe(held);
           if (resent === undefined) return;
           const reading = readToolList({ tools: copy(next) });
           expect(reading.ok && reading.list.skippedCount).toBe(0);

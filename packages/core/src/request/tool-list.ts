@@ -164,6 +164,33 @@ type Cleaned = ToolInfo | { problem: string; toolKey?: string };
 
 function cleanTool(raw: unknown, grouped: { serverId: string; serverName: string } | undefined): Cleaned {
   if (!isRecord(raw)) return { problem: ': must be an object' };
+  const identity = identityOf(raw, grouped);
+  if ('problem' in identity) return identity;
+  const { toolKey, toolName, serverName } = identity;
+  const tool: ToolInfo = { toolKey, toolName, serverName };
+  const description = nonEmptyString(raw.description);
+  if (description !== undefined) tool.description = description;
+  const title = nonEmptyString(raw.title);
+  if (title !== undefined && !exceedsCodePoints(title, MAX_NAME_CHARS)) tool.title = title;
+  for (const field of ['inputSchema', 'annotations'] as const) {
+    const value = raw[field];
+    if (!isRecord(value) || isEmpty(value)) continue;
+    const nesting = inspectNesting(value, MAX_NESTING_DEPTH);
+    if (nesting === 'too_deep') return { problem: `${field}: nests deeper than ${MAX_NESTING_DEPTH} levels`, toolKey };
+    tool[field] = nesting === 'poisoned' ? withoutPoisonKeys(value) : value;
+  }
+  if (Array.isArray(raw.tags)) {
+    const tags = raw.tags.filter((tag): tag is string => typeof tag === 'string' && tag !== '');
+    if (tags.length > 0) tool.tags = tags;
+  }
+  return tool;
+}
+
+/** A tool's key, name and server name as the reading makes them (the name and server may stand in for the key). */
+function identityOf(
+  raw: Record<string, unknown>,
+  grouped: { serverId: string; serverName: string } | undefined,
+): Pick<ToolInfo, 'toolKey' | 'toolName' | 'serverName'> | { problem: string; toolKey?: string } {
   // A flat list may carry MCP Tool objects as they are: `name` stands in for an absent `toolName`.
   const nameField =
     grouped || ((raw.toolName === undefined || raw.toolName === null) && typeof raw.name === 'string')
@@ -194,56 +221,48 @@ function cleanTool(raw: unknown, grouped: { serverId: string; serverName: string
     return { problem: `toolKey: must be at most ${MAX_NAME_CHARS} characters` };
   if (exceedsCodePoints(serverName, MAX_NAME_CHARS))
     return { problem: `serverName: must be at most ${MAX_NAME_CHARS} characters`, toolKey };
-
-  const tool: ToolInfo = { toolKey, toolName, serverName };
-  const description = nonEmptyString(raw.description);
-  if (description !== undefined) tool.description = description;
-  const title = nonEmptyString(raw.title);
-  if (title !== undefined && !exceedsCodePoints(title, MAX_NAME_CHARS)) tool.title = title;
-  for (const field of ['inputSchema', 'annotations'] as const) {
-    const value = raw[field];
-    if (!isRecord(value) || isEmpty(value)) continue;
-    const nesting = inspectNesting(value, MAX_NESTING_DEPTH);
-    if (nesting === 'too_deep') return { problem: `${field}: nests deeper than ${MAX_NESTING_DEPTH} levels`, toolKey };
-    tool[field] = nesting === 'poisoned' ? withoutPoisonKeys(value) : value;
-  }
-  if (Array.isArray(raw.tags)) {
-    const tags = raw.tags.filter((tag): tag is string => typeof tag === 'string' && tag !== '');
-    if (tags.length > 0) tool.tags = tags;
-  }
-  return tool;
+  return { toolKey, toolName, serverName };
 }
 
 /**
- * Whether reading `raw` as a tool of a `tools` list gives `tool`, a tool this reading gave: each of
- * `tool`'s fields is in `raw` with the same JSON, and every other field of `raw` is one the reading
- * leaves out (a field it does not know, or a description, title, schema, annotations or tags that is
- * empty, `null` or of the wrong type). It never says yes wrongly; it says no for a tool the reading
- * would change otherwise (a key or server name worked out, a title cut), and the caller then reads it.
- * Lets a service that holds the list a project sent last skip reading the same list sent again.
+ * Whether reading `raw` as a tool of a `tools` list gives `tool`, a tool this reading gave: the same
+ * key, name and server name as the reading makes them (sent, or worked out from the MCP `name` and the
+ * server), each of `tool`'s other fields in `raw` with the same JSON, and every other field of `raw` one
+ * the reading leaves out (a field it does not know, or a description, title, schema, annotations or tags
+ * that is empty, `null` or of the wrong type). It never says yes wrongly; it may say no for a tool the
+ * reading would change otherwise (a title cut, tags filtered), and the caller then reads it. Lets a
+ * service that holds the list a project sent last skip reading the same list sent again.
  */
 export function readsAs(raw: unknown, tool: ToolInfo): boolean {
   if (!isRecord(raw)) return false;
+  const identity = identityOf(raw, undefined);
+  if ('problem' in identity) return false;
+  if (
+    identity.toolKey !== tool.toolKey ||
+    identity.toolName !== tool.toolName ||
+    identity.serverName !== tool.serverName
+  )
+    return false;
   const fields = tool as unknown as Record<string, unknown>;
   let matched = 0;
   for (const key in raw) {
     if (!Object.hasOwn(raw, key)) return false;
+    if (IDENTITY_FIELDS.has(key)) continue;
     if (Object.hasOwn(fields, key)) {
       if (!sameJson(raw[key], fields[key])) return false;
       matched += 1;
     } else if (!leftOut(key, raw[key])) return false;
   }
-  for (const key in fields) if (Object.hasOwn(fields, key)) matched -= 1;
+  for (const key in fields) if (Object.hasOwn(fields, key) && !IDENTITY_FIELDS.has(key)) matched -= 1;
   return matched === 0;
 }
 
-/** Whether the reading leaves out `raw[key]` (cleanTool's rules; a read tool always has its key, name and server). */
+/** The fields `identityOf` reads (`name` only when `toolName` is absent, else the reading ignores it). */
+const IDENTITY_FIELDS = new Set(['toolKey', 'toolName', 'name', 'serverName']);
+
+/** Whether the reading leaves out `raw[key]`, a field other than the identity (cleanTool's rules). */
 function leftOut(key: string, value: unknown): boolean {
   switch (key) {
-    case 'toolKey':
-    case 'toolName':
-    case 'serverName':
-      return false;
     case 'description':
     case 'title':
       return nonEmptyString(value) === undefined;
@@ -253,9 +272,7 @@ function leftOut(key: string, value: unknown): boolean {
     case 'tags':
       return !Array.isArray(value) || !value.some((tag) => typeof tag === 'string' && tag !== '');
     default:
-      // Fields the reading does not know, and `name`, which it reads only when `toolName` is absent
-      // (and `tool`'s toolName, matched above, came from `raw`'s).
-      return true;
+      return true; // a field the reading does not know
   }
 }
 
