@@ -8,9 +8,12 @@
 // budget arithmetic is the same. Run: `npm run bench -- client` (it imports the built packages:
 // `npm run build` first when sources changed; `npm ci` builds them).
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   createRankCache,
@@ -257,6 +260,29 @@ const catalogs = [loadCatalog('livemcpbench', Infinity), loadCatalog('smithery_c
   console.log(`  ${verdict('cold first search', ms, 100)}`);
 }
 
+/** Script lines that read the tools from standard input and make `client`, whose cloud refuses connections. */
+const REFUSED_CLIENT = `
+  const tools = JSON.parse(readFileSync(0, 'utf8'));
+  const server = createServer();
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  const client = createCatalogSearchClient({ baseUrl: 'http://127.0.0.1:' + port, token: 'bench' });`;
+
+/** The JSON line a script prints, from five new processes in `cwd`, the first catalog's tools on their input. */
+function inNewProcesses<T extends { source: string }>(script: string, cwd: string): T[] {
+  const runs = Array.from({ length: 5 }, () => {
+    const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd,
+      input: JSON.stringify(catalogs[0]!.tools),
+      encoding: 'utf8',
+    });
+    return JSON.parse(output) as T;
+  });
+  if (runs.some((run) => run.source !== 'local')) throw new Error('expected local answers');
+  return runs;
+}
+
 // The same in new processes, for a router that calls prepare(tools) at start-up as the client's
 // README advises (prepare pays the engine's first compilation of the ranking code, off the search path).
 {
@@ -264,32 +290,62 @@ const catalogs = [loadCatalog('livemcpbench', Infinity), loadCatalog('smithery_c
     import { readFileSync } from 'node:fs';
     import { createServer } from 'node:http';
     import { createCatalogSearchClient } from '@catalog-search/client';
-    const tools = JSON.parse(readFileSync(0, 'utf8'));
-    const server = createServer();
-    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address();
-    await new Promise((resolve) => server.close(resolve));
-    const client = createCatalogSearchClient({ baseUrl: 'http://127.0.0.1:' + port, token: 'bench' });
+    ${REFUSED_CLIENT}
     const t0 = performance.now();
     client.prepare(tools);
     const t1 = performance.now();
     const outcome = await client.search({ query: ['search the web for recent news'], tools });
     console.log(JSON.stringify({ prepare: t1 - t0, search: performance.now() - t1, source: outcome.source }));`;
-  const runs = Array.from({ length: 5 }, () => {
-    const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
-      cwd: fileURLToPath(new URL('..', import.meta.url)),
-      input: JSON.stringify(catalogs[0]!.tools),
-      encoding: 'utf8',
-    });
-    return JSON.parse(output) as { prepare: number; search: number; source: string };
-  });
-  if (runs.some((run) => run.source !== 'local')) throw new Error('expected local answers');
+  const runs = inNewProcesses<{ prepare: number; search: number; source: string }>(
+    script,
+    fileURLToPath(new URL('..', import.meta.url)),
+  );
   const search = stats(runs.map((run) => run.search));
   console.log(
     `new process, prepare(tools) at start-up (${fmt(stats(runs.map((run) => run.prepare)).median)}), ` +
       `then the first search, cloud down: median ${fmt(search.median)}, max ${fmt(search.max)} (5 processes)`,
   );
   console.log(`  ${verdict('first search after prepare, new process', search.median, 100)}`);
+}
+
+// The package as a router installs it: the tarball (`npm run pack:client`) installed in a project of
+// its own, then new processes that import it and search once, unprepared, with the cloud down. The
+// processes above import the workspace's build, file by file; a router's start-up pays this import.
+{
+  const project = mkdtempSync(join(tmpdir(), 'client-bench-'));
+  try {
+    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+    const repo = fileURLToPath(new URL('..', import.meta.url));
+    execFileSync(npm, ['pack', '--workspace', 'packages/client', '--pack-destination', project], {
+      cwd: repo,
+      stdio: 'ignore',
+    });
+    const tarball = readdirSync(project).find((name) => name.endsWith('.tgz'))!;
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'router', private: true, type: 'module' }));
+    execFileSync(npm, ['install', '--no-audit', '--no-fund', '--ignore-scripts', join(project, tarball)], {
+      cwd: project,
+      stdio: 'ignore',
+    });
+    const script = `
+      import { readFileSync } from 'node:fs';
+      import { createServer } from 'node:http';
+      const t0 = performance.now();
+      const { createCatalogSearchClient } = await import('@catalog-search/client');
+      const importMs = performance.now() - t0;
+      ${REFUSED_CLIENT}
+      const t1 = performance.now();
+      const outcome = await client.search({ query: ['search the web for recent news'], tools });
+      console.log(JSON.stringify({ importMs, search: performance.now() - t1, source: outcome.source }));`;
+    const runs = inNewProcesses<{ importMs: number; search: number; source: string }>(script, project);
+    const imported = stats(runs.map((run) => run.importMs));
+    const search = stats(runs.map((run) => run.search));
+    console.log(
+      `the installed tarball in a new process: import ${fmt(imported.median)} (max ${fmt(imported.max)}), ` +
+        `then the first search, unprepared, cloud down: median ${fmt(search.median)}, max ${fmt(search.max)} (5 processes)`,
+    );
+  } finally {
+    rmSync(project, { recursive: true, force: true });
+  }
 }
 for (const catalog of catalogs) await benchCatalog(catalog);
 await benchCloudUp(catalogs[0]!);

@@ -86,6 +86,26 @@ describe('the client tarball in a fresh project', () => {
     expect(files).toContain('index.d.ts');
   });
 
+  it('loads no module of TypeBox: it is bundled in (its 266 modules were most of the import time)', async () => {
+    // A resolve hook that refuses TypeBox: importing the client and a local answer (the service is not
+    // asked) must not need it.
+    const refuse = `export async function resolve(specifier, context, next) {
+      if (specifier.startsWith('@sinclair/typebox')) throw new Error('loaded ' + specifier);
+      return next(specifier, context);
+    }`;
+    const program = `import { register } from 'node:module';
+register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(refuse)}));
+const { createCatalogSearchClient } = await import('@catalog-search/client');
+const client = createCatalogSearchClient({ baseUrl: 'http://127.0.0.1:9', token: 't' });
+const tools = [{ toolKey: 'files:read_file', toolName: 'read_file', serverName: 'Files', description: 'Read a file' }];
+const outcome = await client.search({ query: ['read a file'], tools });
+console.log(JSON.stringify({ source: outcome.source, first: outcome.results[0]?.toolKey }));
+`;
+    await writeFile(join(scratch, 'no-typebox.mjs'), program);
+    const { stdout } = await run(process.execPath, ['no-typebox.mjs'], { cwd: scratch });
+    expect(JSON.parse(stdout)).toEqual({ source: 'local', first: 'files:read_file' });
+  });
+
   it('answers a tool_discovery call against the running service, sized by detail, with onSearch seeing each search', async () => {
     const { tool, calls, searches } = await runProgram(service!.url, 'router.mjs');
     expect(tool).toMatchObject({ name: 'tool_discovery', inputSchema: { required: ['query'] } });

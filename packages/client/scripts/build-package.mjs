@@ -1,5 +1,5 @@
 // Builds the publishable client into dist/ (run by `npm pack` through `prepack`): one ES module with
-// the shared core bundled in, and declarations with core's vendored beside them, so the tarball
+// the shared core and TypeBox bundled in, and declarations with core's vendored beside them, so the tarball
 // installs on its own from the public registry. No source maps (they would point at sources the
 // tarball does not ship) and no build info.
 import { execFileSync } from 'node:child_process';
@@ -30,8 +30,13 @@ await build({
   platform: 'neutral',
   target: 'es2022',
   alias: { '@catalog-search/core': join(root, '../core/src/index.ts') },
-  // The client's own dependencies (core's, declared again in the client's package.json) stay imports.
-  external: Object.keys(pkg.dependencies ?? {}).flatMap((name) => [name, `${name}/*`]),
+  // The client's own dependencies (core's, declared again in the client's package.json) stay imports,
+  // but for TypeBox: its ES build is 266 modules, and loading them was most of importing the client in
+  // a new process (246–260 ms; 62–72 ms bundled: `npm run bench -- client`). It stays a dependency: the
+  // declarations name its types.
+  external: Object.keys(pkg.dependencies ?? {})
+    .filter((name) => name !== '@sinclair/typebox')
+    .flatMap((name) => [name, `${name}/*`]),
   sourcemap: false,
   legalComments: 'none',
 });
