@@ -1,12 +1,13 @@
 // `npm run bench -- new-list`: what a router meets first: a new 1,000-tool list (the first 1,000 tools
 // of smithery_catalog), searched one request after another with the datasets' requests (LiveMCPBench,
-// then MCPToolBench++; none asked twice), by the service with the semantic stage on (the defaults)
+// then MCPToolBench++; none asked twice), by the service with the semantic stage on (EMBEDDINGS=on, the embedded encoder)
 // and off, alternating request by request so both see the same machine. Each round is a new project,
 // so its list is new to the stage and is embedded in the background while the round runs: this is a
 // list's first minute. Reported per round: p50 / p95 / max of each, their ratio, and how the stage
 // answered (meta.semantic), and how much of the list its background lane had embedded by the round's
 // end (the vectors' bytes in the service's /metrics, ~2.2 KB per tool). Targets (docs/performance.md): a search of a list being embedded costs at
 // most 2× the same search with the stage off (+10 ms), p50; no search past its deadline (+150 ms).
+// Then the steady state: the last round's list once embedded, new requests, stage on vs off.
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { SearchResponse } from '@catalog-search/core';
@@ -15,10 +16,11 @@ import { loadCatalog } from '../eval/datasets.js';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SEARCHES = Number(process.env.BENCH_SEARCHES ?? 30);
 const DEADLINE_MS = 4000;
+const STEADY_SEARCHES = Number(process.env.BENCH_STEADY_SEARCHES ?? 60);
 
 const catalog = loadCatalog('smithery_catalog', 1000);
 const requests = [...(loadCatalog('livemcpbench')?.queries ?? []), ...(loadCatalog('mcptoolbench_pp')?.queries ?? [])];
-if (catalog === undefined || requests.length < ROUNDS * SEARCHES)
+if (catalog === undefined || requests.length < ROUNDS * SEARCHES + STEADY_SEARCHES)
   throw new Error('new-list.bench.ts needs ../shared/bench beside the repo');
 const tools = catalog.tools;
 
@@ -92,5 +94,30 @@ for (let round = 0; round < ROUNDS; round += 1) {
   );
 }
 console.log(`slowest search of the run: ${worst.toFixed(0)} ms (deadline ${DEADLINE_MS} ms)`);
+
+// The same list once embedded (the last round's project, the steady state): what a new request costs a
+// router's search with the stage on, whole service over HTTP, against the stage off (issue 21's warm-hybrid
+// figure, which semantic.bench.ts measures inside the pipeline). A request not embedded within its bound
+// (EMBEDDINGS_QUERY_WAIT_MS, 60 ms) is answered by words: `timeout`.
+const steadyToken = tokens[ROUNDS - 1]!;
+// "hybrid" once the whole list has vectors (the polling request's own vector is cached after its first search).
+for (
+  let wait = 0;
+  wait < 600 && (await search(onPort, steadyToken, 'the steady state')).semantic !== 'hybrid';
+  wait += 1
+)
+  await new Promise((resolve) => setTimeout(resolve, 500));
+const steady = { on: [] as number[], off: [] as number[], statuses: new Map<string, number>() };
+for (const query of requests.slice(ROUNDS * SEARCHES, ROUNDS * SEARCHES + STEADY_SEARCHES)) {
+  const fromOn = await search(onPort, steadyToken, query);
+  steady.on.push(fromOn.ms);
+  steady.statuses.set(fromOn.semantic, (steady.statuses.get(fromOn.semantic) ?? 0) + 1);
+  steady.off.push((await search(offPort, steadyToken, query)).ms);
+}
+console.log(
+  `the list embedded, ${STEADY_SEARCHES} new requests: stage on ${figures(steady.on)}, off ${figures(steady.off)} ms p50 / p95 / max; ` +
+    `on adds ${(quantile(steady.on, 0.5) - quantile(steady.off, 0.5)).toFixed(1)} ms p50; ` +
+    `semantic: ${[...steady.statuses].map(([status, count]) => `${status} ${count}`).join(', ')}`,
+);
 server.disconnect();
 server.kill();
