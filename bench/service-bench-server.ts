@@ -6,14 +6,15 @@ import { TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
 import { benchConfig, startBenchService } from './bench-service.js';
 
-// The service twice: with the semantic stage off, and with the defaults (the embedded encoder), whose
-// background embedding of a new list takes CPU from the requests being counted, as it does in production.
+// The service twice: with the semantic stage off (the defaults), and with the embedded encoder
+// (EMBEDDINGS=on), whose background embedding of a new list takes CPU from the requests being counted,
+// as it does in production.
 const config = benchConfig({ EMBEDDINGS: 'off' });
 const service = await startBenchService(config);
-const defaults = await startBenchService(benchConfig({}));
-// One project per round of the defaults service, so that each round's list is new to it (its first minute).
+const stageOn = await startBenchService(benchConfig({ EMBEDDINGS: 'on' }));
+// One project per round of the stage-on service, so that each round's list is new to it (its first minute).
 const projectTokens = Array.from({ length: 32 }, (_, round) =>
-  defaults.app.jwt.sign({ projectId: `round-${round}`, sub: 'bench' }, { expiresIn: '1h' }),
+  stageOn.app.jwt.sign({ projectId: `round-${round}`, sub: 'bench' }, { expiresIn: '1h' }),
 );
 
 // The floor: a bare Fastify route that only parses and validates the same body.
@@ -24,7 +25,7 @@ await floor.listen({ host: '127.0.0.1', port: 0 });
 
 process.send!({
   servicePort: service.port,
-  defaultsPort: defaults.port,
+  stageOnPort: stageOn.port,
   projectTokens,
   floorPort: (floor.server.address() as { port: number }).port,
   token: service.token,

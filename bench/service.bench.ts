@@ -1,7 +1,8 @@
 // `npm run bench -- service`: throughput and latency of POST /catalog/search (full search: auth,
 // validation, lexical ranking on a warm per-project cache, audit log) against the floor, a bare
 // Fastify route that only parses and validates the same body, for 100- and 1,000-tool requests,
-// with the semantic stage off and with the defaults (on), for a new list and an embedded one.
+// with the semantic stage off (the defaults) and on (EMBEDDINGS=on, the embedded encoder), for a new
+// list and an embedded one.
 // Both run in one child process and are measured in alternating rounds (floor, full, floor, full,
 // ...) so that load drift on a shared machine hits both alike; the medians and their ratio are
 // reported. The ratio is what to read: absolute numbers depend on the machine.
@@ -87,7 +88,7 @@ const server = fork(fileURLToPath(new URL('./service-bench-server.ts', import.me
 });
 const ports = await new Promise<{
   servicePort: number;
-  defaultsPort: number;
+  stageOnPort: number;
   floorPort: number;
   token: string;
   projectTokens: string[];
@@ -96,9 +97,7 @@ const ports = await new Promise<{
 console.log(
   `tools: ${source}; loopback, ${CONNECTIONS} connections; ${ROUNDS} alternating rounds of ${DURATION_S} s (+1 s warm-up) per route; medians`,
 );
-console.log(
-  '"stage on, new list": the defaults (semantic stage on, embedded encoder), each round a new project, so its list is',
-);
+console.log('"stage on, new list": EMBEDDINGS=on (the embedded encoder), each round a new project, so its list is');
 console.log(
   'new and embedded in the background while the round runs (a list\'s first minute); "stage on, embedded": one project whose list',
 );
@@ -135,7 +134,7 @@ function report(count: number, body: string, floor: Figures, routes: ReadonlyArr
   }
 }
 
-// The stage off first, for both sizes, while the defaults service has no list to embed: its background
+// The stage off first, for both sizes, while the stage-on service has no list to embed: its background
 // lane (a thread of the same process) would otherwise embed the new-list rounds' lists during these
 // rounds, which a deployment with EMBEDDINGS=off has no thread for (it moved this ratio by ±0.2).
 for (const { count, body } of bodies) {
@@ -147,13 +146,13 @@ for (const { count, body } of bodies) {
   report(count, body, medianOf(rounds.floor), [['stage off', medianOf(rounds.off)]]);
 }
 
-// The defaults, against the floor measured in the same rounds (whose CPU the background lane shares).
+// The stage on, against the floor measured in the same rounds (whose CPU the background lane shares).
 let projectRound = 0;
 for (const { count, body } of bodies) {
   // The steady state's project: searched until its list is embedded.
   const steadyToken = ports.projectTokens.at(-1 - (count === 100 ? 0 : 1))!;
   for (let attempt = 0; attempt < 600; attempt += 1) {
-    const response = await fetch(search(ports.defaultsPort), {
+    const response = await fetch(search(ports.stageOnPort), {
       method: 'POST',
       headers: { authorization: `Bearer ${steadyToken}`, 'content-type': 'application/json' },
       body,
@@ -164,8 +163,8 @@ for (const { count, body } of bodies) {
   const rounds = { floor: [] as Figures[], fresh: [] as Figures[], steady: [] as Figures[] };
   for (let round = 0; round < ROUNDS; round += 1) {
     rounds.floor.push(await measure(floorUrl, body, ports.token));
-    rounds.fresh.push(await measure(search(ports.defaultsPort), body, ports.projectTokens[projectRound++]!));
-    rounds.steady.push(await measure(search(ports.defaultsPort), body, steadyToken));
+    rounds.fresh.push(await measure(search(ports.stageOnPort), body, ports.projectTokens[projectRound++]!));
+    rounds.steady.push(await measure(search(ports.stageOnPort), body, steadyToken));
   }
   report(count, body, medianOf(rounds.floor), [
     ['stage on, new list', medianOf(rounds.fresh)],

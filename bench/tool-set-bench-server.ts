@@ -7,8 +7,8 @@ const start = (metricsEnabled: boolean) =>
   startBenchService(
     benchConfig({
       METRICS_ENABLED: String(metricsEnabled),
-      // BENCH_EMBEDDINGS=off measures the BM25-only service (the semantic stage is on by default).
-      EMBEDDINGS: process.env.BENCH_EMBEDDINGS ?? 'on',
+      // The service's defaults (the semantic stage off); BENCH_EMBEDDINGS=on measures the embedded encoder.
+      ...(process.env.BENCH_EMBEDDINGS ? { EMBEDDINGS: process.env.BENCH_EMBEDDINGS } : {}),
     }),
   );
 const withMetrics = await start(true);

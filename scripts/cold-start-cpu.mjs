@@ -1,7 +1,7 @@
 // The service's cold start in CPU time (all threads), which a loaded machine distorts far less than
 // wall-clock: starts `node dist/src/server.js` (npm run build first), polls /healthz, and reads the
 // process's user+system time from /proc at the first 200 (Linux). Median of RUNS starts.
-//   node scripts/cold-start-cpu.mjs [runs]          EMBEDDINGS=off node scripts/cold-start-cpu.mjs
+//   node scripts/cold-start-cpu.mjs [runs]          EMBEDDINGS=on node scripts/cold-start-cpu.mjs (the embedded encoder)
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -57,6 +57,6 @@ const results = [];
 for (let i = 0; i < runs; i += 1) results.push(await once());
 const median = (values) => values.sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
 console.log(
-  `cold start to /healthz (EMBEDDINGS=${process.env.EMBEDDINGS ?? 'on'}): median ${Math.round(median(results.map((r) => r.cpuMs)))} ms CPU, ` +
+  `cold start to /healthz (EMBEDDINGS=${process.env.EMBEDDINGS ?? 'off'}): median ${Math.round(median(results.map((r) => r.cpuMs)))} ms CPU, ` +
     `${Math.round(median(results.map((r) => r.wallMs)))} ms wall over ${runs} runs`,
 );

@@ -3,7 +3,7 @@
 # (read-only root, tmpfs /tmp, as in production), over several runs. Each run is paired with a floor measured
 # the same way: a bare node HTTP server started from the same image, i.e. what Docker and Node alone cost.
 # Usage: scripts/measure-image.sh [image] [runs]   (default: catalog-search:test, 5 runs)
-#   MEASURE_DOCKER_ARGS='-e EMBEDDINGS=off' scripts/measure-image.sh ...   adds `docker run` arguments (word-split)
+#   MEASURE_DOCKER_ARGS='-e EMBEDDINGS=on' scripts/measure-image.sh ...   adds `docker run` arguments (word-split)
 set -euo pipefail
 
 image="${1:-catalog-search:test}"

@@ -97,7 +97,8 @@ export function createServices(config: Readonly<Config>, deps: ServiceDeps, log:
         },
       })
     : undefined;
-  if (!semantic) log.info('semantic stage off (EMBEDDINGS=off): searches rank by words only (meta.semantic "off")');
+  if (!semantic)
+    log.info('semantic stage off: searches rank by words only (meta.semantic "off"); EMBEDDINGS=on turns it on');
 
   // `filter.tools` rules run in a worker thread, never on the event loop (tool-name-pool.ts).
   const toolNames = new ToolNamePool();

@@ -171,8 +171,9 @@ describe('parseConfig', () => {
     );
   });
 
-  it('turns the semantic stage on with the embedded encoder by default, off with EMBEDDINGS=off, and reads an endpoint', () => {
-    expect(parseConfig({ AUTH_JWT_SECRET: SECRET }).embeddings).toEqual({
+  it('leaves the embedded encoder off by default, runs it with EMBEDDINGS=on, and reads an endpoint', () => {
+    expect(parseConfig({ AUTH_JWT_SECRET: SECRET }).embeddings).toBeUndefined();
+    expect(parseConfig({ AUTH_JWT_SECRET: SECRET, EMBEDDINGS: 'on' }).embeddings).toEqual({
       endpoint: undefined,
       threads: 1,
       backgroundNice: 10,
@@ -203,6 +204,14 @@ describe('parseConfig', () => {
       queryWaitMs: 120,
       maxQueuedPerProject: 100,
     });
+    // An endpoint asks for the stage; EMBEDDINGS=off still turns it off.
+    const endpointOnly = {
+      AUTH_JWT_SECRET: SECRET,
+      EMBEDDINGS_BASE_URL: 'http://127.0.0.1:8081/v1',
+      EMBEDDINGS_MODEL: 'm',
+    };
+    expect(parseConfig(endpointOnly).embeddings?.endpoint?.model).toBe('m');
+    expect(parseConfig({ ...endpointOnly, EMBEDDINGS: 'off' }).embeddings).toBeUndefined();
   });
 
   it('names bad embeddings variables', () => {

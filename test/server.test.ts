@@ -98,9 +98,16 @@ describe('npm start (src/server.ts)', () => {
       body: readFileSync(file!),
     });
     expect(response.status).toBe(200);
-    const body = (await response.json()) as { results: { toolKey: string }[]; meta: { ranker: string } };
+    const body = (await response.json()) as {
+      results: { toolKey: string }[];
+      meta: { ranker: string; semantic?: string };
+    };
     expect(body.results.length).toBeGreaterThan(0);
     expect(body.meta.ranker).toBe('bm25');
+    // The embedded encoder is opt-in (EMBEDDINGS=on): by default the answer is the word ranking, and the
+    // startup log says how to turn meaning on.
+    expect(body.meta.semantic).toBe('off');
+    expect(started.stdout()).toMatch(/semantic stage off: .*EMBEDDINGS=on turns it on/);
     // The token really is for 24 h.
     const payload = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as {
       exp: number;

@@ -80,14 +80,16 @@ export class EnvReader {
     return fallback;
   }
 
-  /** The casts hold: the table's default and allowed values are of the variable's value type. */
-  oneOf<N extends NameOfKind<'one-of'>>(name: N): OneOfValue<N> {
-    const { default: fallback, allowed }: { default: string; allowed: readonly string[] } = VARIABLES[name];
+  /**
+   * The casts hold: the table's default and allowed values are of the variable's value type.
+   * `fallback` replaces the table's default where it depends on other variables (EMBEDDINGS).
+   */
+  oneOf<N extends NameOfKind<'one-of'>>(name: N, fallback?: OneOfValue<N>): OneOfValue<N> {
+    const { default: tableDefault, allowed }: { default: string; allowed: readonly string[] } = VARIABLES[name];
     const value = this.text(name);
-    if (value === undefined) return fallback as OneOfValue<N>;
-    if (!allowed.includes(value)) {
-      this.problems.push(`${name}: must be one of ${allowed.join(', ')} (got "${value}")`);
-      return fallback as OneOfValue<N>;
+    if (value === undefined || !allowed.includes(value)) {
+      if (value !== undefined) this.problems.push(`${name}: must be one of ${allowed.join(', ')} (got "${value}")`);
+      return fallback ?? (tableDefault as OneOfValue<N>);
     }
     return value as OneOfValue<N>;
   }

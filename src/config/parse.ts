@@ -138,10 +138,13 @@ function parseLlm(read: EnvReader, problems: string[]): LlmConfig | undefined {
 }
 
 function parseEmbeddings(read: EnvReader, problems: string[]): EmbeddingsConfig | undefined {
-  const mode = read.oneOf('EMBEDDINGS');
   const baseUrl = read.optionalString('EMBEDDINGS_BASE_URL');
   const apiKey = read.optionalString('EMBEDDINGS_API_KEY');
   const model = read.optionalString('EMBEDDINGS_MODEL');
+  // Unset: on with an endpoint (configuring one asks for the stage), off otherwise. The embedded
+  // encoder is opt-in since wave 3: a new request's vector costs ~30 ms of a search here, past issue
+  // 21's budget, and two threads holding the model ~250 MB per replica (docs/configuration.md).
+  const mode = read.oneOf('EMBEDDINGS', baseUrl !== undefined || model !== undefined ? 'on' : 'off');
   const settings = {
     threads: read.integer('EMBEDDINGS_THREADS'),
     backgroundNice: read.integer('EMBEDDINGS_BACKGROUND_NICE'),

@@ -57,7 +57,7 @@ export interface LlmConfig {
   cacheEntriesPerProject: number;
 }
 
-/** The semantic stage (EMBEDDINGS_*); undefined when EMBEDDINGS=off. */
+/** The semantic stage (EMBEDDINGS_*); undefined when it is off (the default without an endpoint). */
 export interface EmbeddingsConfig {
   /** An OpenAI-compatible endpoint when EMBEDDINGS_BASE_URL is set; else the embedded encoder. */
   endpoint: { baseUrl: string; apiKey: string | undefined; model: string } | undefined;

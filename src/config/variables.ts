@@ -67,7 +67,7 @@ export const SECTIONS = {
   embeddings: {
     title: 'Semantic stage',
     intro:
-      'Sentence embeddings fused with the lexical ranking, on by default with the embedded encoder (Universal Sentence Encoder lite, shipped in node_modules, run in a worker).',
+      "Sentence embeddings fused with the lexical ranking: an embeddings endpoint (`EMBEDDINGS_BASE_URL`, on once set), or the embedded encoder (Universal Sentence Encoder lite, shipped in node_modules, run in worker threads) with `EMBEDDINGS=on`. The embedded encoder was on by default until wave 3 and is now opt-in, by issue 21's rule (on by default only within its budgets). Measured on a 2-core host: a search with a new request waits +25 to +37 ms p50 for its vector (budget: 30 ms), and the longest requests miss the 60 ms bound and are answered by words only; a replica holds ~415 MB after a few searches instead of ~130 MB, serves a third of the by-reference searches per CPU-second, and spends ~21 s of one core on each new 1,000-tool list (at a low priority). What it gives: `npm run eval`'s NDCG@10 0.553 → 0.563 on average, and more of the right tools among the LLM stage's candidates (LiveMCPBench 0.85 → 0.90). Turn it on where that is worth the memory and the wait, or use an endpoint (docs/performance.md, \"The semantic stage's default\").",
   },
   search: {
     title: 'Search limits',
@@ -266,10 +266,11 @@ export const VARIABLES = {
   EMBEDDINGS: {
     section: 'embeddings',
     kind: 'one-of',
-    default: 'on',
+    default: 'off',
+    defaultNote: '`on` when `EMBEDDINGS_BASE_URL` is set, else `off`',
     allowed: ['on', 'off'],
     description:
-      '`off` turns the semantic stage off (`meta.semantic: "off"`; searches rank by words only). Startup logs name the active source.',
+      '`on`: the semantic stage runs, with the embeddings endpoint when `EMBEDDINGS_BASE_URL` is set, else with the embedded encoder (nothing to download). `off`: searches rank by words only (`meta.semantic: "off"`). Was `on` (the embedded encoder) until wave 3; why it changed is above. Startup logs name the active source.',
   },
   EMBEDDINGS_BASE_URL: {
     section: 'embeddings',
@@ -277,7 +278,7 @@ export const VARIABLES = {
     format: 'http(s) URL',
     example: 'https://api.openai.com/v1',
     description:
-      'OpenAI-compatible `/v1/embeddings` endpoint (OpenAI, Azure, vLLM, TEI, Ollama, LiteLLM); with `EMBEDDINGS_MODEL` it replaces the embedded encoder. Unset: the embedded encoder (Universal Sentence Encoder lite, in a worker thread; nothing to download).',
+      'OpenAI-compatible `/v1/embeddings` endpoint (OpenAI, Azure, vLLM, TEI, Ollama, LiteLLM); with `EMBEDDINGS_MODEL` it turns the semantic stage on with that model. Unset: `EMBEDDINGS=on` runs the embedded encoder (Universal Sentence Encoder lite, in worker threads; nothing to download).',
   },
   EMBEDDINGS_MODEL: {
     section: 'embeddings',

@@ -103,7 +103,7 @@ export interface SearchContext {
   onWaiting?: (() => void) | undefined;
   maxDescriptionChars: number;
   reranker?: Reranker | undefined;
-  /** The semantic stage's vectors (src/semantic); undefined when EMBEDDINGS=off. */
+  /** The semantic stage's vectors (src/semantic); undefined when the stage is off (EMBEDDINGS). */
   vectors?: VectorProvider | undefined;
   /**
    * The list's tool-set id (`meta.toolSet`; the semantic stage keeps the list's keys by it), and for a

@@ -1,4 +1,4 @@
-// Parity with the defaults (semantic stage on, the embedded encoder): whenever the cloud's answer says
+// Parity with the semantic stage on (EMBEDDINGS=on: the embedded encoder): whenever the cloud's answer says
 // it is lexical (`meta.ranker: "bm25"` and no `meta.fused`), the client's local fallback gives the very
 // same answer; when meaning moved the ranking, `meta.fused` says so. Real catalogs from ../shared/bench
 // (read at run time), the real service on loopback, the real client.
@@ -14,12 +14,12 @@ import { testToken } from '../helpers/tokens.js';
 
 const haveBenchData = existsSync(join(BENCH_DIR, 'mcptoolbench_pp', 'catalog.jsonl'));
 
-describe.skipIf(!haveBenchData)('parity with the semantic stage on (defaults)', () => {
+describe.skipIf(!haveBenchData)('parity with the semantic stage on (EMBEDDINGS=on)', () => {
   let service: RunningApp;
   let cloud: CatalogSearchClient;
   let local: CatalogSearchClient;
   beforeAll(async () => {
-    // The defaults of EMBEDDINGS_*: the embedded encoder, no wait for tool vectors, the default request bound.
+    // EMBEDDINGS=on with the other EMBEDDINGS_* defaults: no wait for tool vectors, the default request bound.
     service = await startApp(
       testConfig({
         embeddings: {

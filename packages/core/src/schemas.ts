@@ -294,7 +294,7 @@ export type DegradedReason =
  * - `partial`: some tools' vectors are still being embedded (a list seen for the first time); those
  *   tools rank lexically this time;
  * - `pending`: none of the list's vectors are ready yet; the answer is lexical;
- * - `off`: the stage is turned off (EMBEDDINGS=off);
+ * - `off`: the stage is off (the default without an embeddings endpoint; `EMBEDDINGS=on` turns it on);
  * - `timeout`: the request's vector was not ready within its bound (EMBEDDINGS_QUERY_WAIT_MS);
  *   `rate_limited`, `upstream_error`, `invalid_response`: the source failed; `busy`: the source has too
  *   much work queued; `unavailable`: the source failed repeatedly and is skipped for a cool-down. The
@@ -328,7 +328,7 @@ export const SearchMetaSchema = Type.Object(
           description:
             'How the semantic (embedding) stage ran: `hybrid` (lexical and semantic rankings fused), `partial` (some tools of a new ' +
             "list are still being embedded in the background and rank lexically this time), `pending` (none yet: a list's first " +
-            "search), `off`, or why it could not run (`timeout`: the request's vector was not ready within its bound; " +
+            "search), `off` (the stage is not turned on: the default without an embeddings endpoint), or why it could not run (`timeout`: the request's vector was not ready within its bound; " +
             '`rate_limited`, `upstream_error`, `invalid_response`; `busy`: the embedding source has too much work queued, in all or ' +
             'from this project; `unavailable`: the source failed repeatedly and is skipped for a cool-down). New values may be added.',
         }),
