@@ -26,9 +26,15 @@ const SHUTDOWN_DELAY_MS = 2000;
 let container: StartedTestContainer | undefined;
 let baseUrl: string;
 
-beforeAll(async () => {
-  container = await new LockedDownContainer(image)
-    .withEnvironment({ AUTH_JWT_SECRET: secret, LOG_LEVEL: 'warn', SHUTDOWN_DELAY_MS: String(SHUTDOWN_DELAY_MS) })
+/** The image run locked down, as docs/self-hosting.md's `docker run` does, with `env` added. */
+function startLockedDown(env: Record<string, string> = {}): Promise<StartedTestContainer> {
+  return new LockedDownContainer(image)
+    .withEnvironment({
+      AUTH_JWT_SECRET: secret,
+      LOG_LEVEL: 'warn',
+      SHUTDOWN_DELAY_MS: String(SHUTDOWN_DELAY_MS),
+      ...env,
+    })
     .withExposedPorts(8080)
     .withReadOnlyRootFilesystem()
     .withInit()
@@ -38,6 +44,10 @@ beforeAll(async () => {
     .withWaitStrategy(Wait.forHttp('/healthz', 8080).forStatusCode(200))
     .withStartupTimeout(30_000)
     .start();
+}
+
+beforeAll(async () => {
+  container = await startLockedDown();
   baseUrl = `http://${container.getHost()}:${container.getMappedPort(8080)}`;
 });
 
@@ -114,22 +124,28 @@ describe('the running container', () => {
     expect(hostConfig.ReadonlyRootfs).toBe(true);
   });
 
-  it("runs the encoder's background lane at nice 10 with every capability dropped, its other threads at 0", async () => {
-    // Field 19 of /proc/<pid>/task/<tid>/stat is the thread's nice value (after the name in parentheses).
-    const threads = await container!.exec([
-      'node',
-      '-e',
-      "const fs = require('fs'); const pid = fs.readdirSync('/proc').filter((p) => /^\\d+$/.test(p)).find((p) => { try { return fs.readFileSync('/proc/' + p + '/cmdline', 'utf8').startsWith('node\\0dist/src/server.js'); } catch { return false; } }); process.stdout.write(JSON.stringify(fs.readdirSync('/proc/' + pid + '/task').map((tid) => Number(fs.readFileSync('/proc/' + pid + '/task/' + tid + '/stat', 'utf8').split(') ')[1].split(' ')[16]))))",
-    ]);
-    const nices = JSON.parse(threads.stdout) as number[];
-    expect(
-      nices.filter((nice) => nice === 10),
-      threads.stdout,
-    ).toHaveLength(1);
-    expect(
-      nices.filter((nice) => nice !== 10 && nice !== 0),
-      threads.stdout,
-    ).toEqual([]);
+  // The embedded encoder is opt-in (EMBEDDINGS=on): a container of its own, torn down after.
+  it("with EMBEDDINGS=on, runs the encoder's background lane at nice 10 with every capability dropped, its other threads at 0", async () => {
+    const withEncoder = await startLockedDown({ EMBEDDINGS: 'on' });
+    try {
+      // Field 19 of /proc/<pid>/task/<tid>/stat is the thread's nice value (after the name in parentheses).
+      const threads = await withEncoder.exec([
+        'node',
+        '-e',
+        "const fs = require('fs'); const pid = fs.readdirSync('/proc').filter((p) => /^\\d+$/.test(p)).find((p) => { try { return fs.readFileSync('/proc/' + p + '/cmdline', 'utf8').startsWith('node\\0dist/src/server.js'); } catch { return false; } }); process.stdout.write(JSON.stringify(fs.readdirSync('/proc/' + pid + '/task').map((tid) => Number(fs.readFileSync('/proc/' + pid + '/task/' + tid + '/stat', 'utf8').split(') ')[1].split(' ')[16]))))",
+      ]);
+      const nices = JSON.parse(threads.stdout) as number[];
+      expect(
+        nices.filter((nice) => nice === 10),
+        threads.stdout,
+      ).toHaveLength(1);
+      expect(
+        nices.filter((nice) => nice !== 10 && nice !== 0),
+        threads.stdout,
+      ).toEqual([]);
+    } finally {
+      await withEncoder.stop({ timeout: 0 });
+    }
   });
 
   it('answers /healthz and /readyz', async () => {
@@ -162,10 +178,12 @@ describe('the running container', () => {
     expect(response.headers.get('x-request-id')).toBe(requestId);
     const body = (await response.json()) as {
       results: Array<{ toolKey: string; relevance: number }>;
-      meta: { ranker: string };
+      meta: { ranker: string; semantic?: string };
     };
     expect(body.results.length).toBeGreaterThan(0);
     expect(body.results[0]!.toolKey).toBe('github:create_issue');
+    // The image's defaults: no embedded encoder (EMBEDDINGS=on is opt-in).
+    expect(body.meta.semantic).toBe('off');
     const relevances = body.results.map((result) => result.relevance);
     expect(relevances).toEqual([...relevances].sort((a, b) => b - a));
     for (const relevance of relevances) {
