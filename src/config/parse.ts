@@ -143,7 +143,7 @@ function parseEmbeddings(read: EnvReader, problems: string[]): EmbeddingsConfig 
   const model = read.optionalString('EMBEDDINGS_MODEL');
   // Unset: on with an endpoint (configuring one asks for the stage), off otherwise. The embedded
   // encoder is opt-in since wave 3: a new request's vector costs ~30 ms of a search here, past issue
-  // 21's budget, and two threads holding the model ~250 MB per replica (docs/configuration.md).
+  // 21's budget, and two threads holding the model ~290 MB per replica (docs/configuration.md).
   const mode = read.oneOf('EMBEDDINGS', baseUrl !== undefined || model !== undefined ? 'on' : 'off');
   const settings = {
     threads: read.integer('EMBEDDINGS_THREADS'),
