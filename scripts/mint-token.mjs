@@ -3,6 +3,7 @@
 // callers: the Router issues those). Plain Node, no dependencies, so it runs from a clone without a build.
 //
 //   AUTH_JWT_SECRET=... node scripts/mint-token.mjs --project my-project [--issuer I] [--audience A]
+//   npm run -s mint-token -- --project my-project     (the development server's key, from .dev-jwt-secret)
 //   node scripts/mint-token.mjs --private-key key.pem --project my-project      (RS/PS/ES/EdDSA deployments)
 //
 // Options: --project (required), --issuer, --audience, --claim (default projectId, as AUTH_PROJECT_CLAIM),
@@ -10,6 +11,7 @@
 // Prints the token alone on stdout, e.g.  TOKEN=$(node scripts/mint-token.mjs --project smoke)
 import { createHmac, createPrivateKey, sign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const { values } = parseArgs({
@@ -34,7 +36,24 @@ if (!values.project) fail('--project is required (the tenant the token is for)')
 const ttl = Number(values.ttl);
 if (!Number.isInteger(ttl) || ttl <= 0) fail('--ttl must be a whole number of seconds');
 
-const secret = process.env.AUTH_JWT_SECRET;
+// Without a secret or a key: the development server's key (src/development-key.ts keeps it in this
+// git-ignored file when `npm start` runs with no key configured), so its tokens are minted too.
+const DEVELOPMENT_KEY_FILE = fileURLToPath(new URL('../.dev-jwt-secret', import.meta.url));
+const secret = process.env.AUTH_JWT_SECRET || (values['private-key'] ? undefined : developmentKey());
+
+function developmentKey() {
+  if (process.env.NODE_ENV === 'production') return undefined;
+  try {
+    const key = readFileSync(DEVELOPMENT_KEY_FILE, 'utf8').trim();
+    if (key === '') return undefined;
+    process.stderr.write(
+      `mint-token: no AUTH_JWT_SECRET: signing with the development server's key (${DEVELOPMENT_KEY_FILE})\n`,
+    );
+    return key;
+  } catch {
+    return undefined;
+  }
+}
 let alg;
 let signer;
 if (values['private-key']) {
@@ -67,7 +86,8 @@ if (values['private-key']) {
       .digest();
 } else {
   fail(
-    "set AUTH_JWT_SECRET (the deployment's secret) or pass --private-key (the key whose public half the deployment trusts)",
+    "set AUTH_JWT_SECRET (the deployment's secret) or pass --private-key (the key whose public half the deployment trusts); " +
+      'for the development server (`npm start` with no key configured), start it once: it keeps its key in .dev-jwt-secret',
   );
 }
 

@@ -1,5 +1,4 @@
 // The process entry point: the only module that reads process.env and listens.
-import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
@@ -7,6 +6,7 @@ import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.js';
 import { ConfigError, parseConfig, withDevelopmentKey, type Config } from './config.js';
 import { trackConnections } from './connection-drain.js';
+import { developmentKey } from './development-key.js';
 import { listenForMetrics } from './metrics/metrics-server.js';
 import { startTracing } from './tracing/index.js';
 
@@ -22,11 +22,10 @@ try {
   process.exit(1);
 }
 
-// Outside production with no key set, make a throwaway HS256 key so that `npm start` just works.
+// Outside production with no key set, use a development HS256 key (kept across restarts) so that `npm start` just works.
 const devMode = config.auth === undefined;
-if (devMode) {
-  config = withDevelopmentKey(config, randomBytes(32).toString('base64url'));
-}
+const devKey = devMode ? developmentKey() : undefined;
+if (devKey) config = withDevelopmentKey(config, devKey.secret);
 
 // Only when an OTLP endpoint is configured: otherwise no OpenTelemetry module is loaded.
 const tracing = config.tracing ? await startTracing(config.tracing) : undefined;
@@ -102,7 +101,12 @@ function printDevelopmentQuickStart(): void {
     [
       '',
       'catalog-search is running in DEVELOPMENT mode: no AUTH_JWT_SECRET, AUTH_JWT_PUBLIC_KEY or AUTH_JWKS_URL is set,',
-      'so it made a throwaway HS256 key (tokens stop working when the process stops).',
+      ...(devKey?.file
+        ? [
+            `so it signs with a development HS256 key kept in ${devKey.file} (git-ignored): its tokens survive a restart,`,
+            'and `npm run mint-token -- --project NAME` signs more with the same key.',
+          ]
+        : ['so it made a throwaway HS256 key (tokens stop working when the process stops).']),
       `A token for project "${DEV_PROJECT_ID}", valid for ${DEV_TOKEN_LIFETIME}:`,
       '',
       `TOKEN=${token}`,

@@ -1,13 +1,16 @@
 // An example MCP router built on the client: it lists only the two meta-tools of the router's design
 // (seed 000: tool_discovery, tool_execute), answers tool_discovery by collecting the tools/list of
-// every upstream server and searching them (cloud, or locally when the cloud fails), and forwards
-// tool_execute to the server that owns the tool.
+// every upstream server and searching them (cloud, or locally when the cloud fails), forwards
+// tool_execute to the server that owns the tool, and reports how that call went (reportOutcome), so
+// the project's next searches rank the tools that worked higher.
 //
+//   npm start                # the service; in development mode it keeps its key in .dev-jwt-secret
 //   CATALOG_SEARCH_URL=http://127.0.0.1:8080 CATALOG_SEARCH_TOKEN=$(npm run -s mint-token -- --project demo) \
 //     node --import tsx examples/router/router.ts        # an MCP server on stdio (newline-delimited JSON-RPC)
 //
-// The upstream servers here are in-process stand-ins (demo-servers.ts); test/examples/router.test.ts
-// drives this router against the real service.
+// (Against a deployment, mint-token needs its AUTH_JWT_SECRET, or --private-key.) The upstream servers
+// here are in-process stand-ins (demo-servers.ts); test/examples/router.test.ts drives this router
+// against the real service, and runs it as a program as above.
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import {
@@ -15,20 +18,12 @@ import {
   handleToolDiscovery,
   TOOL_DISCOVERY_NAME,
   TOOL_DISCOVERY_TOOL,
+  TOOL_EXECUTE_NAME,
+  TOOL_EXECUTE_TOOL,
   toServers,
   type CatalogSearchClient,
 } from '@catalog-search/client';
 import { DEMO_SERVERS, type UpstreamServer } from './demo-servers.js';
-
-export const TOOL_EXECUTE_TOOL = {
-  name: 'tool_execute',
-  description: 'Run a tool found with tool_discovery: pass its toolKey and the arguments its inputSchema asks for.',
-  inputSchema: {
-    type: 'object',
-    properties: { toolKey: { type: 'string' }, arguments: { type: 'object' } },
-    required: ['toolKey'],
-  },
-} as const;
 
 interface JsonRpcRequest {
   jsonrpc: '2.0';
@@ -44,6 +39,9 @@ export interface Router {
 
 export function createRouter(catalog: CatalogSearchClient, upstreams: UpstreamServer[]): Router {
   const byId = new Map(upstreams.map((server) => [server.serverId, server]));
+  // toolKey -> the requestId of the last tool_discovery that offered it: the search a tool_execute of
+  // it is the outcome of. At most one entry per upstream tool.
+  const offeredBy = new Map<string, string>();
 
   async function callTool(name: string | undefined, args: unknown): Promise<Record<string, unknown>> {
     if (name === TOOL_DISCOVERY_NAME) {
@@ -59,13 +57,13 @@ export function createRouter(catalog: CatalogSearchClient, upstreams: UpstreamSe
         ),
       );
       const result = await handleToolDiscovery(catalog, args, servers);
-      // ---- Outcome reporting (the feedback API, POST /v1/catalog/feedback) goes here. ----
-      // Keep result._meta.requestId with the tool keys offered; when the agent then calls tool_execute
-      // on one of them (or none), report that outcome with the client's reportOutcome. Not in this
-      // client version yet: another change adds it.
+      // Keep which search offered each tool: a tool_execute of it then reports that search's outcome.
+      const requestId = result._meta?.requestId;
+      if (requestId !== undefined)
+        for (const { toolKey } of result.structuredContent?.results ?? []) offeredBy.set(toolKey, requestId);
       return result;
     }
-    if (name === TOOL_EXECUTE_TOOL.name) {
+    if (name === TOOL_EXECUTE_NAME) {
       const { toolKey, arguments: toolArgs } = (args ?? {}) as { toolKey?: unknown; arguments?: unknown };
       const separator = typeof toolKey === 'string' ? toolKey.indexOf(':') : -1;
       const server = separator > 0 ? byId.get((toolKey as string).slice(0, separator)) : undefined;
@@ -74,8 +72,20 @@ export function createRouter(catalog: CatalogSearchClient, upstreams: UpstreamSe
           content: [{ type: 'text', text: `No tool ${JSON.stringify(toolKey)}: find one with tool_discovery.` }],
           isError: true,
         };
-      // ---- Outcome reporting: this call is the outcome of the discovery that offered toolKey. ----
-      return server.callTool((toolKey as string).slice(separator + 1), (toolArgs ?? {}) as Record<string, unknown>);
+      const key = toolKey as string;
+      // This call is the outcome of the search that offered the tool: `succeeded` is the strongest evidence.
+      const report = (outcome: 'succeeded' | 'failed') => {
+        const requestId = offeredBy.get(key);
+        if (requestId !== undefined) catalog.reportOutcome({ requestId, toolKey: key, outcome });
+      };
+      try {
+        const result = await server.callTool(key.slice(separator + 1), (toolArgs ?? {}) as Record<string, unknown>);
+        report(result.isError ? 'failed' : 'succeeded');
+        return result;
+      } catch (error) {
+        report('failed');
+        return { content: [{ type: 'text', text: `${key} failed: ${String(error)}` }], isError: true };
+      }
     }
     return { content: [{ type: 'text', text: `Unknown tool ${name}` }], isError: true };
   }
@@ -113,10 +123,21 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     baseUrl: process.env.CATALOG_SEARCH_URL ?? 'http://127.0.0.1:8080',
     token: process.env.CATALOG_SEARCH_TOKEN,
     timeoutMs: 1500,
-    onSearch: (event) =>
+    onSearch: (event) => {
+      const line = `tool search ${event.requestId}: ${event.source} in ${Math.round(event.durationMs)} ms`;
+      if (!event.configurationProblem) {
+        process.stderr.write(`${line}${event.fallbackReason ? ` (${event.fallbackReason})` : ''}\n`);
+        return;
+      }
+      // Every search goes local until this is fixed: say so, and how.
+      const fix =
+        event.fallbackReason === 'unauthorized' || event.fallbackReason === 'forbidden'
+          ? 'mint a new CATALOG_SEARCH_TOKEN (a development server with a new key refuses older tokens)'
+          : 'check CATALOG_SEARCH_URL';
       process.stderr.write(
-        `tool search ${event.requestId}: ${event.source} in ${Math.round(event.durationMs)} ms${event.fallbackReason ? ` (${event.fallbackReason})` : ''}\n`,
-      ),
+        `${line}: THE CLOUD REFUSED THIS ROUTER (${event.fallbackReason}); answers are local: ${fix}\n`,
+      );
+    },
   });
   const router = createRouter(catalog, DEMO_SERVERS);
   for await (const line of createInterface({ input: process.stdin })) {
@@ -124,4 +145,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const answer = await router.handle(JSON.parse(line) as JsonRpcRequest);
     if (answer !== undefined) process.stdout.write(`${JSON.stringify(answer)}\n`);
   }
+  // The client closed stdin: deliver the queued outcome reports (or give up on them) before exiting.
+  await catalog.flushReports({ timeoutMs: 5000 });
+  const pending = catalog.pendingReports();
+  if (pending > 0) process.stderr.write(`${pending} outcome reports not sent\n`);
 }

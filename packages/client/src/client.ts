@@ -11,6 +11,7 @@ import { CircuitBreaker, type CircuitBreakerOptions, type CircuitSnapshot } from
 import { callCloud, type FetchLike } from './cloud-call.js';
 import type { Compression } from './compression.js';
 import {
+  APIError,
   APIUserAbortError,
   CatalogSearchError,
   CircuitOpenError,
@@ -20,7 +21,12 @@ import {
 import { monotonicNow, startDeadline, type Deadline } from './deadline.js';
 import { CONFIGURATION_REASONS, fallbackReasonFor, type FallbackReason } from './fallback-reason.js';
 import { prepareLocally, searchLocally, usableTools, type LocalSearch } from './local-search.js';
-import { OutcomeReporter, type OutcomeReport, type OutcomeReportOptions } from './outcome-reports.js';
+import {
+  OutcomeReporter,
+  type FlushOptions,
+  type OutcomeReport,
+  type OutcomeReportOptions,
+} from './outcome-reports.js';
 import { newRequestId } from './request-id.js';
 import { runtimeStreamsBodies } from './streamed-body.js';
 import { isRefusedReference, ToolSetReferences } from './tool-set-references.js';
@@ -106,6 +112,11 @@ export interface SearchEvent {
   source: 'cloud' | 'local' | 'none';
   /** Set when `source` is `local`. */
   fallbackReason?: FallbackReason;
+  /**
+   * True when the answer is local for a reason that will not fix itself (`unauthorized`, `forbidden`,
+   * `not_found`, `bad_request`: e.g. the cloud refused the token); absent otherwise. Log it loudly.
+   */
+  configurationProblem?: true;
   /** `meta.ranker` of the answer (`bm25` or `llm`); absent when the search rejected. */
   ranker?: SearchResponse['meta']['ranker'];
   resultCount: number;
@@ -150,8 +161,14 @@ export interface CatalogSearchClient {
    * fallback ranks without what the service learned (it has no copy of it).
    */
   reportOutcome(report: OutcomeReport | readonly OutcomeReport[]): void;
-  /** Sends the queued reports now (e.g. before the router exits); never rejects. */
-  flushReports(): Promise<void>;
+  /**
+   * Sends the queued reports now (e.g. before the router exits) and resolves once each was delivered
+   * or given up on (after its retries), or after `timeoutMs` (default 30,000 ms); never rejects.
+   * `pendingReports()` then says how many were neither.
+   */
+  flushReports(options?: FlushOptions): Promise<void>;
+  /** Reports not yet delivered nor given up on (queued, waiting for a retry, or being sent). */
+  pendingReports(): number;
 }
 
 export function createCatalogSearchClient(options: CatalogSearchClientOptions): CatalogSearchClient {
@@ -176,6 +193,8 @@ export function createCatalogSearchClient(options: CatalogSearchClientOptions): 
   // The router sends the same tool list every time: one cache per client keeps repeat fallbacks fast.
   const local = { cache: createRankCache(), maxDescriptionChars };
   let lastFailure: CatalogSearchError | undefined;
+  // The refused-credentials reason last warned about on the console (reset by a cloud answer).
+  let warnedReason: FallbackReason | undefined;
   // Checked here, not on the first search: in Node the check loads fetch's implementation, which
   // a cold process would otherwise pay for inside its first search.
   const streaming = { enabled: runtimeStreamsBodies() };
@@ -200,6 +219,15 @@ export function createCatalogSearchClient(options: CatalogSearchClientOptions): 
     if (!fallback) throw error;
     const reason = fallbackReasonFor(error);
     notify(options.onFallback, { reason, error, requestId, configurationProblem: CONFIGURATION_REASONS.has(reason) });
+    // A refused token must not look like a working router: unless the router watches fallbacks itself,
+    // say so on the console, once until the cloud answers again (every search would say it otherwise).
+    if (options.onFallback === undefined && REFUSED_CREDENTIALS.has(reason) && warnedReason !== reason) {
+      warnedReason = reason;
+      console.warn(
+        `catalog-search client: the service refused the ${reason === 'forbidden' ? 'project (403)' : 'token (401)'} ` +
+          `at ${url}: searches are answered locally until this is fixed (${error.message}; request ${requestId})`,
+      );
+    }
     if (signal?.aborted) throw new APIUserAbortError({ cause: signal.reason });
     return { ...searchLocally(request, local, requestId, reason), source: 'local', fallbackReason: reason };
   };
@@ -261,6 +289,7 @@ export function createCatalogSearchClient(options: CatalogSearchClientOptions): 
     references.learn(response.meta.toolSet, resent);
     breaker?.success();
     lastFailure = undefined;
+    warnedReason = undefined;
     // The service reported the list's skipped tools when it was sent; a reference names only its
     // usable tools. The router gets them on every answer, as from a full list or the local fallback.
     const meta =
@@ -290,6 +319,7 @@ export function createCatalogSearchClient(options: CatalogSearchClientOptions): 
         () => undefined,
         (error: unknown) => {
           const failure = asCatalogError(error);
+          if (refusedAsInvalid(failure)) return breaker?.abandon();
           lastFailure = failure;
           breaker?.probeFailed(retryAfterOf(failure));
         },
@@ -330,8 +360,14 @@ export function createCatalogSearchClient(options: CatalogSearchClientOptions): 
         throw error;
       }
       const failure = asCatalogError(error);
-      lastFailure = failure;
-      breaker?.failure(retryAfterOf(failure));
+      if (refusedAsInvalid(failure)) {
+        // The service answered and refused this request (e.g. a model's over-long query): that says
+        // nothing about the cloud, so it neither counts toward opening the breaker nor closes it.
+        breaker?.abandon();
+      } else {
+        lastFailure = failure;
+        breaker?.failure(retryAfterOf(failure));
+      }
       return answerLocally(prepared, failure, requestId, signal);
     } finally {
       deadline.dispose();
@@ -352,6 +388,9 @@ export function createCatalogSearchClient(options: CatalogSearchClientOptions): 
           ranker: outcome.meta.ranker,
           resultCount: outcome.results.length,
           ...(outcome.fallbackReason === undefined ? {} : { fallbackReason: outcome.fallbackReason }),
+          ...(outcome.fallbackReason !== undefined && CONFIGURATION_REASONS.has(outcome.fallbackReason)
+            ? { configurationProblem: true as const }
+            : {}),
         });
         return outcome;
       } catch (error) {
@@ -376,7 +415,8 @@ export function createCatalogSearchClient(options: CatalogSearchClientOptions): 
         // Reporting is a side channel: nothing it does may reach the router's call path.
       }
     },
-    flushReports: () => reporter.flush(),
+    flushReports: (flushOptions) => reporter.flush(flushOptions),
+    pendingReports: () => reporter.pending,
   };
 }
 
@@ -410,6 +450,12 @@ function checkTimeout(value: number, name: string): number {
   }
   return value;
 }
+
+/** Reasons the console is told about when the router has no `onFallback`: the cloud refused the credentials. */
+const REFUSED_CREDENTIALS: ReadonlySet<FallbackReason> = new Set(['unauthorized', 'forbidden']);
+
+/** A 400: the service is up and refused this one request as invalid (the next may well be fine). */
+const refusedAsInvalid = (error: CatalogSearchError): boolean => error instanceof APIError && error.status === 400;
 
 /** The wait a 429 or 503 asked for, which the breaker honours. */
 function retryAfterOf(error: CatalogSearchError): number | undefined {

@@ -12,6 +12,7 @@ import {
   type ProblemDetails,
 } from './errors.js';
 import { MAX_PROBLEM_BYTES, MAX_RESPONSE_BYTES, readBody } from './response-body.js';
+import { requestJson } from './request-json.js';
 import { jsonAtLeast, streamedBody } from './streamed-body.js';
 import type { TraceHeaders } from './trace-context.js';
 import { responseProblem } from './validation.js';
@@ -151,7 +152,7 @@ function headers(
 
 function serialise(request: SearchRequest | ReferenceSearchRequest): string {
   try {
-    return JSON.stringify(request);
+    return requestJson(request);
   } catch (error) {
     throw new CatalogSearchError('the request cannot be serialised as JSON', { cause: error });
   }

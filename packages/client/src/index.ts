@@ -24,6 +24,7 @@ export {
   type ToolDiscoveryOptions,
   type ToolDiscoveryResult,
 } from './tool-discovery.js';
+export { TOOL_EXECUTE_NAME, TOOL_EXECUTE_TOOL } from './tool-execute.js';
 export {
   DEFAULT_COOLDOWN_MS,
   DEFAULT_FAILURE_THRESHOLD,
@@ -34,7 +35,12 @@ export {
   type CircuitState,
 } from './circuit-breaker.js';
 export type { FetchLike } from './cloud-call.js';
-export type { OutcomeReport, OutcomeReportOptions } from './outcome-reports.js';
+export {
+  DEFAULT_FLUSH_TIMEOUT_MS,
+  type FlushOptions,
+  type OutcomeReport,
+  type OutcomeReportOptions,
+} from './outcome-reports.js';
 export { toServers, type ListedServer, type ListToolsResult } from './mcp-servers.js';
 export { COMPRESSION_THRESHOLD, type Compression } from './compression.js';
 export { CONFIGURATION_REASONS, type FallbackReason } from './fallback-reason.js';

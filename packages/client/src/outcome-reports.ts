@@ -11,6 +11,8 @@ export interface OutcomeReportOptions {
   flushDelayMs?: number;
   /** Budget of one report request. Default 5,000 ms. */
   timeoutMs?: number;
+  /** Wait before retrying a batch the service could not take, when it sent no Retry-After. Default 5,000 ms. */
+  retryDelayMs?: number;
   /** Called when a batch could not be delivered and was dropped (never throws into the caller). */
   onDropped?: (event: { reports: number; reason: string }) => void;
 }
@@ -30,6 +32,16 @@ const DEFAULT_TIMEOUT_MS = 5000;
 const MAX_ATTEMPTS = 3;
 /** Wait before a retry when the service gave no Retry-After. */
 const RETRY_DELAY_MS = 5000;
+/**
+ * How long `flush` waits at most unless told: the whole retry schedule with the defaults (three
+ * attempts of up to 5 s and two 5 s waits) fits; a long Retry-After does not hold an exiting router.
+ */
+export const DEFAULT_FLUSH_TIMEOUT_MS = 30_000;
+
+export interface FlushOptions {
+  /** The most `flush` waits, in ms (default 30,000); reports still pending then stay queued (`pending` counts them). */
+  timeoutMs?: number;
+}
 
 /**
  * The router's reports of tool use (`POST /v1/catalog/feedback`), off the call path: `report` only
@@ -42,6 +54,8 @@ export class OutcomeReporter {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #sending: Promise<void> | undefined;
   #notBefore = 0;
+  /** Reports taken from the queue by the request in flight. */
+  #inFlight = 0;
   /** Reports dropped so far (queue full, refused, or undeliverable). */
   dropped = 0;
 
@@ -76,19 +90,43 @@ export class OutcomeReporter {
     this.#schedule(this.options.flushDelayMs ?? DEFAULT_FLUSH_DELAY_MS);
   }
 
-  /** Sends what is queued now; resolves when it was sent or given up on (never rejects). */
-  async flush(): Promise<void> {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#timer = undefined;
-    while (this.#sending) await this.#sending;
-    if (this.#queue.length === 0) return;
+  /**
+   * Sends what is queued now and resolves once every report was delivered or given up on (after its
+   * retries, on the retry schedule), or when `timeoutMs` has passed, whichever comes first. Never
+   * rejects. Its waits hold a Node process open: a router that awaits it before exiting loses nothing
+   * it was not told about (`onDropped`, or `pending` after the bound).
+   */
+  async flush(options: FlushOptions = {}): Promise<void> {
+    const bound = options.timeoutMs ?? DEFAULT_FLUSH_TIMEOUT_MS;
+    const until = Date.now() + (Number.isFinite(bound) && bound > 0 ? Math.min(bound, MAX_TIMER_MS) : 0);
+    // What is queued goes now, not after its batching delay (nor a retry's wait: one more attempt).
     this.#notBefore = 0;
-    await this.#sendAll();
+    while (this.pending > 0) {
+      const left = until - Date.now();
+      if (left <= 0) return;
+      if (this.#sending) {
+        await within(this.#sending, left);
+        continue;
+      }
+      const wait = this.#notBefore - Date.now();
+      if (wait > 0) {
+        await within(undefined, Math.min(wait, left));
+        continue;
+      }
+      if (this.#timer !== undefined) clearTimeout(this.#timer);
+      this.#timer = undefined;
+      await within(this.#sendAll(), left);
+    }
   }
 
   /** Reports waiting to be sent. */
   get queued(): number {
     return this.#queue.length;
+  }
+
+  /** Reports not yet delivered nor given up on: queued, waiting for a retry, or in the request in flight. */
+  get pending(): number {
+    return this.#queue.length + this.#inFlight;
   }
 
   #schedule(delayMs: number): void {
@@ -107,7 +145,9 @@ export class OutcomeReporter {
       try {
         while (this.#queue.length > 0) {
           const batch = this.#queue.splice(0, MAX_FEEDBACK_EVENTS);
-          if (!(await this.#send(batch))) break;
+          this.#inFlight = batch.length;
+          const sent = await this.#send(batch).finally(() => (this.#inFlight = 0));
+          if (!sent) break;
         }
       } finally {
         this.#sending = undefined;
@@ -153,7 +193,7 @@ export class OutcomeReporter {
     const room = (this.options.maxQueued ?? DEFAULT_MAX_QUEUED) - this.#queue.length;
     if (retry.length > room) this.#drop(retry.length - Math.max(room, 0), 'queue full');
     this.#queue.unshift(...retry.slice(0, Math.max(room, 0)));
-    this.#notBefore = Date.now() + (retryAfterMs ?? RETRY_DELAY_MS);
+    this.#notBefore = Date.now() + (retryAfterMs ?? this.options.retryDelayMs ?? RETRY_DELAY_MS);
     return false;
   }
 
@@ -166,3 +206,21 @@ export class OutcomeReporter {
     }
   }
 }
+
+/** The longest timers wait: a longer delay fires at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** Resolves when `work` settles or after `ms`, whichever is first; the timer is cleared either way. */
+async function within(work: Promise<unknown> | undefined, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const elapsed = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  try {
+    await (work === undefined ? elapsed : Promise.race([work.then(noop, noop), elapsed]));
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const noop = (): void => undefined;

@@ -1,4 +1,5 @@
 import type { SearchRequest } from '@catalog-search/core';
+import { requestJson } from './request-json.js';
 
 /**
  * A large request body sent as a stream that is serialised (and gzipped) only when the runtime's
@@ -24,7 +25,7 @@ export function streamedBody(request: SearchRequest, gzip: boolean): ReadableStr
 }
 
 function serialise(request: SearchRequest, gzip: boolean): ReadableStream<Uint8Array> {
-  const json = new Blob([JSON.stringify(request)]).stream();
+  const json = new Blob([requestJson(request)]).stream();
   return gzip ? json.pipeThrough(new CompressionStream('gzip')) : json;
 }
 

@@ -1,4 +1,13 @@
-import type { McpServerTools, SearchBoost, SearchFilter, SearchResult, ToolInfo } from '@catalog-search/core';
+import {
+  inspectNesting,
+  MAX_NESTING_DEPTH,
+  readToolList,
+  type McpServerTools,
+  type SearchBoost,
+  type SearchFilter,
+  type SearchResult,
+  type ToolInfo,
+} from '@catalog-search/core';
 import type { CatalogSearchClient, SearchOptions, SearchOutcome } from './client.js';
 import { APIUserAbortError, CatalogSearchError, InvalidRequestError } from './errors.js';
 
@@ -26,6 +35,10 @@ export const DEFAULT_DISCOVERY_RESULTS = 10;
 const SUMMARY_DESCRIPTION_CHARS = 240;
 /** Arguments named in `summary` detail; the rest are counted. */
 const SUMMARY_ARGUMENTS = 12;
+/** Characters of an argument's name or enum value in `summary` detail. */
+const SUMMARY_ARGUMENT_CHARS = 64;
+/** Levels of `items` an argument's type names (`string[][]`). */
+const MAX_TYPE_DEPTH = 4;
 
 /** One result in `structuredContent.results`: the fields depend on `detail`. */
 export interface ToolDiscoveryResult {
@@ -180,8 +193,8 @@ export async function handleToolDiscovery(
     // `fallback: false`, or an argument the client refused (the query too long...): the agent can act on it.
     return errorResult(`Tool search failed: ${error.message}`);
   }
-  const originals = originalsByKey(tools, grouped);
-  const results = outcome.results.map((result) => describe(result, originals.get(result.toolKey), detail));
+  const kept = keptByKey(tools, grouped);
+  const results = outcome.results.map((result) => describe(result, kept.get(result.toolKey), detail));
   return toCallResult(results, detail, outcome);
 }
 
@@ -231,53 +244,45 @@ const isGrouped = (tools: readonly unknown[]): boolean =>
     );
   });
 
-type Original = Record<string, unknown>;
+/** A tool the search kept: as core's reader read it, and the router's object it was read from. */
+interface Kept {
+  read: ToolInfo;
+  raw: Record<string, unknown>;
+}
 
-/** The tools as the router listed them, by the key a result names (the first of a repeated key, as the service keeps it). */
-function originalsByKey(
-  tools: readonly ToolInfo[] | readonly McpServerTools[],
-  grouped: boolean,
-): Map<string, Original> {
-  const byKey = new Map<string, Original>();
-  const keep = (key: unknown, tool: Original) => {
-    if (typeof key === 'string' && !byKey.has(key)) byKey.set(key, tool);
+/**
+ * The tools the search kept, by key: each tool read on its own with core's reader, the first usable
+ * copy of a key kept, as the service and the local fallback keep it (a copy the reader skips, e.g.
+ * one nested too deep, does not hide the next one). A result is then shown with its own tool's
+ * data, and with schemas the reader bounded in depth.
+ */
+function keptByKey(tools: readonly ToolInfo[] | readonly McpServerTools[], grouped: boolean): Map<string, Kept> {
+  const byKey = new Map<string, Kept>();
+  const keep = (raw: unknown, reading: ReturnType<typeof readToolList>) => {
+    const read = reading.ok ? reading.list.tools[0] : undefined;
+    if (read !== undefined && !byKey.has(read.toolKey)) byKey.set(read.toolKey, { read, raw: raw as Kept['raw'] });
   };
   if (grouped) {
-    for (const server of tools as readonly McpServerTools[]) {
-      for (const tool of server.tools as unknown[]) {
-        if (isRecord(tool)) keep(`${server.serverId}:${String(tool.name)}`, tool);
-      }
+    for (const { serverId, serverName, tools: listed } of tools as readonly McpServerTools[]) {
+      for (const raw of listed as unknown[])
+        keep(raw, readToolList({ servers: [{ serverId, serverName, tools: [raw] }] }));
     }
   } else {
-    for (const tool of tools as readonly unknown[]) {
-      if (!isRecord(tool)) continue;
-      const name = typeof tool.toolName === 'string' ? tool.toolName : tool.name;
-      const server = typeof tool.serverName === 'string' ? tool.serverName : '';
-      keep(
-        typeof tool.toolKey === 'string' && tool.toolKey !== ''
-          ? tool.toolKey
-          : server === ''
-            ? name
-            : `${server}:${String(name)}`,
-        tool,
-      );
-    }
+    for (const raw of tools as readonly unknown[]) keep(raw, readToolList({ tools: [raw] }));
   }
   return byKey;
 }
 
-function describe(
-  result: SearchResult,
-  original: Original | undefined,
-  detail: ToolDiscoveryDetail,
-): ToolDiscoveryResult {
+function describe(result: SearchResult, kept: Kept | undefined, detail: ToolDiscoveryDetail): ToolDiscoveryResult {
   const described: ToolDiscoveryResult = { toolKey: result.toolKey, relevance: round(result.relevance) };
   if (detail === 'minimal') return described;
   described.toolName = result.toolName;
   described.serverName = result.serverName;
-  const title = stringField(original, 'title') ?? stringField(record(original?.annotations), 'title');
-  if (title !== undefined) described.title = title;
-  const inputSchema = record(original?.inputSchema);
+  const tool = kept?.read;
+  const title = tool?.title ?? stringField(record(tool?.annotations), 'title');
+  // Titles are the server's text, shown in the model's text: one line, of bounded length.
+  if (title !== undefined) described.title = shorten(title, SUMMARY_DESCRIPTION_CHARS);
+  const inputSchema = tool?.inputSchema;
   if (detail === 'summary') {
     if (result.description !== undefined)
       described.description = shorten(result.description, SUMMARY_DESCRIPTION_CHARS);
@@ -288,9 +293,11 @@ function describe(
   if (result.description !== undefined) described.description = result.description;
   if (result.explanation !== undefined) described.explanation = result.explanation;
   if (inputSchema !== undefined) described.inputSchema = inputSchema;
-  const outputSchema = record(original?.outputSchema);
-  if (outputSchema !== undefined) described.outputSchema = outputSchema;
-  const annotations = result.annotations ?? record(original?.annotations);
+  // Not read by the search: bounded here as the reader bounds inputSchema, so that the JSON of the answer can be made.
+  const outputSchema = record(kept?.raw.outputSchema);
+  if (outputSchema !== undefined && inspectNesting(outputSchema, MAX_NESTING_DEPTH) !== 'too_deep')
+    described.outputSchema = outputSchema;
+  const annotations = result.annotations ?? tool?.annotations;
   if (annotations !== undefined) described.annotations = annotations;
   return described;
 }
@@ -306,18 +313,23 @@ function argumentsLine(schema: Record<string, unknown>): string | undefined {
   if (names.length === 0) return 'none';
   const parts = names
     .slice(0, SUMMARY_ARGUMENTS)
-    .map((name) => `${name}${required.has(name) ? '' : '?'}: ${typeName(record(properties[name]))}`);
+    .map(
+      (name) =>
+        `${shorten(name, SUMMARY_ARGUMENT_CHARS)}${required.has(name) ? '' : '?'}: ${typeName(record(properties[name]), 0)}`,
+    );
   if (names.length > SUMMARY_ARGUMENTS) parts.push(`… ${names.length - SUMMARY_ARGUMENTS} more`);
-  return parts.join(', ');
+  // Names and enum values are the server's text: folded, so that none starts a line of the model's text.
+  return oneLine(parts.join(', '));
 }
 
-function typeName(schema: Record<string, unknown> | undefined): string {
-  if (schema === undefined) return 'any';
+/** `string`, `"a" | "b"`, `string[]`: arrays of arrays are named down to a few levels (`any` below). */
+function typeName(schema: Record<string, unknown> | undefined, depth: number): string {
+  if (schema === undefined || depth > MAX_TYPE_DEPTH) return 'any';
   if (Array.isArray(schema.enum))
     return (
       schema.enum
         .slice(0, 5)
-        .map((value) => JSON.stringify(value))
+        .map((value) => shorten(JSON.stringify(value) ?? 'null', SUMMARY_ARGUMENT_CHARS))
         .join(' | ') + (schema.enum.length > 5 ? ' | …' : '')
     );
   const type = Array.isArray(schema.type)
@@ -325,7 +337,7 @@ function typeName(schema: Record<string, unknown> | undefined): string {
     : typeof schema.type === 'string'
       ? schema.type
       : 'any';
-  if (type === 'array') return `${typeName(record(schema.items))}[]`;
+  if (type === 'array') return `${typeName(record(schema.items), depth + 1)}[]`;
   return type;
 }
 
@@ -351,10 +363,17 @@ function toCallResult(
 /** The text the model reads: one line per tool (minimal), a short block (summary), or the JSON of each (full). */
 function render(results: ToolDiscoveryResult[], detail: ToolDiscoveryDetail): string {
   if (results.length === 0) return 'No matching tools. Try other words, or fewer constraints.';
-  if (detail === 'full') return JSON.stringify({ results });
+  // JSON escapes \n and \r but leaves U+0085, U+2028 and U+2029, which some readers take as line breaks.
+  if (detail === 'full')
+    return JSON.stringify({ results }).replace(
+      /[\u0085\u2028\u2029]/g,
+      (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    );
   const lines = results.map((result, index) => {
-    if (detail === 'minimal') return `${index + 1}. ${result.toolKey} (${result.relevance})`;
-    const head = `${index + 1}. ${result.toolKey}${result.title === undefined ? '' : ` "${result.title}"`} (relevance ${result.relevance})`;
+    // A key is the server's text too (its id and tool name): folded in the text, exact in structuredContent.
+    const key = oneLine(result.toolKey);
+    if (detail === 'minimal') return `${index + 1}. ${key} (${result.relevance})`;
+    const head = `${index + 1}. ${key}${result.title === undefined ? '' : ` "${result.title}"`} (relevance ${result.relevance})`;
     const body = [
       result.description,
       result.arguments === undefined ? undefined : `arguments: ${result.arguments}`,
@@ -372,9 +391,12 @@ function errorResult(message: string): ToolDiscoveryCallResult {
   return { content: [{ type: 'text', text: message }], isError: true };
 }
 
-/** The first `max` characters, cut at a word, with an ellipsis; whitespace runs folded. */
+/** `text` on one line: runs of white space and control characters (line breaks of every kind) become one space. */
+const oneLine = (text: string): string => text.replace(/[\s\p{Cc}]+/gu, ' ').trim();
+
+/** The first `max` characters, cut at a word, with an ellipsis; on one line. */
 function shorten(text: string, max: number): string {
-  const folded = text.replace(/\s+/g, ' ').trim();
+  const folded = oneLine(text);
   if (folded.length <= max) return folded;
   const cut = folded.slice(0, max);
   const space = cut.lastIndexOf(' ');

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -15,6 +15,7 @@ import {
   UnprocessableEntityError,
   type CatalogSearchClientOptions,
   type FallbackEvent,
+  type SearchEvent,
 } from '@catalog-search/client';
 import { MAX_RESPONSE_BYTES } from '../src/response-body.js';
 import {
@@ -328,5 +329,40 @@ describe('fallback when the cloud is unusable', () => {
     expect(outcome.results).toHaveLength(20);
     const one = await client.search({ query: ['create thing'], tools: many, maxResults: 1 });
     expect(one.results).toHaveLength(1);
+  });
+
+  it('says loudly when the cloud refuses the token: onSearch flags it, and without onFallback the console is told once', async () => {
+    let status = 401;
+    server = await startServer((_req, res) => sendJson(res, status, problem(status, 'Unauthorized', 'bad token')));
+    const searches: SearchEvent[] = [];
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      const client = testClient(server.baseUrl, { breaker: false, onSearch: (event) => searches.push(event) });
+      await client.search(REQUEST);
+      await client.search(REQUEST);
+      expect(searches.map((event) => [event.fallbackReason, event.configurationProblem])).toEqual([
+        ['unauthorized', true],
+        ['unauthorized', true],
+      ]);
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(warn.mock.calls[0]![0]).toMatch(/refused the token \(401\).*answered locally/);
+      // Another refusal (403) is told too; a cloud failure that fixes itself is not flagged.
+      status = 403;
+      await client.search(REQUEST);
+      expect(warn).toHaveBeenCalledTimes(2);
+      expect(warn.mock.calls[1]![0]).toMatch(/refused the project \(403\)/);
+      status = 503;
+      await client.search(REQUEST);
+      expect(searches.at(-1)).toMatchObject({ fallbackReason: 'server_error' });
+      expect(searches.at(-1)!.configurationProblem).toBeUndefined();
+      expect(warn).toHaveBeenCalledTimes(2);
+      // A router that watches fallbacks itself is not doubled on the console.
+      const watched = testClient(server.baseUrl, { breaker: false, onFallback: () => undefined });
+      status = 401;
+      await watched.search(REQUEST);
+      expect(warn).toHaveBeenCalledTimes(2);
+    } finally {
+      warn.mockRestore();
+    }
   });
 });
