@@ -130,9 +130,9 @@ describe('parseConfig', () => {
   it('reads the learning-from-use settings (FEEDBACK_*), with their defaults, and names bad values', () => {
     expect(parseConfig({}).feedback).toEqual({
       enabled: true,
-      halfLifeMs: 30 * 86_400_000,
+      halfLifeMs: 14 * 86_400_000,
       priorReports: 3,
-      maxBoost: 1,
+      maxBoost: 0.9,
       maxEvents: 5000,
       searchTtlMs: 900_000,
       maxBodyBytes: 256 * 1024,

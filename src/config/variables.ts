@@ -524,10 +524,12 @@ export const VARIABLES = {
     description:
       'Learning from use: `POST`/`DELETE /v1/catalog/feedback`, searches remembered by requestId, and the learned boost. `false`: the routes answer 404 and every search ranks as without reports.',
   },
+  // Chosen against poisoning (docs/ranking.md, "Poisoning"): a burst of fake reports fades in weeks,
+  // honest use that repeats weekly keeps half its lift or more; the eval's gains do not depend on it.
   FEEDBACK_HALF_LIFE_DAYS: {
     section: 'feedback',
     kind: 'decimal',
-    default: 30,
+    default: 14,
     min: 0.001,
     max: 3650,
     description:
@@ -542,12 +544,14 @@ export const VARIABLES = {
     min: 0.1,
     max: 1000,
     description:
-      'Shrinkage: a tool with n (decayed) reports gets n / (n + this) of its boost, so a single report moves it a quarter as far as many.',
+      'Shrinkage: a tool that served n (decayed) distinct searches gets n / (n + this) of its boost (n / (n + 4 × this) when its list marks it `destructiveHint: true`), so a single search moves it a quarter as far as many; repeated reports of one search count once.',
   },
+  // The lowest cap tried whose gains (ToolLens, MCPToolBench++, clean and noisy) stay inside the
+  // intervals of cap 1 (0.8 left ToolLens's noisy one): a learned tool cannot pass a lexical lead of 0.9.
   FEEDBACK_MAX_BOOST: {
     section: 'feedback',
     kind: 'decimal',
-    default: 1,
+    default: 0.9,
     min: 0,
     max: 2,
     description: "The largest boost past use adds to a tool's 0–1 relevance (0 learns but raises nothing).",

@@ -60,7 +60,7 @@ return 1`;
 
 /** Bytes a value of the log takes (JSON, at most ~512 with MAX_TERMS_PER_EVENT): for the budget's estimate. */
 const eventBytes = (event: UsageEvent) =>
-  96 + 2 * event.toolKey.length + event.terms.reduce((sum, term) => sum + 40 + 2 * term.length, 0);
+  120 + 2 * event.toolKey.length + event.terms.reduce((sum, term) => sum + 40 + 2 * term.length, 0);
 
 /**
  * Each project's report log and the model folded from it. Without Redis the log is kept in process,
@@ -86,7 +86,7 @@ export class FeedbackLog {
     const { shared, maxEvents } = this.options;
     if (shared) {
       const values = events.map((event) =>
-        JSON.stringify({ a: event.at, k: event.toolKey, w: event.weight, t: event.terms }),
+        JSON.stringify({ a: event.at, k: event.toolKey, w: event.weight, t: event.terms, s: event.search }),
       );
       const written = await shared.command('feedback-append', (redis) =>
         redis.eval(
@@ -204,10 +204,10 @@ export class FeedbackLog {
 function parseEvent(value: unknown): UsageEvent | undefined {
   if (typeof value !== 'string') return undefined;
   try {
-    const { a, k, w, t } = JSON.parse(value) as { a?: unknown; k?: unknown; w?: unknown; t?: unknown };
+    const { a, k, w, t, s } = JSON.parse(value) as { a?: unknown; k?: unknown; w?: unknown; t?: unknown; s?: unknown };
     if (typeof a !== 'number' || typeof k !== 'string' || typeof w !== 'number' || !Array.isArray(t)) return undefined;
     if (!t.every((term) => typeof term === 'string')) return undefined;
-    return { at: a, toolKey: k, weight: w, terms: t as string[] };
+    return { at: a, toolKey: k, weight: w, terms: t as string[], ...(typeof s === 'string' ? { search: s } : {}) };
   } catch {
     return undefined;
   }

@@ -10,6 +10,11 @@ export type LearningStatus = 'raised' | 'unchanged';
  * is ordered again by that sum. Tools without a boost keep their entries as they were; with no boost
  * at all, the ranking is returned as it came (same array), so a project's answer is the lexical one
  * exactly until its reports match a request.
+ *
+ * A tool its list marks destructive gets the cautious boost (more reports for the same lift) and is
+ * never raised above a tool not so marked that the ranking it is given had placed before it: past use
+ * may bring a delete up among the tools that match as well, never past a safer one (a compromised
+ * agent's reports are the threat: docs/ranking.md).
  */
 export function applyLearning(
   ranked: RankedTool[],
@@ -20,42 +25,107 @@ export function applyLearning(
   if (boosts.size === 0) return { ranked, status: 'unchanged' };
   const positions = new Map<number, number>();
   ranked.forEach((item, position) => positions.set(item.index, position));
-  const raised: Array<{ item: RankedTool; sum: number; order: number }> = [];
+  const raised: Raised[] = [];
   const moved = new Set<number>();
   tools.forEach((tool, index) => {
     const learned = boosts.get(tool.toolKey);
     if (learned === undefined) return;
     const position = positions.get(index);
     const lexical = position === undefined ? undefined : ranked[position];
-    const sum = (lexical?.relevance ?? 0) + learned.boost;
-    raised.push({
-      item: new LearnedMatch(tool, index, lexical, sum, learned),
-      sum,
-      order: position ?? ranked.length + index,
-    });
+    const destructive = marksDestructive(tool);
+    const sum = (lexical?.relevance ?? 0) + (destructive ? learned.cautiousBoost : learned.boost);
+    raised.push({ tool, index, lexical, learned, destructive, sum, order: position ?? ranked.length + index });
     if (position !== undefined) moved.add(position);
   });
   if (raised.length === 0) return { ranked, status: 'unchanged' };
+  keepBelowSaferTools(ranked, raised, moved);
   // The rest keep their order, in which relevance never rises (capped down the list): merging the few
   // raised tools into it orders the whole list by relevance + boost without sorting it (ties: the
   // earlier first). Sorting all of it cost as much as the lexical ranking (ToolBench, 2,479 tools).
   raised.sort((a, b) => b.sum - a.sum || a.order - b.order);
   const ordered: RankedTool[] = [];
   let next = 0;
+  const take = () => {
+    const { tool, index, lexical, learned, sum, held } = raised[next++]!;
+    ordered.push(new LearnedMatch(tool, index, lexical, sum, learned, held));
+  };
   ranked.forEach((item, position) => {
     if (moved.has(position)) return;
     while (
       next < raised.length &&
       (raised[next]!.sum > item.relevance || (raised[next]!.sum === item.relevance && raised[next]!.order < position))
     ) {
-      ordered.push(raised[next++]!.item);
+      take();
     }
     ordered.push(item);
   });
-  while (next < raised.length) ordered.push(raised[next++]!.item);
+  while (next < raised.length) take();
   capRelevanceDownTheList(ordered);
   const shown = ordered.slice(0, maxResults).some((item) => item instanceof LearnedMatch);
   return { ranked: ordered, status: shown ? 'raised' : 'unchanged' };
+}
+
+/** A tool with a learned boost, before it is merged back into the ranking. */
+interface Raised {
+  tool: ToolInfo;
+  index: number;
+  lexical: RankedTool | undefined;
+  learned: LearnedBoost;
+  destructive: boolean;
+  /** Relevance + boost: where it goes. */
+  sum: number;
+  /** Its place in the ranking it was given (after all of it when it was not there): ties go to the earlier. */
+  order: number;
+  /** Held below a safer tool that matched as well (said in its explanation). */
+  held?: boolean;
+}
+
+/**
+ * Only a tool whose server says `destructiveHint: true` (and not `readOnlyHint: true`, which makes the
+ * other hint meaningless in MCP). Absent hints do not count here, unlike `filter.excludeDestructive`:
+ * most lists carry none, and treating all their tools as destructive would only make every tool learn
+ * more slowly.
+ */
+function marksDestructive(tool: ToolInfo): boolean {
+  const hints = tool.annotations as Record<string, unknown> | undefined;
+  return hints?.destructiveHint === true && hints.readOnlyHint !== true;
+}
+
+/**
+ * Caps each raised destructive tool's sum at the lowest final sum of the tools not marked destructive
+ * that the given ranking had placed before it (when it was not in that ranking: all of them, and the
+ * safe raised tools no word matched either), so that it lands after them: a tie goes to the earlier
+ * place, which they hold.
+ */
+function keepBelowSaferTools(ranked: readonly RankedTool[], raised: Raised[], moved: ReadonlySet<number>): void {
+  if (!raised.some((item) => item.destructive)) return;
+  const safeRaised = new Map<number, number>();
+  let lowestUnranked = Number.POSITIVE_INFINITY;
+  for (const item of raised) {
+    if (item.destructive) continue;
+    if (item.lexical === undefined) lowestUnranked = Math.min(lowestUnranked, item.sum);
+    else safeRaised.set(item.order, item.sum);
+  }
+  // lowest[p]: the lowest final sum among the safe tools at places < p of the given ranking.
+  const lowest: number[] = [Number.POSITIVE_INFINITY];
+  ranked.forEach((item, position) => {
+    const final = moved.has(position)
+      ? safeRaised.get(position)
+      : marksDestructive(item.tool)
+        ? undefined
+        : item.relevance;
+    lowest.push(final === undefined ? lowest[position]! : Math.min(lowest[position]!, final));
+  });
+  for (const item of raised) {
+    if (!item.destructive) continue;
+    const inRanking = item.lexical !== undefined;
+    const ceiling = inRanking ? lowest[item.order]! : Math.min(lowest.at(-1)!, lowestUnranked);
+    if (item.sum < ceiling) continue;
+    item.sum = ceiling;
+    item.held = true;
+    // Unranked safe tools come after it by place: on the tie it must come after them.
+    if (!inRanking) item.order = Number.MAX_SAFE_INTEGER;
+  }
 }
 
 /** A tool whose place owes something to past use: the lexical entry (if any) with the boost added. */
@@ -69,6 +139,7 @@ class LearnedMatch implements RankedTool {
     private readonly lexical: RankedTool | undefined,
     sum: number,
     private readonly learned: LearnedBoost,
+    private readonly held = false,
   ) {
     this.score = sum;
     this.relevance = Math.round(Math.min(1, sum) * 1000) / 1000;
@@ -76,7 +147,9 @@ class LearnedMatch implements RankedTool {
 
   get explanation(): string {
     const n = this.learned.similarRequests;
-    const use = `raised by past use: used for ${n} similar request${n === 1 ? '' : 's'}`;
+    const use =
+      `raised by past use: used for ${n} similar request${n === 1 ? '' : 's'}` +
+      (this.held ? ', kept below the tools not marked destructive that match as well' : '');
     return this.lexical ? `${this.lexical.explanation}; ${use}` : `${use}; no query term matched its text`;
   }
 }

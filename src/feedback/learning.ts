@@ -5,7 +5,7 @@ import type { SharedStore } from '../shared/shared-store.js';
 import { FeedbackLog } from './feedback-log.js';
 import { applyLearning, type LearningStatus } from './learned-ranking.js';
 import { RecentSearches } from './recent-searches.js';
-import { readEvents, reportWeight, requestTerms, type IgnoredEvent } from './report-events.js';
+import { readEvents, reportWeight, requestTerms, searchOf, type IgnoredEvent } from './report-events.js';
 import type { UsageEvent, UsageModel } from './usage-model.js';
 
 /** The learning step of one search, for a project that has taught something (src/search/pipeline.ts). */
@@ -25,12 +25,14 @@ export interface LearnedRanking {
 export class Learning {
   readonly #searches: RecentSearches;
   readonly #log: FeedbackLog;
+  readonly #searchTtlMs: number;
 
   constructor(
     config: Readonly<Config['feedback']>,
     private readonly maxQueryChars: number,
     deps: { memory: MemoryBudget; shared?: SharedStore | undefined },
   ) {
+    this.#searchTtlMs = config.searchTtlMs;
     this.#searches = new RecentSearches(deps.memory, config.searchTtlMs, deps.shared);
     this.#log = new FeedbackLog({
       memory: deps.memory,
@@ -52,13 +54,19 @@ export class Learning {
     this.#searches.remember(projectId, requestId, { terms, ...(results[0] ? { first: results[0].toolKey } : {}) });
   }
 
-  /** Learns from a report's usable events; the others are named with why. */
+  /**
+   * Learns from a report's usable events; the others are named with why. Each event is tagged with
+   * the search it is about (searchOf), so the model counts a tool once per search; repeats within the
+   * body are accepted but not logged again.
+   */
   async report(projectId: string, events: readonly unknown[], now = Date.now()): Promise<FeedbackResponse> {
     const read = readEvents(events, this.maxQueryChars);
     const ignored: IgnoredEvent[] = [...read.ignored];
     const named = read.events.flatMap((event) => (event.requestId === undefined ? [] : [event.requestId]));
     const searches = named.length > 0 ? await this.#searches.find(projectId, named) : new Map();
     const usage: UsageEvent[] = [];
+    const repeats = new Set<string>();
+    let accepted = 0;
     for (const event of read.events) {
       const search = event.requestId === undefined ? undefined : searches.get(event.requestId);
       const terms = event.query ? requestTerms(event.query) : search?.terms;
@@ -73,16 +81,21 @@ export class Learning {
         ignored.push({ index: event.index, reason: 'query: has no words to learn from' });
         continue;
       }
-      usage.push({
-        at: now,
-        toolKey: event.toolKey,
-        weight: reportWeight(event.outcome, search?.first === event.toolKey),
-        terms,
-      });
+      const about = searchOf(
+        search && event.requestId !== undefined
+          ? { requestId: event.requestId }
+          : { terms, at: now, windowMs: this.#searchTtlMs },
+      );
+      const weight = reportWeight(event.outcome, search?.first === event.toolKey);
+      accepted += 1;
+      const repeat = `${about}\n${weight}\n${event.toolKey}`;
+      if (repeats.has(repeat)) continue;
+      repeats.add(repeat);
+      usage.push({ at: now, toolKey: event.toolKey, weight, terms, search: about });
     }
     await this.#log.append(projectId, usage);
     ignored.sort((a, b) => a.index - b.index);
-    return { accepted: usage.length, ignored };
+    return { accepted, ignored };
   }
 
   /** Forgets everything the project taught (here and in Redis); false when Redis could not be reached. */

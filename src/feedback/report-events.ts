@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   codePointPrefix,
   exceedsCodePoints,
@@ -104,6 +105,23 @@ function readQuery(query: unknown, maxQueryChars: number): string[] | string {
     sub.push(codePointPrefix(item, RANKED_QUERY_CHARS));
   }
   return sub;
+}
+
+/**
+ * Which search a report is about, as the log keeps it (a short digest: the log holds no ids or text).
+ * A report naming a search the service remembers is about that search; any other (the client's
+ * fallback, an expired or made-up requestId) is known only by its words, so the same words within one
+ * search lifetime (`windowMs`, FEEDBACK_SEARCH_TTL_MS) count as one search, however many reports or
+ * requestIds name them.
+ */
+export function searchOf(
+  known: { requestId: string } | { terms: readonly string[]; at: number; windowMs: number },
+): string {
+  const identity =
+    'requestId' in known
+      ? `id\n${known.requestId}`
+      : `words\n${Math.floor(known.at / known.windowMs)}\n${[...known.terms].sort().join(' ')}`;
+  return createHash('sha256').update(identity).digest('base64url').slice(0, 12);
 }
 
 /** The words the model learns from and matches by: core's index terms of the request, each once, bounded. */

@@ -13,6 +13,11 @@ export interface UsageEvent {
   weight: number;
   /** The request's index terms (core's tokenizer), each once. */
   terms: readonly string[];
+  /**
+   * Which search the report is about (report-events.ts, searchOf): a tool counts once per search,
+   * however often it is reported for it. Absent in logs written before it existed: each counts then.
+   */
+  search?: string;
 }
 
 export interface UsageModelOptions {
@@ -27,6 +32,8 @@ export interface UsageModelOptions {
 /** Why a tool was raised: its boost and how many similar requests it served (for the explanation). */
 export interface LearnedBoost {
   boost: number;
+  /** The boost for a tool its list marks destructive, which needs DESTRUCTIVE_EVIDENCE times the reports. */
+  cautiousBoost: number;
   similarRequests: number;
 }
 
@@ -41,6 +48,8 @@ interface ToolBag {
   reports: number;
   /** Sum of positive event weights (scaled): the denominator of a term's share. */
   positive: number;
+  /** What each search reported of the tool counts (its weight, and scaled as added): one entry a search. */
+  searches: Map<string, { weight: number; scaled: number }>;
 }
 
 /**
@@ -54,6 +63,12 @@ const MAX_TERMS_PER_TOOL = 256;
  * lost nothing elsewhere.
  */
 const MIN_TERM_SHARE = 0.1;
+/**
+ * A tool its list marks destructive needs this many times the reports of another for the same boost
+ * (its prior is priorReports × this): a prompt-injected agent's "succeeded" must not raise a
+ * delete as easily as an honest router's many reports raise a read (docs/ranking.md, threat model).
+ */
+const DESTRUCTIVE_EVIDENCE = 4;
 
 export class UsageModel {
   readonly #tools = new Map<string, ToolBag>();
@@ -65,6 +80,7 @@ export class UsageModel {
   readonly #postings = new Map<string, Set<string>>();
   #origin: number | undefined;
   #entries = 0;
+  #counted = 0;
 
   constructor(private readonly options: UsageModelOptions) {}
 
@@ -75,22 +91,40 @@ export class UsageModel {
 
   /** Approximate bytes held (terms two bytes a character, ~48 bytes a map entry), for the memory budget. */
   get bytes(): number {
-    return 256 + this.#entries * 64 + this.#tools.size * 160;
+    return 256 + this.#entries * 64 + this.#tools.size * 160 + this.#counted * 96;
   }
 
+  /**
+   * Folds one report in. A tool counts once per search: a report of a search already counted for the
+   * tool replaces the earlier one when it says something else (`failed` after `succeeded`, `succeeded`
+   * after `selected`) and is ignored otherwise (a repeat, or a `selected` after a `succeeded`), so a
+   * tool's evidence is the number of distinct searches it served, not of reports.
+   */
   add(event: UsageEvent): void {
     if (!(event.weight !== 0) || !Number.isFinite(event.at)) return;
     this.#origin ??= event.at;
     const scaled = event.weight * 2 ** ((event.at - this.#origin) / this.options.halfLifeMs);
     if (!Number.isFinite(scaled)) return;
     let bag = this.#tools.get(event.toolKey);
+    const counted = event.search === undefined ? undefined : bag?.searches.get(event.search);
+    if (counted && (event.weight === counted.weight || (event.weight > 0 && counted.weight > event.weight))) return;
     if (bag === undefined) {
       if (scaled <= 0) return; // a failure of a tool that never worked teaches nothing to rank by
-      bag = { terms: new Map(), reports: 0, positive: 0 };
+      bag = { terms: new Map(), reports: 0, positive: 0, searches: new Map() };
       this.#tools.set(event.toolKey, bag);
     }
+    if (event.search !== undefined) {
+      if (counted === undefined) this.#counted += 1;
+      bag.searches.set(event.search, { weight: event.weight, scaled });
+    }
+    const before = counted?.scaled ?? 0;
+    this.#fold(bag, event, scaled - before, Math.max(0, scaled) - Math.max(0, before));
+  }
+
+  /** Adds a signed (scaled) weight to a tool's report count and to each of the request's words. */
+  #fold(bag: ToolBag, event: UsageEvent, scaled: number, positive: number): void {
     bag.reports += scaled;
-    if (scaled > 0) bag.positive += scaled;
+    bag.positive = Math.max(0, bag.positive + positive);
     for (const term of event.terms) {
       const before = bag.terms.get(term);
       const after = (before ?? 0) + scaled;
@@ -103,14 +137,18 @@ export class UsageModel {
       }
     }
     if (bag.terms.size > MAX_TERMS_PER_TOOL) this.#keepHeaviest(bag, event.toolKey);
-    if (bag.reports <= 0 && bag.terms.size === 0) this.#tools.delete(event.toolKey);
+    if (bag.reports <= 0 && bag.terms.size === 0) {
+      this.#tools.delete(event.toolKey);
+      this.#counted -= bag.searches.size;
+    }
   }
 
   /**
    * The learned boost of each tool for a request's terms (only tools with one > 0). A tool's match
    * is the idf-weighted share of the request's words that its past requests used (a term counts
    * by the share of the tool's reports that had it, from MIN_TERM_SHARE up); the boost is that match
-   * times n / (n + priorReports) times maxBoost, n its decayed report weight.
+   * times n / (n + priorReports) times maxBoost, n its decayed report weight (one a search at most);
+   * the cautious boost has priorReports × DESTRUCTIVE_EVIDENCE instead.
    */
   boosts(queryTerms: readonly string[], now: number): Map<string, LearnedBoost> {
     const boosts = new Map<string, LearnedBoost>();
@@ -141,8 +179,14 @@ export class UsageModel {
     for (const [toolKey, { bag, match, similar }] of matches) {
       const reports = bag.reports * decay;
       if (!(reports > 0)) continue;
-      const boost = maxBoost * (match / totalIdf) * (reports / (reports + priorReports));
-      if (boost > 1e-6) boosts.set(toolKey, { boost, similarRequests: Math.max(1, Math.round(similar)) });
+      const full = maxBoost * (match / totalIdf);
+      const boost = full * (reports / (reports + priorReports));
+      if (!(boost > 1e-6)) continue;
+      boosts.set(toolKey, {
+        boost,
+        cautiousBoost: full * (reports / (reports + priorReports * DESTRUCTIVE_EVIDENCE)),
+        similarRequests: Math.max(1, Math.round(similar)),
+      });
     }
     return boosts;
   }

@@ -98,6 +98,9 @@ export function reportRouteSchema(operationId: (typeof FEEDBACK_PATHS)[number]['
       'a quarter for the tool the search ranked first, since agents often take the top result; `failed` takes back what a ' +
       "success gave) and the request: the search's `meta.requestId` (the service remembers each search for " +
       `${Math.round(config.feedback.searchTtlMs / 60_000)} minutes, \`FEEDBACK_SEARCH_TTL_MS\`) or the \`query\` itself.\n\n` +
+      'A tool counts once per search: repeated reports of one search add nothing, and a later outcome replaces an earlier ' +
+      'one. A tool its list marks `destructiveHint: true` needs more searches to be raised and is never raised above a tool ' +
+      'not so marked that matches the request as well.\n\n' +
       'The envelope is validated strictly (400 naming the field); events leniently: one that cannot be used is ignored and ' +
       'named in `ignored`, and the others are still learned from.\n\n' +
       '**Limits**\n\n| Limit | Value | Error |\n|---|---|---|\n' +

@@ -110,6 +110,32 @@ describe('UsageModel', () => {
     ]).toEqual([1, 0.5, 0.25, -1]);
   });
 
+  it('counts a tool once per search: repeats add nothing, a later outcome replaces the earlier one', () => {
+    const jot = terms('jot the squad retro takeaways');
+    const report = (model: UsageModel, search: string, weight: number) =>
+      model.add({ at: NOW, toolKey: 'notion:create_page', weight, terms: jot, search });
+    const repeated = new UsageModel(options);
+    for (let i = 0; i < 10; i += 1) report(repeated, 'one-search', 1);
+    expect(boostOf(repeated, 'jot the squad retro takeaways')).toBeCloseTo(1 / 4, 6);
+    report(repeated, 'another-search', 1);
+    expect(boostOf(repeated, 'jot the squad retro takeaways')).toBeCloseTo(2 / 5, 6);
+
+    const upgraded = new UsageModel(options);
+    report(upgraded, 's', 0.5); // selected, then it succeeded: counts 1, not 1.5
+    report(upgraded, 's', 1);
+    report(upgraded, 's', 0.5); // a later `selected` does not lower it
+    expect(boostOf(upgraded, 'jot the squad retro takeaways')).toBeCloseTo(1 / 4, 6);
+    report(upgraded, 's', -1); // then it failed: the search now counts against the tool
+    expect(boostOf(upgraded, 'jot the squad retro takeaways')).toBe(0);
+  });
+
+  it('a destructive tool gets the cautious boost: four times the reports for the same lift', () => {
+    const model = taught(12);
+    const learned = model.boosts(terms('jot the squad retro takeaways'), NOW).get('notion:create_page')!;
+    expect(learned.cautiousBoost).toBeCloseTo(12 / 24, 6);
+    expect(learned.cautiousBoost).toBeCloseTo(boostOf(taught(3), 'jot the squad retro takeaways'), 6);
+  });
+
   it('keeps at most 256 words per tool and reports its bytes for the budget', () => {
     const model = new UsageModel(options);
     for (let i = 0; i < 100; i += 1)
