@@ -1,6 +1,6 @@
-// Is relevance calibrated? Top-1 relevance of our ranker on (a) each dataset's own queries, (b) queries
-// from one dataset against another dataset's catalog, which cannot serve them, and (c) nonsense
-// requests. A calibrated ranker keeps (b) and (c) low while (a) stays high; score / maxScore would
+// Is relevance calibrated? Top-1 relevance of our ranker on (a) each dataset's own queries, (b) the same
+// queries against their own catalog without their gold tools (the near miss), (c) queries from one
+// dataset against another dataset's catalog, which cannot serve them, and (d) nonsense requests. A calibrated ranker keeps (b) and (c) low while (a) stays high; score / maxScore would
 // show 1.0 everywhere.
 import { createRankCache, rankTools } from '../packages/core/src/index.js';
 import { hash53 } from './sample-hash.js';
@@ -57,13 +57,34 @@ function distribution(label: string, tops: number[]): Distribution {
   };
 }
 
-/** Top-1 relevance per query of a ranker over a dataset's catalog (ours by default; eval/run.ts adds fused). */
-type TopRelevances = (queries: string[][], catalog: Dataset) => Promise<number[]>;
+/**
+ * Top-1 relevance per query of a ranker over a dataset's catalog (ours by default; eval/run.ts adds fused).
+ * With `leaveOut`, query i is ranked against the catalog without the tools keyed in `leaveOut[i]`.
+ */
+type TopRelevances = (
+  queries: string[][],
+  catalog: Dataset,
+  leaveOut?: ReadonlyArray<ReadonlySet<string>>,
+) => Promise<number[]>;
 
-const lexicalTops: TopRelevances = async (queries, { tools }) => {
+const lexicalTops: TopRelevances = async (queries, { tools }, leaveOut) => {
   const cache = createRankCache();
-  return queries.map((query) => rankTools({ query, tools }, { cache, limit: 1 })[0]?.relevance ?? 0);
+  return queries.map((query, i) => {
+    const without = leaveOut?.[i];
+    const list = without ? tools.filter((tool) => !without.has(tool.toolKey)) : tools;
+    return rankTools({ query, tools: list }, { cache, limit: 1 })[0]?.relevance ?? 0;
+  });
 };
+
+/** The mean of several distributions' means (and of their shares at ≥ 0.5): one figure per dataset. */
+function meanOfMeans(label: string, parts: Distribution[]): Distribution {
+  const summary = distribution(label, []);
+  summary.requests = parts.reduce((sum, d) => sum + d.requests, 0);
+  summary.mean = parts.reduce((sum, d) => sum + d.mean, 0) / Math.max(parts.length, 1);
+  summary.atLeastHalf = parts.reduce((sum, d) => sum + d.atLeastHalf, 0) / Math.max(parts.length, 1);
+  summary.p50 = summary.p90 = summary.max = Number.NaN; // a mean of means has no quantiles
+  return summary;
+}
 
 /** Deterministic pseudo-words: letters drawn from a hash, so no catalog contains them by design. */
 function nonsenseQueries(count: number): string[][] {
@@ -165,6 +186,20 @@ export async function calibrationReport(
     );
   }
   const fit = report.slice();
+  // The in-domain near miss: each request against its own catalog without its gold tools. The tools
+  // left are of the right domain and share the request's words, but none does what it asks: what a
+  // router sees when the tool it needs is not installed.
+  const nearMiss: Distribution[] = [];
+  for (const dataset of datasets.values()) {
+    if (dataset.queries.length === 0) continue;
+    const tops = await topRelevances(
+      dataset.queries.map((q) => q.query),
+      dataset,
+      dataset.queries.map((q) => new Set(q.relevant)),
+    );
+    nearMiss.push(distribution(`${label}near-miss ${dataset.name}`, tops));
+  }
+  report.push(...nearMiss);
   const { pairs, dropped, readFits, unread } = checkedNoFit(datasets);
   const noFit: number[] = [];
   for (const [from, to] of NO_FIT_PAIRS) {
@@ -177,12 +212,8 @@ export async function calibrationReport(
   }
   // The two figures routers set `minRelevance` by: answerable requests (mean of the datasets' means) and
   // checked no-fit pairs (mean over all pairs).
-  const answerable = distribution(`${label}ANSWERABLE (mean of ${fit.length} datasets)`, []);
-  answerable.requests = fit.reduce((sum, d) => sum + d.requests, 0);
-  answerable.mean = fit.reduce((sum, d) => sum + d.mean, 0) / Math.max(fit.length, 1);
-  answerable.atLeastHalf = fit.reduce((sum, d) => sum + d.atLeastHalf, 0) / Math.max(fit.length, 1);
-  answerable.p50 = answerable.p90 = answerable.max = Number.NaN; // a mean of means has no quantiles
-  report.push(answerable);
+  report.push(meanOfMeans(`${label}ANSWERABLE (mean of ${fit.length} datasets)`, fit));
+  report.push(meanOfMeans(`${label}NEAR-MISS (gold left out; mean of ${nearMiss.length})`, nearMiss));
   // Kept by the check and read as no-fit; left out: by the check, read as fitting, not read.
   report.push(distribution(`${label}NO-FIT (${pairs.length} read; out ${dropped}/${readFits}/${unread})`, noFit));
   const nonsense = nonsenseQueries(SAMPLE);
@@ -202,6 +233,6 @@ export function printCalibration(report: Distribution[]): void {
     );
   }
   console.log(
-    '  NO-FIT: pairs kept by the check and read as no-fit; out a/b/c: left out by the check / read as fitting / not read',
+    '  NEAR-MISS: own catalog without the gold tools. NO-FIT: pairs kept by the check and read as no-fit; out a/b/c: left out by the check / read as fitting / not read',
   );
 }

@@ -255,11 +255,11 @@ const calibration = values['no-calibration']
   : [
       ...(await calibrationReport()),
       ...(semantic
-        ? await calibrationReport(async (queries, catalog) => {
+        ? await calibrationReport(async (queries, catalog, leaveOut) => {
             await semantic.fused.prepare!(catalog);
             const tops: number[] = [];
-            for (const query of queries)
-              tops.push((await semantic.fused.rankedTools(query, catalog.tools))[0]?.relevance ?? 0);
+            for (const [i, query] of queries.entries())
+              tops.push((await semantic.fused.rankedTools(query, catalog.tools, [], leaveOut?.[i]))[0]?.relevance ?? 0);
             return tops;
           }, 'fused ')
         : []),

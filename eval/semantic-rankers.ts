@@ -195,12 +195,28 @@ export function fusedRanker(
   name = 'fused',
   oracle?: number,
 ): RankerVariant & {
-  rankedTools(query: string[], tools: ToolInfo[], relevant?: readonly string[]): Promise<RankedTool[]>;
+  rankedTools(
+    query: string[],
+    tools: ToolInfo[],
+    relevant?: readonly string[],
+    leaveOut?: ReadonlySet<string>,
+  ): Promise<RankedTool[]>;
 } {
   let cache: RankCache = createRankCache();
-  const rankedTools = async (query: string[], tools: ToolInfo[], relevant: readonly string[] = []) => {
+  const rankedTools = async (
+    query: string[],
+    tools: ToolInfo[],
+    relevant: readonly string[] = [],
+    leaveOut?: ReadonlySet<string>,
+  ) => {
+    let similarity = await index.similarity(query);
+    if (leaveOut !== undefined) {
+      // The dataset's vectors are by its tool index: keep the similarity of each tool kept.
+      const kept = tools.flatMap((tool, i) => (leaveOut.has(tool.toolKey) ? [] : [i]));
+      similarity = Float64Array.from(kept, (i) => similarity[i]!);
+      tools = kept.map((i) => tools[i]!);
+    }
     const lexical = rankTools({ query, tools }, { cache });
-    const similarity = await index.similarity(query);
     return fuseHybrid(
       lexical,
       tools,

@@ -234,6 +234,25 @@ describe('parseConfig', () => {
     expect(problemsOf({ AUTH_JWT_SECRET: SECRET, EMBEDDINGS_API_KEY: 'k' })[0]).toMatch(/^EMBEDDINGS_API_KEY/);
   });
 
+  it("EMBEDDINGS_SCRIPTS: the scripts an endpoint's model reads, as Unicode names; only with an endpoint", () => {
+    const endpoint = {
+      AUTH_JWT_SECRET: SECRET,
+      EMBEDDINGS_BASE_URL: 'http://127.0.0.1:8081/v1',
+      EMBEDDINGS_MODEL: 'm',
+    };
+    expect(parseConfig(endpoint).embeddings?.endpoint?.scripts).toBeUndefined();
+    expect(parseConfig({ ...endpoint, EMBEDDINGS_SCRIPTS: 'Latin, Cyrillic' }).embeddings?.endpoint?.scripts).toEqual([
+      'Latin',
+      'Cyrillic',
+    ]);
+    expect(problemsOf({ ...endpoint, EMBEDDINGS_SCRIPTS: 'Latin,Latn-ish' })).toEqual([
+      expect.stringMatching(/^EMBEDDINGS_SCRIPTS: "Latn-ish" is not a Unicode script name/),
+    ]);
+    expect(problemsOf({ AUTH_JWT_SECRET: SECRET, EMBEDDINGS: 'on', EMBEDDINGS_SCRIPTS: 'Han' })).toEqual([
+      expect.stringMatching(/^EMBEDDINGS_SCRIPTS: .*embedded encoder reads Latin script/),
+    ]);
+  });
+
   it('names every bad variable at once', () => {
     const problems = problemsOf({
       PORT: 'eighty',

@@ -1,3 +1,4 @@
+import { scriptPattern } from '../semantic/reading.js';
 import { HMAC_ALGORITHMS, parseAuth } from './auth.js';
 import { EnvReader, type Env } from './env-reader.js';
 import { isHttpUrl } from './http-url.js';
@@ -141,6 +142,7 @@ function parseEmbeddings(read: EnvReader, problems: string[]): EmbeddingsConfig 
   const baseUrl = read.optionalString('EMBEDDINGS_BASE_URL');
   const apiKey = read.optionalString('EMBEDDINGS_API_KEY');
   const model = read.optionalString('EMBEDDINGS_MODEL');
+  const scripts = parseScripts(read.list('EMBEDDINGS_SCRIPTS'), problems);
   // Unset: on with an endpoint (configuring one asks for the stage), off otherwise. The embedded
   // encoder is opt-in since wave 3: a new request's vector costs ~30 ms of a search here, past issue
   // 21's budget, and two threads holding the model ~290 MB per replica (docs/configuration.md).
@@ -158,6 +160,10 @@ function parseEmbeddings(read: EnvReader, problems: string[]): EmbeddingsConfig 
   if (baseUrl === undefined && model === undefined) {
     if (apiKey !== undefined)
       problems.push('EMBEDDINGS_API_KEY: set EMBEDDINGS_BASE_URL and EMBEDDINGS_MODEL too, or unset it');
+    if (scripts !== undefined)
+      problems.push(
+        "EMBEDDINGS_SCRIPTS: says what an embeddings endpoint's model reads; the embedded encoder reads Latin script (English) only. Set EMBEDDINGS_BASE_URL and EMBEDDINGS_MODEL too, or unset it",
+      );
     return mode === 'off' ? undefined : { endpoint: undefined, ...settings };
   }
   let ok = true;
@@ -175,7 +181,22 @@ function parseEmbeddings(read: EnvReader, problems: string[]): EmbeddingsConfig 
     ok = false;
   }
   if (!ok || mode === 'off') return undefined;
-  return { endpoint: { baseUrl: baseUrl!, apiKey, model: model! }, ...settings };
+  return { endpoint: { baseUrl: baseUrl!, apiKey, model: model!, scripts }, ...settings };
+}
+
+/** EMBEDDINGS_SCRIPTS: Unicode script names (`Latin`, `Cyrillic`, `Han`, …); none: every script. */
+function parseScripts(names: string[], problems: string[]): string[] | undefined {
+  if (names.length === 0) return undefined;
+  for (const name of names) {
+    try {
+      scriptPattern([name]);
+    } catch {
+      problems.push(
+        `EMBEDDINGS_SCRIPTS: "${name}" is not a Unicode script name (e.g. Latin, Cyrillic, Greek, Han, Hiragana, Katakana, Hangul, Arabic)`,
+      );
+    }
+  }
+  return names;
 }
 
 function parseRedis(read: EnvReader, problems: string[]): RedisConfig | undefined {

@@ -60,7 +60,15 @@ export interface LlmConfig {
 /** The semantic stage (EMBEDDINGS_*); undefined when it is off (the default without an endpoint). */
 export interface EmbeddingsConfig {
   /** An OpenAI-compatible endpoint when EMBEDDINGS_BASE_URL is set; else the embedded encoder. */
-  endpoint: { baseUrl: string; apiKey: string | undefined; model: string } | undefined;
+  endpoint:
+    | {
+        baseUrl: string;
+        apiKey: string | undefined;
+        model: string;
+        /** Unicode script names its model reads (EMBEDDINGS_SCRIPTS); undefined: every script. */
+        scripts?: string[] | undefined;
+      }
+    | undefined;
   /** Worker threads of the embedded encoder's query lane. */
   threads: number;
   /** Nice value of the embedded encoder's background lane (lists). */

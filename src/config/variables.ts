@@ -286,6 +286,13 @@ export const VARIABLES = {
     example: 'text-embedding-3-small',
     description: 'Model name; required with `EMBEDDINGS_BASE_URL`. Part of every vector cache key.',
   },
+  EMBEDDINGS_SCRIPTS: {
+    section: 'embeddings',
+    kind: 'list',
+    example: 'Latin,Cyrillic',
+    description:
+      "The writing systems the endpoint's model reads, as Unicode script names (`Latin`, `Cyrillic`, `Greek`, `Han`, `Hiragana`, `Katakana`, `Hangul`, `Arabic`, …). A request with less than half of its letters in them is not embedded: it gets no match by meaning (an encoder that cannot read a request finds noise), only its word matches. Unset: every script (multilingual models such as OpenAI's `text-embedding-3-*`, `bge-m3`, `multilingual-e5`). Only with an endpoint: the embedded encoder reads Latin script (its vocabulary is English).",
+  },
   EMBEDDINGS_API_KEY: {
     section: 'embeddings',
     kind: 'string',

@@ -1,5 +1,6 @@
 import type { RankedTool, SemanticStatus, ToolInfo } from '@catalog-search/core';
 import { fuseHybrid } from '../semantic/fuse-hybrid.js';
+import { readsText } from '../semantic/reading.js';
 import { bestDots } from '../semantic/tool-vectors.js';
 import type { VectorProvider } from '../semantic/vector-provider.js';
 
@@ -21,7 +22,10 @@ export async function rankHybrid(
     listId?: string;
   },
 ): Promise<{ ranked: RankedTool[]; status: SemanticStatus; fused: boolean }> {
-  const queries = request.query.filter((query) => query.trim() !== '');
+  // A sub-query in a script the encoder cannot read is left to the words (reading.ts).
+  const queries = request.query.filter(
+    (query) => query.trim() !== '' && readsText(query, vectorProvider.embedder.scripts),
+  );
   if (request.tools.length === 0 || queries.length === 0) return { ranked: lexical, status: 'hybrid', fused: false };
   const vectors = await vectorProvider.vectors(
     context.projectId,

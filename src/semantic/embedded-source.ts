@@ -22,7 +22,7 @@
 // the next task would pay the model's load again (~0.5 s). The caller stops waiting instead.
 import { Piscina } from 'piscina';
 import { EmbeddingError, untilAborted, type EmbedCall, type Embedder } from './embedder.js';
-import { LOCAL_DIMENSIONS, LOCAL_MODEL, type EncoderBackend } from './local-encoder.js';
+import { LOCAL_DIMENSIONS, LOCAL_MODEL, LOCAL_SCRIPTS, type EncoderBackend } from './local-encoder.js';
 import type { EncoderThreadData } from './local-encoder-worker.js';
 import { forProject, ProjectFairQueue } from './project-fair-queue.js';
 
@@ -148,6 +148,7 @@ export function createEmbeddedSource(
   return {
     source: 'embedded',
     model: LOCAL_MODEL,
+    scripts: LOCAL_SCRIPTS,
     batchSize: BACKGROUND_BATCH,
     dimensions: LOCAL_DIMENSIONS,
     embed,

@@ -1,3 +1,5 @@
+import type { EncoderScripts } from './reading.js';
+
 /**
  * A source of sentence vectors: the embedded encoder (a worker thread) or an OpenAI-compatible
  * `/v1/embeddings` endpoint. Vectors come back unit-length, so cosine similarity is a dot product.
@@ -9,6 +11,11 @@ export interface Embedder {
   readonly model: string;
   /** Tool texts per background call (the stage embeds lists in batches of this size). */
   readonly batchSize: number;
+  /**
+   * The writing systems it reads (Unicode script names; undefined: every script). A request in other
+   * scripts is not embedded: its meaning-only matches would be noise (reading.ts).
+   */
+  readonly scripts?: EncoderScripts;
   /** The length of its vectors, once known (an endpoint's, from its first valid answer). */
   readonly dimensions: number | undefined;
   /** One vector per text, in order. Rejects with an `EmbeddingError`. */

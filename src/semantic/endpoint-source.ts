@@ -4,11 +4,14 @@
 // use (one finite vector per input, all of the model's one length).
 import OpenAI, { APIConnectionTimeoutError, APIUserAbortError, RateLimitError } from 'openai';
 import { EmbeddingError, normalize, type Embedder, type EmbeddingFailure } from './embedder.js';
+import type { EncoderScripts } from './reading.js';
 
 interface EndpointSourceOptions {
   baseURL: string;
   apiKey?: string;
   model: string;
+  /** The scripts its model reads (EMBEDDINGS_SCRIPTS); undefined: every script. */
+  scripts?: EncoderScripts;
   /** Inputs per request (OpenAI accepts up to 2,048). */
   batchSize?: number;
   /** The longest a call may take when the caller sets no deadline (background embedding). */
@@ -64,6 +67,7 @@ export function createEndpointSource(options: EndpointSourceOptions): Embedder {
 
   return {
     source: 'endpoint',
+    scripts: options.scripts,
     model: options.model,
     batchSize,
     get dimensions() {

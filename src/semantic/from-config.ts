@@ -32,6 +32,7 @@ export function vectorProviderFromConfig(
     const embedder = createEndpointSource({
       baseURL: endpoint.baseUrl,
       model: endpoint.model,
+      scripts: endpoint.scripts,
       ...(endpoint.apiKey ? { apiKey: endpoint.apiKey } : {}),
     });
     return {

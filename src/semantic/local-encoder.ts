@@ -7,6 +7,12 @@ import { normalize } from './embedder.js';
 
 export const LOCAL_MODEL = 'use-lite-512';
 export const LOCAL_DIMENSIONS = 512;
+/**
+ * The scripts its vocabulary spells: English. Of its 8,000 SentencePiece pieces 7,520 hold Latin letters,
+ * 8 Cyrillic, none Han, Kana or Hangul: any Japanese, Chinese or Korean request becomes unknown pieces
+ * and one and the same vector.
+ */
+export const LOCAL_SCRIPTS: readonly string[] = ['Latin'];
 
 /**
  * What runs the model: TensorFlow.js's WebAssembly backend with SIMD, one thread (tfjs turns its

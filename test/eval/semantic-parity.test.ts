@@ -100,4 +100,35 @@ describe('eval = production', () => {
     expect(view(evalFused)).toEqual(view(served.ranked));
     await stage.close();
   });
+
+  it("the near miss: a request against the dataset's list without its gold tools ranks as the service ranks that shorter list", async () => {
+    const leaveOut = new Set(['cal:list_events', 'mail:send_email']);
+    const shorter = tools.filter((tool) => !leaveOut.has(tool.toolKey));
+    const stage = new VectorProvider(createEndpointSource({ baseURL: server.baseURL, model: 'test-embed' }), {
+      cacheBytes: 10_000_000,
+      memory: new MemoryBudget({ maxBytes: 64 * 1024 * 1024, projectShare: 1 }),
+      waitShare: 1,
+      maxQueuedPerProject: 100,
+    });
+    const lexical = rankTools({ query, tools: shorter }, { cache: createRankCache() });
+    const served = await rankHybrid(stage, { query, tools: shorter }, lexical, {
+      projectId: 'p',
+      deadline: startDeadline(4000),
+    });
+    expect(served.status).toBe('hybrid');
+
+    const index = new SemanticIndex(
+      new DiskVectors(
+        await evalEmbedder(true, { EMBEDDINGS_BASE_URL: server.baseURL, EMBEDDINGS_MODEL: 'test-embed' }),
+        `${dir}/`,
+      ),
+    );
+    const ranker = fusedRanker(index);
+    await ranker.prepare!({ name: 'near-miss', tools, queries: [], totalQueries: 0 });
+    const evalFused = await ranker.rankedTools(query, tools, [], leaveOut);
+    const view = (ranked: RankedTool[]) => ranked.map((entry) => [entry.tool.toolKey, entry.relevance]);
+    expect(view(evalFused)).toEqual(view(served.ranked));
+    expect(evalFused.map((entry) => entry.tool.toolKey)).not.toContain('cal:list_events');
+    await stage.close();
+  });
 });

@@ -204,6 +204,25 @@ describe('service with the embedded encoder (the default configuration)', () => 
     expect(answer.results[0]?.relevance ?? 0).toBeLessThan(0.3);
   });
 
+  it("a request in a script the encoder cannot read (Japanese) gets no match by meaning: the answer is the words' alone", async () => {
+    // Warm the list first, so that meaning would be fused if the request were embedded.
+    let warm = await search(['which meetings do I have tomorrow']);
+    const giveUpAt = Date.now() + 90_000;
+    while (warm.meta.semantic !== 'hybrid' && Date.now() < giveUpAt) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      warm = await search(['which meetings do I have tomorrow']);
+    }
+    expect(warm.meta.semantic).toBe('hybrid');
+    for (const request of ['カレンダーに明日の会議を追加して', '明日の予定は何ですか']) {
+      const answer = await search([request]);
+      expect(answer.results.filter((result) => /by meaning/.test(result.explanation ?? ''))).toEqual([]);
+      expect(answer.meta.fused).toBeUndefined();
+    }
+    // A step in English beside it is still read.
+    const mixed = await search(['明日の予定は何ですか', 'what is on my plate tomorrow']);
+    expect(mixed.results.some((result) => /by meaning/.test(result.explanation ?? ''))).toBe(true);
+  }, 120_000);
+
   it('a request that names a tool keeps the lexical match on top', async () => {
     const answer = await search(['post a message to the Slack channel']);
     expect(answer.results[0]!.toolKey).toBe('slack:post_message');

@@ -83,6 +83,39 @@ describe('service with an embeddings endpoint', () => {
     }
   });
 
+  it('EMBEDDINGS_SCRIPTS: a Japanese request finds the calendar tool by meaning with a model that reads every script, and nothing with one that reads Latin only', async () => {
+    // A multilingual model: 予定 ("schedule") is about the schedule as "calendar" is.
+    embeddings.setEmbeddings({
+      kind: 'vectors',
+      vector: (text) => (/予定/.test(text) ? [1, 0.05, (text.length % 7) / 100] : vector(text)),
+    });
+    const japanese = { query: ['明日の予定は何ですか'], tools, maxResults: 5 };
+    const everyScript = await startApp(embeddingsConfig(embeddings.baseURL));
+    try {
+      const answer = await searchAs<SearchResponse>(everyScript, japanese, { projectId: 'p-ja' });
+      expect(answer.body.meta.semantic).toBe('hybrid');
+      expect(answer.body.results[0]).toMatchObject({ toolKey: 'gcal:list_events' });
+      expect(answer.body.results[0]?.explanation).toMatch(/matched by meaning/);
+    } finally {
+      await everyScript.close();
+    }
+    const config = embeddingsConfig(embeddings.baseURL);
+    config.embeddings!.endpoint!.scripts = ['Latin'];
+    const latinOnly = await startApp(config);
+    try {
+      const answer = await searchAs<SearchResponse>(latinOnly, japanese, { projectId: 'p-ja' });
+      expect(answer.status).toBe(200);
+      expect(answer.body.results).toEqual([]);
+      expect(answer.body.meta.fused).toBeUndefined();
+      // An English request is still read by that model.
+      expect((await search(latinOnly, 'p-en')).results.some((result) => result.toolKey === 'gcal:list_events')).toBe(
+        true,
+      );
+    } finally {
+      await latinOnly.close();
+    }
+  });
+
   it('with an LLM: the tool that matches by meaning reaches the prompt, which the lexical ranking alone fills with word matches', async () => {
     embeddings.setEmbeddings({ kind: 'vectors', vector });
     const llm = await startOpenAITestServer();
