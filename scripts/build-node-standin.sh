@@ -5,16 +5,19 @@
 # libraries they link, CA certificates, and a `node` user with uid 1000, laid out like the official image
 # (/usr/local/bin/node, /usr/local/lib/node_modules/npm).
 #
-# Idempotent: does nothing when the image already exists (set STANDIN_REBUILD=1 to rebuild).
+# Idempotent: does nothing when the image exists and carries this recipe's label (scripts/standin-image.sh);
+# an image that only has the tag is rebuilt. STANDIN_REBUILD=1 rebuilds in any case.
 # Usage: scripts/build-node-standin.sh [image-tag]   (default: local/node:standin)
 set -euo pipefail
+. "$(dirname "$0")/standin-image.sh"
 
 image="${1:-${NODE_IMAGE:-local/node:standin}}"
 node_major="${STANDIN_NODE_MAJOR:-24}"
 npm_major="${STANDIN_NPM_MAJOR:-11}"
+recipe="$(standin_recipe "$0" "node $node_major" "npm $npm_major")"
 
-if [[ "${STANDIN_REBUILD:-0}" != 1 ]] && docker image inspect "$image" >/dev/null 2>&1; then
-  echo "stand-in base image $image already present"
+if [[ "${STANDIN_REBUILD:-0}" != 1 ]] && standin_current "$image" "$recipe"; then
+  echo "stand-in base image $image already present (recipe $recipe)"
   exit 0
 fi
 
@@ -78,6 +81,7 @@ tar -C "$rootfs" --numeric-owner -c . | docker import \
   -c 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
   -c 'ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt' \
   -c 'CMD ["node"]' \
+  -c "LABEL $STANDIN_LABEL=$recipe" \
   -m "stand-in for node:$node_major-bookworm-slim" - "$image" >/dev/null
 
 docker run --rm --network none "$image" node -e 'process.stdout.write(`node ${process.version}, `)'

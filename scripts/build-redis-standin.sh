@@ -4,20 +4,25 @@
 # imported as an image. docker-compose.yml uses it with REDIS_IMAGE=local/redis:standin; anywhere a
 # registry is reachable, the default (redis:7-bookworm) is pulled instead.
 #
-# Idempotent: does nothing when the image already exists (set STANDIN_REBUILD=1 to rebuild).
+# Idempotent: does nothing when the image exists and carries this recipe's label (scripts/standin-image.sh:
+# this script and the redis-server version); an image that only has the tag is rebuilt. STANDIN_REBUILD=1
+# rebuilds in any case.
 # Usage: scripts/build-redis-standin.sh [image-tag]   (default: local/redis:standin)
 set -euo pipefail
+. "$(dirname "$0")/standin-image.sh"
 
 image="${1:-${REDIS_IMAGE:-local/redis:standin}}"
 
-if [[ "${STANDIN_REBUILD:-0}" != 1 ]] && docker image inspect "$image" >/dev/null 2>&1; then
-  echo "stand-in Redis image $image already present"
-  exit 0
-fi
 if [[ ! -x /usr/bin/redis-server ]]; then
   echo "installing redis-server"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends redis-server >/dev/null
+fi
+recipe="$(standin_recipe "$0" "$(/usr/bin/redis-server --version)")"
+
+if [[ "${STANDIN_REBUILD:-0}" != 1 ]] && standin_current "$image" "$recipe"; then
+  echo "stand-in Redis image $image already present (recipe $recipe)"
+  exit 0
 fi
 
 work="$(mktemp -d)"
@@ -46,5 +51,6 @@ tar -C "$rootfs" --numeric-owner -c . | docker import \
   -c 'USER 999:999' \
   -c 'EXPOSE 6379' \
   -c 'CMD ["redis-server"]' \
+  -c "LABEL $STANDIN_LABEL=$recipe" \
   -m "stand-in for redis:7-bookworm ($(/usr/bin/redis-server --version | grep -oE 'v=[0-9.]+'))" - "$image" >/dev/null
 docker run --rm --network none "$image" redis-server --version

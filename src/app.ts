@@ -82,6 +82,16 @@ export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyI
 
   // The API speaks JSON only: other bodies get 415, not a confusing schema error.
   app.removeContentTypeParser('text/plain');
+  // A route that takes no body (DELETE /v1/catalog/feedback) serves a request without one whatever its
+  // content-type says: generated clients send `content-type: application/json` on every call, and Fastify
+  // parses an empty body by it (a 400 "The request body is empty", or a 415).
+  app.addHook('onRequest', async (request) => {
+    const { headers } = request;
+    const bodiless =
+      headers['transfer-encoding'] === undefined &&
+      (headers['content-length'] === undefined || headers['content-length'] === '0');
+    if (bodiless && request.routeOptions.schema?.body === undefined) delete headers['content-type'];
+  });
 
   app.decorate('lifecycle', { shuttingDown: false, closingConnections: false });
   app.addHook('preClose', async () => {

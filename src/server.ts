@@ -7,6 +7,7 @@ import { buildApp } from './app.js';
 import { ConfigError, parseConfig, withDevelopmentKey, type Config } from './config.js';
 import { trackConnections } from './connection-drain.js';
 import { developmentKey } from './development-key.js';
+import { stdoutLogDestination } from './log-destination.js';
 import { listenForMetrics } from './metrics/metrics-server.js';
 import { startTracing } from './tracing/index.js';
 
@@ -27,9 +28,16 @@ const devMode = config.auth === undefined;
 const devKey = devMode ? developmentKey() : undefined;
 if (devKey) config = withDevelopmentKey(config, devKey.secret);
 
+// A stdout whose reader has gone fails the quick start's write (EPIPE): nothing to do about it, and no
+// reason to stop serving. Log lines have their own destination, which stops writing on such a failure.
+process.stdout.on('error', () => {});
+const logs = stdoutLogDestination();
+/** At most this long (and within the shutdown's time limit) for the last log lines to be written. */
+const LOG_CLOSE_MS = 1000;
+
 // Only when an OTLP endpoint is configured: otherwise no OpenTelemetry module is loaded.
 const tracing = config.tracing ? await startTracing(config.tracing) : undefined;
-const app = buildApp(config, tracing ? { tracing } : {});
+const app = buildApp(config, { logStream: logs, ...(tracing ? { tracing } : {}) });
 const connections = trackConnections(app.server);
 /** A keep-alive connection with no request for this long is closed on shutdown (see connection-drain.ts). */
 const DRAIN_QUIET_MS = 1000;
@@ -60,6 +68,7 @@ closeWithGrace({ delay: config.shutdown.timeoutMs, logger: false }, async ({ sig
     ?.shutdown(Math.max(0, hardStopAt - Date.now() - 100))
     .catch((error: unknown) => app.log.warn({ err: error }, 'could not export the last spans'));
   app.log.info('shut down');
+  await logs.close(Math.max(0, Math.min(LOG_CLOSE_MS, hardStopAt - Date.now() - 50)));
 });
 
 try {
@@ -78,6 +87,7 @@ try {
   }
 } catch (error) {
   app.log.fatal({ err: error }, 'could not start listening');
+  await logs.close(LOG_CLOSE_MS);
   process.exit(1);
 }
 

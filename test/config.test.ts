@@ -18,7 +18,7 @@ describe('parseConfig', () => {
   it('applies the documented defaults', () => {
     const config = parseConfig({ AUTH_JWT_SECRET: SECRET });
     expect(config).toMatchObject({
-      host: '0.0.0.0',
+      host: '127.0.0.1',
       port: 8080,
       logLevel: 'info',
       production: false,
@@ -285,6 +285,14 @@ describe('parseConfig', () => {
     expect(problem).toContain('AUTH_JWT_SECRET');
     expect(problem).toContain('AUTH_JWT_PUBLIC_KEY');
     expect(problem).toContain('AUTH_JWKS_URL');
+  });
+
+  it('listens on loopback by default outside production, and on every interface in production', () => {
+    expect(parseConfig({ AUTH_JWT_SECRET: SECRET }).host).toBe('127.0.0.1');
+    expect(parseConfig({ NODE_ENV: 'development', AUTH_JWT_SECRET: SECRET }).host).toBe('127.0.0.1');
+    expect(parseConfig({ NODE_ENV: 'production', AUTH_JWT_SECRET: SECRET }).host).toBe('0.0.0.0');
+    expect(parseConfig({ HOST: '0.0.0.0', AUTH_JWT_SECRET: SECRET }).host).toBe('0.0.0.0');
+    expect(parseConfig({ NODE_ENV: 'production', HOST: '10.0.0.5', AUTH_JWT_SECRET: SECRET }).host).toBe('10.0.0.5');
   });
 
   it('outside production no key means auth is left to the development key', () => {

@@ -4,6 +4,7 @@ import { connect } from 'node:net';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startServiceProcess, stopAllServiceProcesses } from './helpers/service-process.js';
 import { testToken } from './helpers/tokens.js';
 
 /**
@@ -76,7 +77,8 @@ const listeningPort = (started: Started) =>
     return match ? Number(match[1]) : undefined;
   }, 'the server to listen');
 
-afterEach(() => {
+afterEach(async () => {
+  await stopAllServiceProcesses();
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
 });
 
@@ -124,6 +126,15 @@ describe('npm start (src/server.ts)', () => {
     for (const name of ['AUTH_JWT_SECRET', 'AUTH_JWT_PUBLIC_KEY', 'AUTH_JWKS_URL'])
       expect(started.stderr()).toContain(name);
     expect(started.stdout()).not.toContain('TOKEN=');
+  });
+
+  it("with the Secret template's placeholder as the key: refuses to start and names AUTH_JWT_SECRET", async () => {
+    const template = readFileSync(`${root}deploy/base/secret.template.yaml`, 'utf8');
+    const placeholder = /^\s*AUTH_JWT_SECRET: (\S+)$/m.exec(template)![1]!;
+    const started = startServer({ NODE_ENV: 'production', AUTH_JWT_SECRET: placeholder });
+    expect(await started.exited).toBe(1);
+    expect(started.stderr()).toMatch(/AUTH_JWT_SECRET: is a placeholder/);
+    expect(started.stderr()).not.toContain(placeholder);
   });
 
   it('with bad variables: names each of them and exits 1', async () => {
@@ -231,5 +242,31 @@ describe('npm start (src/server.ts)', () => {
       expect(stdout).toContain('shutting down');
     },
     30_000,
+  );
+
+  // `node dist/src/server.js | head -1`: the reader of stdout goes away while the service starts. The
+  // quick start's write then failed (EPIPE) and started a shutdown that never ended, SIGTERM or not:
+  // pino's exit flush retried the failed write forever.
+  it.each([
+    ['development', { NODE_ENV: 'development' }],
+    ['production', { AUTH_JWT_SECRET: SECRET }],
+  ] as const)(
+    'in %s, with stdout closed after one line: keeps serving, and SIGTERM ends it within SHUTDOWN_TIMEOUT_MS',
+    async (_mode, env) => {
+      const service = await startServiceProcess(
+        { ...env, SHUTDOWN_TIMEOUT_MS: '3000' },
+        { build: 'dist', closeStdoutAfterLines: 1 },
+      );
+      expect(service.child.stdout!.destroyed).toBe(true);
+      // A request is logged to the closed stdout, and still answered.
+      const search = await fetch(`${service.url}/v1/catalog/search`, { method: 'POST' });
+      expect(search.status).toBe(401);
+      expect((await fetch(`${service.url}/healthz`)).status).toBe(200);
+      const stoppingAt = Date.now();
+      // SIGKILL (the helper's) after 20 s would show here as 'SIGKILL'.
+      expect(await service.stop(20_000)).toBe(0);
+      expect(Date.now() - stoppingAt).toBeLessThan(3000 + 5000);
+    },
+    60_000,
   );
 });

@@ -2,6 +2,7 @@ import { scriptPattern } from '../semantic/reading.js';
 import { HMAC_ALGORITHMS, parseAuth } from './auth.js';
 import { EnvReader, type Env } from './env-reader.js';
 import { isHttpUrl } from './http-url.js';
+import { placeholderProblems } from './placeholder.js';
 import type { AuthConfig, Config, EmbeddingsConfig, LlmConfig, RedisConfig, TracingConfig } from './types.js';
 
 /**
@@ -23,12 +24,13 @@ const MB = 1024 * 1024;
  * first. Only server.ts passes `process.env`; tests pass their own objects.
  */
 export function parseConfig(env: Env): Readonly<Config> {
-  const problems: string[] = [];
+  const problems: string[] = placeholderProblems(env);
   const read = new EnvReader(env, problems);
   const production = env.NODE_ENV === 'production';
 
   const config: Config = {
-    host: read.string('HOST'),
+    // Every interface in production (a container or a pod is reached from outside); loopback elsewhere.
+    host: read.optionalString('HOST') ?? (production ? '0.0.0.0' : read.string('HOST')),
     port: read.integer('PORT'),
     logLevel: read.oneOf('LOG_LEVEL'),
     production,

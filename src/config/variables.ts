@@ -107,9 +107,10 @@ export const VARIABLES = {
   HOST: {
     section: 'server',
     kind: 'string',
-    default: '0.0.0.0',
+    default: '127.0.0.1',
+    defaultNote: '`127.0.0.1`, but `0.0.0.0` in production',
     description:
-      'Listen address. docker-compose.yml fixes it inside the container (publish elsewhere with `CATALOG_SEARCH_BIND`).',
+      'Listen address: loopback only outside production (a development server is not reachable from the network), every interface in production. The image, docker-compose.yml and the Deployment set `0.0.0.0` (compose publishes elsewhere with `CATALOG_SEARCH_BIND`).',
   },
   PORT: {
     section: 'server',

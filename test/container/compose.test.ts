@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../helpers/free-port.js';
 import { composeRunner, docker, fetchWithin, sampleSearch, signHs256, waitForOk } from './helpers.js';
@@ -15,7 +16,22 @@ const project = `catalog-search-test-${process.pid}`;
 const secret = randomBytes(32).toString('base64url');
 const envDir = mkdtempSync(join(tmpdir(), 'catalog-search-compose-'));
 let runCompose: Awaited<ReturnType<typeof composeRunner>> | undefined;
+let composeEnv: NodeJS.ProcessEnv;
 let baseUrl: string;
+
+/** Two consecutive free loopback ports, for a range of one port per replica. */
+async function twoFreePorts(): Promise<[number, number]> {
+  const isFree = (port: number) =>
+    new Promise<boolean>((resolve) => {
+      const server = createServer();
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+    });
+  for (;;) {
+    const port = await freePort();
+    if (port < 65_535 && (await isFree(port + 1))) return [port, port + 1];
+  }
+}
 
 beforeAll(async () => {
   const envFile = join(envDir, 'test.env');
@@ -27,12 +43,12 @@ beforeAll(async () => {
     `AUTH_JWT_SECRET=${secret}\nLOG_LEVEL=warn\n# a comment, as in .env.example\nSEARCH_DEADLINE_MS=3000\nREDIS_TIMEOUT_MS=1000\n`,
   );
   const port = await freePort();
-  const env = {
+  const env = (composeEnv = {
     ...process.env,
     CATALOG_SEARCH_IMAGE: inject('image'),
     CATALOG_SEARCH_ENV_FILE: envFile,
     CATALOG_SEARCH_PORT: String(port),
-  };
+  });
   runCompose = await composeRunner(project, env, repoRoot);
   // As documented: `scripts/compose.sh up -d` (the image exists, so nothing is built).
   const up = await runCompose(['up', '-d']);
@@ -105,4 +121,33 @@ describe('docker compose up', () => {
     }
     expect(health).toBe('healthy');
   });
+
+  // As docs/self-hosting.md says: a range of N ports and --scale catalog-search=N (a single port made the
+  // second replica fail: "port is already allocated").
+  it('scales to two replicas on a port range, which share tool sets through the compose Redis', async () => {
+    const [first, second] = await twoFreePorts();
+    const scaled = await composeRunner(project, { ...composeEnv, CATALOG_SEARCH_PORT: `${first}-${second}` }, repoRoot);
+    const up = await scaled(['up', '-d', '--scale', 'catalog-search=2'], 120_000);
+    expect(up.code, up.stderr).toBe(0);
+    const urls = await Promise.all(
+      [1, 2].map(async (index) => {
+        const port = await scaled(['port', `--index=${index}`, 'catalog-search', '8080']);
+        expect(port.code, port.stderr).toBe(0);
+        return `http://${port.stdout.trim()}`;
+      }),
+    );
+    expect(urls.sort()).toEqual([`http://127.0.0.1:${first}`, `http://127.0.0.1:${second}`]);
+    for (const url of urls) await waitForOk(`${url}/readyz`, 60_000);
+
+    const token = signHs256(secret, { projectId: 'compose-scaled' });
+    const search = (url: string, body: unknown) =>
+      fetchWithin(`${url}/v1/catalog/search`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify(body),
+      });
+    const full = (await (await search(urls[0]!, sampleSearch)).json()) as { meta: { toolSet: string } };
+    const byReference = await search(urls[1]!, { query: sampleSearch.query, toolSet: full.meta.toolSet });
+    expect(byReference.status).toBe(200);
+  }, 180_000);
 });

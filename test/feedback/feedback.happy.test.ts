@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, testConfig, type RunningApp } from '../helpers/app.js';
 import { sampleTools } from '../fixtures/tools.js';
+import { testToken } from '../helpers/tokens.js';
 import { routerOf, TAUGHT_TOOL, UNMATCHED_REQUESTS } from './feedback-client.js';
 
 let server: RunningApp;
@@ -67,5 +68,28 @@ describe('learning from use over loopback HTTP (search → execute → report)',
     await router.report(succeeded.map((event) => ({ ...event, outcome: 'failed' })));
     const after = await router.search(['squad retro takeaways'], sampleTools);
     expect(after.results.map((result) => result.toolKey)).not.toContain(TAUGHT_TOOL);
+  });
+
+  // Generated clients send `content-type: application/json` on every call, with or without a body.
+  it.each([
+    ['application/json, no content-length', 'application/json', undefined],
+    ['application/json, content-length: 0', 'application/json', ''],
+    ['text/plain, content-length: 0', 'text/plain', ''],
+  ])('a bodiless DELETE with %s forgets (204), on /v1 and the seed path', async (_case, contentType, body) => {
+    for (const path of ['/v1/catalog/feedback', '/catalog/feedback']) {
+      const response = await fetch(`${server.url}${path}`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${testToken({ projectId: 'bodiless' })}`, 'content-type': contentType },
+        ...(body === undefined ? {} : { body }),
+      });
+      expect(response.status, path).toBe(204);
+    }
+    // A route that takes a body still says it is missing.
+    const search = await fetch(`${server.url}/v1/catalog/search`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${testToken({ projectId: 'bodiless' })}`, 'content-type': 'application/json' },
+    });
+    expect(search.status).toBe(400);
+    expect(((await search.json()) as { detail: string }).detail).toMatch(/body is empty/);
   });
 });

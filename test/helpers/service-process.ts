@@ -22,6 +22,8 @@ export interface ServiceProcessOptions {
    * src/ first: 23 s measured for one process on this 2-core machine at a load average of 22).
    */
   startTimeoutMs?: number;
+  /** Stops reading stdout (closes the pipe) after this many lines, as `node server.js | head -N` does. */
+  closeStdoutAfterLines?: number;
 }
 
 export interface ServiceProcess {
@@ -66,8 +68,12 @@ export async function startServiceProcess(
   const logs: Record<string, unknown>[] = [];
   let output = '';
   let buffered = '';
+  let stdoutLines = 0;
   child.stdout!.on('data', (chunk: Buffer) => {
     output += chunk.toString();
+    stdoutLines += chunk.toString().split('\n').length - 1;
+    if (options.closeStdoutAfterLines !== undefined && stdoutLines >= options.closeStdoutAfterLines)
+      child.stdout!.destroy();
     buffered += chunk.toString();
     let newline: number;
     while ((newline = buffered.indexOf('\n')) >= 0) {
