@@ -116,6 +116,8 @@ describe('a request embedded while the lexical stage runs (VectorProvider.startR
     memory: new MemoryBudget({ maxBytes: 64 * 1024 * 1024, projectShare: 1 }),
     waitShare: 0,
     maxQueuedPerProject: 100,
+    // What is asserted is the number of calls, not their speed: a busy machine must not miss the wait.
+    queryWaitMs: 60_000,
   });
   const tools = sampleTools.slice(0, 6);
 
