@@ -153,9 +153,10 @@ function llmReranker(
 }
 
 /**
- * Memory the tokenizer's process-wide memos may hold (core's vocabulary: at most 60,000 words and
- * 2,000,000 characters, ~10 MB; its run memo: 2^17 slots of 16 bytes and 64 characters a run at most,
- * ~6 MB), set aside from the cache budget since no project owns it.
+ * Memory the tokenizer's process-wide memos may hold (core's process vocabulary, which learning's
+ * terms use: at most 60,000 words and 2,000,000 characters, ~10 MB; its run memo: 2^17 slots of 16
+ * bytes and 64 characters a run at most, ~6 MB), set aside from the cache budget since no project owns
+ * it. Each project's ranking vocabulary is part of its rank cache and counted there.
  */
 const TOKENIZER_MEMOS_BYTES = 16 * 1024 * 1024;
 

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { ProblemError } from '../errors.js';
 import type { Learning } from '../feedback/learning.js';
+import { reportWork } from '../feedback/report-work.js';
 import { FEEDBACK_PATHS, forgetRouteSchema, reportRouteSchema } from '../schemas/feedback.js';
 import { FairShare } from '../search/fair-share.js';
 import { limitRequestsPerProject } from '../plugins/project-rate-limit.js';
@@ -29,10 +30,8 @@ export default async function feedbackRoutes(
     allowance: (max) => `send ${max} feedback requests`,
   });
 
-  const fairShare = new FairShare(
-    { ...config.fairShare, workPerMinute: 0 },
-    { onRefused: (limit) => metrics.costLimited.inc({ limit }) },
-  );
+  // Reports have a work budget of their own, of the searches' size: learning's CPU is charged too.
+  const fairShare = new FairShare(config.fairShare, { onRefused: (limit) => metrics.costLimited.inc({ limit }) });
   const admit = async (request: FastifyRequest, reply: FastifyReply, payload: Readable) => {
     const declared = Number(request.headers['content-length']) || 0;
     // A report waits for a work slot at most a search's budget (SEARCH_DEADLINE_MS).
@@ -51,6 +50,7 @@ export default async function feedbackRoutes(
         ...(fairShare.enabled ? { preParsing: admit } : {}),
       },
       async (request, reply) => {
+        if (fairShare.enabled) fairShare.chargeWork(request.projectId, reportWork(request.body.events));
         const answer = await learning.report(request.projectId, request.body.events);
         metrics.feedbackEvents.inc({ result: 'accepted' }, answer.accepted);
         metrics.feedbackEvents.inc({ result: 'ignored' }, answer.ignored.length);

@@ -63,14 +63,27 @@ interface SearchRequest {
 }
 
 export async function runSearch(request: SearchRequest, services: SearchServices): Promise<SearchOutcome> {
+  // From before the filter rules: a wait for their thread ends at the deadline too.
+  const deadline = startDeadline(request.budgetMs, { elapsedMs: request.elapsedMs(), cancel: request.cancel });
+  try {
+    return await searchWithin(deadline, request, services);
+  } finally {
+    deadline.dispose();
+  }
+}
+
+async function searchWithin(
+  deadline: Deadline,
+  request: SearchRequest,
+  services: SearchServices,
+): Promise<SearchOutcome> {
   const { projectId, trace } = request;
-  const prepared = await prepareRequest(request.envelope, request.list, projectId, services);
+  const prepared = await prepareRequest(request.envelope, request.list, projectId, services, deadline);
   const { search } = prepared;
   // A hit: the project's analyses were kept (its tools need not all be known to them).
   services.metrics.cacheRequests.inc({ cache: 'rank', result: services.rankCaches.has(projectId) ? 'hit' : 'miss' });
   const rankCache = services.rankCaches.for(projectId);
   const learned = await services.learning?.forSearch(projectId);
-  const deadline = startDeadline(request.budgetMs, { elapsedMs: request.elapsedMs(), cancel: request.cancel });
   const outcome = await searchCatalog(search, {
     projectId,
     requestId: request.requestId,
@@ -84,7 +97,7 @@ export async function runSearch(request: SearchRequest, services: SearchServices
     vectors: services.vectors,
     learned,
     list: prepared,
-  }).finally(() => deadline.dispose());
+  });
   services.rankCaches.measure(projectId, rankCache);
   services.learning?.rememberSearch(projectId, request.requestId, search.query, outcome.response.results);
   recordSearch(services.metrics, search.tools.length, outcome.response.meta, outcome.rerank);

@@ -16,6 +16,7 @@ import {
   type RequestToolList,
 } from '../tool-sets/request-tools.js';
 import type { ToolSetStore } from '../tool-sets/tool-set-store.js';
+import type { Deadline } from './deadline.js';
 import type { FairShare } from './fair-share.js';
 import type { ToolNamePool } from './tool-name-pool.js';
 
@@ -67,10 +68,12 @@ export async function prepareRequest(
   sent: RequestToolList,
   projectId: string,
   services: { toolNames: ToolNamePool; toolSets: ToolSetStore; fairShare: FairShare },
+  deadline?: Deadline,
 ): Promise<PreparedRequest> {
   const { toolNames, toolSets, fairShare } = services;
   const rules = envelope.filter?.tools ?? [];
-  const filtered = rules.length > 0 ? await toolNames.run(projectId, rules, sent.list.tools) : undefined;
+  const filtered =
+    rules.length > 0 ? await toolNames.run(projectId, rules, sent.list.tools, deadline?.signal) : undefined;
   // Every run is charged, refused or not: the CPU was spent either way.
   if (filtered !== undefined && fairShare.enabled) fairShare.chargeCpu(projectId, filtered.ms);
   const prepared = prepareSearch(envelope, sent.list, filtered ? { toolNames: filtered.run } : {});

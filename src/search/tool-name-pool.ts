@@ -7,8 +7,12 @@
 //
 // The worker takes tasks in turns between projects (ProjectFairQueue, the embedded encoder's queue):
 // one project's filters wait behind at most one task of each other project, and a project may have
-// only MAX_QUEUED_PER_PROJECT waiting; more are refused 429 rather than queued without bound.
-import type { NamedTool, ToolInfo } from '@catalog-search/core';
+// only MAX_QUEUED_PER_PROJECT waiting; more are refused 429 rather than queued without bound. Yet
+// while other projects' rules ran to their budget in turn, a search waited for the thread past its
+// deadline (seconds; with 16 such projects, minutes). So a small set of globs, the everyday filter,
+// runs on the caller's thread without waiting at all, and a wait for the thread ends at the search's
+// deadline (429, the task taken out of the queue).
+import { runToolNameRules, type NamedTool, type ToolInfo } from '@catalog-search/core';
 import { Piscina } from 'piscina';
 import { ProblemError } from '../errors.js';
 import { forProject, ProjectFairQueue } from '../semantic/project-fair-queue.js';
@@ -29,6 +33,12 @@ const WORKER_FILTER_BUDGET_MS = 2_000;
 const MAX_QUEUED_PER_PROJECT = 4;
 /** Rule sets waiting in all. */
 const MAX_QUEUED = 64;
+/**
+ * Globs run on the request's thread when (4 × characters + 8 per glob, more than the RE2 instructions
+ * a glob compiles to) × the characters of the list's names and keys stays under this: about a
+ * millisecond of matching (figures in docs/performance.md), less than a hand-over to the thread.
+ */
+const INLINE_STEPS = 500_000;
 
 export class ToolNamePool {
   readonly #queue = new ProjectFairQueue();
@@ -40,11 +50,29 @@ export class ToolNamePool {
     idleTimeout: 60_000,
     taskQueue: this.#queue,
     stricterFIFO: true,
-    ...(fromSource ? { execArgv: [...process.execArgv, '--import', 'tsx'] } : {}),
+    // V8 flags such as --expose-gc (the deadline tests') apply to the whole process and are refused in a worker's execArgv.
+    ...(fromSource
+      ? { execArgv: [...process.execArgv.filter((flag) => !/^--expose[-_]gc$/.test(flag)), '--import', 'tsx'] }
+      : {}),
   });
 
-  /** Runs `rules` on the names and keys of `tools`, in the worker; refuses 429 when the queue is full. */
-  async run(projectId: string, rules: readonly string[], tools: readonly ToolInfo[]): Promise<ToolNameResult> {
+  /**
+   * Runs `rules` on the names and keys of `tools`: small glob sets here, the rest in the worker.
+   * Refuses 429 when the queue is full, or when `signal` (the search's deadline) aborts before the
+   * worker took the task.
+   */
+  async run(
+    projectId: string,
+    rules: readonly string[],
+    tools: readonly ToolInfo[],
+    signal?: AbortSignal,
+  ): Promise<ToolNameResult> {
+    const named: NamedTool[] = tools.map(({ toolName, toolKey }) => ({ toolName, toolKey }));
+    if (runsInline(rules, named)) {
+      const started = performance.now();
+      const run = runToolNameRules(rules, named, WORKER_FILTER_BUDGET_MS);
+      return { run, ms: performance.now() - started };
+    }
     if (this.#queue.waitingOf(projectId) >= MAX_QUEUED_PER_PROJECT || this.#queue.size >= MAX_QUEUED) {
       throw new ProblemError(
         'RATE_LIMITED',
@@ -54,13 +82,35 @@ export class ToolNamePool {
         },
       );
     }
-    const named: NamedTool[] = tools.map(({ toolName, toolKey }) => ({ toolName, toolKey }));
-    return this.#pool.run(
-      forProject({ rules: [...rules], tools: named, budgetMs: WORKER_FILTER_BUDGET_MS }, projectId),
-    );
+    const task = forProject({ rules: [...rules], tools: named, budgetMs: WORKER_FILTER_BUDGET_MS }, projectId);
+    try {
+      return await this.#pool.run(task, signal ? { signal } : {});
+    } catch (error) {
+      if (!signal?.aborted) throw error;
+      throw new ProblemError(
+        'RATE_LIMITED',
+        "The filter.tools thread was busy with other rule sets until this search's deadline; retry in 1 s, or filter with fewer tools or plain globs.",
+        { headers: { 'retry-after': '1' } },
+      );
+    }
   }
 
   close(): Promise<void> {
     return this.#pool.destroy();
   }
+}
+
+/** Whether `rules` are globs cheap enough on `tools` to run without the worker (INLINE_STEPS). */
+function runsInline(rules: readonly string[], tools: readonly NamedTool[]): boolean {
+  let perCharacter = 0;
+  for (const rule of rules) {
+    if (rule.replace(/^!/, '').startsWith('/')) return false;
+    perCharacter += 4 * rule.length + 8;
+  }
+  let characters = 0;
+  for (const tool of tools) {
+    characters += tool.toolName.length + tool.toolKey.length;
+    if (perCharacter * characters > INLINE_STEPS) return false;
+  }
+  return true;
 }

@@ -4,6 +4,7 @@ import { startApp, testConfig, type RunningApp } from '../helpers/app.js';
 import { sampleTools } from '../fixtures/tools.js';
 import { routerOf } from './feedback-client.js';
 import { testToken } from '../helpers/tokens.js';
+import { madeUpWord } from '../fixtures/words.js';
 
 const RATE_LIMIT = 3;
 let server: RunningApp;
@@ -169,5 +170,32 @@ describe('feedback is rate-limited like searches, in its own budget', () => {
     await expect(routerOf(limited.url, 'errors').search(['read a file'], sampleTools)).resolves.toHaveProperty(
       'results',
     );
+  });
+});
+
+describe("POST /v1/catalog/feedback: learning's work is charged like a search's", () => {
+  it("refuses a project's reports once their words used its work budget; another project's still count", async () => {
+    // 6,000 units a minute: a quiet project may burst 1,000. Ten sub-queries of 2,000 characters of
+    // words (20,000 characters, all new to learning) are charged ~3,200 units.
+    const app = await startApp(testConfig({ fairShare: { ...testConfig().fairShare, workPerMinute: 6_000 } }));
+    try {
+      const words = (from: number) => Array.from({ length: 300 }, (_, i) => madeUpWord(from + i)).join(' ');
+      const heavy = Array.from({ length: 10 }, (_, i) => ({
+        query: words(i * 1_000).slice(0, 2_000),
+        toolKey: 'a:b',
+        outcome: 'succeeded',
+      }));
+      const flooder = routerOf(app.url, 'flooder');
+      expect((await flooder.report(heavy)).status).toBe(202);
+      const refused = await flooder.report([{ query: 'squad retro notes', toolKey: 'a:b', outcome: 'selected' }]);
+      expect(refused.status).toBe(429);
+      expect((refused.body as unknown as { code: string }).code).toBe('RATE_LIMITED');
+      const other = routerOf(app.url, 'other');
+      expect((await other.report([{ query: 'squad retro notes', toolKey: 'a:b', outcome: 'selected' }])).status).toBe(
+        202,
+      );
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -161,8 +161,9 @@ describe('per-project rank caches', () => {
   it("accounts each project's cache in the memory budget, and a cache the budget evicts starts again empty", () => {
     const memory = new MemoryBudget({ maxBytes: 1024 * 1024, projectShare: 0.5 });
     const caches = new ProjectRankCaches({ projects: 10, toolsPerProject: 10_000, memory });
+    // Each project's cache (with its vocabulary) under its share, two of them over the budget.
     const tools = (project: string) =>
-      Array.from({ length: 200 }, (_, at) => ({
+      Array.from({ length: 150 }, (_, at) => ({
         toolKey: `${project}:t${at}`,
         toolName: `t${at}`,
         serverName: 'S',

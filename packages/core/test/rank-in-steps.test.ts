@@ -7,7 +7,6 @@ import {
   rankToolsInSteps,
   type ToolInfo,
 } from '../src/index.js';
-import { vocabulary } from '../src/text/vocabulary.js';
 
 const tools: ToolInfo[] = Array.from({ length: 200 }, (_, at) => ({
   toolKey: `srv${at % 7}:tool_${at}`,
@@ -40,11 +39,12 @@ describe('rankToolsInSteps', () => {
     expect(plain(ranked)).toEqual(plain(rankTools({ query, tools }, { limit: 20 })));
   });
 
-  it('still ranks correctly when other rankings run (and fill the shared vocabulary) while it is paused', () => {
+  it("still ranks correctly when other rankings run while it is paused, and fill its project's vocabulary", () => {
     const cache = createRankCache();
-    const epoch = vocabulary.epoch;
+    const epoch = cache.vocabulary.epoch;
     let other = 0;
-    // Each pause ranks a list of ~40,000 new words, which renews the vocabulary (60,000 words).
+    // Each pause ranks a list of ~40,000 new words with the same cache (the same project), which renews
+    // that project's vocabulary (60,000 words), and one with none, which uses another vocabulary.
     const { ranked } = drive(rankToolsInSteps({ query, tools }, { limit: 20, cache }), () => {
       other += 1;
       const list = Array.from({ length: 200 }, (_, t) => ({
@@ -53,9 +53,10 @@ describe('rankToolsInSteps', () => {
         serverName: 'O',
         description: Array.from({ length: 200 }, (_, w) => letters(other * 1e6 + t * 1e3 + w)).join(' '),
       }));
-      rankTools({ query: ['anything'], tools: list });
+      rankTools({ query: ['anything'], tools: list }, { cache });
+      rankTools({ query: ['anything else'], tools: list });
     });
-    expect(vocabulary.epoch).toBeGreaterThan(epoch);
+    expect(cache.vocabulary.epoch).toBeGreaterThan(epoch);
     expect(plain(ranked)).toEqual(plain(rankTools({ query, tools }, { limit: 20 })));
   });
 });

@@ -214,8 +214,9 @@ describe('rank cache', () => {
     };
     const cache = createRankCache();
     rankTools({ query: ['tool'], tools: [hostile] }, { cache });
-    // Each text cut to 300 characters, at most 64 tags: a few KB, not the megabytes sent.
-    expect(cache.bytes).toBeLessThan(30_000);
+    // Each text cut to 300 characters, at most 64 tags: a few KB, not the megabytes sent (beyond what
+    // an empty cache holds: its vocabulary's run memo).
+    expect(cache.bytes - createRankCache().bytes).toBeLessThan(30_000);
   });
 
   it('counts the postings a list gets when it is searched again in its bytes', () => {
@@ -316,19 +317,42 @@ describe('rank cache', () => {
     expect(cache.size).toBe(CATALOG.length);
   });
 
-  it('analyses cached tools again when the shared vocabulary was renewed in between', () => {
+  it("analyses cached tools again when the project's own vocabulary was renewed in between", () => {
     const cache = createRankCache();
     const query = ['search files on github'];
     const ranking = (tools: ToolInfo[], options = {}) =>
       rankTools({ query, tools }, options).map(({ tool, score, relevance }) => [tool.toolKey, score, relevance]);
     const plain = ranking(CATALOG);
     expect(ranking(CATALOG, { cache })).toEqual(plain);
-    // More distinct words than the vocabulary keeps: the next ranking starts a new one, in which the
-    // cached analyses' term ids mean other words.
-    tokenize(Array.from({ length: 61_000 }, (_, i) => madeUpWord(i)).join(' '));
+    // More distinct words than a vocabulary keeps, ranked with the same cache: the next ranking starts
+    // a new vocabulary, in which the cached analyses' term ids mean other words.
+    rankTools({ query, tools: neverSeenWords(70_000, 0) }, { cache });
+    const before = cache.analysed;
     // Reversed, so that the list is prepared anew rather than found among the cached corpora.
     const reversed = structuredClone(CATALOG).reverse();
     expect(ranking(reversed, { cache })).toEqual(ranking(reversed));
+    expect(cache.analysed - before).toBe(CATALOG.length);
+  });
+
+  it("never analyses a project's list again for another project's never-seen words", () => {
+    const mine = createRankCache();
+    const theirs = createRankCache();
+    const query = ['search files on github'];
+    rankTools({ query, tools: CATALOG }, { cache: mine });
+    expect(mine.analysed).toBe(CATALOG.length);
+    const warm = rankTools({ query, tools: CATALOG }, { cache: mine }).map(({ tool, score }) => [tool.toolKey, score]);
+    // Another project's lists (with its cache, and with none) and `tokenize` bring 3 × 70,000 words no
+    // vocabulary has seen: more than one keeps. With one vocabulary per process each renewed it, and
+    // this project's next search analysed its whole list again.
+    for (let round = 0; round < 3; round += 1) {
+      rankTools({ query, tools: neverSeenWords(70_000, (round + 1) * 100_000) }, { cache: theirs });
+      rankTools({ query, tools: neverSeenWords(70_000, (round + 1) * 1_000_000) });
+      tokenize(Array.from({ length: 70_000 }, (_, i) => madeUpWord(10_000_000 * (round + 1) + i)).join(' '));
+    }
+    expect(theirs.analysed).toBeGreaterThan(0);
+    const after = rankTools({ query, tools: structuredClone(CATALOG) }, { cache: mine });
+    expect(mine.analysed).toBe(CATALOG.length);
+    expect(after.map(({ tool, score }) => [tool.toolKey, score])).toEqual(warm);
   });
 
   it('is bounded by maxEntries and can be cleared', () => {
@@ -339,3 +363,14 @@ describe('rank cache', () => {
     expect(cache.size).toBe(0);
   });
 });
+
+/** Tools that together bring `words` distinct made-up words, numbered from `from` (200 a tool, within its description's 2,000 characters). */
+function neverSeenWords(words: number, from: number): ToolInfo[] {
+  const perTool = 200;
+  return Array.from({ length: Math.ceil(words / perTool) }, (_, t) => ({
+    toolKey: `flood:tool_${from + t}`,
+    toolName: `tool_${t}`,
+    serverName: 'Flood',
+    description: Array.from({ length: perTool }, (_, w) => madeUpWord(from + t * perTool + w)).join(' '),
+  }));
+}

@@ -1,5 +1,5 @@
 import type { ToolInfo } from '../schemas.js';
-import { vocabulary } from '../text/vocabulary.js';
+import { useVocabulary, vocabulary, type Vocabulary } from '../text/vocabulary.js';
 import { fieldFactor } from './bm25f.js';
 import { FIELD_COUNT, FIELD_PARAMS, FIELDS } from './fields.js';
 import { NO_NAME } from './name-key.js';
@@ -50,6 +50,8 @@ const FIELD_B = FIELDS.map((field) => FIELD_PARAMS[field].b);
  * Keep one per project: what it holds is derived from a project's own tool lists.
  */
 export interface CorpusCache {
+  /** The project's own vocabulary: its lists' words, renewed only by what the project itself sends. */
+  readonly vocabulary: Vocabulary;
   /**
    * Each tool's analysis under vocabulary `epoch`: the cached one when the tool reads exactly as the
    * tool it was made from (see ToolRecord), else one made now (and kept).
@@ -69,6 +71,7 @@ export function buildCorpus(
   cache: CorpusCache | undefined,
   maxDescriptionChars?: number,
 ): Corpus {
+  useVocabulary(cache?.vocabulary);
   // Once per list: the term ids of all its analyses must come from one vocabulary.
   vocabulary.resetIfFull();
   if (cache !== undefined) return cache.corpusOf(cache.analysesOf(tools, maxDescriptionChars, vocabulary.epoch));

@@ -4,6 +4,7 @@ import { postingsBytes } from './term-matches.js';
 import { analyzeContents, type ToolAnalysis } from './tool-analysis.js';
 import { recordKey, ToolReader, type ToolRecord } from './tool-reader.js';
 import type { RankCache } from './types.js';
+import { Vocabulary } from '../text/vocabulary.js';
 
 export interface RankCacheOptions {
   /** Most tool analyses kept; the least recently used go first. Default 20,000. */
@@ -24,6 +25,7 @@ const MAX_CORPORA = 4;
  * another project.
  */
 class ToolAnalysisCache implements RankCache {
+  readonly vocabulary = new Vocabulary();
   // Recency is a use stamp rather than Map re-insertion: a warm request touches every tool of its list,
   // and delete + set per tool churns the Map. When full, the least recently used tenth goes at once.
   readonly #entries = new Map<string, CacheEntry>();
@@ -49,6 +51,9 @@ class ToolAnalysisCache implements RankCache {
     this.#maxEntries = Number.isFinite(max) ? Math.max(1, Math.floor(max)) : 20_000;
   }
 
+  /** Tools analysed so far: a list seen before, under the same vocabulary, adds none. */
+  analysed = 0;
+
   /** Tool analyses held. */
   get size(): number {
     return this.#entries.size;
@@ -56,7 +61,9 @@ class ToolAnalysisCache implements RankCache {
 
   /** Approximate bytes held: each entry's record and analysis, and the prepared lists (with their postings, once made). */
   get bytes(): number {
-    return this.#entryBytes + this.#corpora.reduce((sum, held) => sum + corpusBytes(held.corpus), 0);
+    return (
+      this.vocabulary.bytes + this.#entryBytes + this.#corpora.reduce((sum, held) => sum + corpusBytes(held.corpus), 0)
+    );
   }
 
   analysesOf(tools: readonly ToolInfo[], maxDescriptionChars: number | undefined, epoch: number): ToolAnalysis[] {
@@ -89,6 +96,7 @@ class ToolAnalysisCache implements RankCache {
     }
     if (missing.length > 0) {
       const made = analyzeContents(missingRecords.map((record) => this.#reader.contentOf(record)));
+      this.analysed += made.length;
       for (let k = 0; k < missing.length; k += 1) {
         analyses[missing[k]!] = made[k]!;
         entries[missing[k]!] = this.#set(missingRecords[k]!, made[k]!);
@@ -159,6 +167,7 @@ class ToolAnalysisCache implements RankCache {
   }
 
   clear(): void {
+    this.vocabulary.clear();
     this.#entries.clear();
     this.#corpora = [];
     this.#entryBytes = 0;

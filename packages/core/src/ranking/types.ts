@@ -27,6 +27,8 @@ export interface RankOptions {
  */
 export interface RankCache extends CorpusCache {
   readonly size: number;
+  /** Tools analysed so far (tokenized into term ids): a list seen before adds none, unless the cache's vocabulary was renewed. */
+  readonly analysed: number;
   /**
    * Approximate bytes the cache holds (its tools' text, analyses and prepared lists), for a server
    * that accounts its caches in bytes. An estimate: strings count two bytes a character.

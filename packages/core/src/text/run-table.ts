@@ -13,8 +13,10 @@ import type { TokenBuffer } from './token-buffer.js';
  * byte pool (runs here are ASCII); and the table starts small and doubles as it fills, so that a list's
  * few thousand runs take a table that stays in the CPU's cache rather than one sized for the largest.
  */
-const MIN_BITS = 13;
+// Small: every project has its own table (vocabulary.ts), and most projects' lists are short.
+const MIN_BITS = 10;
 const MAX_BITS = 17;
+const MIN_POOL = 1 << 12;
 // Per slot: hash, id, offset of the characters in `pool`, length (0 = empty slot).
 const HASH = 0;
 const ID = 1;
@@ -36,7 +38,7 @@ export class RunTable {
   #bits = MIN_BITS;
   #mask = (1 << MIN_BITS) - 1;
   #slots = new Int32Array((1 << MIN_BITS) * WIDTH);
-  #pool = new Uint8Array(1 << 15);
+  #pool = new Uint8Array(MIN_POOL);
   #poolUsed = 0;
   #idLists: Array<readonly number[]> = [];
   #count = 0;
@@ -126,11 +128,16 @@ export class RunTable {
     }
   }
 
+  /** Approximate bytes held: the slots, the characters' pool and the id lists of multi-term runs. */
+  get bytes(): number {
+    return this.#slots.byteLength + this.#pool.byteLength + 48 * this.#idLists.length;
+  }
+
   clear(): void {
     this.#bits = MIN_BITS;
     this.#mask = (1 << MIN_BITS) - 1;
     this.#slots = new Int32Array((1 << MIN_BITS) * WIDTH);
-    this.#pool = new Uint8Array(1 << 15);
+    this.#pool = new Uint8Array(MIN_POOL);
     this.#idLists = [];
     this.#poolUsed = 0;
     this.#count = 0;

@@ -1,7 +1,7 @@
 import { FNV_OFFSET, fnvStep } from './fnv.js';
 import { NEGATIONS } from './stop-words.js';
 import { TokenBuffer } from './token-buffer.js';
-import { vocabulary } from './vocabulary.js';
+import { useVocabulary, vocabulary } from './vocabulary.js';
 
 /**
  * The tokenizer for tool text and queries.
@@ -27,8 +27,9 @@ const LETTERS_AND_DIGITS = /[\p{L}\p{M}\p{N}]+/gu;
 
 const queryTokens = new TokenBuffer(64);
 
-/** The index terms of `text`, in order. */
+/** The index terms of `text`, in order (in the process's vocabulary: they are strings, ids stay inside). */
 export function tokenize(text: string): string[] {
+  useVocabulary(undefined);
   vocabulary.resetIfFull();
   return termsOf(text);
 }
@@ -39,6 +40,7 @@ export function tokenize(text: string): string[] {
  * ASCII text the fast path must give the same (test/tokenize.property.test.ts).
  */
 export function generalPathTerms(text: string): string[] {
+  useVocabulary(undefined);
   vocabulary.resetIfFull();
   queryTokens.length = 0;
   for (const match of text.matchAll(LETTERS_AND_DIGITS)) addWord(match[0], queryTokens);

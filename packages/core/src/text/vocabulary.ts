@@ -7,23 +7,31 @@ const MAX_WORDS = 60_000;
 // And at most this many characters of words and terms together: hostile lists can bring long words.
 // With MAX_WORDS this bounds the vocabulary near 10 MB.
 const MAX_CHARS = 2_000_000;
+// Bytes a remembered word or term costs besides its characters: its Map entry, string header and id.
+const ENTRY_BYTES = 40;
+
+// Epochs are numbered across all vocabularies, so that ids made under one vocabulary are never taken
+// for ids of another (score-query.ts checks a corpus's epoch against the vocabulary in use).
+let epochs = 0;
 
 /**
  * The vocabulary: word as written -> term id, where a term is the Porter2 stem of the lowercase word
  * (non-ASCII words, accented or Cyrillic for instance, are only lowercased), and stop words and lone
  * letters have id -1. Tool lists repeat the same few thousand words, so stemming each distinct word
  * once is most of the tokenizer's speed, and ids let analysis count terms in flat arrays instead of a
- * Map per tool. Ids are transient: they hold only within one epoch (see `resetIfFull`). The
- * vocabulary holds only words and stems, no tool identity, so one serves every project of a process.
- * It keeps its own copies of them (detachString): it outlives the texts they were cut from.
+ * Map per tool. Ids are transient: they hold only within one epoch (see `resetIfFull`). Each project's
+ * rank cache has its own (rank-cache.ts): with one per process, one project's never-seen words filled
+ * it, and its renewal made every project analyse its list again (and told a fresh project by timing
+ * which words others had used). It keeps its own copies of words (detachString): it outlives the texts
+ * they were cut from.
  */
-class Vocabulary {
+export class Vocabulary {
   /** The tokenizer's memo of written ASCII runs -> their ids; cleared with the ids. */
   readonly runs = new RunTable();
   readonly #idOfWritten = new Map<string, number>();
   readonly #idOfTerm = new Map<string, number>();
   readonly #terms: string[] = [];
-  #epoch = 0;
+  #epoch = epochs++;
   #chars = 0;
 
   termId(written: string): number {
@@ -79,14 +87,24 @@ class Vocabulary {
     return this.#epoch;
   }
 
+  /** Approximate bytes held (words, terms and the run memo), for a cache that accounts its bytes. */
+  get bytes(): number {
+    return ENTRY_BYTES * (this.#idOfWritten.size + this.#terms.length) + 2 * this.#chars + this.runs.bytes;
+  }
+
   /** Drops the vocabulary when it is full; call only between analyses, since it invalidates ids. */
   resetIfFull(): void {
     if (this.#idOfWritten.size < MAX_WORDS && this.#terms.length < MAX_WORDS && this.#chars < MAX_CHARS) return;
+    this.clear();
+  }
+
+  /** Drops every word and id (a new epoch). */
+  clear(): void {
     this.#chars = 0;
     this.#idOfWritten.clear();
     this.#idOfTerm.clear();
     this.#terms.length = 0;
-    this.#epoch += 1;
+    this.#epoch = epochs++;
     this.runs.clear();
   }
 }
@@ -99,5 +117,17 @@ function isLowercaseLetters(word: string): boolean {
   return true;
 }
 
-/** The process's one vocabulary. */
-export const vocabulary = new Vocabulary();
+/** The vocabulary of callers that have none of their own: a ranking without a cache, `tokenize`. */
+const processVocabulary = new Vocabulary();
+
+/**
+ * The vocabulary the tokenizer and scoring use now. Ranking is synchronous between its steps, so each
+ * entry point sets it (`useVocabulary`) before it tokenizes: a binding rather than a parameter, so the
+ * tokenizer's inner loops stay as they are.
+ */
+export let vocabulary: Vocabulary = processVocabulary;
+
+/** Sets the vocabulary in use: `own` (a project's, from its rank cache), or the process's when undefined. */
+export function useVocabulary(own: Vocabulary | undefined): void {
+  vocabulary = own ?? processVocabulary;
+}
