@@ -12,6 +12,7 @@ import routes from './routes/index.js';
 import { boundedValidatorCompiler } from './schema-validator.js';
 import { createServices, type ServiceDeps } from './services.js';
 import { traceRequests } from './tracing/request-spans.js';
+import { discardUnreadBodies } from './unread-body.js';
 import type { Tracing } from './tracing/spans.js';
 
 declare module 'fastify' {
@@ -105,6 +106,7 @@ export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyI
     // told to reconnect may sit in the accept queue when it closes, and be reset.
     if (app.lifecycle.closingConnections) reply.header('connection', 'close');
   });
+  discardUnreadBodies(app);
   registerErrorHandling(app);
 
   const services = createServices(config, deps, app.log);

@@ -541,7 +541,7 @@ export const VARIABLES = {
     min: 0.001,
     max: 3650,
     description:
-      "A report's weight halves every this many days; reports older than 8 half-lives are dropped, and a project's log in Redis expires 8 half-lives after its last report.",
+      "A report's weight halves every this many days; reports older than 8 half-lives are dropped (from a project's log in Redis at its next report: the log has no TTL, it is durable).",
   },
   // Tuned with the eval's simulation (docs/ranking.md, "Learning from use"): 3 and 1 reach +0.05
   // on MCPToolBench++ with ToolBench above 0; a prior of 1 report (cap 0.8) lost 0.011 on ToolBench.
@@ -571,7 +571,7 @@ export const VARIABLES = {
     min: 1,
     max: 1_000_000,
     description:
-      'Reports kept per project, newest first (each at most 32 words, under 512 bytes), in process and in Redis.',
+      'Reports kept per project, newest first (each at most 32 words: ~150 bytes in Redis for a 12-word request, at most ~2 KB), in process and in Redis.',
   },
   FEEDBACK_SEARCH_TTL_MS: {
     section: 'feedback',
@@ -580,7 +580,7 @@ export const VARIABLES = {
     min: 1000,
     max: 86_400_000,
     description:
-      'How long a search is remembered so a report can name just its `requestId` (its words, ~0.5 KB; in process the newest 2,000 of a project, in Redis all of them: at most `RATE_LIMIT_PER_MINUTE` × this a project).',
+      'How long a search is remembered so a report can name just its `requestId` (its words, ~0.2–2 KB; in process the newest 2,000 of a project, in Redis all of them: at most `RATE_LIMIT_PER_MINUTE` × this a project).',
   },
   FEEDBACK_MAX_BODY_BYTES: {
     section: 'feedback',

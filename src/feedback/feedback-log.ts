@@ -13,7 +13,7 @@ interface FeedbackLogOptions {
 
 /**
  * Reports older than this many half-lives weigh under 0.4 %: they are dropped when the model is
- * rebuilt, and a project's log in Redis expires this long after its last report.
+ * rebuilt, and from the head of a project's log in Redis at its next report.
  */
 const RETENTION_HALF_LIVES = 8;
 
@@ -43,30 +43,43 @@ if epoch == ARGV[2] and seq > known and seq - known <= length then
 end
 return {tostring(seq), epoch, '2', redis.call('LRANGE', KEYS[1], 0, -1)}`;
 
-// KEYS: log, seq, epoch. ARGV: max events, ttl ms, events... Appends, trims, counts and renews the TTLs at once.
+// The log, its count and its epoch are durable keys (shared-store.ts): written without a TTL, so a Redis
+// that evicts only keys with one (volatile-lru, as shipped) never evicts them for another project's lists.
+// PERSIST takes the TTL off a log written when it had one.
+
+// KEYS: log, seq, epoch. ARGV: max events, oldest time kept (ms), events... Drops reports older than the
+// retention from the head, appends, trims to max events and counts, at once.
 const APPEND_SCRIPT = `
+local oldest = tonumber(ARGV[2])
+while true do
+  local head = redis.call('LINDEX', KEYS[1], 0)
+  if not head then break end
+  local ok, event = pcall(cjson.decode, head)
+  if ok and type(event) == 'table' and type(event.a) == 'number' and event.a >= oldest then break end
+  redis.call('LPOP', KEYS[1])
+end
 for i = 3, #ARGV do redis.call('RPUSH', KEYS[1], ARGV[i]) end
 redis.call('LTRIM', KEYS[1], -tonumber(ARGV[1]), -1)
 local seq = redis.call('INCRBY', KEYS[2], #ARGV - 2)
-for i = 1, 3 do redis.call('PEXPIRE', KEYS[i], ARGV[2]) end
+for i = 1, 3 do redis.call('PERSIST', KEYS[i]) end
 return seq`;
 
-// KEYS: log, seq, epoch. ARGV: ttl ms. Forgets the log; the new epoch tells every replica to drop its model.
+// KEYS: log, seq, epoch. Forgets the log; the new epoch tells every replica to drop its model.
 const FORGET_SCRIPT = `
 redis.call('DEL', KEYS[1], KEYS[2])
 redis.call('INCR', KEYS[3])
-redis.call('PEXPIRE', KEYS[3], ARGV[1])
+redis.call('PERSIST', KEYS[3])
 return 1`;
 
-/** Bytes a value of the log takes (JSON, at most ~512 with MAX_TERMS_PER_EVENT): for the budget's estimate. */
+/** Bytes an event takes in process (UTF-16 strings and object overhead): for the budget's estimate. */
 const eventBytes = (event: UsageEvent) =>
   120 + 2 * event.toolKey.length + event.terms.reduce((sum, term) => sum + 40 + 2 * term.length, 0);
 
 /**
  * Each project's report log and the model folded from it. Without Redis the log is kept in process,
  * inside the memory budget (an evicted project has forgotten what it taught). With Redis the log is a
- * Redis list per project (`<prefix>feedback:<project>:log`, at most maxEvents values, expiring
- * RETENTION_HALF_LIVES after the last report) and each replica keeps a model of it, brought up to date
+ * Redis list per project (`<prefix>feedback:<project>:log`, at most maxEvents values, none older than
+ * RETENTION_HALF_LIVES after the project's latest report, no TTL) and each replica keeps a model of it, brought up to date
  * before a search by one script call that returns only the events it has not seen.
  */
 export class FeedbackLog {
@@ -94,7 +107,7 @@ export class FeedbackLog {
           3,
           ...this.#keys(shared, projectId),
           maxEvents,
-          Math.round(this.#retentionMs),
+          Date.now() - Math.round(this.#retentionMs),
           ...values,
         ),
       );
@@ -125,7 +138,7 @@ export class FeedbackLog {
     const { shared } = this.options;
     if (!shared) return true;
     const done = await shared.command('feedback-forget', (redis) =>
-      redis.eval(FORGET_SCRIPT, 3, ...this.#keys(shared, projectId), Math.round(this.#retentionMs)),
+      redis.eval(FORGET_SCRIPT, 3, ...this.#keys(shared, projectId)),
     );
     return done !== undefined;
   }

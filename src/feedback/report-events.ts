@@ -28,7 +28,7 @@ export interface IgnoredEvent {
 
 /**
  * Words of one request the log keeps at most (the first ones, each once). Requests in the public sets
- * have 10–25 distinct terms after stop words; 32 keeps an event under ~512 bytes in the log.
+ * have 10–25 distinct terms after stop words; 32 bounds an event in the log (sizes in docs/api.md).
  */
 const MAX_TERMS_PER_EVENT = 32;
 /** Characters of a term kept (longer ones are identifiers or noise; core's terms are rarely past 20). */

@@ -1,4 +1,5 @@
 import { FeedbackEnvelopeSchema } from '@catalog-search/core';
+import compress from '@fastify/compress';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
@@ -9,6 +10,7 @@ import { FEEDBACK_PATHS, forgetRouteSchema, reportRouteSchema } from '../schemas
 import { FairShare } from '../search/fair-share.js';
 import { limitRequestsPerProject } from '../plugins/project-rate-limit.js';
 import type { Services } from '../services.js';
+import { REQUEST_ENCODINGS } from './search.js';
 
 /**
  * POST /v1/catalog/feedback (report tool use) and DELETE (forget it), on the /v1 and seed prefixes.
@@ -21,6 +23,10 @@ export default async function feedbackRoutes(
   { services, learning }: { services: Services; learning: Learning },
 ): Promise<void> {
   const { config, shared, metrics } = services;
+
+  // Bodies compressed as for search (FEEDBACK_MAX_BODY_BYTES applies to the decompressed bytes), rather
+  // than a gzip body read as JSON and refused as malformed.
+  await app.register(compress, { global: false, requestEncodings: [...REQUEST_ENCODINGS] });
 
   await limitRequestsPerProject(app, {
     perMinute: config.rateLimitPerMinute,
@@ -46,6 +52,7 @@ export default async function feedbackRoutes(
       {
         schema: { ...reportRouteSchema(report, config), body: FeedbackEnvelopeSchema },
         bodyLimit: config.feedback.maxBodyBytes,
+        decompress: {},
         onRequest: app.authenticate,
         ...(fairShare.enabled ? { preParsing: admit } : {}),
       },

@@ -11,7 +11,8 @@ import { readRequestList } from '../search/prepare.js';
 import type { Services } from '../services.js';
 import { requestTrace } from '../tracing/request-trace.js';
 
-const REQUEST_ENCODINGS = ['gzip', 'deflate', 'br', 'identity'] as const;
+/** Content-Encodings a request body may have (search and feedback); any other gets 415. */
+export const REQUEST_ENCODINGS = ['gzip', 'deflate', 'br', 'identity'] as const;
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -139,7 +139,7 @@ export function reportRouteSchema(operationId: (typeof FEEDBACK_PATHS)[number]['
       401: common401,
       403: common403,
       413: problemResponse({
-        description: `The body is larger than \`FEEDBACK_MAX_BODY_BYTES\` (${config.feedback.maxBodyBytes} bytes).`,
+        description: `The body (decompressed) is larger than \`FEEDBACK_MAX_BODY_BYTES\` (${config.feedback.maxBodyBytes} bytes).`,
         examples: {
           bodyTooLarge: {
             summary: 'Body too large',
@@ -149,7 +149,7 @@ export function reportRouteSchema(operationId: (typeof FEEDBACK_PATHS)[number]['
         },
       }),
       415: problemResponse({
-        description: 'The body is not `application/json`.',
+        description: 'The body is not `application/json`, or its `Content-Encoding` is not `gzip`, `deflate` or `br`.',
         examples: {
           mediaType: {
             summary: 'Wrong content type',

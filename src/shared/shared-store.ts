@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
 import { ThrottledWarnings } from '../log-throttle.js';
+import { warnIfDurableStateEvictable } from './eviction-policy.js';
 
 /** What the store reports, for metrics (plugins/metrics.ts). */
 interface SharedStoreEvents {
@@ -19,14 +20,25 @@ interface SharedStoreEvents {
  */
 const PAUSE_AFTER_TIMEOUT_MS = 1000;
 
-/** The kinds of value kept, one key space each. */
-type SharedKind = 'llm' | 'tool-set' | 'rate-limit' | 'vector' | 'feedback' | 'feedback-search';
+/*
+ * The kinds of value kept, one key space each, and the one rule that decides a key's TTL:
+ * - a cache (what a project gets back by sending its request again: a list, an answer, a vector, a
+ *   count) is written with a TTL;
+ * - durable state (what a project cannot get back: what it taught) is written without one.
+ * Redis as shipped evicts with `volatile-lru`, among keys with a TTL only, so no project's caches can
+ * push out another project's durable state (docs/operations.md#redis; eviction-policy.ts warns when
+ * the policy would).
+ */
+type CacheKind = 'llm' | 'tool-set' | 'rate-limit' | 'vector' | 'feedback-search';
+/** Kinds kept without a TTL (see above). */
+export const DURABLE_KINDS = ['feedback'] as const;
+type SharedKind = CacheKind | (typeof DURABLE_KINDS)[number];
 
 /**
  * Redis as the replicas' shared memory, always optional: every method resolves (never rejects), and
  * a value that cannot be read or written is reported as absent, so the caller takes its in-process
- * path. Every key is `<prefix><kind>:<project>:<id>`, so nothing is shared across projects, and every
- * write has a TTL and a size limit.
+ * path. Every key is `<prefix><kind>:<project>:<id>`, so nothing is shared across projects; every
+ * write has a size limit, and a TTL unless its kind is durable (above).
  */
 export class SharedStore {
   readonly #warnings: ThrottledWarnings;
@@ -48,7 +60,11 @@ export class SharedStore {
         'Redis connection error; searches use in-process state until it is back',
       );
     });
-    redis.on('ready', () => log.info('Redis connected: state is shared with the other replicas'));
+    redis.on('ready', () => {
+      log.info('Redis connected: state is shared with the other replicas');
+      // Fire and forget: a warning at most, and it never rejects.
+      void warnIfDurableStateEvictable(redis, log);
+    });
   }
 
   /** Key of a project's value: the project id is hashed when long, so a key stays short. */

@@ -260,6 +260,14 @@ describe('deploy/base defaults, deploy/overlays/example and deploy/monitoring', 
     expect(overlay.images.map((image) => image.name)).toEqual([container.image]);
     const redis = read('overlays/example/redis.yaml') as Array<K8sObject & { spec: any }>;
     for (const object of redis) expect(() => validateAgainstSchema(object), object.kind).not.toThrow();
+    // The same Redis settings as docker-compose.yml (test/shared/redis-eviction.test.ts runs those):
+    // volatile-lru, so what projects taught (keys without a TTL) is never evicted.
+    const compose = parseAllDocuments(readFileSync(new URL('../../docker-compose.yml', BASE), 'utf8'))[0]!.toJS() as {
+      services: { redis: { command: string[] } };
+    };
+    const statefulSet = redis.find((object) => object.kind === 'StatefulSet')!;
+    expect(statefulSet.spec.template.spec.containers[0].args).toEqual(compose.services.redis.command);
+    expect(compose.services.redis.command.join(' ')).toContain('--maxmemory-policy volatile-lru');
   });
 
   it('the ServiceMonitor scrapes the pods through a metrics Service that selects them', () => {

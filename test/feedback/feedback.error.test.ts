@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_FEEDBACK_EVENTS } from '@catalog-search/core';
 import { startApp, testConfig, type RunningApp } from '../helpers/app.js';
@@ -18,7 +19,7 @@ afterAll(async () => {
   await limited.close();
 });
 
-function post(body: string, headers: Record<string, string> = {}, url = server.url) {
+function post(body: string | Uint8Array, headers: Record<string, string> = {}, url = server.url) {
   return fetch(`${url}/v1/catalog/feedback`, {
     method: 'POST',
     headers: {
@@ -26,7 +27,7 @@ function post(body: string, headers: Record<string, string> = {}, url = server.u
       'content-type': 'application/json',
       ...headers,
     },
-    body,
+    body: body as BodyInit,
   });
 }
 
@@ -73,6 +74,26 @@ describe('POST /v1/catalog/feedback: the envelope is strict', () => {
     const response = await post(big);
     expect(response.status).toBe(413);
     expect((await problem(response)).code).toBe('PAYLOAD_TOO_LARGE');
+  });
+
+  it('a gzip body is read as search reads one; an unknown encoding → 415 naming it; a gzip bomb → 413', async () => {
+    const report = JSON.stringify({
+      events: [{ query: 'create a page', toolKey: 'notion:create_page', outcome: 'succeeded' }],
+    });
+    const gzipped = await post(gzipSync(report), { 'content-encoding': 'gzip' });
+    expect(gzipped.status).toBe(202);
+    expect(await gzipped.json()).toEqual({ accepted: 1, ignored: [] });
+    const unknown = await post(report, { 'content-encoding': 'compress' });
+    expect(unknown.status).toBe(415);
+    expect((await problem(unknown)).detail).toContain('Content-Encoding');
+    // FEEDBACK_MAX_BODY_BYTES (4 KB here) applies to the decompressed bytes.
+    const bomb = gzipSync(
+      JSON.stringify({ events: [{ query: 'x'.repeat(100_000), toolKey: 'a:b', outcome: 'selected' }] }),
+    );
+    expect(bomb.length).toBeLessThan(4096);
+    const refused = await post(bomb, { 'content-encoding': 'gzip' });
+    expect(refused.status).toBe(413);
+    expect((await problem(refused)).code).toBe('PAYLOAD_TOO_LARGE');
   });
 
   it('no token → 401 on POST and DELETE; GET → 405 naming the methods', async () => {

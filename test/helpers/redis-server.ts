@@ -26,6 +26,8 @@ export interface TestRedisOptions {
   password?: string;
   /** Serve TLS only, with this PEM certificate and key (the URL is then rediss://localhost). */
   tls?: { certFile: string; keyFile: string };
+  /** More redis-server arguments (e.g. the shipped `--maxmemory-policy`); later ones win. */
+  args?: readonly string[];
 }
 
 export async function startTestRedis(options: TestRedisOptions = {}): Promise<TestRedis> {
@@ -68,6 +70,7 @@ export async function startTestRedis(options: TestRedisOptions = {}): Promise<Te
         'no',
         '--enable-debug-command',
         'local',
+        ...(options.args ?? []),
       ],
       {
         stdio: 'ignore',

@@ -9,13 +9,19 @@ export interface Timed {
 }
 
 /** POSTs a search and measures it end to end (0 = network error or client timeout). */
-export async function timedSearch(url: string, token: string, body: unknown, timeoutMs = 15_000): Promise<Timed> {
+export async function timedSearch(
+  url: string,
+  token: string,
+  body: unknown,
+  timeoutMs = 15_000,
+  contentType = 'application/json',
+): Promise<Timed> {
   const payload = typeof body === 'string' ? body : JSON.stringify(body);
   const started = performance.now();
   try {
     const response = await fetch(`${url}/v1/catalog/search`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${token}`, 'content-type': contentType },
       body: payload,
       signal: AbortSignal.timeout(timeoutMs),
     });

@@ -5,9 +5,10 @@
 // bombs). Whatever is sent, the service must answer in time, never with a 5xx; a 4xx is
 // problem+json with a code, naming the field when it is a validation error; a 200 has the
 // response's shape. Fixed seed and bounded runs keep it a few seconds in `npm test`;
-// FUZZ_SEED and FUZZ_RUNS (a multiplier) explore further locally.
+// FUZZ_SEED and FUZZ_RUNS (a multiplier) explore further locally. Feedback bodies (POST and DELETE
+// /v1/catalog/feedback) go through the same values, mutations and transports, under the same rules.
 import { gzipSync } from 'node:zlib';
-import { SearchResponseSchema } from '@catalog-search/core';
+import { FEEDBACK_OUTCOMES, FeedbackResponseSchema, SearchResponseSchema } from '@catalog-search/core';
 import { Value } from '@sinclair/typebox/value';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -443,18 +444,20 @@ async function send({
   headers = { 'content-type': 'application/json' },
   path = '/v1/catalog/search',
   to = server,
+  method = 'POST',
 }: {
   projectId: string;
   body: Uint8Array | string;
   headers?: Record<string, string>;
   path?: string;
   to?: RunningApp;
+  method?: 'POST' | 'DELETE';
 }) {
   const token = testToken({ projectId });
   let response: Response;
   try {
     response = await fetch(`${to.url}${path}`, {
-      method: 'POST',
+      method,
       headers: { authorization: `Bearer ${token}`, ...headers },
       body: body as BodyInit,
       signal: AbortSignal.timeout(HANG_MS),
@@ -522,6 +525,35 @@ function check(answer: Awaited<ReturnType<typeof send>>, sent: { intact: boolean
   expect(new Set(results.map((result) => result.toolKey)).size, where).toBe(results.length);
 }
 
+/** A feedback answer: a 4xx as `check` wants it, a 202 with the response's shape (and every sent event counted once), or a 204. */
+function checkFeedback(answer: Awaited<ReturnType<typeof send>>, events: unknown): void {
+  const where = `${answer.status} ${answer.text.slice(0, 300)}`;
+  if (answer.status >= 400 || answer.status === 200)
+    return check(answer, { intact: events !== undefined, maxResults: undefined });
+  if (answer.status === 204) return;
+  expect(answer.status, where).toBe(202);
+  expect(
+    [...Value.Errors(FeedbackResponseSchema, answer.json)].map((error) => error.path),
+    where,
+  ).toEqual([]);
+  const { accepted, ignored } = answer.json as { accepted: number; ignored: { index: number }[] };
+  // Unless the body was sent altered (a transport the service may still read), every event is counted once.
+  if (events !== undefined) expect(accepted + ignored.length, where).toBe(Array.isArray(events) ? events.length : NaN);
+}
+
+const feedbackEvent = fc.record(
+  {
+    toolKey: fc.oneof(fc.constantFrom('fs:read_file', 'gh:create_issue'), text),
+    outcome: mostly(fc.constantFrom(...FEEDBACK_OUTCOMES), text),
+    requestId: mostly(fc.uuid(), text),
+    query: fc.oneof(mostly(shortText, text), fc.array(mostly(shortText, text), { minLength: 1, maxLength: 4 })),
+    context: text,
+  },
+  { requiredKeys: ['toolKey', 'outcome'] },
+);
+const feedbackBody = fc.record({ events: fc.array(feedbackEvent, { minLength: 1, maxLength: 8 }) });
+const FEEDBACK_PATHS = ['/v1/catalog/feedback', '/catalog/feedback'];
+
 /**
  * Runs a property with the fixed seed; a failure names the seed, the path to replay it and the
  * error, with the counterexample cut short (some are megabytes).
@@ -585,6 +617,49 @@ describe('fuzzed search requests', () => {
           check(answer, { intact: true, maxResults: mutated.maxResults });
         }),
         60,
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
+
+  it(
+    'a mutated feedback report never gets a 5xx or a hang; 4xx name the field; 202s count every event once',
+    async () => {
+      await holds(
+        fc.asyncProperty(
+          feedbackBody,
+          fc.array(mutation, { maxLength: 2 }),
+          mostly(fc.constant('project-a'), fc.constantFrom(...PROJECTS)),
+          fc.constantFrom(...FEEDBACK_PATHS),
+          async (body, mutations, projectId, path) => {
+            const mutated = mutate(body, mutations);
+            const answer = await send({ projectId, body: serialise(mutated), path });
+            checkFeedback(answer, mutated.events);
+          },
+        ),
+        200,
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
+
+  it(
+    'feedback with odd content types, encodings, truncated or corrupted bodies and gzip bombs, and DELETE with any body, never gets a 5xx or a hang',
+    async () => {
+      await holds(
+        fc.asyncProperty(
+          feedbackBody,
+          transport,
+          fc.constantFrom<'POST' | 'DELETE'>('POST', 'POST', 'DELETE'),
+          fc.constantFrom(...FEEDBACK_PATHS),
+          async (body, how, method, path) => {
+            const wire = encode(serialise(body), how);
+            const answer = await send({ projectId: 'project-b', body: wire.body, headers: wire.headers, method, path });
+            // DELETE reads no body: one it cannot parse gets a 400 that names no field.
+            checkFeedback(answer, wire.intact && method === 'POST' ? body.events : undefined);
+          },
+        ),
+        80,
       );
     },
     PROPERTY_TIMEOUT_MS,

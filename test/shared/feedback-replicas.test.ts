@@ -80,7 +80,8 @@ describe('learning from use across replicas (Redis)', () => {
       expect(answer.meta).not.toHaveProperty('learning');
     }
     expect(await inspect.keys('*feedback:shared-learning:log')).toEqual([]);
-  });
+    // Restarts a replica: a process start on a busy machine.
+  }, 60_000);
 
   it('keeps at most FEEDBACK_MAX_EVENTS reports of a project in Redis, under project-scoped keys', async () => {
     const router = routerOf(replicas[0]!.url, 'flooding');
@@ -95,7 +96,26 @@ describe('learning from use across replicas (Redis)', () => {
     const keys = await inspect.keys('catalog-search:feedback*flooding*');
     expect(keys.sort()).toEqual(['catalog-search:feedback:flooding:log', 'catalog-search:feedback:flooding:seq']);
     expect(await inspect.llen('catalog-search:feedback:flooding:log')).toBe(MAX_EVENTS);
-    expect(await inspect.pttl('catalog-search:feedback:flooding:log')).toBeGreaterThan(0);
+    // Durable state: no TTL, so a Redis that evicts only keys with one never evicts it (redis-eviction.test.ts).
+    expect(await inspect.pttl('catalog-search:feedback:flooding:log')).toBe(-1);
+  });
+
+  it("drops reports older than 8 half-lives from the project's log at its next report", async () => {
+    const day = 86_400_000;
+    const event = (at: number) => JSON.stringify({ a: at, k: TAUGHT_TOOL, w: 1, t: ['jot'] });
+    // Written by an older version: a log with a TTL, its first report 300 days old (8 × 30 days is 240).
+    await inspect.rpush(
+      'catalog-search:feedback:retention:log',
+      event(Date.now() - 300 * day),
+      event(Date.now() - day),
+    );
+    await inspect.set('catalog-search:feedback:retention:seq', '2');
+    await inspect.pexpire('catalog-search:feedback:retention:log', 60_000);
+    const router = routerOf(replicas[0]!.url, 'retention');
+    expect((await router.report([{ query: TEST, toolKey: TAUGHT_TOOL, outcome: 'succeeded' }])).body.accepted).toBe(1);
+    const kept = await inspect.lrange('catalog-search:feedback:retention:log', 0, -1);
+    expect(kept.map((value) => (JSON.parse(value) as { a: number }).a < Date.now() - 2 * day)).toEqual([false, false]);
+    expect(await inspect.pttl('catalog-search:feedback:retention:log')).toBe(-1);
   });
 
   it('with Redis down, searches and reports still answer, and DELETE says it could not forget everywhere (503)', async () => {
