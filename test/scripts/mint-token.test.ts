@@ -58,7 +58,9 @@ describe('scripts/mint-token.mjs', () => {
   });
 
   it('refuses to run without a project or a key', () => {
-    expect(() => mint(['--project', 'p'])).toThrow(/AUTH_JWT_SECRET/);
+    // In production the development server's key file (which any earlier `npm start` or test may have
+    // left at the repository root) is never used: no secret and no key is refused, whatever is on disk.
+    expect(() => mint(['--project', 'p'], { NODE_ENV: 'production' })).toThrow(/AUTH_JWT_SECRET/);
     expect(() => mint([], { AUTH_JWT_SECRET: TEST_SECRET })).toThrow(/--project/);
   });
 });
