@@ -7,7 +7,10 @@ import { fileURLToPath } from 'node:url';
 import type { ToolInfo } from '../packages/core/src/index.js';
 import { hash53 } from './sample-hash.js';
 
-export const BENCH_DIR = fileURLToPath(new URL('../../shared/bench/', import.meta.url));
+// BENCH_DIR overrides the place (a checkout whose parent folder holds another `shared` folder).
+export const BENCH_DIR = process.env.BENCH_DIR
+  ? join(process.env.BENCH_DIR, '/')
+  : fileURLToPath(new URL('../../shared/bench/', import.meta.url));
 
 export interface EvalQuery {
   id: string;

@@ -234,6 +234,16 @@ describe("parity: the local fallback ranks exactly as the service's lexical stag
     local = createCatalogSearchClient({ baseUrl: await closedPortUrl(), token: 'unused', breaker: false });
   });
 
+  it('a Japanese request on the sample list: gcal:create_event first, through the service and the fallback alike', async () => {
+    const request: ToolListSearchRequest = { ...sampleRequest, query: ['カレンダーに明日の会議を追加して'] };
+    await expectParity(request);
+    const { results } = await cloudClient.search(request);
+    expect(results[0]!.toolKey).toBe('gcal:create_event');
+    // The words that matched, each through its translation; never the whole request repeated.
+    expect(results[0]!.explanation).toContain('"meeting" (会議)');
+    expect(results[0]!.explanation).not.toContain(request.query[0]);
+  });
+
   it.skipIf(!haveBenchData).each(catalogCases)('%s (../shared/bench)', async (_name, request) => expectParity(request));
 
   async function expectParity(request: ToolListSearchRequest): Promise<void> {

@@ -3,7 +3,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config.js';
 import { startApp, testConfig, type RunningApp } from '../helpers/app.js';
-import { startOpenAITestServer, type OpenAITestServer } from '../helpers/openai-test-server.js';
+import { promptCandidates, startOpenAITestServer, type OpenAITestServer } from '../helpers/openai-test-server.js';
 import { everydayTools } from '../fixtures/tools.js';
 import { searchAs } from '../helpers/search.js';
 
@@ -73,6 +73,19 @@ describe('happy: the service reranks with the model', () => {
     const audit = service.logs.lines.filter((line) => line.audit === 'search').at(-1) as Record<string, any>;
     expect(audit.llm.usage.totalTokens).toBeGreaterThan(0);
     expect(audit.llm.candidates).toBe(everydayTools.length);
+  });
+
+  it('a Japanese request reaches the model with its cross-lingual candidates first; the prompt says languages may differ', async () => {
+    // The first Japanese request reads the dictionary (docs/performance.md); the 400 ms deadline is for the model.
+    await search(['メール']);
+    const { status, body } = await search(['スラックにメッセージを投稿して']);
+    expect(status).toBe(200);
+    expect(body.meta).toMatchObject({ ranker: 'llm' });
+    const prompt = double.requests.at(-1)!.body;
+    expect(prompt.messages[0]!.content).toContain('may be written in another language than the tools');
+    // The lexical stage's order through the dictionary (English tools), not the list's order.
+    expect(promptCandidates(prompt)[0]!.line).toContain('slack_post_message');
+    expect(body.results[0]).toMatchObject({ toolKey: 'slack:slack_post_message' });
   });
 
   it('says at start which mode it runs in', async () => {

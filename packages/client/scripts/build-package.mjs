@@ -3,7 +3,7 @@
 // installs on its own from the public registry. No source maps (they would point at sources the
 // tarball does not ship) and no build info.
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -39,6 +39,8 @@ await build({
     .flatMap((name) => [name, `${name}/*`]),
   sourcemap: false,
   legalComments: 'none',
+  // Core's Japanese dictionary is Japanese text: as UTF-8 it is half the size of \u escapes.
+  charset: 'utf8',
 });
 
 const tsc = join(root, '../../node_modules/typescript/bin/tsc');
@@ -53,3 +55,6 @@ for (const name of readdirSync(clientTypes)) {
   writeFileSync(file, readFileSync(file, 'utf8').replaceAll("'@catalog-search/core'", `'${specifier}'`));
 }
 writeFileSync(join(dist, 'index.d.ts'), "export * from './types/client/src/index.js';\n");
+// The bundle holds core's Japanese dictionary, derived from JMdict/EDICT: its licence (CC BY-SA) asks
+// for the licence and attribution to travel with it.
+copyFileSync(join(root, '../core/src/text/ja-en-dictionary.LICENSE.md'), join(dist, 'ja-en-dictionary.LICENSE.md'));

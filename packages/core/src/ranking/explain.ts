@@ -30,27 +30,40 @@ export function explainMatch(
   const byField = new Map<number, string[]>();
   const excluded: string[] = [];
   let matched = 0;
-  const positiveCount = result.query.terms.length;
+  const { terms, negated, crossLingual: cross } = result.query;
+  const positiveCount = terms.length;
+  const glossStart = positiveCount + negated.length;
+  // A Japanese request counts its words (cross-lingual.ts); a word matched twice counts once.
+  const matchedUnits = new Set<number>();
   for (const hit of result.hits.get(toolIndex) ?? []) {
     const termIndex = Math.floor(hit / FIELD_COUNT);
-    const word = surfaceOf(result, termIndex);
-    if (termIndex >= positiveCount) {
-      excluded.push(word);
+    if (termIndex >= positiveCount && termIndex < glossStart) {
+      excluded.push(JSON.stringify(surfaceOf(result, termIndex)));
       continue;
     }
-    matched += 1;
+    const translated = termIndex >= glossStart;
+    if (cross) {
+      const unit = translated ? cross.termWord[termIndex - glossStart]! : cross.unitOfTerm[termIndex]!;
+      if (unit >= 0) matchedUnits.add(unit);
+    } else matched += 1;
+    // Through a translation: the English word and the request's word it translates ("meeting" (会議)).
+    const word = translated
+      ? `${JSON.stringify(cross!.termGloss[termIndex - glossStart]!)} (${cross!.words[cross!.termWord[termIndex - glossStart]!]!})`
+      : JSON.stringify(surfaceOf(result, termIndex));
     const field = hit % FIELD_COUNT;
     let words = byField.get(field);
     if (words === undefined) byField.set(field, (words = []));
-    if (words.length < MAX_WORDS_PER_FIELD) words.push(word);
+    if (words.length < MAX_WORDS_PER_FIELD && !(cross && words.includes(word))) words.push(word);
   }
+  if (cross) matched = matchedUnits.size;
+  const termCount = cross ? cross.unitCount : positiveCount;
   if (byField.size > 0) {
     const fields = [...byField.entries()]
       .sort((a, b) => a[0] - b[0])
-      .map(([field, words]) => `${words.map((w) => JSON.stringify(w)).join(', ')} in ${FIELD_LABEL[FIELDS[field]!]}`);
-    parts.push(`matched ${fields.join('; ')} (${matched} of ${positiveCount} query terms)`);
+      .map(([field, words]) => `${words.join(', ')} in ${FIELD_LABEL[FIELDS[field]!]}`);
+    parts.push(`matched ${fields.join('; ')} (${matched} of ${termCount} query ${cross ? 'words' : 'terms'})`);
   }
-  if (excluded.length > 0) parts.push(`also matches excluded ${excluded.map((w) => JSON.stringify(w)).join(', ')}`);
+  if (excluded.length > 0) parts.push(`also matches excluded ${excluded.join(', ')}`);
   const text =
     parts.join('; ') ||
     `no query term matched; listed because other tools of its server (${JSON.stringify(String(tool.serverName).slice(0, 60))}) match`;

@@ -1,6 +1,7 @@
 import { analyzeQuery, type QueryTerms } from '../text/tokenize.js';
 import { calibrationIdf, EXACT_RELEVANCE, relevanceFromCoverage } from './calibrate.js';
 import type { Corpus } from './corpus.js';
+import { scoreCrossLingual } from './cross-lingual-score.js';
 import { findTermMatches } from './term-matches.js';
 import { vocabulary } from '../text/vocabulary.js';
 import { idf, termScore } from './bm25f.js';
@@ -41,7 +42,9 @@ export function scoreSubQuery(corpus: Corpus, text: string): SubQueryResult {
   const coverage = new Float64Array(n);
   const matchedTerms = new Uint16Array(n);
   const hits = new Map<number, number[]>();
-  const allTerms = [...query.terms, ...query.negated];
+  const cross = query.crossLingual;
+  // A Japanese request's English index terms follow its own (cross-lingual-score.ts).
+  const allTerms = cross ? [...query.terms, ...query.negated, ...cross.terms] : [...query.terms, ...query.negated];
   const matches = findTermMatches(corpus, allTerms);
 
   let idfMass = 0;
@@ -53,8 +56,21 @@ export function scoreSubQuery(corpus: Corpus, text: string): SubQueryResult {
     if (t < query.terms.length) idfMass += calIdfs[t]!;
     idfs[t] = idf(docFreq, n);
   }
+  if (cross) {
+    const scoring = {
+      cross,
+      positiveCount: query.terms.length,
+      negatedCount: query.negated.length,
+      idfs,
+      calIdfs,
+      docFreq: matches.docFreq,
+      listSize: n,
+      negationPenalty: NEGATION_PENALTY,
+    };
+    idfMass = scoreCrossLingual(matches, scoring, scores, coverage, matchedTerms, hits);
+  }
   // Matches come tool by tool, query terms ascending within a tool: each tool's sum adds up term by term.
-  for (let m = 0; m < matches.count; m += 1) {
+  for (let m = 0; !cross && m < matches.count; m += 1) {
     const doc = matches.docs[m]!;
     const t = matches.terms[m]!;
     const weight = matches.weights[m]!;
@@ -75,7 +91,8 @@ export function scoreSubQuery(corpus: Corpus, text: string): SubQueryResult {
   const exact = findExactNames(corpus, text);
   const relevance = new Float64Array(n);
   const order: number[] = [];
-  const termCount = Math.max(query.terms.length, 1);
+  // A Japanese request counts its words (units), not its character bigrams.
+  const termCount = Math.max(cross ? cross.unitCount : query.terms.length, 1);
   for (const doc of hits.keys()) {
     if (matchedTerms[doc]! > 0) scores[doc]! *= 1 + COORDINATION * (matchedTerms[doc]! / termCount);
     relevance[doc] = relevanceFromCoverage(idfMass > 0 ? coverage[doc]! / idfMass : 0, matchedTerms[doc]! / termCount);

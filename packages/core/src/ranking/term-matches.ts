@@ -11,7 +11,7 @@ const FIELD_QUALITY = FIELDS.map((field) => FIELD_PARAMS[field].quality);
  * (Σ over fields of the field's factor × count, see bm25f.ts), `fields` the best field it occurs in (the highest
  * calibration quality; the first one on a tie). The arrays are reused: valid until the next call.
  */
-interface TermMatches {
+export interface TermMatches {
   count: number;
   docs: Int32Array;
   terms: Int32Array;

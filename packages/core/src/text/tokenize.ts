@@ -1,3 +1,4 @@
+import { crossLingualTerms, type CrossLingualTerms } from './cross-lingual.js';
 import { FNV_OFFSET, fnvStep } from './fnv.js';
 import { NEGATIONS } from './stop-words.js';
 import { TokenBuffer } from './token-buffer.js';
@@ -256,7 +257,7 @@ function addIdentifier(text: string, start: number, end: number, out: TokenBuffe
 }
 
 function addWord(raw: string, out: TokenBuffer): void {
-  const word = raw.replace(/['’]/g, '');
+  const word = foldWord(raw.replace(/['’]/g, ''));
   if (CJK.test(word)) {
     for (const run of word.matchAll(CJK_RUNS)) {
       if (run[1] !== undefined) addCjkBigrams(run[1], out);
@@ -266,6 +267,26 @@ function addWord(raw: string, out: TokenBuffer): void {
   }
   if (!HAS_UPPER_OR_DIGIT.test(word)) addTerm(word, out);
   else addIdentifier(word, 0, word.length, out);
+}
+
+// Latin letters with accents or other marks: folded to their base letters ("café" → "cafe"), as people
+// often type them without. Only for Latin script: in other scripts the marks are letters' identities
+// (the dakuten of "が", Devanagari vowel signs).
+const LATIN_WITH_MARKS = /^(?=.*\p{M})[\p{Script=Latin}\p{M}\p{N}]+$/u;
+const MARKS = /\p{M}+/gu;
+// Latin letters with accents and combining marks: the only words decomposed (most non-ASCII text is not).
+const MAY_HAVE_ACCENTS = /[\u00C0-\u024F\u1E00-\u1EFF]|\p{M}/u;
+const NOT_NFKC = /[\uFF01-\uFF5E\uFF65-\uFF9F\u00AA-\u00BF\u2460-\u24FF\u3000-\u30FF\u3200-\u33FF\uFB00-\uFB06]/u;
+
+/**
+ * A non-ASCII word as both sides are compared: NFKC (full-width "ＧｉｔＨｕｂ" and half-width "ｶﾅ" to
+ * their usual forms, ligatures apart), then Latin accents folded.
+ */
+function foldWord(word: string): string {
+  const folded = NOT_NFKC.test(word) ? word.normalize('NFKC') : word;
+  if (!MAY_HAVE_ACCENTS.test(folded)) return folded;
+  const decomposed = folded.normalize('NFD');
+  return LATIN_WITH_MARKS.test(decomposed) ? decomposed.replace(MARKS, '') : folded;
 }
 
 /** addTerm for a run the run memo has just missed: its written form is not asked about again. */
@@ -296,6 +317,8 @@ export interface QueryTerms {
   negated: string[];
   /** Term -> the first surface word it came from, for explanations ("issu" -> "issues"). */
   surface: Map<string, string>;
+  /** A Japanese request's English index terms and words (cross-lingual.ts); absent for other requests. */
+  crossLingual?: CrossLingualTerms;
 }
 
 // A negation governs the next few content words up to a clause boundary.
@@ -319,8 +342,11 @@ export function analyzeQuery(query: string): QueryTerms {
       }
       // Bare numbers in a request are arguments (ids, dates, amounts), not what a tool does.
       const produced = termsOf(match[0]).filter((term) => !/^[0-9]+$/.test(term));
+      // A run with CJK in it is often the whole request (no spaces): its terms are named by their own
+      // characters, or by the Latin word they came from, not by the run.
+      const surfaces = CJK.test(match[0]) ? surfacesInCjkRun(match[0]) : undefined;
       for (const term of produced) {
-        if (!surface.has(term)) surface.set(term, match[0]);
+        if (!surface.has(term)) surface.set(term, surfaces ? (surfaces.get(term) ?? term) : match[0]);
         if (seen.has(term)) continue;
         seen.add(term);
         (scope > 0 ? negated : terms).push(term);
@@ -328,5 +354,22 @@ export function analyzeQuery(query: string): QueryTerms {
       if (produced.length > 0 && scope > 0) scope -= 1;
     }
   }
-  return { terms, negated, surface };
+  const crossLingual = crossLingualTerms(query, terms, termsOf);
+  if (crossLingual === undefined) return { terms, negated, surface };
+  // A bigram inside a word is named by the word ("カレンダー", not "ンダ").
+  for (let t = 0; t < terms.length; t += 1) {
+    const unit = crossLingual.unitOfTerm[t]!;
+    if (unit >= 0 && unit < crossLingual.words.length) surface.set(terms[t]!, crossLingual.words[unit]!);
+  }
+  return { terms, negated, surface, crossLingual };
+}
+
+/** Per term of a run with CJK characters: the Latin word it came from (CJK terms name themselves). */
+function surfacesInCjkRun(run: string): Map<string, string> {
+  const surfaces = new Map<string, string>();
+  for (const part of run.matchAll(CJK_RUNS)) {
+    if (part[2] === undefined) continue;
+    for (const term of termsOf(part[2])) if (!surfaces.has(term)) surfaces.set(term, part[2]);
+  }
+  return surfaces;
 }

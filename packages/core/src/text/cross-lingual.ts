@@ -1,0 +1,94 @@
+import { japaneseWords } from './japanese-words.js';
+
+/**
+ * A Japanese request's English index terms, and how its own terms group into the request's words
+ * ("units"), so that ranking can score a word once whether a tool matches it in Japanese (its character
+ * bigrams) or through a translation, and count coverage per word rather than per bigram.
+ *
+ * Units are the request's dictionary words that have English glosses, then one unit per other term of
+ * the request that means something alone (a Latin word such as "GitHub", bigrams of text the dictionary
+ * does not know). Bigrams across a word boundary ("に明" of "カレンダーに明日") and bigrams of kana
+ * only outside any word (endings, particles: "して") belong to no unit: they still score as today but
+ * neither count as words of the request nor lower its coverage.
+ */
+export interface CrossLingualTerms {
+  /** The request's words that have glosses, as written ("会議", "送っ"). */
+  words: string[];
+  /** English index terms (stems) from the glosses, distinct and none among the request's own terms. */
+  terms: string[];
+  /** Per gloss term: the index of its word in `words`. */
+  termWord: number[];
+  /** Per gloss term: the English gloss it came from ("meeting"), for explanations. */
+  termGloss: string[];
+  /** Per positive term of the request (QueryTerms.terms): its unit, or -1. Words are units 0 .. words.length - 1. */
+  unitOfTerm: Int32Array;
+  unitCount: number;
+}
+
+const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー]/u;
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+const HIRAGANA_ONLY = /^[\p{Script=Hiragana}ー]+$/u;
+
+/**
+ * The cross-lingual terms of `text` (a sub-query), given its positive terms and the tokenizer's
+ * `termsOf`; undefined when the text is not Japanese or has no word with an English gloss.
+ */
+export function crossLingualTerms(
+  text: string,
+  positive: readonly string[],
+  termsOf: (text: string) => string[],
+): CrossLingualTerms | undefined {
+  // Half-width katakana and full-width forms as the tokenizer folds them (NFKC).
+  text = text.normalize('NFKC');
+  const found = japaneseWords(text);
+  if (found === undefined) return undefined;
+  const own = new Set(positive);
+  const words: string[] = [];
+  const spans: { start: number; end: number }[] = [];
+  const terms: string[] = [];
+  const termWord: number[] = [];
+  const termGloss: string[] = [];
+  const seen = new Set<string>();
+  for (const word of found) {
+    const index = words.length;
+    for (const gloss of word.glosses) {
+      for (const term of termsOf(gloss)) {
+        if (own.has(term) || seen.has(term) || /^[0-9]+$/.test(term)) continue;
+        seen.add(term);
+        terms.push(term);
+        termWord.push(index);
+        termGloss.push(gloss);
+      }
+    }
+    // A word whose glosses are all stop words ("ください": "please") is no word of the request.
+    if (termWord.at(-1) === index) {
+      words.push(word.text);
+      spans.push(word);
+    }
+  }
+  if (words.length === 0) return undefined;
+
+  const unitOf = new Map<string, number>();
+  // Each Japanese bigram (or lone character) of the text: inside a word, across a boundary, or alone.
+  for (let i = 0; i < text.length; i += 1) {
+    if (!CJK_CHAR.test(text[i]!)) continue;
+    const pair = i + 1 < text.length && CJK_CHAR.test(text[i + 1]!);
+    const alone = !pair && (i === 0 || !CJK_CHAR.test(text[i - 1]!));
+    if (!pair && !alone) continue;
+    const end = pair ? i + 2 : i + 1;
+    const term = text.slice(i, end);
+    const inside = spans.findIndex((span) => span.start <= i && end <= span.end);
+    const overlaps = spans.some((span) => span.start < end && i < span.end);
+    const unit = inside >= 0 ? inside : overlaps || HIRAGANA_ONLY.test(term) ? -1 : -2;
+    if (unitOf.get(term) === undefined || unitOf.get(term) === -1) unitOf.set(term, unit);
+  }
+  let unitCount = words.length;
+  const unitOfTerm = new Int32Array(positive.length);
+  for (let t = 0; t < positive.length; t += 1) {
+    const term = positive[t]!;
+    // Terms of Latin words are units of their own; so are bigrams outside every word.
+    const unit = CJK.test(term) ? (unitOf.get(term) ?? -1) : -2;
+    unitOfTerm[t] = unit === -2 ? unitCount++ : unit;
+  }
+  return { words, terms, termWord, termGloss, unitOfTerm, unitCount };
+}

@@ -1,0 +1,178 @@
+import { JA_EN_ENTRIES } from './ja-en-dictionary.js';
+
+/**
+ * The words of a Japanese request and their English glosses, from the JMdict/EDICT-derived dictionary
+ * (ja-en-dictionary.ts, built by scripts/build-dictionary.ts): what lets a Japanese request find tools
+ * described in English.
+ *
+ * Segmentation is a longest match against the dictionary's headwords, with verbs and adjectives
+ * brought back to their dictionary form ("送っ" → 送る, "新しく" → 新しい). `Intl.Segmenter` was
+ * measured and not kept: ICU cuts katakana loanwords it does not know ("リ|ポジ|トリ") and verb stems
+ * ("送|って"), which are the words a tool request hinges on (docs/ranking.md).
+ */
+
+/** A request only takes this path with kana in it: Chinese has none, and no Chinese dictionary is here. */
+const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
+const JAPANESE_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー々]/u;
+const HAN = /\p{Script=Han}/u;
+const KATAKANA = /[\p{Script=Katakana}ー]/u;
+const KANA_ONLY = /^[\p{Script=Hiragana}\p{Script=Katakana}ー]+$/u;
+// Longest headword tried, in characters (longer compounds are rare and cost a lookup each).
+const MAX_WORD = 10;
+
+let lines: string[] | undefined;
+// Per first character (UTF-16 unit) of a headword: the range of its lines, [start, end).
+let firstCharRanges: Map<number, [number, number]> | undefined;
+
+/**
+ * The dictionary's lines, split on the first Japanese request (a few milliseconds; no map of entries is
+ * built: the lines are sorted by headword, so a lookup is a binary search within its first character's lines).
+ */
+function dictionaryLines(): string[] {
+  if (lines !== undefined) return lines;
+  const split = JA_EN_ENTRIES.split('\n');
+  const ranges = new Map<number, [number, number]>();
+  for (let k = 0; k < split.length; k += 1) {
+    const code = split[k]!.charCodeAt(0);
+    const range = ranges.get(code);
+    if (range === undefined) ranges.set(code, [k, k + 1]);
+    else range[1] = k + 1;
+  }
+  firstCharRanges = ranges;
+  return (lines = split);
+}
+
+/** The lines whose headword starts with the character `code`: [start, end), empty if none. */
+function firstCharRange(code: number): readonly [number, number] {
+  return firstCharRanges!.get(code) ?? [0, 0];
+}
+
+/** The glosses of a headword ("会議" → "meeting|conference|..."), or undefined. */
+function lookUp(headword: string, sorted: string[]): string | undefined {
+  const key = `${headword}\t`;
+  let low = 0;
+  let high = sorted.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const line = sorted[middle]!;
+    if (line.startsWith(key)) return line.slice(key.length);
+    if (line < key) low = middle + 1;
+    else high = middle - 1;
+  }
+  return undefined;
+}
+
+/** Whether the dictionary has been read (for tests: an English request never reads it). */
+export function dictionaryLoaded(): boolean {
+  return lines !== undefined;
+}
+
+// The last kana of an inflected stem → the dictionary forms' endings it can come from:
+// godan verbs' -a/-i/-e stems and te-forms (書い → 書く, 送っ → 送る, 読ん → 読む), adjectives' -ku.
+const STEM_ENDINGS: Record<string, readonly string[]> = {
+  っ: ['る', 'う', 'つ'],
+  ん: ['む', 'ぶ', 'ぬ'],
+  い: ['く', 'ぐ', 'う'],
+  き: ['く'],
+  ぎ: ['ぐ'],
+  し: ['す'],
+  ち: ['つ'],
+  に: ['ぬ'],
+  び: ['ぶ'],
+  み: ['む'],
+  り: ['る'],
+  か: ['く'],
+  が: ['ぐ'],
+  さ: ['す'],
+  た: ['つ'],
+  な: ['ぬ'],
+  ば: ['ぶ'],
+  ま: ['む'],
+  ら: ['る'],
+  わ: ['う'],
+  け: ['く'],
+  げ: ['ぐ'],
+  せ: ['す'],
+  ね: ['ぬ'],
+  べ: ['ぶ'],
+  め: ['む'],
+  れ: ['る'],
+  え: ['う'],
+  く: ['い'],
+};
+
+/** The glosses of the dictionary word `form` is an inflected stem of, or undefined. */
+function inflected(form: string, map: string[]): string | undefined {
+  // Only words written with kanji inflect here: a kana fragment would match too much.
+  if (form.length < 2 || !HAN.test(form[0]!)) return undefined;
+  const last = form.at(-1)!;
+  const stem = form.slice(0, -1);
+  for (const ending of STEM_ENDINGS[last] ?? []) {
+    const glosses = lookUp(stem + ending, map);
+    if (glosses !== undefined) return glosses;
+  }
+  // Ichidan verbs: the stem is the word without る (教え → 教える).
+  return lookUp(`${form}る`, map);
+}
+
+/** The first index in [low, high) whose line is not below `key`. */
+function lowerBound(sorted: string[], key: string, low: number, high: number): number {
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (sorted[middle]! < key) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+interface JapaneseWord {
+  /** The word as the request writes it ("会議", "送っ"). */
+  text: string;
+  /** Where it is in the request (UTF-16 offsets). */
+  start: number;
+  end: number;
+  /** English glosses, most common sense first ("meeting", "conference", ...). */
+  glosses: string[];
+}
+
+/** The dictionary words of `text`, in order; undefined for a text without kana (not Japanese). */
+export function japaneseWords(text: string): JapaneseWord[] | undefined {
+  if (!KANA.test(text)) return undefined;
+  const map = dictionaryLines();
+  const words: JapaneseWord[] = [];
+  let i = 0;
+  let lastEnd = 0;
+  while (i < text.length) {
+    // A match starts where a word may start: not inside a katakana word the dictionary does not know
+    // ("イシュー" is no "イ" + "シュー").
+    const insideKatakana = i > lastEnd && KATAKANA.test(text[i - 1]!) && KATAKANA.test(text[i]!);
+    if (insideKatakana || !JAPANESE_CHAR.test(text[i]!)) {
+      i += 1;
+      continue;
+    }
+    let runEnd = i;
+    while (runEnd < text.length && runEnd - i < MAX_WORD && JAPANESE_CHAR.test(text[runEnd]!)) runEnd += 1;
+    // Longest match: the headwords starting with the text from i form a range of the sorted lines that
+    // narrows as the form grows, so the search stops at the first length no headword begins with.
+    let best: { end: number; glosses: string } | undefined;
+    let [low, high] = firstCharRange(text.charCodeAt(i));
+    for (let end = i + 1; end <= runEnd; end += 1) {
+      const form = text.slice(i, end);
+      low = lowerBound(map, form, low, high);
+      high = lowerBound(map, `${form}\uffff`, low, high);
+      // A lone kana is a particle or an ending, never a word worth translating.
+      const alone = form.length === 1 && KANA_ONLY.test(form);
+      const exact = low < high && map[low]!.startsWith(`${form}\t`) ? map[low]!.slice(form.length + 1) : undefined;
+      const glosses = alone ? undefined : (exact ?? inflected(form, map));
+      if (glosses !== undefined) best = { end, glosses };
+      if (low >= high) break;
+    }
+    const found = best !== undefined;
+    if (best !== undefined) {
+      words.push({ text: text.slice(i, best.end), start: i, end: best.end, glosses: best.glosses.split('|') });
+      i = lastEnd = best.end;
+    }
+    if (!found) i += 1;
+  }
+  return words;
+}

@@ -1,0 +1,121 @@
+// Derives core's compact Japanese → English dictionary (packages/core/src/text/ja-en-dictionary.ts) from
+// JMdict/EDICT as Debian's `edict` package installs it (EUC-JP text, one entry a line:
+// `漢字 [かな] /(pos) gloss/gloss/(P)/`). Reproducible: the same edict file gives the same output.
+//
+//   npm run build:dictionary                       # reads /usr/share/edict/edict
+//   npm run build:dictionary -- --edict FILE       # another copy of the EDICT file
+//
+// Pruned to what tool search needs: the headwords written with kanji or katakana (hiragana-only ones
+// only from three characters, so that particles never become words), from the common entries (EDICT's
+// `(P)`) and every katakana loanword whose first sense is one or two English words; per headword, the
+// English glosses of its first senses that are at most two words ("to send (a thing)" → "send"): the
+// one-word ones when there are any, at most MAX_GLOSSES. Licence: EDRDG's, CC BY-SA (see ja-en-dictionary.LICENSE.md).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const { values } = parseArgs({ options: { edict: { type: 'string', default: '/usr/share/edict/edict' } } });
+const OUT = fileURLToPath(new URL('../packages/core/src/text/ja-en-dictionary.ts', import.meta.url));
+
+const MAX_GLOSSES = 8;
+const MAX_GLOSS_WORDS = 2;
+// Senses read per entry: the first ones are the common meanings; later ones are rarer uses.
+const MAX_SENSES = 2;
+const KATAKANA_ONLY = /^[\p{Script=Katakana}ー・]+$/u;
+const HIRAGANA_ONLY = /^[\p{Script=Hiragana}ー]+$/u;
+const JAPANESE = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー々]+$/u;
+
+/** The English glosses of an entry's first senses, cleaned: lower case, no parentheses, no "to ". */
+function glossesOf(body: string): string[] {
+  const glosses: string[] = [];
+  let sense = 0;
+  for (const raw of body.split('/')) {
+    let text = raw.trim();
+    if (text === '' || text === '(P)' || text.startsWith('EntL')) continue;
+    // "(n,vs) (1) meeting": a numbered sense tag starts a new sense.
+    const numbered = /^(?:\([^)]*\)\s*)*\((\d+)\)/.exec(text);
+    if (numbered) sense = Number(numbered[1]);
+    else if (sense === 0) sense = 1;
+    if (sense > MAX_SENSES) break;
+    text = text
+      .replace(/\([^)]*\)|\{[^}]*\}/g, ' ')
+      .replace(/^\s*to\s+/i, '')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .toLowerCase();
+    if (text === '' || !/^[a-z][a-z' -]*$/.test(text)) continue;
+    if (text.split(/[ -]/).length > MAX_GLOSS_WORDS) continue;
+    glosses.push(text);
+  }
+  return glosses;
+}
+
+const text = new TextDecoder('euc-jp').decode(readFileSync(values.edict));
+const byHeadword = new Map<string, string[]>();
+for (const line of text.split('\n').slice(1)) {
+  const match = /^(\S+)(?: \[([^\]]+)\])? \/(.*)$/.exec(line);
+  if (!match) continue;
+  const [, headword, reading, body] = match as unknown as [string, string, string | undefined, string];
+  const common = body.includes('/(P)/');
+  const glosses = glossesOf(body);
+  if (glosses.length === 0) continue;
+  // A rarer loanword keeps its first gloss only, if one word ("ブランチ" → "branch"): names and phrases go.
+  const loanword = !common && KATAKANA_ONLY.test(headword) && headword.length <= 7 && /^[a-z']+$/.test(glosses[0]!);
+  if (!common && !loanword) continue;
+  if (loanword) glosses.length = 1;
+  const forms = [headword];
+  // A common word's kana reading is also how people write it ("まとめる" for 纏める).
+  if (common && reading !== undefined && reading.length >= 3) forms.push(reading);
+  for (const form of forms) {
+    if (!JAPANESE.test(form)) continue;
+    if (HIRAGANA_ONLY.test(form) && form.length < 3) continue;
+    const list = byHeadword.get(form) ?? [];
+    for (const gloss of glosses) if (!list.includes(gloss)) list.push(gloss);
+    byHeadword.set(form, list);
+  }
+}
+
+// Every English word EDICT uses as a one-word gloss: the verbs a noun gloss is checked against below.
+const englishWords = new Set<string>();
+for (const glosses of byHeadword.values())
+  for (const gloss of glosses) if (!gloss.includes(' ')) englishWords.add(gloss);
+
+/**
+ * The verb a noun gloss names, when EDICT knows that verb ("addition" → "add", "creation" → "create",
+ * "deletion" → "delete"): Japanese action nouns (追加, 作成, 削除) are glossed as nouns, and tools are
+ * named with verbs, which the stemmer does not bring together.
+ */
+function verbOf(gloss: string): string | undefined {
+  const candidates = [
+    gloss.replace(/ition$/, ''),
+    gloss.replace(/ation$/, 'e'),
+    gloss.replace(/ation$/, ''),
+    gloss.replace(/ion$/, 'e'),
+    gloss.replace(/ion$/, ''),
+    gloss.replace(/ment$/, ''),
+  ];
+  return candidates.find((verb) => verb !== gloss && verb.length >= 3 && englishWords.has(verb));
+}
+
+const lines: string[] = [];
+for (const [headword, glosses] of [...byHeadword].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) {
+  // One-word glosses first (they are the index terms), then two-word ones; order kept within each.
+  const single = glosses.filter((g) => !/[ -]/.test(g));
+  const ordered = (single.length > 0 ? single : glosses).slice(0, MAX_GLOSSES);
+  for (const gloss of [...ordered]) {
+    const verb = verbOf(gloss);
+    if (verb !== undefined && !ordered.includes(verb)) ordered.splice(ordered.indexOf(gloss) + 1, 0, verb);
+  }
+  lines.push(`${headword}\t${ordered.join('|')}`);
+}
+const data = lines.join('\n');
+const source = `// Generated by \`npm run build:dictionary\` (scripts/build-dictionary.ts) from JMdict/EDICT: do not edit.
+// Copyright the Electronic Dictionary Research and Development Group, CC BY-SA (ja-en-dictionary.LICENSE.md).
+// One entry a line: a Japanese headword, a tab, its English glosses separated by |.
+export const JA_EN_ENTRIES: string = ${JSON.stringify(data)};
+`;
+writeFileSync(OUT, source);
+console.log(
+  `${join('packages/core/src/text', 'ja-en-dictionary.ts')}: ${lines.length} headwords, ${(Buffer.byteLength(source) / 1024).toFixed(0)} KiB`,
+);
