@@ -17,8 +17,8 @@ import { ndcgAt, pairedBootstrap } from './metrics.js';
 import { hash53 } from './sample-hash.js';
 
 /** Share of reports that name a random wrong tool in the noisy run (the issue's 30 %). */
-const NOISE = 0.3;
-const SPLIT_SEED = 11;
+export const NOISE = 0.3;
+export const SPLIT_SEED = 11;
 
 interface Condition {
   name: 'clean' | 'noisy';
@@ -119,14 +119,14 @@ export async function runFeedbackEval(options: {
   return results;
 }
 
-interface Router {
+export interface Router {
   search(query: string[]): Promise<SearchResponse>;
   report(events: Array<{ requestId: string; toolKey: string; outcome: 'succeeded' }>): Promise<void>;
   forget(): Promise<void>;
 }
 
 /** A router of one project: sends the list in full once, then by reference (meta.toolSet). */
-async function routerFor(url: string, token: string, tools: ToolInfo[]): Promise<Router> {
+export async function routerFor(url: string, token: string, tools: ToolInfo[]): Promise<Router> {
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   let toolSet: string | undefined;
   const call = async (path: string, method: string, body?: unknown) => {
@@ -176,16 +176,16 @@ async function teach(router: Router, train: EvalQuery[], dataset: Dataset, noise
   }
 }
 
-async function searchAll(router: Router, queries: EvalQuery[]): Promise<SearchResponse[]> {
+export async function searchAll(router: Router, queries: EvalQuery[]): Promise<SearchResponse[]> {
   const answers: SearchResponse[] = [];
   for (const query of queries) answers.push(await router.search(query.query));
   return answers;
 }
 
-const ndcgOf = (answer: SearchResponse, query: EvalQuery) =>
+export const ndcgOf = (answer: SearchResponse, query: EvalQuery) =>
   ndcgAt(
     answer.results.map((result) => result.toolKey),
     new Set(query.relevant),
     10,
   );
-const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / Math.max(values.length, 1);
+export const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / Math.max(values.length, 1);

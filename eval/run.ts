@@ -1,4 +1,4 @@
-// `npm run eval [-- --json FILE] [--max N] [--only NAME,NAME] [--no-calibration] [--llm] [--feedback] [--fusion JSON] [--oracle Z,Z] [--lang ja]`
+// `npm run eval [-- --json FILE] [--max N] [--only NAME,NAME] [--no-calibration] [--llm] [--feedback [--projects N]] [--fusion JSON] [--oracle Z,Z] [--lang ja]`
 // Ranks every sampled query of every dataset in ../shared/bench with each ranker and prints NDCG@10,
 // Recall@5/10/40 and MRR per dataset, the average over datasets, and each ranker's change relative to
 // the first (the plain BM25 baseline), each later ranker's NDCG@10 change against ours with a paired
@@ -16,6 +16,7 @@ import { llmRankerFromEnv, withPromptColumns } from './llm-rankers.js';
 import { defaultRankers, winkQueryRanker, type RankerVariant } from './rankers.js';
 import { fusedRanker, semanticRankers } from './semantic-rankers.js';
 import { runFeedbackEval } from './feedback.js';
+import { runSharedFeedbackEval } from './shared-feedback.js';
 import { runCrossLingualEval } from './cross-lingual.js';
 import { DEFAULT_FUSION, type FusionOptions } from '../src/semantic/fuse-hybrid.js';
 
@@ -36,6 +37,8 @@ const { values } = parseArgs({
     fusion: { type: 'string' },
     // Learning from use through the HTTP API (eval/feedback.ts) instead of the rankers.
     feedback: { type: 'boolean', default: false },
+    // With --feedback: shared learning across this many simulated projects (eval/shared-feedback.ts).
+    projects: { type: 'string' },
     // Ceiling sweep: the fused ranking with the gold tools' similarities raised by these many standard
     // deviations, e.g. '2,4' (what a stronger encoder would give; reads the labels, so not a ranker).
     oracle: { type: 'string' },
@@ -44,6 +47,15 @@ const { values } = parseArgs({
   },
 });
 
+if (values.feedback && values.projects !== undefined) {
+  const results = await runSharedFeedbackEval({
+    projects: Number(values.projects) || 30,
+    only: values.only?.split(','),
+    max: values.max === undefined ? undefined : Number(values.max),
+  });
+  if (values.json) writeFileSync(values.json, `${JSON.stringify({ sharedFeedback: results }, null, 2)}\n`);
+  process.exit(0);
+}
 if (values.lang) {
   const rows = await runCrossLingualEval(values.lang);
   if (values.json) writeFileSync(values.json, `${JSON.stringify({ crossLingual: rows }, null, 2)}\n`);

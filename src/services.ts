@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
 import { Learning } from './feedback/learning.js';
+import { termKeysFor } from './feedback/term-keys.js';
 import { ThrottledWarnings } from './log-throttle.js';
 import { MemoryBudget } from './memory/index.js';
 import { createMetrics, type Metrics } from './metrics/metrics.js';
@@ -121,7 +122,12 @@ export function createServices(config: Readonly<Config>, deps: ServiceDeps, log:
     reranker,
     // Learning from use (src/feedback): the routers' reports, kept per project in the budget and in Redis.
     learning: config.feedback.enabled
-      ? new Learning(config.feedback, config.search.maxQueryChars, { memory, shared })
+      ? new Learning(config.feedback, config.search.maxQueryChars, {
+          memory,
+          shared,
+          keys: termKeysFor(config.feedback.secret, config.auth?.key),
+          lists: (projectId, toolSet) => toolSets!.resolve(projectId, toolSet),
+        })
       : undefined,
     ready: async () => semantic?.ready(),
     close: async () => {

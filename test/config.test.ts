@@ -136,6 +136,8 @@ describe('parseConfig', () => {
       maxEvents: 5000,
       searchTtlMs: 900_000,
       maxBodyBytes: 256 * 1024,
+      shared: { enabled: false, minProjects: 5, maxAssociations: 100_000 },
+      secret: undefined,
     });
     const set = parseConfig({
       FEEDBACK_LEARNING: 'false',
@@ -154,6 +156,8 @@ describe('parseConfig', () => {
       maxEvents: 100,
       searchTtlMs: 60_000,
       maxBodyBytes: 4096,
+      shared: { enabled: false, minProjects: 5, maxAssociations: 100_000 },
+      secret: undefined,
     });
     const named = problemsOf({
       FEEDBACK_HALF_LIFE_DAYS: '0',
@@ -169,6 +173,31 @@ describe('parseConfig', () => {
         'FEEDBACK_LEARNING',
       ]),
     );
+  });
+
+  it('reads the shared-learning settings (LEARNING_*) and refuses production without LEARNING_SECRET', () => {
+    const key = 'k'.repeat(32);
+    expect(
+      parseConfig({
+        LEARNING_SHARED: 'true',
+        LEARNING_SHARED_MIN_PROJECTS: '3',
+        LEARNING_SHARED_MAX_ASSOCIATIONS: '5000',
+        LEARNING_SECRET: key,
+      }).feedback,
+    ).toMatchObject({ shared: { enabled: true, minProjects: 3, maxAssociations: 5000 }, secret: key });
+    const production = { NODE_ENV: 'production', AUTH_JWT_SECRET: SECRET };
+    expect(problemsOf({ ...production, LEARNING_SHARED: 'true' })).toEqual([
+      'LEARNING_SECRET: required in production with LEARNING_SHARED=true (at least 32 bytes)',
+    ]);
+    expect(parseConfig({ ...production, LEARNING_SHARED: 'true', LEARNING_SECRET: key }).feedback.shared.enabled).toBe(
+      true,
+    );
+    // Off (the default), production needs no secret: the hashes' key is derived (term-keys.ts).
+    expect(parseConfig(production).feedback.secret).toBeUndefined();
+    expect(problemsOf({ LEARNING_SECRET: 'short', LEARNING_SHARED_MIN_PROJECTS: '0' })).toEqual([
+      'LEARNING_SHARED_MIN_PROJECTS: must be an integer from 1 to 1000 (got "0")',
+      'LEARNING_SECRET: must be at least 32 bytes',
+    ]);
   });
 
   it('leaves the embedded encoder off by default, runs it with EMBEDDINGS=on, and reads an endpoint', () => {

@@ -78,6 +78,12 @@ export function parseConfig(env: Env): Readonly<Config> {
       maxEvents: read.integer('FEEDBACK_MAX_EVENTS'),
       searchTtlMs: read.integer('FEEDBACK_SEARCH_TTL_MS'),
       maxBodyBytes: read.integer('FEEDBACK_MAX_BODY_BYTES'),
+      shared: {
+        enabled: read.boolean('LEARNING_SHARED'),
+        minProjects: read.integer('LEARNING_SHARED_MIN_PROJECTS'),
+        maxAssociations: read.integer('LEARNING_SHARED_MAX_ASSOCIATIONS'),
+      },
+      secret: read.secret('LEARNING_SECRET'),
     },
     metrics: parseMetrics(read, production, problems),
     docs: { enabled: read.boolean('DOCS_ENABLED') },
@@ -91,6 +97,13 @@ export function parseConfig(env: Env): Readonly<Config> {
   if (config.http.headersTimeoutMs > config.http.requestTimeoutMs) {
     // Node refuses such a server: the headers are part of the request.
     problems.push(`HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS (${config.http.requestTimeoutMs})`);
+  }
+  const { secret, shared } = config.feedback;
+  if (secret !== undefined && Buffer.byteLength(secret) < 32)
+    problems.push('LEARNING_SECRET: must be at least 32 bytes');
+  // Shared learning's privacy rests on the hashes being unguessable: never on a derived key in production.
+  if (production && shared.enabled && config.feedback.enabled && secret === undefined) {
+    problems.push('LEARNING_SECRET: required in production with LEARNING_SHARED=true (at least 32 bytes)');
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return deepFreeze(config);

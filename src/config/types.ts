@@ -167,6 +167,16 @@ export interface Config {
     searchTtlMs: number;
     /** Largest report body, decompressed (FEEDBACK_MAX_BODY_BYTES). */
     maxBodyBytes: number;
+    /** Shared learning across projects (LEARNING_SHARED*, src/feedback/shared-learning.ts). */
+    shared: {
+      enabled: boolean;
+      /** Distinct projects an association needs before it is used for anyone (LEARNING_SHARED_MIN_PROJECTS). */
+      minProjects: number;
+      /** Associations kept for the whole deployment (LEARNING_SHARED_MAX_ASSOCIATIONS). */
+      maxAssociations: number;
+    };
+    /** Key of the terms' keyed hashes (LEARNING_SECRET); undefined: derived (term-keys.ts). */
+    secret: string | undefined;
   };
   /** Prometheus metrics (`GET /metrics`). */
   metrics: {

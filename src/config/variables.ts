@@ -592,6 +592,39 @@ export const VARIABLES = {
     description: 'Largest feedback request body, decompressed (then 413).',
   },
 
+  LEARNING_SHARED: {
+    section: 'feedback',
+    kind: 'boolean',
+    default: false,
+    description:
+      "Shared learning across projects: a (request word, tool) association that at least `LEARNING_SHARED_MIN_PROJECTS` distinct projects reported raises that tool for every project's similar requests, more weakly than its own reports. Words and tools are shared only as keyed hashes; see [privacy](privacy.md). Off: nothing one project reports is used for another.",
+  },
+  LEARNING_SHARED_MIN_PROJECTS: {
+    section: 'feedback',
+    kind: 'integer',
+    default: 5,
+    min: 1,
+    max: 1000,
+    description:
+      'k-anonymity of shared learning: distinct projects (each counted once, however often it reported) that must have reported an association before any other project sees it.',
+  },
+  LEARNING_SHARED_MAX_ASSOCIATIONS: {
+    section: 'feedback',
+    kind: 'integer',
+    default: 100_000,
+    min: 1000,
+    max: 10_000_000,
+    description:
+      "Associations the shared model keeps at most for the whole deployment (about 200 bytes each in Redis, and in each replica's copy); past it the least-evidenced go first. In process it is also held to a quarter of `CACHE_MEMORY_MB`.",
+  },
+  LEARNING_SECRET: {
+    section: 'feedback',
+    kind: 'secret',
+    format: '≥ 32 bytes',
+    description:
+      "Key of the keyed hashes (HMAC-SHA-256) that stand for request words and tools in every project's learning, remembered searches and the shared model: nothing at rest shows a word. Required in production with `LEARNING_SHARED=true`; unset otherwise: derived from `AUTH_JWT_SECRET`, or from the public key settings (a dump is then not readable at a glance, but guessable: set it).",
+  },
+
   // ---- metrics ----
   METRICS_ENABLED: {
     section: 'metrics',

@@ -1,8 +1,11 @@
 import { capRelevanceDownTheList, type RankedTool, type ToolInfo } from '@catalog-search/core';
 import type { LearnedBoost } from './usage-model.js';
 
-/** `meta.learning`: past use raised a tool of this answer, or the project has learned but nothing here matched. */
-export type LearningStatus = 'raised' | 'unchanged';
+/**
+ * `meta.learning`: the project's past use raised a tool of this answer, or only other projects'
+ * (shared learning) did, or the project has learned but nothing here matched.
+ */
+export type LearningStatus = 'raised' | 'shared' | 'unchanged';
 
 /**
  * The learning step, after the lexical (and semantic) ranking and before the rerank stage: each tool's
@@ -44,10 +47,14 @@ export function applyLearning(
   // earlier first). Sorting all of it cost as much as the lexical ranking (ToolBench, 2,479 tools).
   raised.sort((a, b) => b.sum - a.sum || a.order - b.order);
   const ordered: RankedTool[] = [];
+  // Raised in this pass (shared learning runs a second pass over the first's ranking: learning.ts).
+  const mine: LearnedMatch[] = [];
   let next = 0;
   const take = () => {
     const { tool, index, lexical, learned, sum, held } = raised[next++]!;
-    ordered.push(new LearnedMatch(tool, index, lexical, sum, learned, held));
+    const match = new LearnedMatch(tool, index, lexical, sum, learned, held);
+    mine.push(match);
+    ordered.push(match);
   };
   ranked.forEach((item, position) => {
     if (moved.has(position)) return;
@@ -61,8 +68,9 @@ export function applyLearning(
   });
   while (next < raised.length) take();
   capRelevanceDownTheList(ordered);
-  const shown = ordered.slice(0, maxResults).some((item) => item instanceof LearnedMatch);
-  return { ranked: ordered, status: shown ? 'raised' : 'unchanged' };
+  const shownHere = new Set<RankedTool>(mine);
+  const shown = ordered.slice(0, maxResults).some((item) => shownHere.has(item));
+  return { ranked: ordered, status: shown ? mine[0]!.status : 'unchanged' };
 }
 
 /** A tool with a learned boost, before it is merged back into the ranking. */
@@ -145,10 +153,16 @@ class LearnedMatch implements RankedTool {
     this.relevance = Math.round(Math.min(1, sum) * 1000) / 1000;
   }
 
+  get status(): LearningStatus {
+    return this.learned.shared ? 'shared' : 'raised';
+  }
+
   get explanation(): string {
     const n = this.learned.similarRequests;
     const use =
-      `raised by past use: used for ${n} similar request${n === 1 ? '' : 's'}` +
+      (this.learned.shared
+        ? 'raised by shared learning: used for similar requests in other projects'
+        : `raised by past use: used for ${n} similar request${n === 1 ? '' : 's'}`) +
       (this.held ? ', kept below the tools not marked destructive that match as well' : '');
     return this.lexical ? `${this.lexical.explanation}; ${use}` : `${use}; no query term matched its text`;
   }

@@ -6,7 +6,9 @@ import { FeedbackLog } from './feedback-log.js';
 import { applyLearning, type LearningStatus } from './learned-ranking.js';
 import { RecentSearches } from './recent-searches.js';
 import { readEvents, reportWeight, requestTerms, searchOf, type IgnoredEvent } from './report-events.js';
-import type { UsageEvent, UsageModel } from './usage-model.js';
+import { SharedLearning, type SharedReport } from './shared-learning.js';
+import type { TermKeys } from './term-keys.js';
+import type { UsageEvent } from './usage-model.js';
 
 /** The learning step of one search, for a project that has taught something (src/search/pipeline.ts). */
 export interface LearnedRanking {
@@ -14,24 +16,46 @@ export interface LearnedRanking {
     ranked: RankedTool[],
     request: { query: readonly string[]; tools: readonly ToolInfo[] },
     maxResults: number,
-  ): { ranked: RankedTool[]; status: LearningStatus };
+  ): { ranked: RankedTool[]; status: LearningStatus | undefined };
 }
+
+/** The lists a project searched, by tool-set id (the tool-set store): how a report's toolKey is told by content. */
+type ListResolver = (projectId: string, toolSet: string) => Promise<readonly ToolInfo[] | undefined>;
 
 /**
  * Learning from use: the router reports which tool its agent used for a search and how it went
  * (POST /v1/catalog/feedback), and the project's later searches rank that tool higher for similar
- * requests. Per project only: nothing one project reports is read for another.
+ * requests. Per project, and with LEARNING_SHARED also across projects under k-anonymity
+ * (shared-learning.ts). Words are kept only as keyed hashes (term-keys.ts).
  */
 export class Learning {
   readonly #searches: RecentSearches;
   readonly #log: FeedbackLog;
+  readonly #keys: TermKeys;
+  readonly #shared: SharedLearning | undefined;
+  readonly #lists: ListResolver | undefined;
   readonly #searchTtlMs: number;
 
   constructor(
     config: Readonly<Config['feedback']>,
     private readonly maxQueryChars: number,
-    deps: { memory: MemoryBudget; shared?: SharedStore | undefined },
+    deps: { memory: MemoryBudget; shared?: SharedStore | undefined; keys: TermKeys; lists?: ListResolver | undefined },
   ) {
+    this.#keys = deps.keys;
+    this.#lists = deps.lists;
+    this.#shared = config.shared.enabled
+      ? new SharedLearning(
+          {
+            minProjects: config.shared.minProjects,
+            maxAssociations: config.shared.maxAssociations,
+            halfLifeMs: config.halfLifeMs,
+            priorReports: config.priorReports,
+            maxBoost: config.maxBoost,
+          },
+          deps.keys,
+          deps,
+        )
+      : undefined;
     this.#searchTtlMs = config.searchTtlMs;
     this.#searches = new RecentSearches(deps.memory, config.searchTtlMs, deps.shared);
     this.#log = new FeedbackLog({
@@ -48,28 +72,40 @@ export class Learning {
     requestId: string,
     query: readonly string[],
     results: readonly SearchResult[],
+    toolSet?: string,
   ): void {
-    const terms = requestTerms(query);
+    const terms = this.#keys.terms(requestTerms(query));
     if (terms.length === 0) return;
-    this.#searches.remember(projectId, requestId, { terms, ...(results[0] ? { first: results[0].toolKey } : {}) });
+    this.#searches.remember(projectId, requestId, {
+      terms,
+      ...(results[0] ? { first: results[0].toolKey } : {}),
+      ...(toolSet === undefined ? {} : { list: toolSet }),
+    });
   }
 
   /**
    * Learns from a report's usable events; the others are named with why. Each event is tagged with
    * the search it is about (searchOf), so the model counts a tool once per search; repeats within the
-   * body are accepted but not logged again.
+   * body are accepted but not logged again. `share` false: the project opted out of shared learning
+   * (its token's `shareLearning` claim), its reports stay its own.
    */
-  async report(projectId: string, events: readonly unknown[], now = Date.now()): Promise<FeedbackResponse> {
+  async report(
+    projectId: string,
+    events: readonly unknown[],
+    now = Date.now(),
+    share = true,
+  ): Promise<FeedbackResponse> {
     const read = readEvents(events, this.maxQueryChars);
     const ignored: IgnoredEvent[] = [...read.ignored];
     const named = read.events.flatMap((event) => (event.requestId === undefined ? [] : [event.requestId]));
     const searches = named.length > 0 ? await this.#searches.find(projectId, named) : new Map();
     const usage: UsageEvent[] = [];
+    const lists: Array<{ list: string; usage: UsageEvent }> = [];
     const repeats = new Set<string>();
     let accepted = 0;
     for (const event of read.events) {
       const search = event.requestId === undefined ? undefined : searches.get(event.requestId);
-      const terms = event.query ? requestTerms(event.query) : search?.terms;
+      const terms = event.query ? this.#keys.terms(requestTerms(event.query)) : search?.terms;
       if (terms === undefined) {
         ignored.push({
           index: event.index,
@@ -92,27 +128,70 @@ export class Learning {
       if (repeats.has(repeat)) continue;
       repeats.add(repeat);
       usage.push({ at: now, toolKey: event.toolKey, weight, terms, search: about });
+      if (search?.list !== undefined) lists.push({ list: search.list, usage: usage.at(-1)! });
     }
     await this.#log.append(projectId, usage);
+    if (this.#shared && share && lists.length > 0) {
+      await this.#shared.contribute(projectId, await this.#sharedReports(projectId, lists), now);
+    }
     ignored.sort((a, b) => a.index - b.index);
     return { accepted, ignored };
   }
 
-  /** Forgets everything the project taught (here and in Redis); false when Redis could not be reached. */
-  forget(projectId: string): Promise<boolean> {
-    return this.#log.forget(projectId);
+  /**
+   * Forgets everything the project taught (here and in Redis) and withdraws its say from the shared
+   * model; false when Redis could not be reached.
+   */
+  async forget(projectId: string): Promise<boolean> {
+    const [own, shared] = await Promise.all([this.#log.forget(projectId), this.#shared?.withdraw(projectId) ?? true]);
+    return own && shared;
   }
 
-  /** The learning step for a search of this project, or undefined when it has taught nothing (the answer is then exactly the lexical one). */
+  /**
+   * The learning step for a search of this project, or undefined when neither it nor (with shared
+   * learning) enough other projects have taught anything: the answer is then exactly the lexical one.
+   */
   async forSearch(projectId: string): Promise<LearnedRanking | undefined> {
-    const model = await this.#log.model(projectId);
-    return model === undefined ? undefined : learnedRanking(model);
+    const [own, shared] = await Promise.all([this.#log.model(projectId), this.#shared?.model()]);
+    if (own === undefined && shared === undefined) return undefined;
+    return {
+      apply: (ranked, request, maxResults) => {
+        const now = Date.now();
+        const terms = this.#keys.terms(requestTerms(request.query));
+        let learned: { ranked: RankedTool[]; status: LearningStatus | undefined } = { ranked, status: undefined };
+        if (own) learned = applyLearning(ranked, request.tools, own.boosts(terms, now), maxResults);
+        // Other projects' evidence after the project's own, and weaker (shared-model.ts).
+        if (shared) {
+          const boosts = this.#shared!.boosts(shared, terms, request.tools, now);
+          const more = applyLearning(learned.ranked, request.tools, boosts, maxResults);
+          learned = {
+            ranked: more.ranked,
+            status: more.status === 'shared' ? (learned.status === 'raised' ? 'raised' : 'shared') : learned.status,
+          };
+        }
+        return learned;
+      },
+    };
   }
-}
 
-function learnedRanking(model: UsageModel): LearnedRanking {
-  return {
-    apply: (ranked, request, maxResults) =>
-      applyLearning(ranked, request.tools, model.boosts(requestTerms(request.query), Date.now()), maxResults),
-  };
+  /** The tool of each report by content, from the list its search was over (a list no longer kept: not shared). */
+  async #sharedReports(
+    projectId: string,
+    reports: ReadonlyArray<{ list: string; usage: UsageEvent }>,
+  ): Promise<SharedReport[]> {
+    const byList = new Map<string, Promise<Map<string, ToolInfo> | undefined>>();
+    const shared: SharedReport[] = [];
+    for (const { list, usage } of reports) {
+      let tools = byList.get(list);
+      if (tools === undefined) {
+        tools = (this.#lists?.(projectId, list) ?? Promise.resolve(undefined)).then((found) =>
+          found === undefined ? undefined : new Map(found.map((tool) => [tool.toolKey, tool])),
+        );
+        byList.set(list, tools);
+      }
+      const tool = (await tools)?.get(usage.toolKey);
+      if (tool) shared.push({ terms: usage.terms, toolId: this.#shared!.toolId(tool), weight: usage.weight });
+    }
+    return shared;
+  }
 }

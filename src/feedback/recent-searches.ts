@@ -6,6 +6,8 @@ interface RememberedSearch {
   terms: string[];
   /** The first result's toolKey (a `selected` report of it may be position alone: report-events.ts). */
   first?: string;
+  /** The searched list's tool-set id: shared learning tells the reported tool by its content in it. */
+  list?: string;
 }
 
 /** Bytes of one remembered search in Redis at most (32 terms of ≤ 40 characters and a key). */
@@ -20,8 +22,8 @@ const MAX_LOCAL_SEARCHES_PER_PROJECT = 2000;
 /**
  * Each project's recent searches by `meta.requestId`, for FEEDBACK_SEARCH_TTL_MS, so that a router
  * can report `{ requestId, toolKey, outcome }` alone. In process inside the memory budget, and in
- * Redis when it is set (a report may reach another replica than its search did). Only terms are kept,
- * never the request's text.
+ * Redis when it is set (a report may reach another replica than its search did). Only the terms'
+ * keyed hashes are kept (term-keys.ts), never the request's text or words.
  */
 export class RecentSearches {
   readonly #local: ProjectCache<RememberedSearch>;
@@ -35,7 +37,10 @@ export class RecentSearches {
       ttlMs,
       maxEntriesPerProject: MAX_LOCAL_SEARCHES_PER_PROJECT,
       sizeOf: (search) =>
-        64 + search.terms.reduce((sum, term) => sum + 48 + stringBytes(term), 0) + stringBytes(search.first ?? ''),
+        64 +
+        search.terms.reduce((sum, term) => sum + 48 + stringBytes(term), 0) +
+        stringBytes(search.first ?? '') +
+        stringBytes(search.list ?? ''),
     });
   }
 
@@ -77,9 +82,13 @@ export class RecentSearches {
 
 function parseSearch(text: string): RememberedSearch | undefined {
   try {
-    const { terms, first } = JSON.parse(text) as { terms?: unknown; first?: unknown };
+    const { terms, first, list } = JSON.parse(text) as { terms?: unknown; first?: unknown; list?: unknown };
     if (!Array.isArray(terms) || !terms.every((term) => typeof term === 'string')) return undefined;
-    return { terms: terms as string[], ...(typeof first === 'string' ? { first } : {}) };
+    return {
+      terms: terms as string[],
+      ...(typeof first === 'string' ? { first } : {}),
+      ...(typeof list === 'string' ? { list } : {}),
+    };
   } catch {
     return undefined;
   }

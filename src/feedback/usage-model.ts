@@ -35,6 +35,8 @@ export interface LearnedBoost {
   /** The boost for a tool its list marks destructive, which needs DESTRUCTIVE_EVIDENCE times the reports. */
   cautiousBoost: number;
   similarRequests: number;
+  /** Learned from other projects' reports (shared-model.ts): `similarRequests` counts projects. */
+  shared?: true;
 }
 
 /**
@@ -68,7 +70,7 @@ const MIN_TERM_SHARE = 0.1;
  * (its prior is priorReports × this): a prompt-injected agent's "succeeded" must not raise a
  * delete as easily as an honest router's many reports raise a read (docs/ranking.md, threat model).
  */
-const DESTRUCTIVE_EVIDENCE = 4;
+export const DESTRUCTIVE_EVIDENCE = 4;
 
 export class UsageModel {
   readonly #tools = new Map<string, ToolBag>();

@@ -10,6 +10,11 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The tenant, from the verified token's project claim. Set by `authenticate`. */
     projectId: string;
+    /**
+     * Whether the project's reports count towards shared learning (LEARNING_SHARED): false when its
+     * token carries `"shareLearning": false` (the router's per-project opt-out; docs/privacy.md).
+     */
+    shareLearning: boolean;
   }
   interface FastifyInstance {
     /** onRequest hook: verifies the bearer token and sets `request.projectId`, or answers 401/403. */
@@ -69,6 +74,7 @@ async function authPlugin(app: FastifyInstance, options: AuthPluginOptions): Pro
   });
 
   app.decorateRequest('projectId', '');
+  app.decorateRequest('shareLearning', true);
   app.decorate('authenticate', async (request: FastifyRequest) => {
     let payload: unknown;
     try {
@@ -81,6 +87,8 @@ async function authPlugin(app: FastifyInstance, options: AuthPluginOptions): Pro
       auth.projectClaim,
       request.headers['x-project-id'],
     );
+    // Only an explicit false opts out: a token without the claim keeps the deployment's setting.
+    request.shareLearning = (payload as Record<string, unknown> | null)?.shareLearning !== false;
     // Every later log line of this request names its project.
     request.log = request.log.child({ projectId: request.projectId });
   });

@@ -58,7 +58,7 @@ export default async function feedbackRoutes(
       },
       async (request, reply) => {
         if (fairShare.enabled) fairShare.chargeWork(request.projectId, reportWork(request.body.events));
-        const answer = await learning.report(request.projectId, request.body.events);
+        const answer = await learning.report(request.projectId, request.body.events, Date.now(), request.shareLearning);
         metrics.feedbackEvents.inc({ result: 'accepted' }, answer.accepted);
         metrics.feedbackEvents.inc({ result: 'ignored' }, answer.ignored.length);
         request.log.info(

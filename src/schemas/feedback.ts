@@ -93,7 +93,10 @@ export function reportRouteSchema(operationId: (typeof FEEDBACK_PATHS)[number]['
       seedNote(unversioned, '/v1/catalog/feedback') +
       "After `tool_discovery`, the router's agent calls one of the results with `tool_execute`: report that here, and " +
       'the project\'s later searches rank the tool higher for similar requests (its explanation then says "raised by past ' +
-      'use", and `meta.learning` is `raised`). Learning is per project only: nothing one project reports is used for another.\n\n' +
+      'use", and `meta.learning` is `raised`). Learning is per project unless the deployment turns on shared learning ' +
+      '(`LEARNING_SHARED`): then what at least `LEARNING_SHARED_MIN_PROJECTS` distinct projects reported raises the tool for ' +
+      "every project's similar requests (`meta.learning` `shared`; words and tools are kept only as keyed hashes). **Opt-out**: " +
+      'a token with the claim `"shareLearning": false` keeps that project\'s reports its own (they never count for others).\n\n' +
       'Each event names the tool (`toolKey`), the `outcome` (`succeeded` is the strongest evidence; `selected` counts half, ' +
       'a quarter for the tool the search ranked first, since agents often take the top result; `failed` takes back what a ' +
       "success gave) and the request: the search's `meta.requestId` (the service remembers each search for " +
@@ -175,7 +178,8 @@ export function forgetRouteSchema(operationId: (typeof FEEDBACK_PATHS)[number]['
     description:
       seedNote(unversioned, '/v1/catalog/feedback') +
       'Forgets every report of the project, in every replica and in Redis: its next searches rank as if it had never ' +
-      'reported (no `meta.learning`).',
+      'reported (no `meta.learning`). With shared learning it also withdraws the project from every association it counted ' +
+      'towards: one that falls below `LEARNING_SHARED_MIN_PROJECTS` projects is no longer used for anyone.',
     security: [{ bearerAuth: [] }],
     response: {
       204: { description: 'Forgotten.', headers: { ...COMMON_RESPONSE_HEADERS, ...RATE_LIMIT_HEADERS }, type: 'null' },

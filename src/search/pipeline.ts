@@ -99,7 +99,13 @@ async function searchWithin(
     list: prepared,
   });
   services.rankCaches.measure(projectId, rankCache);
-  services.learning?.rememberSearch(projectId, request.requestId, search.query, outcome.response.results);
+  services.learning?.rememberSearch(
+    projectId,
+    request.requestId,
+    search.query,
+    outcome.response.results,
+    prepared.toolSet,
+  );
   recordSearch(services.metrics, search.tools.length, outcome.response.meta, outcome.rerank);
   return { ...outcome, search, byReference: prepared.byReference };
 }
@@ -200,7 +206,7 @@ export async function searchCatalog(
   const stages = {
     semantic: hybrid?.status ?? 'off',
     ...(hybrid?.fused ? { fused: true } : {}),
-    ...(learned ? { learning: learned.status } : {}),
+    ...(learned?.status ? { learning: learned.status } : {}),
   } satisfies Partial<SearchMeta>;
 
   let ranked: RankedTool[] = candidates;

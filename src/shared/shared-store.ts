@@ -24,14 +24,15 @@ const PAUSE_AFTER_TIMEOUT_MS = 1000;
  * The kinds of value kept, one key space each, and the one rule that decides a key's TTL:
  * - a cache (what a project gets back by sending its request again: a list, an answer, a vector, a
  *   count) is written with a TTL;
- * - durable state (what a project cannot get back: what it taught) is written without one.
+ * - durable state (what a project cannot get back: what it taught, and what projects taught together)
+ *   is written without one.
  * Redis as shipped evicts with `volatile-lru`, among keys with a TTL only, so no project's caches can
  * push out another project's durable state (docs/operations.md#redis; eviction-policy.ts warns when
  * the policy would).
  */
 type CacheKind = 'llm' | 'tool-set' | 'rate-limit' | 'vector' | 'feedback-search';
 /** Kinds kept without a TTL (see above). */
-export const DURABLE_KINDS = ['feedback'] as const;
+export const DURABLE_KINDS = ['feedback', 'learning-shared'] as const;
 type SharedKind = CacheKind | (typeof DURABLE_KINDS)[number];
 
 /**

@@ -359,10 +359,13 @@ export const SearchMetaSchema = Type.Object(
     ),
     skippedCount: Type.Optional(Type.Integer({ minimum: 1, description: 'How many tools were skipped in all.' })),
     learning: Type.Optional(
-      Type.Union([Type.Literal('raised'), Type.Literal('unchanged')], {
+      Type.Union([Type.Literal('raised'), Type.Literal('shared'), Type.Literal('unchanged')], {
         description:
-          'Present only for a project that has reported tool use (POST /v1/catalog/feedback): `raised` when past use raised a ' +
-          'tool of this answer (its explanation says so), `unchanged` when nothing the project taught matched this request.',
+          'Present only for a project that has reported tool use (POST /v1/catalog/feedback), or when shared learning raised a ' +
+          "tool: `raised` when the project's past use raised a tool of this answer (its explanation says so), `shared` when " +
+          'only shared learning did (`LEARNING_SHARED`: what enough other projects reported for similar requests; the ' +
+          'explanation says "used for similar requests in other projects"), `unchanged` when nothing the project taught ' +
+          'matched this request.',
       }),
     ),
   },

@@ -1,0 +1,140 @@
+// `npm run eval -- --feedback --projects N [--only NAME,NAME] [--max N]`: shared learning across
+// projects (LEARNING_SHARED), simulated as a deployment through the HTTP API. Each set's requests are
+// split in two by a stable hash of their id; the training half is spread over N projects (request i to
+// project i mod N) that search it and report the gold tools by the search's requestId; the test half
+// is searched by a fresh project that never reported, before (an empty shared model) and after. For
+// k = 1, 3, 5 (LEARNING_SHARED_MIN_PROJECTS), clean and with 30 % of reports naming a wrong tool:
+// NDCG@10 with the paired bootstrap interval. Between conditions every project DELETEs, and the
+// fresh project must rank byte-identically to before (withdrawal).
+import { randomBytes } from 'node:crypto';
+import { SignJWT } from 'jose';
+import { buildApp } from '../src/app.js';
+import { parseConfig } from '../src/config.js';
+import { loadDatasets, type Dataset, type EvalQuery } from './datasets.js';
+import { mean, ndcgOf, NOISE, routerFor, searchAll, SPLIT_SEED, type Router } from './feedback.js';
+import { pairedBootstrap } from './metrics.js';
+import { hash53 } from './sample-hash.js';
+
+const KS = [1, 3, 5];
+const CONDITIONS = [
+  { name: 'clean', noise: 0 },
+  { name: 'noisy', noise: NOISE },
+];
+
+interface SharedResult {
+  dataset: string;
+  projects: number;
+  k: number;
+  condition: string;
+  before: number;
+  after: number;
+  change: number;
+  low: number;
+  high: number;
+  withdrawn: boolean;
+}
+
+export async function runSharedFeedbackEval(options: {
+  projects: number;
+  only?: string[] | undefined;
+  max?: number | undefined;
+}): Promise<SharedResult[]> {
+  const datasets = loadDatasets({
+    ...(options.only ? { only: options.only } : {}),
+    ...(options.max ? { maxQueries: options.max } : {}),
+  });
+  console.log(
+    `== Shared learning through the HTTP API: ${options.projects} projects teach, a fresh one is tested (NDCG@10; paired bootstrap 95 %) ==`,
+  );
+  const results: SharedResult[] = [];
+  for (const k of KS) {
+    const service = await startService(k);
+    try {
+      for (const dataset of datasets) {
+        if (dataset.queries.length === 0) continue;
+        const train = dataset.queries.filter((query) => hash53(query.id, SPLIT_SEED) % 2 === 0);
+        const test = dataset.queries.filter((query) => hash53(query.id, SPLIT_SEED) % 2 === 1);
+        const run = `${dataset.name}-k${k}`;
+        const fresh = await routerFor(service.url, await service.tokenOf(`${run}-fresh`), dataset.tools);
+        const beforeAnswers = await searchAll(fresh, test);
+        const before = test.map((query, i) => ndcgOf(beforeAnswers[i]!, query));
+        for (const condition of CONDITIONS) {
+          const routers: Router[] = [];
+          for (let project = 0; project < options.projects; project += 1) {
+            routers.push(
+              await routerFor(service.url, await service.tokenOf(`${run}-${condition.name}-${project}`), dataset.tools),
+            );
+          }
+          await teach(routers, train, dataset, condition.noise);
+          const after = (await searchAll(fresh, test)).map((answer, i) => ndcgOf(answer, test[i]!));
+          const { mean: change, low, high } = pairedBootstrap(before, after);
+          for (const router of routers) await router.forget();
+          const withdrawn = (await searchAll(fresh, test)).every(
+            (answer, i) => JSON.stringify(answer.results) === JSON.stringify(beforeAnswers[i]!.results),
+          );
+          const result = { dataset: dataset.name, projects: options.projects, k, condition: condition.name };
+          results.push({ ...result, before: mean(before), after: mean(after), change, low, high, withdrawn });
+          const signed = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(3)}`;
+          console.log(
+            `  k=${k} ${dataset.name.padEnd(20)} ${condition.name}  ${train.length} reported / ${test.length} tested  ` +
+              `${mean(before).toFixed(3)} → ${mean(after).toFixed(3)}  ${signed(change)} [${signed(low)}, ${signed(high)}]  ` +
+              `${low > 0 ? 'better' : high < 0 ? 'worse' : 'within noise'}; after every DELETE ${withdrawn ? 'identical to before' : 'DIFFERENT from before'}`,
+          );
+        }
+      }
+    } finally {
+      await service.close();
+    }
+  }
+  return results;
+}
+
+/** The service in this process with shared learning on at this k (BM25-only, no limits). */
+async function startService(k: number) {
+  const secret = randomBytes(32).toString('base64url');
+  const config = parseConfig({
+    NODE_ENV: 'production',
+    AUTH_JWT_SECRET: secret,
+    EMBEDDINGS: 'off',
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_MINUTE: '0',
+    MAX_IN_FLIGHT_PER_PROJECT: '0',
+    RATE_LIMIT_WORK_PER_MINUTE: '0',
+    RATE_LIMIT_MB_PER_MINUTE: '0',
+    CACHE_MEMORY_MB: '1024',
+    CACHE_PROJECT_SHARE: '1',
+    LEARNING_SHARED: 'true',
+    LEARNING_SHARED_MIN_PROJECTS: String(k),
+    LEARNING_SECRET: randomBytes(32).toString('base64url'),
+  });
+  const app = buildApp(config);
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  const key = new TextEncoder().encode(secret);
+  return {
+    url: `http://127.0.0.1:${address.port}/v1/catalog`,
+    tokenOf: (projectId: string) =>
+      new SignJWT({ projectId }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('2h').sign(key),
+    close: () => app.close(),
+  };
+}
+
+/** Training request i is searched and reported by project i mod N (30 % name a random wrong tool when noisy). */
+async function teach(routers: Router[], train: EvalQuery[], dataset: Dataset, noise: number): Promise<void> {
+  let seed = 12_345;
+  const random = () => (seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0) / 2 ** 32;
+  for (const [i, query] of train.entries()) {
+    const router = routers[i % routers.length]!;
+    const { meta } = await router.search(query.query);
+    const events = query.relevant.map((gold) => {
+      let toolKey = gold;
+      if (random() < noise) {
+        do toolKey = dataset.tools[Math.floor(random() * dataset.tools.length)]!.toolKey;
+        while (query.relevant.includes(toolKey));
+      }
+      return { requestId: meta.requestId, toolKey, outcome: 'succeeded' as const };
+    });
+    await router.report(events);
+  }
+}

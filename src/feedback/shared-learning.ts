@@ -1,0 +1,125 @@
+import type { ToolInfo } from '@catalog-search/core';
+import type { MemoryBudget } from '../memory/index.js';
+import type { SharedStore } from '../shared/shared-store.js';
+import {
+  LOCAL_BYTES_PER_AGGREGATE,
+  LOCAL_BYTES_PER_CONTRIBUTION,
+  LocalLedger,
+  type Contribution,
+  type SharedLedger,
+} from './shared-ledger.js';
+import { RedisLedger } from './shared-ledger-redis.js';
+import { associationId, MIRROR_BYTES_PER_ASSOCIATION, SHARED_BOOST_SHARE, SharedModel } from './shared-model.js';
+import type { TermKeys } from './term-keys.js';
+import type { LearnedBoost } from './usage-model.js';
+
+interface SharedLearningOptions {
+  minProjects: number;
+  maxAssociations: number;
+  halfLifeMs: number;
+  priorReports: number;
+  maxBoost: number;
+}
+
+/** A report's say for the shared model: the request's hashed terms, the tool's content id, the outcome's sign. */
+export interface SharedReport {
+  terms: readonly string[];
+  toolId: string;
+  weight: number;
+}
+
+/** In process the ledger holds at most twice as many says as associations (most associations have a few). */
+const SAYS_PER_ASSOCIATION = 2;
+
+/**
+ * Shared learning across projects (LEARNING_SHARED, docs/privacy.md): every project's reports also
+ * count, once per project, towards (term, tool) associations keyed by hashes; an association is used
+ * for anyone only once LEARNING_SHARED_MIN_PROJECTS distinct projects said it, and it is used for
+ * all projects' searches after their own learning, more weakly.
+ */
+export class SharedLearning {
+  readonly #ledger: SharedLedger;
+  /** Each list's tool ids by content (hashed once per list: the list's array is held by the tool-set store). */
+  readonly #ids = new WeakMap<readonly ToolInfo[], Map<string, string[]>>();
+
+  constructor(
+    options: SharedLearningOptions,
+    private readonly keys: TermKeys,
+    deps: { memory: MemoryBudget; shared?: SharedStore | undefined },
+  ) {
+    // Held to a quarter of the cache budget, like the tokenizer's memos (services.ts).
+    const room = deps.memory.maxBytes / 4;
+    const perAssociation = deps.shared
+      ? MIRROR_BYTES_PER_ASSOCIATION
+      : MIRROR_BYTES_PER_ASSOCIATION + LOCAL_BYTES_PER_AGGREGATE + SAYS_PER_ASSOCIATION * LOCAL_BYTES_PER_CONTRIBUTION;
+    const maxAssociations = Math.max(1, Math.min(options.maxAssociations, Math.floor(room / perAssociation)));
+    deps.memory.reserve('learning-shared', maxAssociations * perAssociation);
+    const model = new SharedModel({
+      minProjects: options.minProjects,
+      halfLifeMs: options.halfLifeMs,
+      priorProjects: options.priorReports,
+      maxBoost: options.maxBoost * SHARED_BOOST_SHARE,
+    });
+    this.#ledger = deps.shared
+      ? new RedisLedger(model, deps.shared, options.maxAssociations)
+      : new LocalLedger(model, { maxAssociations, maxContributions: SAYS_PER_ASSOCIATION * maxAssociations });
+  }
+
+  /** Counts a project's reports, one say per (term, tool): the latest outcome, however often it reported. */
+  async contribute(projectId: string, reports: readonly SharedReport[], now: number): Promise<void> {
+    const says = new Map<string, Contribution>();
+    for (const { terms, toolId, weight } of reports) {
+      if (weight === 0) continue;
+      for (const term of terms) {
+        const id = associationId(term, toolId);
+        says.delete(id);
+        says.set(id, { id, sign: weight > 0 ? 1 : -1 });
+      }
+    }
+    if (says.size > 0) await this.#ledger.contribute(projectId, [...says.values()], now);
+  }
+
+  withdraw(projectId: string): Promise<boolean> {
+    return this.#ledger.withdraw(projectId);
+  }
+
+  /** The published model, up to date (one Redis call with REDIS_URL); undefined while it holds nothing. */
+  async model(): Promise<SharedModel | undefined> {
+    const model = await this.#ledger.model();
+    return model.size > 0 ? model : undefined;
+  }
+
+  /** The shared boosts for a request's hashed terms, by toolKey of this list (empty: nothing shared matched). */
+  boosts(
+    model: SharedModel,
+    terms: readonly string[],
+    tools: readonly ToolInfo[],
+    now: number,
+  ): Map<string, LearnedBoost> {
+    const byKey = new Map<string, LearnedBoost>();
+    const boosts = model.boosts(terms, now);
+    if (boosts.size === 0) return byKey;
+    const ids = this.#idsOf(tools);
+    for (const [toolId, boost] of boosts) for (const toolKey of ids.get(toolId) ?? []) byKey.set(toolKey, boost);
+    return byKey;
+  }
+
+  /** The content id of a tool, as the shared model knows it. */
+  toolId(tool: ToolInfo): string {
+    return this.keys.tool(tool);
+  }
+
+  #idsOf(tools: readonly ToolInfo[]): Map<string, string[]> {
+    let ids = this.#ids.get(tools);
+    if (ids) return ids;
+    ids = new Map();
+    for (const tool of tools) {
+      const id = this.keys.tool(tool);
+      const keys = ids.get(id);
+      if (keys) keys.push(tool.toolKey);
+      else ids.set(id, [tool.toolKey]);
+    }
+    this.#ids.set(tools, ids);
+    return ids;
+  }
+}

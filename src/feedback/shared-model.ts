@@ -1,0 +1,163 @@
+import { DESTRUCTIVE_EVIDENCE, type LearnedBoost } from './usage-model.js';
+
+/**
+ * What the projects reported for one (term, tool) association: how many distinct projects last
+ * reported it succeeded (pos) and failed (neg), and the sums of when they did (minutes since the
+ * epoch), for the decay. A project counts once, by its latest outcome (shared-ledger.ts).
+ */
+export interface Aggregate {
+  pos: number;
+  neg: number;
+  posAt: number;
+  negAt: number;
+}
+
+/** An association's id: the term's keyed hash then the tool's (term-keys.ts), both of fixed length. */
+export const associationId = (term: string, tool: string) => `${term}${tool}`;
+const TERM_CHARS = 16;
+
+interface SharedModelOptions {
+  /** k: an outcome counts only once this many distinct projects reported it (LEARNING_SHARED_MIN_PROJECTS). */
+  minProjects: number;
+  halfLifeMs: number;
+  /** As own learning's prior (FEEDBACK_MIN_REPORTS), in projects: a tool raised by n projects gets n / (n + this). */
+  priorProjects: number;
+  /** The largest boost shared learning adds (a share of FEEDBACK_MAX_BOOST: weaker than the project's own). */
+  maxBoost: number;
+}
+
+/**
+ * Shared learning is weaker than a project's own: other projects' requests are evidence about
+ * similar requests, the project's own reports about its own. Measured with `eval --feedback`
+ * (docs/ranking.md, "Shared learning").
+ */
+export const SHARED_BOOST_SHARE = 0.75;
+/** As own learning (usage-model.ts): a term in under this share of a tool's evidence adds nothing. */
+const MIN_TERM_SHARE = 0.1;
+/** Approximate bytes an association takes in this mirror (two map entries, the ids, the numbers). */
+export const MIRROR_BYTES_PER_ASSOCIATION = 200;
+
+interface ToolTerms {
+  /** Term → net evidence in projects (k-gated), positive only. */
+  terms: Map<string, { net: number; at: number }>;
+  /** The tool's evidence: its strongest term's net (a tool's reports nearly all share its key words). */
+  top: number;
+  topAt: number;
+}
+
+/**
+ * The published shared model: only what passed k-anonymity, held by each replica and brought up
+ * to date from the ledger (in process, or in Redis for every replica). A search reads only the
+ * tools that share a term with it, as own learning does.
+ */
+export class SharedModel {
+  readonly #tools = new Map<string, ToolTerms>();
+  readonly #postings = new Map<string, Set<string>>();
+  #associations = 0;
+
+  constructor(private readonly options: SharedModelOptions) {}
+
+  /** Associations held (each passed k). */
+  get size(): number {
+    return this.#associations;
+  }
+
+  get bytes(): number {
+    return 256 + this.#associations * MIRROR_BYTES_PER_ASSOCIATION;
+  }
+
+  clear(): void {
+    this.#tools.clear();
+    this.#postings.clear();
+    this.#associations = 0;
+  }
+
+  /** An association as the ledger now holds it (undefined: gone). Only k-anonymous outcomes count. */
+  set(id: string, aggregate: Aggregate | undefined): void {
+    const term = id.slice(0, TERM_CHARS);
+    const tool = id.slice(TERM_CHARS);
+    const { minProjects } = this.options;
+    const pos = aggregate && aggregate.pos >= minProjects ? aggregate.pos : 0;
+    const neg = aggregate && aggregate.neg >= minProjects ? aggregate.neg : 0;
+    const net = pos - neg;
+    let bag = this.#tools.get(tool);
+    const held = bag?.terms.has(term) ?? false;
+    if (net <= 0) {
+      if (!held) return;
+      bag!.terms.delete(term);
+      this.#associations -= 1;
+      const holders = this.#postings.get(term);
+      holders?.delete(tool);
+      if (holders?.size === 0) this.#postings.delete(term);
+      if (bag!.terms.size === 0) this.#tools.delete(tool);
+      else this.#measure(bag!);
+      return;
+    }
+    // Minutes since the epoch at which the net evidence stands (the counted side's mean report time).
+    const at = pos > 0 ? aggregate!.posAt / aggregate!.pos : 0;
+    if (bag === undefined) this.#tools.set(tool, (bag = { terms: new Map(), top: 0, topAt: 0 }));
+    if (!held) {
+      this.#associations += 1;
+      let holders = this.#postings.get(term);
+      if (holders === undefined) this.#postings.set(term, (holders = new Set()));
+      holders.add(tool);
+    }
+    bag.terms.set(term, { net, at });
+    this.#measure(bag);
+  }
+
+  /**
+   * The shared boost of each tool (by its content id) for a request's hashed terms, as own learning
+   * computes it (usage-model.ts): the idf-weighted share of the request's terms that the tool's
+   * evidence holds, shrunk by n / (n + prior) for n decayed projects, capped at maxBoost.
+   */
+  boosts(terms: readonly string[], now: number): Map<string, LearnedBoost> {
+    const boosts = new Map<string, LearnedBoost>();
+    const unique = [...new Set(terms)];
+    if (unique.length === 0 || this.#tools.size === 0) return boosts;
+    const tools = this.#tools.size;
+    const idf = unique.map((term) => {
+      const df = this.#postings.get(term)?.size ?? 0;
+      return Math.log(1 + (tools - df + 0.5) / (df + 0.5));
+    });
+    const totalIdf = idf.reduce((sum, value) => sum + value, 0);
+    if (!(totalIdf > 0)) return boosts;
+    const matches = new Map<string, { bag: ToolTerms; match: number }>();
+    unique.forEach((term, i) => {
+      for (const tool of this.#postings.get(term) ?? []) {
+        const bag = this.#tools.get(tool)!;
+        const share = Math.min(1, bag.terms.get(term)!.net / bag.top);
+        if (share < MIN_TERM_SHARE) continue;
+        const entry = matches.get(tool) ?? { bag, match: 0 };
+        entry.match += idf[i]! * share;
+        matches.set(tool, entry);
+      }
+    });
+    const { priorProjects, maxBoost, halfLifeMs } = this.options;
+    for (const [tool, { bag, match }] of matches) {
+      const projects = bag.top * 2 ** (-(now - bag.topAt * 60_000) / halfLifeMs);
+      if (!(projects > 0)) continue;
+      const full = maxBoost * (match / totalIdf);
+      const boost = full * (projects / (projects + priorProjects));
+      if (!(boost > 1e-6)) continue;
+      boosts.set(tool, {
+        boost,
+        // A tool marked destructive needs more projects for the same lift, as in own learning.
+        cautiousBoost: full * (projects / (projects + priorProjects * DESTRUCTIVE_EVIDENCE)),
+        similarRequests: Math.max(1, Math.round(bag.top)),
+        shared: true,
+      });
+    }
+    return boosts;
+  }
+
+  #measure(bag: ToolTerms): void {
+    bag.top = 0;
+    for (const { net, at } of bag.terms.values()) {
+      if (net > bag.top) {
+        bag.top = net;
+        bag.topAt = at;
+      }
+    }
+  }
+}

@@ -1,0 +1,162 @@
+// Shared learning across projects (LEARNING_SHARED) over loopback HTTP, in process: an association
+// reaches another project only once k distinct projects reported it; each project counts once; an
+// opted-out project never counts; DELETE withdraws; off (the default) changes nothing.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SearchResponse } from '@catalog-search/core';
+import { startApp, testConfig, type RunningApp } from '../helpers/app.js';
+import { sampleTools } from '../fixtures/tools.js';
+import { testToken } from '../helpers/tokens.js';
+import { routerOf, TAUGHT_TOOL, UNMATCHED_REQUESTS } from './feedback-client.js';
+
+const K = 3;
+const TEST = ['jot the squad retro takeaways'];
+let server: RunningApp;
+let off: RunningApp;
+
+function sharedConfig(enabled: boolean) {
+  const config = testConfig();
+  return { ...config, feedback: { ...config.feedback, shared: { enabled, minProjects: K, maxAssociations: 10_000 } } };
+}
+
+beforeAll(async () => {
+  [server, off] = await Promise.all([startApp(sharedConfig(true)), startApp(sharedConfig(false))]);
+});
+afterAll(() => Promise.all([server.close(), off.close()]));
+
+/** A project searches each request and reports the taught tool by the search's requestId. */
+async function teach(url: string, projectId: string, requests = UNMATCHED_REQUESTS.slice(0, 2), outcome = 'succeeded') {
+  const router = routerOf(url, projectId);
+  for (const query of requests) {
+    const { meta } = await router.search(query, sampleTools);
+    const { status } = await router.report([{ requestId: meta.requestId, toolKey: TAUGHT_TOOL, outcome }]);
+    expect(status).toBe(202);
+  }
+  return router;
+}
+
+/** The whole answer but the per-request id: what must not change. */
+const answerOf = (response: SearchResponse) =>
+  JSON.stringify({ ...response, meta: { ...response.meta, requestId: '' } });
+
+describe('shared learning (LEARNING_SHARED, k = 3)', () => {
+  it('k − 1 projects change no other project’s answer; the k-th does, and the answer says so', async () => {
+    const fresh = routerOf(server.url, 'k-fresh');
+    const before = await fresh.search(TEST, sampleTools);
+    expect(before.results.map((result) => result.toolKey)).not.toContain(TAUGHT_TOOL);
+    for (let project = 1; project < K; project += 1) await teach(server.url, `k-teacher-${project}`);
+    // One project reporting again and again still counts once.
+    for (let round = 0; round < 3; round += 1) await teach(server.url, 'k-teacher-1', UNMATCHED_REQUESTS);
+    expect(answerOf(await fresh.search(TEST, sampleTools))).toBe(answerOf(before));
+
+    await teach(server.url, `k-teacher-${K}`);
+    const after = await fresh.search(TEST, sampleTools);
+    expect(after.results[0]!.toolKey).toBe(TAUGHT_TOOL);
+    expect(after.results[0]!.explanation).toMatch(/used for similar requests in other projects/);
+    expect(after.meta.learning).toBe('shared');
+    // A request none of it matches is answered as before, with no meta.learning.
+    const unrelated = ['list the slack channels'];
+    const lexical = await routerOf(off.url, 'k-fresh').search(unrelated, sampleTools);
+    expect(answerOf(await fresh.search(unrelated, sampleTools))).toBe(answerOf(lexical));
+
+    // DELETE by one of the k: the association falls below k and is gone for everyone.
+    expect(await routerOf(server.url, 'k-teacher-2').forget()).toBe(204);
+    expect(answerOf(await fresh.search(TEST, sampleTools))).toBe(answerOf(before));
+    for (const project of [1, 3]) await routerOf(server.url, `k-teacher-${project}`).forget();
+  });
+
+  it('a project that opted out (token claim shareLearning: false) never moves the shared model', async () => {
+    const fresh = routerOf(server.url, 'opt-fresh');
+    const before = await fresh.search(TEST, sampleTools);
+    for (let project = 1; project < K; project += 1) await teach(server.url, `opt-teacher-${project}`);
+    // The K-th project reports with an opting-out token: its own learning works, nothing is shared.
+    const headers = {
+      authorization: `Bearer ${testToken({ projectId: 'opt-out', claims: { shareLearning: false } })}`,
+      'content-type': 'application/json',
+    };
+    for (const query of UNMATCHED_REQUESTS) {
+      const search = await fetch(`${server.url}/v1/catalog/search`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ query, tools: sampleTools }),
+      });
+      const { meta } = (await search.json()) as SearchResponse;
+      const report = await fetch(`${server.url}/v1/catalog/feedback`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ events: [{ requestId: meta.requestId, toolKey: TAUGHT_TOOL, outcome: 'succeeded' }] }),
+      });
+      expect(report.status).toBe(202);
+    }
+    expect(answerOf(await fresh.search(TEST, sampleTools))).toBe(answerOf(before));
+    // Its own searches are raised by its own reports.
+    const own = await fetch(`${server.url}/v1/catalog/search`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ query: TEST, tools: sampleTools }),
+    });
+    expect(((await own.json()) as SearchResponse).meta.learning).toBe('raised');
+    for (let project = 1; project < K; project += 1) await routerOf(server.url, `opt-teacher-${project}`).forget();
+  });
+
+  it('failures shared by k projects take back what k successes gave', async () => {
+    const fresh = routerOf(server.url, 'neg-fresh');
+    const before = await fresh.search(TEST, sampleTools);
+    for (let project = 1; project <= K; project += 1) await teach(server.url, `neg-good-${project}`);
+    expect((await fresh.search(TEST, sampleTools)).results[0]!.toolKey).toBe(TAUGHT_TOOL);
+    for (let project = 1; project <= K; project += 1)
+      await teach(server.url, `neg-bad-${project}`, undefined, 'failed');
+    expect(answerOf(await fresh.search(TEST, sampleTools))).toBe(answerOf(before));
+    for (const prefix of ['neg-good', 'neg-bad'])
+      for (let project = 1; project <= K; project += 1) await routerOf(server.url, `${prefix}-${project}`).forget();
+  });
+
+  it('LEARNING_SHARED off (the default): k projects teaching change no other project’s answer', async () => {
+    const fresh = routerOf(off.url, 'off-fresh');
+    const before = await fresh.search(TEST, sampleTools);
+    for (let project = 1; project <= K + 1; project += 1) await teach(off.url, `off-teacher-${project}`);
+    expect(answerOf(await fresh.search(TEST, sampleTools))).toBe(answerOf(before));
+    expect(before.meta).not.toHaveProperty('learning');
+  });
+
+  it('fuzzed report bodies never answer 5xx', async () => {
+    let seed = 7;
+    const random = () => (seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0) / 2 ** 32;
+    const pick = <T>(values: readonly T[]) => values[Math.floor(random() * values.length)]!;
+    const values: unknown[] = [
+      null,
+      0,
+      -1,
+      1e308,
+      '',
+      'x'.repeat(5000),
+      '\u0000\ud800',
+      [],
+      {},
+      [[]],
+      { __proto__: { a: 1 } },
+      TAUGHT_TOOL,
+      'succeeded',
+      'failed',
+      ['a', 'b'],
+      true,
+    ];
+    const headers = { authorization: `Bearer ${testToken({ projectId: 'fuzz' })}`, 'content-type': 'application/json' };
+    const { meta } = await routerOf(server.url, 'fuzz').search(TEST, sampleTools);
+    const statuses = new Set<number>();
+    for (let i = 0; i < 300; i += 1) {
+      const event: Record<string, unknown> = {};
+      for (const field of ['toolKey', 'outcome', 'requestId', 'query', 'context', 'extra']) {
+        if (random() < 0.6) event[field] = pick([...values, meta.requestId]);
+      }
+      const body =
+        random() < 0.1
+          ? pick(['{', 'null', '[]', '{"events":{}}', '{"events":[1,2]}', JSON.stringify({ events: 'x' })])
+          : JSON.stringify({ events: Array.from({ length: 1 + Math.floor(random() * 4) }, () => event) });
+      const response = await fetch(`${server.url}/v1/catalog/feedback`, { method: 'POST', headers, body });
+      statuses.add(response.status);
+      await response.arrayBuffer();
+    }
+    expect([...statuses].filter((status) => status >= 500)).toEqual([]);
+    expect(statuses.has(202)).toBe(true);
+  });
+});
