@@ -106,7 +106,7 @@ describe('service with an embeddings endpoint', () => {
       const answer = await searchAs<SearchResponse>(latinOnly, japanese, { projectId: 'p-ja' });
       expect(answer.status).toBe(200);
       // Word matches through the Japanese dictionary may answer; nothing is matched by meaning.
-      expect(answer.body.results.filter((result) => /by meaning/.test(result.explanation))).toEqual([]);
+      expect(answer.body.results.filter((result) => /by meaning/.test(result.explanation ?? ''))).toEqual([]);
       expect(answer.body.results.some((result) => result.toolKey === 'gcal:list_events')).toBe(false);
       expect(answer.body.meta.fused).toBeUndefined();
       // An English request is still read by that model.
