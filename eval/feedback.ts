@@ -43,30 +43,12 @@ export async function runFeedbackEval(options: {
   only?: string[] | undefined;
   max?: number | undefined;
 }): Promise<FeedbackResult[]> {
-  const secret = randomBytes(32).toString('base64url');
-  const config = parseConfig({
-    NODE_ENV: 'production',
-    AUTH_JWT_SECRET: secret,
-    EMBEDDINGS: 'off',
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_PER_MINUTE: '0',
-    MAX_IN_FLIGHT_PER_PROJECT: '0',
-    RATE_LIMIT_WORK_PER_MINUTE: '0',
-    RATE_LIMIT_MB_PER_MINUTE: '0',
-    CACHE_MEMORY_MB: '1024',
-    CACHE_PROJECT_SHARE: '1',
+  const service = await startEvalService({
     ...(process.env.FEEDBACK_HALF_LIFE_DAYS ? { FEEDBACK_HALF_LIFE_DAYS: process.env.FEEDBACK_HALF_LIFE_DAYS } : {}),
     ...(process.env.FEEDBACK_MIN_REPORTS ? { FEEDBACK_MIN_REPORTS: process.env.FEEDBACK_MIN_REPORTS } : {}),
     ...(process.env.FEEDBACK_MAX_BOOST ? { FEEDBACK_MAX_BOOST: process.env.FEEDBACK_MAX_BOOST } : {}),
   });
-  const app = buildApp(config);
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.address();
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  const url = `http://127.0.0.1:${address.port}/v1/catalog`;
-  const key = new TextEncoder().encode(secret);
-  const tokenOf = (projectId: string) =>
-    new SignJWT({ projectId }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('2h').sign(key);
+  const { url, tokenOf } = service;
 
   const results: FeedbackResult[] = [];
   try {
@@ -114,7 +96,7 @@ export async function runFeedbackEval(options: {
       results.push(result);
     }
   } finally {
-    await app.close();
+    await service.close();
   }
   return results;
 }
@@ -189,3 +171,35 @@ export const ndcgOf = (answer: SearchResponse, query: EvalQuery) =>
     10,
   );
 export const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / Math.max(values.length, 1);
+
+/**
+ * The service in this process for the learning evals: production auth with a fresh key, BM25 only, no
+ * rate or work limits (one process plays every project), `env` on top.
+ */
+export async function startEvalService(env: Record<string, string>) {
+  const secret = randomBytes(32).toString('base64url');
+  const config = parseConfig({
+    NODE_ENV: 'production',
+    AUTH_JWT_SECRET: secret,
+    EMBEDDINGS: 'off',
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_MINUTE: '0',
+    MAX_IN_FLIGHT_PER_PROJECT: '0',
+    RATE_LIMIT_WORK_PER_MINUTE: '0',
+    RATE_LIMIT_MB_PER_MINUTE: '0',
+    CACHE_MEMORY_MB: '1024',
+    CACHE_PROJECT_SHARE: '1',
+    ...env,
+  });
+  const app = buildApp(config);
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  const key = new TextEncoder().encode(secret);
+  return {
+    url: `http://127.0.0.1:${address.port}/v1/catalog`,
+    tokenOf: (projectId: string) =>
+      new SignJWT({ projectId }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('2h').sign(key),
+    close: () => app.close(),
+  };
+}

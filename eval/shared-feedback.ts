@@ -7,11 +7,8 @@
 // NDCG@10 with the paired bootstrap interval. Between conditions every project DELETEs, and the
 // fresh project must rank byte-identically to before (withdrawal).
 import { randomBytes } from 'node:crypto';
-import { SignJWT } from 'jose';
-import { buildApp } from '../src/app.js';
-import { parseConfig } from '../src/config.js';
 import { loadDatasets, type Dataset, type EvalQuery } from './datasets.js';
-import { mean, ndcgOf, NOISE, routerFor, searchAll, SPLIT_SEED, type Router } from './feedback.js';
+import { mean, ndcgOf, NOISE, routerFor, searchAll, SPLIT_SEED, startEvalService, type Router } from './feedback.js';
 import { pairedBootstrap } from './metrics.js';
 import { hash53 } from './sample-hash.js';
 
@@ -89,35 +86,13 @@ export async function runSharedFeedbackEval(options: {
   return results;
 }
 
-/** The service in this process with shared learning on at this k (BM25-only, no limits). */
-async function startService(k: number) {
-  const secret = randomBytes(32).toString('base64url');
-  const config = parseConfig({
-    NODE_ENV: 'production',
-    AUTH_JWT_SECRET: secret,
-    EMBEDDINGS: 'off',
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_PER_MINUTE: '0',
-    MAX_IN_FLIGHT_PER_PROJECT: '0',
-    RATE_LIMIT_WORK_PER_MINUTE: '0',
-    RATE_LIMIT_MB_PER_MINUTE: '0',
-    CACHE_MEMORY_MB: '1024',
-    CACHE_PROJECT_SHARE: '1',
+/** The service in this process with shared learning on at this k. */
+function startService(k: number) {
+  return startEvalService({
     LEARNING_SHARED: 'true',
     LEARNING_SHARED_MIN_PROJECTS: String(k),
     LEARNING_SECRET: randomBytes(32).toString('base64url'),
   });
-  const app = buildApp(config);
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.address();
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  const key = new TextEncoder().encode(secret);
-  return {
-    url: `http://127.0.0.1:${address.port}/v1/catalog`,
-    tokenOf: (projectId: string) =>
-      new SignJWT({ projectId }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('2h').sign(key),
-    close: () => app.close(),
-  };
 }
 
 /** Training request i is searched and reported by project i mod N (30 % name a random wrong tool when noisy). */
