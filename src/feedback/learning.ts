@@ -49,7 +49,6 @@ export class Learning {
             minProjects: config.shared.minProjects,
             maxAssociations: config.shared.maxAssociations,
             halfLifeMs: config.halfLifeMs,
-            priorReports: config.priorReports,
             maxBoost: config.maxBoost,
           },
           deps.keys,

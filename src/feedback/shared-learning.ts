@@ -17,7 +17,6 @@ interface SharedLearningOptions {
   minProjects: number;
   maxAssociations: number;
   halfLifeMs: number;
-  priorReports: number;
   maxBoost: number;
 }
 
@@ -57,7 +56,6 @@ export class SharedLearning {
     const model = new SharedModel({
       minProjects: options.minProjects,
       halfLifeMs: options.halfLifeMs,
-      priorProjects: options.priorReports,
       maxBoost: options.maxBoost * SHARED_BOOST_SHARE,
     });
     this.#ledger = deps.shared

@@ -20,18 +20,26 @@ interface SharedModelOptions {
   /** k: an outcome counts only once this many distinct projects reported it (LEARNING_SHARED_MIN_PROJECTS). */
   minProjects: number;
   halfLifeMs: number;
-  /** As own learning's prior (FEEDBACK_MIN_REPORTS), in projects: a tool raised by n projects gets n / (n + this). */
-  priorProjects: number;
   /** The largest boost shared learning adds (a share of FEEDBACK_MAX_BOOST: weaker than the project's own). */
   maxBoost: number;
 }
 
 /**
  * Shared learning is weaker than a project's own: other projects' requests are evidence about
- * similar requests, the project's own reports about its own. Measured with `eval --feedback`
- * (docs/ranking.md, "Shared learning").
+ * similar requests, the project's own reports about its own (docs/ranking.md, "Shared learning").
  */
-export const SHARED_BOOST_SHARE = 0.75;
+export const SHARED_BOOST_SHARE = 0.9;
+/**
+ * The shrink's prior, in projects: an association already needs k distinct projects to count at
+ * all, so the shrink only tempers the least-evidenced ones (docs/ranking.md, "Shared learning").
+ */
+const PRIOR_PROJECTS = 1;
+/**
+ * A request's terms that no k projects taught (names, values, rare words) weigh this share of their
+ * idf in the match: they say little about which tool serves the request, and at full weight they
+ * drowned the taught terms of a long request (docs/ranking.md, "Shared learning").
+ */
+const UNTAUGHT_TERM_WEIGHT = 0.2;
 /** As own learning (usage-model.ts): a term in under this share of a tool's evidence adds nothing. */
 const MIN_TERM_SHARE = 0.1;
 /** Approximate bytes an association takes in this mirror (two map entries, the ids, the numbers). */
@@ -107,9 +115,10 @@ export class SharedModel {
   }
 
   /**
-   * The shared boost of each tool (by its content id) for a request's hashed terms, as own learning
-   * computes it (usage-model.ts): the idf-weighted share of the request's terms that the tool's
-   * evidence holds, shrunk by n / (n + prior) for n decayed projects, capped at maxBoost.
+   * The shared boost of each tool (by its content id) for a request's hashed terms, much as own
+   * learning computes it (usage-model.ts): the idf-weighted share of the request's terms that the
+   * tool's evidence holds (untaught terms weighed less), shrunk by n / (n + PRIOR_PROJECTS) for n
+   * decayed projects, capped at maxBoost.
    */
   boosts(terms: readonly string[], now: number): Map<string, LearnedBoost> {
     const boosts = new Map<string, LearnedBoost>();
@@ -120,7 +129,10 @@ export class SharedModel {
       const df = this.#postings.get(term)?.size ?? 0;
       return Math.log(1 + (tools - df + 0.5) / (df + 0.5));
     });
-    const totalIdf = idf.reduce((sum, value) => sum + value, 0);
+    const totalIdf = idf.reduce(
+      (sum, value, i) => sum + (this.#postings.has(unique[i]!) ? value : value * UNTAUGHT_TERM_WEIGHT),
+      0,
+    );
     if (!(totalIdf > 0)) return boosts;
     const matches = new Map<string, { bag: ToolTerms; match: number }>();
     unique.forEach((term, i) => {
@@ -133,17 +145,17 @@ export class SharedModel {
         matches.set(tool, entry);
       }
     });
-    const { priorProjects, maxBoost, halfLifeMs } = this.options;
+    const { maxBoost, halfLifeMs } = this.options;
     for (const [tool, { bag, match }] of matches) {
       const projects = bag.top * 2 ** (-(now - bag.topAt * 60_000) / halfLifeMs);
       if (!(projects > 0)) continue;
       const full = maxBoost * (match / totalIdf);
-      const boost = full * (projects / (projects + priorProjects));
+      const boost = full * (projects / (projects + PRIOR_PROJECTS));
       if (!(boost > 1e-6)) continue;
       boosts.set(tool, {
         boost,
         // A tool marked destructive needs more projects for the same lift, as in own learning.
-        cautiousBoost: full * (projects / (projects + priorProjects * DESTRUCTIVE_EVIDENCE)),
+        cautiousBoost: full * (projects / (projects + PRIOR_PROJECTS * DESTRUCTIVE_EVIDENCE)),
         similarRequests: Math.max(1, Math.round(bag.top)),
         shared: true,
       });

@@ -142,7 +142,7 @@ describe('a flood of unique terms (200 projects × 500 each)', () => {
     expect(model.size).toBe(1);
   }
 
-  const modelOptions = { minProjects: K, halfLifeMs: 30 * 86_400_000, priorProjects: 3, maxBoost: 0.75 };
+  const modelOptions = { minProjects: K, halfLifeMs: 30 * 86_400_000, maxBoost: 0.75 };
 
   it('in process: the ledger stays within its bound', async () => {
     const model = new SharedModel(modelOptions);
