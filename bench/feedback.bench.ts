@@ -1,12 +1,12 @@
 // The cost of learning from use per search: the learning step (the project's model matched to the
-// request, the raised tools merged into the ranking: src/feedback) against the lexical ranking it
+// request, the raised tools merged into the ranking: src/learning) against the lexical ranking it
 // follows (warm rank cache), as eval --feedback sets it up: each set's first half of requests
 // reported (gold tools, `succeeded`), the second half searched. CPU time of this process
 // (process.cpuUsage), both sides measured in the same rounds, alternating which goes first (bench/rounds.ts).
 import { createRankCache, rankTools, type RankedTool } from '../packages/core/src/index.js';
-import { applyLearning } from '../src/feedback/learned-ranking.js';
-import { requestTerms } from '../src/feedback/report-events.js';
-import { UsageModel } from '../src/feedback/usage-model.js';
+import { applyLearning } from '../src/learning/learned-ranking.js';
+import { requestTerms } from '../src/learning/report-events.js';
+import { UsageModel } from '../src/learning/usage-model.js';
 import { loadDatasets } from '../eval/datasets.js';
 import { hash53 } from '../eval/sample-hash.js';
 import { alternatingRounds, median } from './rounds.js';

@@ -1,16 +1,16 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
-import { Learning } from './feedback/learning.js';
-import { termKeysFor } from './feedback/term-keys.js';
+import { Learning } from './learning/learning.js';
+import { termKeysFor } from './learning/term-keys.js';
 import { ThrottledWarnings } from './log-throttle.js';
 import { MemoryBudget } from './memory/index.js';
 import { createMetrics, type Metrics } from './metrics/metrics.js';
 import { rerankerFromConfig } from './rerank/index.js';
-import { FairShare } from './search/fair-share.js';
+import { FairShare } from './fairness/fair-share.js';
 import type { SearchServices } from './search/pipeline.js';
 import { ProjectRankCaches } from './search/project-caches.js';
 import type { Reranker } from './search/rerank.js';
-import { ToolNamePool } from './search/tool-name-pool.js';
+import { FilterRulePool } from './fairness/filter-rule-pool.js';
 import { vectorProviderFromConfig } from './semantic/from-config.js';
 import { connectRedis } from './shared/redis-connection.js';
 import { sharedAnswerCache } from './shared/shared-answers.js';
@@ -37,6 +37,8 @@ export interface Services extends SearchServices {
   memory: MemoryBudget;
   /** Redis, when REDIS_URL is set: rate limits, LLM answers, tool sets, vectors and learning are shared by the replicas. */
   shared?: SharedStore | undefined;
+  /** The feedback route's work shares (learning's CPU is charged too), apart from the searches'. */
+  reportFairShare: FairShare;
   /** Loads what should be loaded before the first search (the embedded encoder). */
   ready(): Promise<void>;
   /** Stops workers and background work and disconnects from Redis. */
@@ -101,8 +103,8 @@ export function createServices(config: Readonly<Config>, deps: ServiceDeps, log:
   if (!semantic)
     log.info('semantic stage off: searches rank by words only (meta.semantic "off"); EMBEDDINGS=on turns it on');
 
-  // `filter.tools` rules run in a worker thread, never on the event loop (tool-name-pool.ts).
-  const toolNames = new ToolNamePool();
+  // `filter.tools` rules run in a worker thread, never on the event loop (fairness/filter-rule-pool.ts).
+  const toolNames = new FilterRulePool();
   return {
     config,
     search: config.search,
@@ -113,6 +115,8 @@ export function createServices(config: Readonly<Config>, deps: ServiceDeps, log:
     toolNames,
     // Per project: searches worked on and waiting at once, work (tools × sub-queries) and bytes per minute.
     fairShare: new FairShare(config.fairShare, { onRefused: (limit) => metrics.costLimited.inc({ limit }) }),
+    // Reports have a work budget of their own, of the searches' size, so they never take a project's searches away.
+    reportFairShare: new FairShare(config.fairShare, { onRefused: (limit) => metrics.costLimited.inc({ limit }) }),
     rankCaches: new ProjectRankCaches({
       projects: config.search.cacheProjects,
       toolsPerProject: config.search.cacheToolsPerProject,
@@ -120,7 +124,7 @@ export function createServices(config: Readonly<Config>, deps: ServiceDeps, log:
     }),
     vectors: semantic?.provider,
     reranker,
-    // Learning from use (src/feedback): the routers' reports, kept per project in the budget and in Redis.
+    // Learning from use (src/learning): the routers' reports, kept per project in the budget and in Redis.
     learning: config.feedback.enabled
       ? new Learning(config.feedback, config.search.maxQueryChars, {
           memory,

@@ -124,7 +124,7 @@ export interface Config {
   corsOrigins: readonly string[];
   /** Searches per project per minute; 0 disables rate limiting. */
   rateLimitPerMinute: number;
-  /** What one project may use besides its request count (src/search/fair-share.ts); 0 disables a limit. */
+  /** What one project may use besides its request count (src/fairness/fair-share.ts); 0 disables a limit. */
   fairShare: {
     /** Searches being worked on at once per project (MAX_IN_FLIGHT_PER_PROJECT). */
     maxInFlight: number;
@@ -151,7 +151,7 @@ export interface Config {
     /** In-process bytes for all projects' lists (least recently used first out). */
     cacheBytes: number;
   };
-  /** Learning from use (POST /v1/catalog/feedback, src/feedback). */
+  /** Learning from use (POST /v1/catalog/feedback, src/learning). */
   feedback: {
     /** FEEDBACK_LEARNING: off = no feedback routes, no search remembered, no learned ranking. */
     enabled: boolean;
@@ -167,7 +167,7 @@ export interface Config {
     searchTtlMs: number;
     /** Largest report body, decompressed (FEEDBACK_MAX_BODY_BYTES). */
     maxBodyBytes: number;
-    /** Shared learning across projects (LEARNING_SHARED*, src/feedback/shared-learning.ts). */
+    /** Shared learning across projects (LEARNING_SHARED*, src/learning/shared-learning.ts). */
     shared: {
       enabled: boolean;
       /** Distinct projects an association needs before it is used for anyone (LEARNING_SHARED_MIN_PROJECTS). */

@@ -1,14 +1,13 @@
 import { FeedbackEnvelopeSchema } from '@catalog-search/core';
 import compress from '@fastify/compress';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Readable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
 import { ProblemError } from '../errors.js';
-import type { Learning } from '../feedback/learning.js';
-import { reportWork } from '../feedback/report-work.js';
+import type { Learning } from '../learning/learning.js';
+import { reportWork } from '../learning/report-work.js';
 import { FEEDBACK_PATHS, forgetRouteSchema, reportRouteSchema } from '../schemas/feedback.js';
-import { FairShare } from '../search/fair-share.js';
-import { limitRequestsPerProject } from '../plugins/project-rate-limit.js';
+import { admissionHook } from '../fairness/admission.js';
+import { limitRequestsPerProject } from '../fairness/project-rate-limit.js';
 import type { Services } from '../services.js';
 import { REQUEST_ENCODINGS } from './search.js';
 
@@ -36,15 +35,9 @@ export default async function feedbackRoutes(
     allowance: (max) => `send ${max} feedback requests`,
   });
 
-  // Reports have a work budget of their own, of the searches' size: learning's CPU is charged too.
-  const fairShare = new FairShare(config.fairShare, { onRefused: (limit) => metrics.costLimited.inc({ limit }) });
-  const admit = async (request: FastifyRequest, reply: FastifyReply, payload: Readable) => {
-    const declared = Number(request.headers['content-length']) || 0;
-    // A report waits for a work slot at most a search's budget (SEARCH_DEADLINE_MS).
-    const slot = await fairShare.admit(request.projectId, declared, config.search.deadlineMs);
-    reply.raw.once('close', () => slot.finish());
-    return fairShare.meteredBody(request.projectId, payload, declared);
-  };
+  // A report waits for a work slot at most a search's budget (SEARCH_DEADLINE_MS).
+  const fairShare = services.reportFairShare;
+  const admit = admissionHook(fairShare, { maxWaitMs: () => config.search.deadlineMs });
 
   for (const { url, report, forget } of FEEDBACK_PATHS) {
     app.withTypeProvider<TypeBoxTypeProvider>().post(

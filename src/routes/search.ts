@@ -1,8 +1,8 @@
 import compress from '@fastify/compress';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Readable } from 'node:stream';
-import { limitRequestsPerProject } from '../plugins/project-rate-limit.js';
+import type { FastifyInstance } from 'fastify';
+import { admissionHook } from '../fairness/admission.js';
+import { limitRequestsPerProject } from '../fairness/project-rate-limit.js';
 import { SEARCH_PATHS, SearchBodySchema, searchRouteSchema } from '../schemas/search.js';
 import { auditLine } from '../search/audit.js';
 import { budgetFromHeader, DEADLINE_HEADER } from '../search/deadline.js';
@@ -44,15 +44,12 @@ export default async function searchRoutes(app: FastifyInstance, { services }: {
 
   // Per project: searches worked on and waiting at once, and bytes per minute, checked before the body
   // is parsed, like the request rate (fair-share.ts); the pipeline charges the search's work.
-  const admit = async (request: FastifyRequest, reply: FastifyReply, payload: Readable) => {
-    const declared = Number(request.headers['content-length']) || 0;
-    const slot = await fairShare.admit(request.projectId, declared, request.searchBudgetMs);
-    request.searchSlot = slot;
-    reply.raw.once('close', () => slot.finish());
-    // A caller that hung up while its search waited for a slot: the close event has passed already.
-    if (request.raw.socket.destroyed) slot.finish();
-    return fairShare.meteredBody(request.projectId, payload, declared);
-  };
+  const admit = admissionHook(fairShare, {
+    maxWaitMs: (request) => request.searchBudgetMs,
+    onAdmitted: (request, slot) => {
+      request.searchSlot = slot;
+    },
+  });
 
   // One handler on two paths: /v1/catalog/search and the seed path /catalog/search (one operation).
   for (const { url, operationId } of SEARCH_PATHS) {

@@ -8,7 +8,7 @@ import {
   type SearchResponse,
 } from '@catalog-search/core';
 import type { FastifyBaseLogger } from 'fastify';
-import type { LearnedRanking, Learning } from '../feedback/learning.js';
+import type { LearnedRanking, Learning } from '../learning/learning.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { VectorProvider } from '../semantic/vector-provider.js';
 import type { RequestToolList } from '../tool-sets/request-tools.js';
@@ -16,14 +16,14 @@ import type { ToolSetStore } from '../tool-sets/tool-set-store.js';
 import { NO_TRACE, type RequestTrace } from '../tracing/request-trace.js';
 import { recordSearch, type SearchOutcome } from './audit.js';
 import { startDeadline, type Deadline } from './deadline.js';
-import type { FairShare } from './fair-share.js';
+import type { FairShare } from '../fairness/fair-share.js';
 import { rankLexically } from './lexical.js';
 import { prepareRequest } from './prepare.js';
 import type { ProjectRankCaches } from './project-caches.js';
 import { rerankWithinDeadline, type Reranker, type RerankStats } from './rerank.js';
 import { answerableToolSet, respond } from './respond.js';
 import { rankHybrid } from './semantic.js';
-import type { ToolNamePool } from './tool-name-pool.js';
+import type { FilterRulePool } from '../fairness/filter-rule-pool.js';
 
 /**
  * The search pipeline, read top to bottom: prepare → lexical → semantic → (learning) → rerank under
@@ -35,7 +35,7 @@ import type { ToolNamePool } from './tool-name-pool.js';
 export interface SearchServices {
   search: { maxDescriptionChars: number };
   toolSets: ToolSetStore;
-  toolNames: ToolNamePool;
+  toolNames: FilterRulePool;
   fairShare: FairShare;
   rankCaches: ProjectRankCaches;
   metrics: Metrics;
@@ -129,7 +129,7 @@ export interface SearchContext {
    * list sent in full, whether a store kept it (respond.ts's answerableToolSet).
    */
   list?: { toolSet?: string | undefined; kept?: Promise<boolean> | undefined } | undefined;
-  /** The learning step (src/feedback), when the project has reported tool use; undefined: it has not. */
+  /** The learning step (src/learning), when the project has reported tool use; undefined: it has not. */
   learned?: LearnedRanking | undefined;
   /**
    * The request's trace (src/tracing/request-trace.ts): a child span per stage when tracing is on, the
@@ -197,7 +197,7 @@ export async function searchCatalog(
         (fused) => ({ 'catalog_search.semantic': fused.status }),
       )
     : undefined;
-  // Past use (src/feedback) is added after the word and meaning rankings, before the model reads them;
+  // Past use (src/learning) is added after the word and meaning rankings, before the model reads them;
   // meta.learning goes with meta.semantic into both answers below.
   const learned = ctx.learned?.apply(hybrid?.ranked ?? lexical.ranked, request, maxResults);
   const candidates = learned?.ranked ?? hybrid?.ranked ?? lexical.ranked;

@@ -17,8 +17,8 @@ import {
 } from '../tool-sets/request-tools.js';
 import type { ToolSetStore } from '../tool-sets/tool-set-store.js';
 import type { Deadline } from './deadline.js';
-import type { FairShare } from './fair-share.js';
-import type { ToolNamePool } from './tool-name-pool.js';
+import type { FairShare } from '../fairness/fair-share.js';
+import type { FilterRulePool } from '../fairness/filter-rule-pool.js';
 
 /**
  * The prepare stage, in two steps around the schema's validation of the envelope:
@@ -67,7 +67,7 @@ export async function prepareRequest(
   envelope: SearchEnvelope,
   sent: RequestToolList,
   projectId: string,
-  services: { toolNames: ToolNamePool; toolSets: ToolSetStore; fairShare: FairShare },
+  services: { toolNames: FilterRulePool; toolSets: ToolSetStore; fairShare: FairShare },
   deadline?: Deadline,
 ): Promise<PreparedRequest> {
   const { toolNames, toolSets, fairShare } = services;

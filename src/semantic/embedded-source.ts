@@ -24,7 +24,7 @@ import { Piscina } from 'piscina';
 import { EmbeddingError, untilAborted, type EmbedCall, type Embedder } from './embedder.js';
 import { LOCAL_DIMENSIONS, LOCAL_MODEL, LOCAL_SCRIPTS, type EncoderBackend } from './local-encoder.js';
 import type { EncoderThreadData } from './local-encoder-worker.js';
-import { forProject, ProjectFairQueue } from './project-fair-queue.js';
+import { forProject, ProjectFairQueue } from '../fairness/project-fair-queue.js';
 
 // From the TypeScript sources (tests, eval, bench) the worker is a .ts file that tsx loads.
 const fromSource = import.meta.url.endsWith('.ts');

@@ -3,7 +3,7 @@ import { createCatalogSearchClient, type FetchLike } from '@catalog-search/clien
 import { startApp, testConfig, type RunningApp } from '../helpers/app.js';
 import { sampleTools } from '../fixtures/tools.js';
 import { closedPortUrl, startServer, type LoopbackServer } from '../../packages/client/test/loopback.js';
-import { TAUGHT_TOOL, UNMATCHED_REQUESTS } from '../feedback/feedback-client.js';
+import { TAUGHT_TOOL, UNMATCHED_REQUESTS } from '../routes/feedback-client.js';
 import { testToken } from '../helpers/tokens.js';
 
 // The router's loop with the client against the real service: search → execute → reportOutcome.

@@ -7,7 +7,7 @@ import { sampleTools } from '../fixtures/tools.js';
 import { startTestRedis, type TestRedis } from '../helpers/redis-server.js';
 import { startServiceProcess, type ServiceProcess } from '../helpers/service-process.js';
 import { TEST_SECRET } from '../helpers/app.js';
-import { routerOf, TAUGHT_TOOL, UNMATCHED_REQUESTS } from '../feedback/feedback-client.js';
+import { routerOf, TAUGHT_TOOL, UNMATCHED_REQUESTS } from '../routes/feedback-client.js';
 import { testToken } from '../helpers/tokens.js';
 
 const MAX_EVENTS = 20;

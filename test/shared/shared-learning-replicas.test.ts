@@ -6,13 +6,13 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SearchResponse } from '@catalog-search/core';
 import { parseConfig } from '../../src/config.js';
-import { LocalLedger, MAX_CONTRIBUTIONS_PER_PROJECT, type SharedLedger } from '../../src/feedback/shared-ledger.js';
-import { RedisLedger } from '../../src/feedback/shared-ledger-redis.js';
-import { associationId, SharedModel } from '../../src/feedback/shared-model.js';
+import { LocalLedger, MAX_CONTRIBUTIONS_PER_PROJECT, type SharedLedger } from '../../src/learning/shared-ledger.js';
+import { RedisLedger } from '../../src/learning/shared-ledger-redis.js';
+import { associationId, SharedModel } from '../../src/learning/shared-model.js';
 import { connectRedis } from '../../src/shared/redis-connection.js';
 import { SharedStore } from '../../src/shared/shared-store.js';
 import { sampleTools } from '../fixtures/tools.js';
-import { routerOf, TAUGHT_TOOL, UNMATCHED_REQUESTS } from '../feedback/feedback-client.js';
+import { routerOf, TAUGHT_TOOL, UNMATCHED_REQUESTS } from '../routes/feedback-client.js';
 import { startApp, testConfig, type RunningApp } from '../helpers/app.js';
 import { startTestRedis, type TestRedis } from '../helpers/redis-server.js';
 

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { connectRedis } from '../../src/shared/redis-connection.js';
-import { fallbackRateLimitStore } from '../../src/shared/rate-limit-store.js';
+import { fallbackRateLimitStore } from '../../src/fairness/rate-limit-store.js';
 import { SharedStore } from '../../src/shared/shared-store.js';
 import { startTestRedis, type TestRedis } from '../helpers/redis-server.js';
 

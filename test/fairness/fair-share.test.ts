@@ -1,4 +1,4 @@
-// Fair sharing between projects (src/search/fair-share.ts), over real HTTP: searches in flight, work
+// Fair sharing between projects (src/fairness/fair-share.ts), over real HTTP: searches in flight, work
 // (tools × sub-queries) and bytes per project per minute; over a limit → 429 problem+json with
 // Retry-After, for that project only.
 import { describe, expect, it } from 'vitest';
@@ -6,7 +6,7 @@ import type { Reranker } from '../../src/search/rerank.js';
 import { startApp, testConfig } from '../helpers/app.js';
 import { bearer } from '../helpers/tokens.js';
 import { sampleTools } from '../fixtures/tools.js';
-import { FairShare, WORK_PER_CPU_MS, type SearchSlot } from '../../src/search/fair-share.js';
+import { FairShare, WORK_PER_CPU_MS, type SearchSlot } from '../../src/fairness/fair-share.js';
 import type { ProblemError } from '../../src/errors.js';
 import { searchAs } from '../helpers/search.js';
 

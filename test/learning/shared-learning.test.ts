@@ -6,7 +6,7 @@ import type { SearchResponse } from '@catalog-search/core';
 import { startApp, testConfig, type RunningApp } from '../helpers/app.js';
 import { sampleTools } from '../fixtures/tools.js';
 import { testToken } from '../helpers/tokens.js';
-import { routerOf, TAUGHT_TOOL, UNMATCHED_REQUESTS } from './feedback-client.js';
+import { routerOf, TAUGHT_TOOL, UNMATCHED_REQUESTS } from '../routes/feedback-client.js';
 
 const K = 3;
 const TEST = ['jot the squad retro takeaways'];

@@ -1,5 +1,5 @@
 import { MAX_QUERY_ITEMS, RANKED_QUERY_CHARS } from '@catalog-search/core';
-import { WORK_PER_CPU_MS } from '../search/fair-share.js';
+import { WORK_PER_CPU_MS } from '../fairness/fair-share.js';
 
 /**
  * Characters of request text the learning step tokenizes per millisecond when every word is new to

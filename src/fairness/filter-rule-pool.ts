@@ -15,12 +15,12 @@
 import { runToolNameRules, type NamedTool, type ToolInfo } from '@catalog-search/core';
 import { Piscina } from 'piscina';
 import { ProblemError } from '../errors.js';
-import { forProject, ProjectFairQueue } from '../semantic/project-fair-queue.js';
-import type { ToolNameResult, ToolNameTask } from './tool-name-worker.js';
+import { forProject, ProjectFairQueue } from './project-fair-queue.js';
+import type { FilterRuleResult, FilterRuleTask } from './filter-rule-worker.js';
 
 // From the TypeScript sources (tests, bench) the worker is a .ts file that tsx loads.
 const fromSource = import.meta.url.endsWith('.ts');
-const WORKER = new URL(`./tool-name-worker.${fromSource ? 'ts' : 'js'}`, import.meta.url);
+const WORKER = new URL(`./filter-rule-worker.${fromSource ? 'ts' : 'js'}`, import.meta.url);
 
 /**
  * Time the rules may take on one list in the worker. Longer than the client's 500 ms (which runs on
@@ -40,9 +40,9 @@ const MAX_QUEUED = 64;
  */
 const INLINE_STEPS = 500_000;
 
-export class ToolNamePool {
+export class FilterRulePool {
   readonly #queue = new ProjectFairQueue();
-  readonly #pool = new Piscina<ToolNameTask, ToolNameResult>({
+  readonly #pool = new Piscina<FilterRuleTask, FilterRuleResult>({
     filename: WORKER.href,
     minThreads: 0,
     maxThreads: 1,
@@ -66,7 +66,7 @@ export class ToolNamePool {
     rules: readonly string[],
     tools: readonly ToolInfo[],
     signal?: AbortSignal,
-  ): Promise<ToolNameResult> {
+  ): Promise<FilterRuleResult> {
     const named: NamedTool[] = tools.map(({ toolName, toolKey }) => ({ toolName, toolKey }));
     if (runsInline(rules, named)) {
       const started = performance.now();

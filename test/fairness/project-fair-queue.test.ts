@@ -2,7 +2,7 @@
 // and the task piscina puts back keeping its place.
 import type { PiscinaTask } from 'piscina';
 import { describe, expect, it } from 'vitest';
-import { forProject, ProjectFairQueue } from '../../src/semantic/project-fair-queue.js';
+import { forProject, ProjectFairQueue } from '../../src/fairness/project-fair-queue.js';
 
 // piscina's tasks read their queue options from the payload (TaskInfo's getter); these stand in for them.
 const task = (project: string, name: string) => forProject({ name }, project) as unknown as PiscinaTask;

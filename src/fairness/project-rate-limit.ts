@@ -2,7 +2,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import { ProblemError } from '../errors.js';
 import type { Metrics } from '../metrics/metrics.js';
-import { fallbackRateLimitStore } from '../shared/rate-limit-store.js';
+import { fallbackRateLimitStore } from './rate-limit-store.js';
 import { projectTag, type SharedStore } from '../shared/shared-store.js';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { associationId, SharedModel } from '../../src/feedback/shared-model.js';
+import { associationId, SharedModel } from '../../src/learning/shared-model.js';
 
 // Hashed terms and tool ids have fixed lengths (term-keys.ts): 16 characters each here.
 const term = (word: string) => word.padEnd(16, '.');
