@@ -6,7 +6,14 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['**/dist/**', '**/node_modules/**', 'coverage/**', 'test/openapi/generated/**', 'eval/.cache/**'],
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      'coverage/**',
+      'test/openapi/generated/**',
+      'eval/.cache/**',
+      '.dependency-cruiser.cjs',
+    ],
   },
   js.configs.recommended,
   tseslint.configs.recommended,

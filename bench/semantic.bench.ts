@@ -11,8 +11,8 @@ import type { PreparedSearch, ToolInfo } from '@catalog-search/core';
 import { createRankCache, DEFAULT_MAX_RESULTS } from '@catalog-search/core';
 import pino from 'pino';
 import { loadCatalog } from '../eval/datasets.js';
-import { startDeadline } from '../src/search/deadline.js';
-import { MemoryBudget } from '../src/memory/index.js';
+import { startDeadline } from '../src/waits/deadline.js';
+import { MemoryBudget } from '../src/memory/exports.js';
 import { searchCatalog, type SearchContext } from '../src/search/pipeline.js';
 import { createEmbeddedSource } from '../src/semantic/embedded-source.js';
 import { VectorProvider } from '../src/semantic/vector-provider.js';
@@ -77,7 +77,7 @@ const context = (semantic: VectorProvider | undefined): SearchContext => ({
   deadline: startDeadline(60_000),
   // As the route passes it (the list's meta.toolSet): each search reads the list as new objects, and the
   // stage keeps the list's keys by this id, as it does for a router that resends its list.
-  list: { toolSet: 'bench-list' },
+  toolSetRef: { toolSet: 'bench-list' },
   maxDescriptionChars: 2000,
   vectors: semantic,
 });

@@ -13,8 +13,8 @@ import {
   type RankedTool,
   type ToolInfo,
 } from '../packages/core/src/index.js';
-import { createReranker, DEFAULT_PROMPT_TOKEN_BUDGET, type LlmReranker } from '../src/rerank/index.js';
-import { startDeadline } from '../src/search/deadline.js';
+import { createReranker, DEFAULT_PROMPT_TOKEN_BUDGET, type LlmReranker } from '../src/rerank/exports.js';
+import { startDeadline } from '../src/waits/deadline.js';
 import type { Dataset, EvalQuery } from './datasets.js';
 import type { RankerOutput, RankerVariant } from './rankers.js';
 

@@ -8,7 +8,7 @@ import authPlugin from './plugins/auth.js';
 import metricsPlugin from './plugins/metrics.js';
 import openapiPlugin from './plugins/openapi.js';
 import { requestIdFor } from './request-id.js';
-import routes from './routes/index.js';
+import routes from './routes/all-routes.js';
 import { boundedValidatorCompiler } from './schema-validator.js';
 import { createServices, type ServiceDeps } from './services.js';
 import { traceRequests } from './tracing/request-spans.js';

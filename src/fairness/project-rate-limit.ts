@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { ProblemError } from '../errors.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { fallbackRateLimitStore } from './rate-limit-store.js';
-import { projectTag, type SharedStore } from '../shared/shared-store.js';
+import { projectTag, type SharedStore } from '../redis/shared-store.js';
 
 /**
  * RATE_LIMIT_PER_MINUTE for the routes of the calling plugin: one bucket per project (and per

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
-import type { SharedStore } from '../shared/shared-store.js';
+import type { SharedStore } from '../redis/shared-store.js';
 
 // @fastify/rate-limit's in-process store; the package does not export it by name, only as a file.
 const require = createRequire(import.meta.url);

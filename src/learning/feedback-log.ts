@@ -1,5 +1,5 @@
-import type { MemoryBudget, ProjectCache } from '../memory/index.js';
-import type { SharedStore } from '../shared/shared-store.js';
+import type { MemoryBudget, ProjectCache } from '../memory/exports.js';
+import type { SharedStore } from '../redis/shared-store.js';
 import { UsageModel, type UsageEvent, type UsageModelOptions } from './usage-model.js';
 
 interface FeedbackLogOptions {

@@ -1,7 +1,7 @@
 import type { FeedbackResponse, RankedTool, SearchResult, ToolInfo } from '@catalog-search/core';
 import type { Config } from '../config.js';
-import type { MemoryBudget } from '../memory/index.js';
-import type { SharedStore } from '../shared/shared-store.js';
+import type { MemoryBudget } from '../memory/exports.js';
+import type { SharedStore } from '../redis/shared-store.js';
 import { FeedbackLog } from './feedback-log.js';
 import { applyLearning, type LearningStatus } from './learned-ranking.js';
 import { RecentSearches } from './recent-searches.js';

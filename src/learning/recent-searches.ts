@@ -1,5 +1,5 @@
-import { stringBytes, type MemoryBudget, type ProjectCache } from '../memory/index.js';
-import type { SharedStore } from '../shared/shared-store.js';
+import { stringBytes, type MemoryBudget, type ProjectCache } from '../memory/exports.js';
+import type { SharedStore } from '../redis/shared-store.js';
 
 /** What a report needs of the search it names: the request's terms and the tool ranked first. */
 interface RememberedSearch {

@@ -1,6 +1,6 @@
 import type { ToolInfo } from '@catalog-search/core';
-import type { MemoryBudget } from '../memory/index.js';
-import type { SharedStore } from '../shared/shared-store.js';
+import type { MemoryBudget } from '../memory/exports.js';
+import type { SharedStore } from '../redis/shared-store.js';
 import {
   LOCAL_BYTES_PER_AGGREGATE,
   LOCAL_BYTES_PER_CONTRIBUTION,

@@ -1,4 +1,4 @@
-import type { SharedStore } from '../shared/shared-store.js';
+import type { SharedStore } from '../redis/shared-store.js';
 import { MAX_CONTRIBUTIONS_PER_PROJECT, type Contribution, type SharedLedger } from './shared-ledger.js';
 import type { Aggregate, SharedModel } from './shared-model.js';
 

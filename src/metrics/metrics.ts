@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { MemoryUsage } from '../memory/index.js';
+import type { MemoryUsage } from '../memory/exports.js';
 
 /**
  * The service's Prometheus metrics (prom-client), one registry per app so that tests building

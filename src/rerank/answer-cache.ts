@@ -1,4 +1,4 @@
-import { stringBytes, type ProjectCache } from '../memory/index.js';
+import { stringBytes, type ProjectCache } from '../memory/exports.js';
 import type { RawGrade } from './grade-parser.js';
 
 /** What the 'llm-answers' cache of the memory budget holds per prompt key. */

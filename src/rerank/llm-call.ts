@@ -9,7 +9,7 @@ import { AnswerTooLongError, MAX_ANSWER_CHARS } from './answer-limits.js';
 import { GRADES_JSON_SCHEMA, type PromptMessage } from './prompt.js';
 import { countTextTokens } from './token-count.js';
 import type { DegradedReason } from '@catalog-search/core';
-import type { TokenUsage } from '../search/rerank.js';
+import type { TokenUsage } from './stage.js';
 
 /**
  * How we ask for structured output, best first. An endpoint that rejects one (HTTP 400 about

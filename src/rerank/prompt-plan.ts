@@ -1,7 +1,7 @@
 // Prompt planning: which candidates fit the token budget, the messages that show them, their size,
 // and the key that identifies the prompt (for the answer cache and single flight).
 import { createHash } from 'node:crypto';
-import type { RerankRequest } from '../search/rerank.js';
+import type { RerankRequest } from './stage.js';
 import { selectCandidates, type Candidate, type CandidateOptions } from './candidates.js';
 import { buildMessages, promptHeader, SYSTEM_PROMPT, type PromptMessage } from './prompt.js';
 import { countTextTokens, MESSAGE_OVERHEAD_TOKENS, type LinePartsCache } from './token-count.js';

@@ -5,8 +5,8 @@
 import type { DegradedReason, RankedTool } from '@catalog-search/core';
 import { LRUCache } from 'lru-cache';
 import OpenAI from 'openai';
-import type { Reranker, RerankOptions, RerankOutcome, RerankRequest, RerankStats } from '../search/rerank.js';
-import { MemoryBudget } from '../memory/index.js';
+import type { Reranker, RerankOptions, RerankOutcome, RerankRequest, RerankStats } from './stage.js';
+import { MemoryBudget } from '../memory/exports.js';
 import { AnswerCache, cachedAnswerBytes, type CachedAnswer } from './answer-cache.js';
 import { sizeLimitedFetch } from './answer-limits.js';
 import { DEFAULT_CANDIDATE_OPTIONS, type Candidate, type CandidateOptions } from './candidates.js';

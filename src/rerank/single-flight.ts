@@ -1,7 +1,7 @@
 // Single flight: identical concurrent requests (same project, same prompt) share one model call.
 // Each waits for it only until its own deadline; the call is aborted once nobody waits any more.
 import type { DegradedReason } from '@catalog-search/core';
-import type { TokenUsage } from '../search/rerank.js';
+import type { TokenUsage } from './stage.js';
 import type { RawGrade } from './grade-parser.js';
 
 export interface FlightResult {

@@ -5,7 +5,7 @@
 // routers send the same tool list with every request, so line parts and counts are memoised per project.
 import { createRequire } from 'node:module';
 import { detachString } from '@catalog-search/core';
-import { boundedKey, stringBytes, type ProjectCache } from '../memory/index.js';
+import { boundedKey, stringBytes, type ProjectCache } from '../memory/exports.js';
 
 type CountTokens = (text: string) => number;
 let countTokens: CountTokens | undefined;

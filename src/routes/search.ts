@@ -5,7 +5,7 @@ import { admissionHook } from '../fairness/admission.js';
 import { limitRequestsPerProject } from '../fairness/project-rate-limit.js';
 import { SEARCH_PATHS, SearchBodySchema, searchRouteSchema } from '../schemas/search.js';
 import { auditLine } from '../search/audit.js';
-import { budgetFromHeader, DEADLINE_HEADER } from '../search/deadline.js';
+import { budgetFromHeader, DEADLINE_HEADER } from '../waits/deadline.js';
 import { runSearch } from '../search/pipeline.js';
 import { readRequestList } from '../search/prepare.js';
 import type { Services } from '../services.js';
@@ -78,7 +78,7 @@ export default async function searchRoutes(app: FastifyInstance, { services }: {
         const outcome = await runSearch(
           {
             envelope: request.body,
-            list: request.toolList!,
+            readList: request.toolList!,
             projectId: request.projectId,
             requestId: request.id,
             log: request.log,

@@ -1,7 +1,7 @@
 import type { PreparedSearch, SearchResponse } from '@catalog-search/core';
 import type { Metrics } from '../metrics/metrics.js';
 import type { RequestTrace } from '../tracing/request-trace.js';
-import type { RerankStats } from './rerank.js';
+import type { RerankStats } from '../rerank/stage.js';
 
 /** A search's outcome, as the pipeline returns it. */
 export interface SearchOutcome {

@@ -15,14 +15,14 @@ import type { RequestToolList } from '../tool-sets/request-tools.js';
 import type { ToolSetStore } from '../tool-sets/tool-set-store.js';
 import { NO_TRACE, type RequestTrace } from '../tracing/request-trace.js';
 import { recordSearch, type SearchOutcome } from './audit.js';
-import { startDeadline, type Deadline } from './deadline.js';
+import { startDeadline, type Deadline } from '../waits/deadline.js';
 import type { FairShare } from '../fairness/fair-share.js';
 import { rankLexically } from './lexical.js';
 import { prepareRequest } from './prepare.js';
-import type { ProjectRankCaches } from './project-caches.js';
-import { rerankWithinDeadline, type Reranker, type RerankStats } from './rerank.js';
+import type { ProjectRankCaches } from './rank-caches.js';
+import { rerankWithinDeadline, type Reranker, type RerankStats } from '../rerank/stage.js';
 import { answerableToolSet, respond } from './respond.js';
-import { rankHybrid } from './semantic.js';
+import { rankHybrid } from '../semantic/stage.js';
 import type { FilterRulePool } from '../fairness/filter-rule-pool.js';
 
 /**
@@ -48,7 +48,7 @@ export interface SearchServices {
 interface SearchRequest {
   envelope: SearchEnvelope;
   /** The tool list read before validation (prepare.ts's readRequestList). */
-  list: RequestToolList;
+  readList: RequestToolList;
   projectId: string;
   requestId: string;
   log: FastifyBaseLogger;
@@ -78,7 +78,7 @@ async function searchWithin(
   services: SearchServices,
 ): Promise<SearchOutcome> {
   const { projectId, trace } = request;
-  const prepared = await prepareRequest(request.envelope, request.list, projectId, services, deadline);
+  const prepared = await prepareRequest(request.envelope, request.readList, projectId, services, deadline);
   const { search } = prepared;
   // A hit: the project's analyses were kept (its tools need not all be known to them).
   services.metrics.cacheRequests.inc({ cache: 'rank', result: services.rankCaches.has(projectId) ? 'hit' : 'miss' });
@@ -96,7 +96,7 @@ async function searchWithin(
     trace,
     vectors: services.vectors,
     learned,
-    list: prepared,
+    toolSetRef: prepared,
   });
   services.rankCaches.measure(projectId, rankCache);
   services.learning?.rememberSearch(
@@ -128,7 +128,7 @@ export interface SearchContext {
    * The list's tool-set id (`meta.toolSet`; the semantic stage keeps the list's keys by it), and for a
    * list sent in full, whether a store kept it (respond.ts's answerableToolSet).
    */
-  list?: { toolSet?: string | undefined; kept?: Promise<boolean> | undefined } | undefined;
+  toolSetRef?: { toolSet?: string | undefined; kept?: Promise<boolean> | undefined } | undefined;
   /** The learning step (src/learning), when the project has reported tool use; undefined: it has not. */
   learned?: LearnedRanking | undefined;
   /**
@@ -152,7 +152,7 @@ export async function searchCatalog(
   const trace = ctx.trace ?? NO_TRACE;
   const { maxResults } = request;
 
-  const listId = ctx.list?.toolSet;
+  const listId = ctx.toolSetRef?.toolSet;
   // The id names the whole list: only when no filter left tools out.
   const wholeListId = listId !== undefined && request.tools === request.list ? listId : undefined;
   // The request's vector is made in the encoder's thread while this one ranks by words.
@@ -252,6 +252,6 @@ export async function searchCatalog(
     };
     rerank = outcome.stats;
   }
-  const response = respond(ranked, request, meta, await answerableToolSet(ctx.list ?? {}));
+  const response = respond(ranked, request, meta, await answerableToolSet(ctx.toolSetRef ?? {}));
   return rerank ? { response, rerank } : { response };
 }

@@ -16,7 +16,7 @@ import {
   type RequestToolList,
 } from '../tool-sets/request-tools.js';
 import type { ToolSetStore } from '../tool-sets/tool-set-store.js';
-import type { Deadline } from './deadline.js';
+import type { Deadline } from '../waits/deadline.js';
 import type { FairShare } from '../fairness/fair-share.js';
 import type { FilterRulePool } from '../fairness/filter-rule-pool.js';
 

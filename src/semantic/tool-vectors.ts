@@ -2,7 +2,7 @@ import { bestDot, bestDotAt } from './embedder.js';
 
 /**
  * A request's tool vectors, by tool index, as the vector provider hands them to the semantic stage
- * (src/search/semantic.ts): a list's matrix (ListMatrix) when the search named a whole list it holds,
+ * (src/semantic/stage.ts): a list's matrix (ListMatrix) when the search named a whole list it holds,
  * else the vectors looked up for this search (LookedUpVectors).
  */
 export interface ToolVectors {

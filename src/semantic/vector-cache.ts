@@ -5,10 +5,10 @@ import {
   type HeldKey,
   type MemoryBudget,
   type ProjectCache,
-} from '../memory/index.js';
+} from '../memory/exports.js';
 
 /**
- * Vectors shared by the replicas (Redis, src/shared/shared-vectors.ts), by project and content id.
+ * Vectors shared by the replicas (Redis, src/semantic/shared-vectors.ts), by project and content id.
  * Never fails: a vector that cannot be read is undefined, a write is best effort.
  */
 export interface SharedVectors {

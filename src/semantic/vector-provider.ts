@@ -7,7 +7,7 @@ import { SourceBreaker, type SourceBreakerOptions } from './source-breaker.js';
 import { queryText, toolText } from './tool-text.js';
 import { ListMatrix, LookedUpVectors, type ToolVectors } from './tool-vectors.js';
 import { VectorCache, type SharedVectors } from './vector-cache.js';
-import { stringBytes, type HeldKey, type MemoryBudget, type ProjectCache } from '../memory/index.js';
+import { stringBytes, type HeldKey, type MemoryBudget, type ProjectCache } from '../memory/exports.js';
 
 /** What the provider has for a search; `status` becomes `meta.semantic` (SemanticStatus, defined in core). */
 interface SemanticVectors {
@@ -58,7 +58,7 @@ const LIST_KEY_BYTES_PER_TOOL = stringBytes('0'.repeat(43)) + stringBytes(`vecto
 const MAX_QUERY_CALLS = 16;
 
 /**
- * The vector provider behind the semantic stage (src/search/semantic.ts): vectors for a request's
+ * The vector provider behind the semantic stage (src/semantic/stage.ts): vectors for a request's
  * sub-queries and tools, from the cache or the source.
  *
  * Nothing waits for tool vectors by default: a list's tools without vectors are queued for background

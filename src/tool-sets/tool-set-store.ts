@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { canonicalToolSet, readsAs, readToolList, sameJson, type ToolInfo } from '@catalog-search/core';
-import { stringBytes, type MemoryBudget, type ProjectCache } from '../memory/index.js';
-import type { SharedStore } from '../shared/shared-store.js';
+import { stringBytes, type MemoryBudget, type ProjectCache } from '../memory/exports.js';
+import type { SharedStore } from '../redis/shared-store.js';
 
 /** Where a referenced list was found, for metrics. */
 type ToolSetLookup = 'local' | 'shared' | 'miss';

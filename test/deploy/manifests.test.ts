@@ -260,7 +260,7 @@ describe('deploy/base defaults, deploy/overlays/example and deploy/monitoring', 
     expect(overlay.images.map((image) => image.name)).toEqual([container.image]);
     const redis = read('overlays/example/redis.yaml') as Array<K8sObject & { spec: any }>;
     for (const object of redis) expect(() => validateAgainstSchema(object), object.kind).not.toThrow();
-    // The same Redis settings as docker-compose.yml (test/shared/redis-eviction.test.ts runs those):
+    // The same Redis settings as docker-compose.yml (test/redis/redis-eviction.test.ts runs those):
     // volatile-lru, so what projects taught (keys without a TTL) is never evicted.
     const compose = parseAllDocuments(readFileSync(new URL('../../docker-compose.yml', BASE), 'utf8'))[0]!.toJS() as {
       services: { redis: { command: string[] } };

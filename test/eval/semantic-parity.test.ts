@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiskVectors, evalEmbedder, fusedRanker, SemanticIndex } from '../../eval/semantic-rankers.js';
-import { MemoryBudget } from '../../src/memory/index.js';
-import { startDeadline } from '../../src/search/deadline.js';
+import { MemoryBudget } from '../../src/memory/exports.js';
+import { startDeadline } from '../../src/waits/deadline.js';
 import { createEndpointSource } from '../../src/semantic/endpoint-source.js';
-import { rankHybrid } from '../../src/search/semantic.js';
+import { rankHybrid } from '../../src/semantic/stage.js';
 import { VectorProvider } from '../../src/semantic/vector-provider.js';
 import { startOpenAITestServer, type OpenAITestServer } from '../helpers/openai-test-server.js';
 

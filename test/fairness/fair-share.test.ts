@@ -2,7 +2,7 @@
 // (tools × sub-queries) and bytes per project per minute; over a limit → 429 problem+json with
 // Retry-After, for that project only.
 import { describe, expect, it } from 'vitest';
-import type { Reranker } from '../../src/search/rerank.js';
+import type { Reranker } from '../../src/rerank/stage.js';
 import { startApp, testConfig } from '../helpers/app.js';
 import { bearer } from '../helpers/tokens.js';
 import { sampleTools } from '../fixtures/tools.js';

@@ -1,9 +1,9 @@
 // The shared rate-limit buckets against a real Redis: every count leaves the key with an expiry.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
-import { connectRedis } from '../../src/shared/redis-connection.js';
+import { connectRedis } from '../../src/redis/redis-connection.js';
 import { fallbackRateLimitStore } from '../../src/fairness/rate-limit-store.js';
-import { SharedStore } from '../../src/shared/shared-store.js';
+import { SharedStore } from '../../src/redis/shared-store.js';
 import { startTestRedis, type TestRedis } from '../helpers/redis-server.js';
 
 let redis: TestRedis;

@@ -1,6 +1,6 @@
 import { rankToolsBySubQuery, type ToolInfo } from '@catalog-search/core';
-import type { LlmReranker } from '../../src/rerank/index.js';
-import { startDeadline } from '../../src/search/deadline.js';
+import type { LlmReranker } from '../../src/rerank/exports.js';
+import { startDeadline } from '../../src/waits/deadline.js';
 
 export interface Run {
   query: string[];

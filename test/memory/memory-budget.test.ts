@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boundedKey, ENTRY_OVERHEAD_BYTES, MemoryBudget, stringBytes } from '../../src/memory/index.js';
+import { boundedKey, ENTRY_OVERHEAD_BYTES, MemoryBudget, stringBytes } from '../../src/memory/exports.js';
 
 const KB = 1024;
 /** A cache of strings whose values count their own characters. */

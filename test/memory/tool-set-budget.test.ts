@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryBudget } from '../../src/memory/index.js';
+import { MemoryBudget } from '../../src/memory/exports.js';
 import { ToolSetStore } from '../../src/tool-sets/tool-set-store.js';
 import { manyTools } from '../fixtures/tools.js';
 

@@ -2,7 +2,7 @@
 // project ids, and the endpoint can be moved to its own port or turned off.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type AddressInfo } from 'node:net';
-import { MemoryBudget } from '../../src/memory/index.js';
+import { MemoryBudget } from '../../src/memory/exports.js';
 import { listenForMetrics } from '../../src/metrics/metrics-server.js';
 import { startApp, testConfig, type RunningApp } from '../helpers/app.js';
 import { sampleRequest } from '../fixtures/tools.js';

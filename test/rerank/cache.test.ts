@@ -1,6 +1,6 @@
 // Cost controls: per-project answer cache (LRU + TTL) and single-flight of identical requests.
 import { describe, expect, it } from 'vitest';
-import { createReranker, type RerankerConfig } from '../../src/rerank/index.js';
+import { createReranker, type RerankerConfig } from '../../src/rerank/exports.js';
 import { testModelForFile } from '../helpers/test-model.js';
 import { everydayTools } from '../fixtures/tools.js';
 import { rerankRun } from '../helpers/rerank.js';

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { rankTools, rankToolsBySubQuery, type ToolInfo } from '@catalog-search/core';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { createReranker } from '../../src/rerank/index.js';
+import { createReranker } from '../../src/rerank/exports.js';
 import type { PromptMessage } from '../../src/rerank/prompt.js';
 import { everydayTools, syntheticTools } from '../fixtures/tools.js';
 

@@ -1,6 +1,6 @@
 // The LLM stage against the OpenAI-compatible double over real HTTP, with the real `openai` SDK.
 import { describe, expect, it } from 'vitest';
-import { createReranker, GRADE_BANDS, type RerankerConfig } from '../../src/rerank/index.js';
+import { createReranker, GRADE_BANDS, type RerankerConfig } from '../../src/rerank/exports.js';
 import type { ChatRequestBody, PromptCandidate } from '../helpers/openai-test-server.js';
 import { testModelForFile } from '../helpers/test-model.js';
 import { everydayTools } from '../fixtures/tools.js';

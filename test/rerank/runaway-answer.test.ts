@@ -5,7 +5,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
 import { MAX_ANSWER_CHARS } from '../../src/rerank/answer-limits.js';
-import { createReranker } from '../../src/rerank/index.js';
+import { createReranker } from '../../src/rerank/exports.js';
 import type { Script } from '../helpers/openai-test-server.js';
 import { testModelForFile } from '../helpers/test-model.js';
 import { everydayTools } from '../fixtures/tools.js';

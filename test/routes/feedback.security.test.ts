@@ -2,7 +2,7 @@
 // and a flood of reports is bounded in memory.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryBudget } from '../../src/memory/index.js';
+import { MemoryBudget } from '../../src/memory/exports.js';
 import { startApp, testConfig, type RunningApp } from '../helpers/app.js';
 import { sampleTools } from '../fixtures/tools.js';
 import { routerOf, TAUGHT_TOOL, UNMATCHED_REQUESTS } from './feedback-client.js';

@@ -1,9 +1,9 @@
 import { rankTools, type RankedTool, type ToolListSearchRequest } from '@catalog-search/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryBudget } from '../../src/memory/index.js';
-import { ProjectRankCaches } from '../../src/search/project-caches.js';
-import { keepRequestTools } from '../../src/search/rerank.js';
-import type { Reranker, RerankOptions, RerankRequest } from '../../src/search/rerank.js';
+import { MemoryBudget } from '../../src/memory/exports.js';
+import { ProjectRankCaches } from '../../src/search/rank-caches.js';
+import { keepRequestTools } from '../../src/rerank/stage.js';
+import type { Reranker, RerankOptions, RerankRequest } from '../../src/rerank/stage.js';
 import { startApp, testConfig, type RunningApp } from '../helpers/app.js';
 import { testToken } from '../helpers/tokens.js';
 import { sampleTools } from '../fixtures/tools.js';

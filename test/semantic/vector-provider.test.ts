@@ -2,8 +2,8 @@
 // embedding of new lists, the wait share, fault statuses, per-project scope and the byte bound.
 import type { ToolInfo } from '@catalog-search/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { MemoryBudget } from '../../src/memory/index.js';
-import { startDeadline } from '../../src/search/deadline.js';
+import { MemoryBudget } from '../../src/memory/exports.js';
+import { startDeadline } from '../../src/waits/deadline.js';
 import { createEndpointSource } from '../../src/semantic/endpoint-source.js';
 import { VectorProvider, type VectorProviderOptions } from '../../src/semantic/vector-provider.js';
 import { startOpenAITestServer, type OpenAITestServer } from '../helpers/openai-test-server.js';

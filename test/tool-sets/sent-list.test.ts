@@ -6,7 +6,7 @@
 import { canonicalToolSet, MAX_NAME_CHARS, readToolList, type ToolInfo, type ToolList } from '@catalog-search/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MemoryBudget } from '../../src/memory/index.js';
+import { MemoryBudget } from '../../src/memory/exports.js';
 import { registeredList, resentList, sentList } from '../../src/tool-sets/request-tools.js';
 import { ToolSetStore } from '../../src/tool-sets/tool-set-store.js';
 import { sampleTools } from '../fixtures/tools.js';

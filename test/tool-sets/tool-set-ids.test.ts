@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BENCH_DIR, loadCatalog } from '../../eval/datasets.js';
-import { MemoryBudget } from '../../src/memory/index.js';
+import { MemoryBudget } from '../../src/memory/exports.js';
 import { ToolSetStore } from '../../src/tool-sets/tool-set-store.js';
 import { sampleTools } from '../fixtures/tools.js';
 

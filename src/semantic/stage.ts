@@ -1,8 +1,8 @@
 import type { RankedTool, SemanticStatus, ToolInfo } from '@catalog-search/core';
-import { fuseHybrid } from '../semantic/fuse-hybrid.js';
-import { readsText } from '../semantic/reading.js';
-import { bestDots } from '../semantic/tool-vectors.js';
-import type { VectorProvider } from '../semantic/vector-provider.js';
+import { fuseHybrid } from './fuse-hybrid.js';
+import { readsText } from './reading.js';
+import { bestDots } from './tool-vectors.js';
+import type { VectorProvider } from './vector-provider.js';
 
 /**
  * The semantic stage of a search: the request's and its tools' vectors from the vector provider

@@ -1,6 +1,6 @@
 import type { DegradedReason, RankedTool, ToolInfo } from '@catalog-search/core';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Deadline } from './deadline.js';
+import type { Deadline } from '../waits/deadline.js';
 
 /**
  * The rerank stage: its contract (`Reranker`, implemented by the LLM stage in src/rerank and by any

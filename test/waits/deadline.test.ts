@@ -1,10 +1,10 @@
-// The search deadline (src/search/deadline.ts): its signal is made only when a stage reads it, and
+// The search deadline (src/waits/deadline.ts): its signal is made only when a stage reads it, and
 // then aborts when the deadline passes, counted from the start of the search, not from the read.
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it, vi } from 'vitest';
 import { abortAfter } from '../../src/abort-after.js';
-import { startDeadline } from '../../src/search/deadline.js';
+import { startDeadline } from '../../src/waits/deadline.js';
 
 // A major GC on demand without starting node with --expose-gc (the flag set at run time, the function
 // read from a fresh context).

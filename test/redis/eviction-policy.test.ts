@@ -3,8 +3,8 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectRedis } from '../../src/shared/redis-connection.js';
-import { SharedStore } from '../../src/shared/shared-store.js';
+import { connectRedis } from '../../src/redis/redis-connection.js';
+import { SharedStore } from '../../src/redis/shared-store.js';
 import { startTestRedis, type TestRedis } from '../helpers/redis-server.js';
 
 let redis: TestRedis;

@@ -1,5 +1,5 @@
 import { createRankCache, type RankCache } from '@catalog-search/core';
-import type { MemoryBudget, ProjectCache } from '../memory/index.js';
+import type { MemoryBudget, ProjectCache } from '../memory/exports.js';
 
 /**
  * One rank cache per project, so nothing analysed for one tenant is ever seen by another. Each is

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { DURABLE_KINDS } from '../../src/shared/shared-store.js';
+import { DURABLE_KINDS } from '../../src/redis/shared-store.js';
 import { routerOf, TAUGHT_TOOL, UNMATCHED_REQUESTS } from '../routes/feedback-client.js';
 import { sampleTools } from '../fixtures/tools.js';
 import { TEST_SECRET } from '../helpers/app.js';

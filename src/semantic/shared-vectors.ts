@@ -1,5 +1,5 @@
-import type { SharedVectors } from '../semantic/vector-cache.js';
-import type { SharedStore } from './shared-store.js';
+import type { SharedVectors } from './vector-cache.js';
+import type { SharedStore } from '../redis/shared-store.js';
 
 /**
  * How long a vector stays in Redis after it was written. Vectors are keyed by content, so they never

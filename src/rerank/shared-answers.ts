@@ -1,5 +1,5 @@
-import type { RawGrade, SharedAnswerCache } from '../rerank/index.js';
-import type { SharedStore } from './shared-store.js';
+import type { RawGrade, SharedAnswerCache } from './exports.js';
+import type { SharedStore } from '../redis/shared-store.js';
 
 /** An answer is at most 30 grades with a short reason each; anything larger is not cached in Redis. */
 const MAX_ANSWER_BYTES = 64 * 1024;
