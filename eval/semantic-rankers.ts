@@ -13,7 +13,7 @@ import {
   type RankedTool,
   type ToolInfo,
 } from '../packages/core/src/index.js';
-import { dot } from '../src/semantic/embedder.js';
+import { dot } from '../src/semantic/vector-math.js';
 import { createEndpointSource } from '../src/semantic/endpoint-source.js';
 import { DEFAULT_FUSION, fuseHybrid, type FusionOptions } from '../src/semantic/fuse-hybrid.js';
 import { LOCAL_MODEL, loadLocalEncoder } from '../src/semantic/local-encoder.js';

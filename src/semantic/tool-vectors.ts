@@ -1,4 +1,4 @@
-import { bestDot, bestDotAt } from './embedder.js';
+import { bestDot, bestDotAt } from './vector-math.js';
 
 /**
  * A request's tool vectors, by tool index, as the vector provider hands them to the semantic stage

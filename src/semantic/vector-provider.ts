@@ -1,6 +1,6 @@
 import type { SemanticStatus, ToolInfo } from '@catalog-search/core';
 import type { FastifyBaseLogger } from 'fastify';
-import { abortAfter, withinMs } from '../abort-after.js';
+import { abortAfter, withinMs } from '../waits/abort-after.js';
 import { BackgroundEmbedder } from './background-embedder.js';
 import { EmbeddingError, type Embedder, type EmbeddingFailure } from './embedder.js';
 import { SourceBreaker, type SourceBreakerOptions } from './source-breaker.js';
@@ -66,7 +66,7 @@ const MAX_QUERY_CALLS = 16;
  * The request's own vector is made only if it is ready within `queryWaitMs`; otherwise the search is
  * lexical (`timeout`) and the vector, when it comes, is kept for the next search. A source that keeps
  * failing is skipped for a cool-down (SourceBreaker). Every wait ends by its bound or the deadline,
- * whatever the garbage collector does (src/abort-after.ts).
+ * whatever the garbage collector does (src/waits/abort-after.ts).
  */
 export class VectorProvider {
   readonly #cache: VectorCache;

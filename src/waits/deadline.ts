@@ -1,4 +1,4 @@
-import { abortAfter, type AbortAfter } from '../abort-after.js';
+import { abortAfter, type AbortAfter } from './abort-after.js';
 import { ProblemError } from '../errors.js';
 
 /**

@@ -1,7 +1,7 @@
 // The dot product in four running sums (embedder.ts) is the plain sum, for any length; bestDot, which
 // takes two queries per pass over a tool's vector, gives exactly the best of the queries' dot products.
 import { describe, expect, it } from 'vitest';
-import { bestDot, dot } from '../../src/semantic/embedder.js';
+import { bestDot, dot } from '../../src/semantic/vector-math.js';
 
 const plain = (a: Float32Array, b: Float32Array) => a.reduce((sum, value, i) => sum + value * b[i]!, 0);
 const vector = (length: number, seed: number) =>

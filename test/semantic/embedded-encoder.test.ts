@@ -3,7 +3,7 @@
 import type { SearchResponse } from '@catalog-search/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BackgroundEmbedder } from '../../src/semantic/background-embedder.js';
-import { dot } from '../../src/semantic/embedder.js';
+import { dot } from '../../src/semantic/vector-math.js';
 import { createEmbeddedSource } from '../../src/semantic/embedded-source.js';
 import { VectorProvider } from '../../src/semantic/vector-provider.js';
 import { MemoryBudget } from '../../src/memory/exports.js';

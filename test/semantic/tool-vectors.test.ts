@@ -1,7 +1,7 @@
 // A list's matrix of vectors (ListMatrix) and the similarities over it: the same numbers, to the last
 // bit, as `bestDot` over the vectors one by one, so that rankings do not move.
 import { describe, expect, it } from 'vitest';
-import { bestDot } from '../../src/semantic/embedder.js';
+import { bestDot } from '../../src/semantic/vector-math.js';
 import { bestDots, ListMatrix, LookedUpVectors } from '../../src/semantic/tool-vectors.js';
 
 /** A deterministic pseudo-random vector (no Math.random: a failure must replay). */
