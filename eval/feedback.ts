@@ -77,7 +77,7 @@ export async function runFeedbackEval(options: {
       };
       for (const condition of CONDITIONS) {
         const router = await routerFor(url, await tokenOf(`${run}-${condition.name}`), dataset.tools);
-        await teach(router, train, dataset, condition.noise);
+        await teach([router], train, dataset, condition.noise);
         const after = (await searchAll(router, test)).map((answer, i) => ndcgOf(answer, test[i]!));
         const { mean: change, low, high } = pairedBootstrap(before, after);
         await router.forget();
@@ -139,12 +139,21 @@ export async function routerFor(url: string, token: string, tools: ToolInfo[]): 
   };
 }
 
-/** The first half: each request searched, then its gold tools reported by the search's requestId. */
-async function teach(router: Router, train: EvalQuery[], dataset: Dataset, noise: number): Promise<void> {
+/**
+ * The first half: training request i searched by router i mod N (one router: all of them), then its
+ * gold tools reported by the search's requestId (`noise` of them naming a random wrong tool instead).
+ */
+export async function teach(
+  routers: readonly Router[],
+  train: EvalQuery[],
+  dataset: Dataset,
+  noise: number,
+): Promise<void> {
   let seed = 12_345;
   // A seeded generator (LCG), so a noisy run names the same wrong tools every time.
   const random = () => (seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0) / 2 ** 32;
-  for (const query of train) {
+  for (const [i, query] of train.entries()) {
+    const router = routers[i % routers.length]!;
     const { meta } = await router.search(query.query);
     const events = query.relevant.map((gold) => {
       let toolKey = gold;

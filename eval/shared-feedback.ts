@@ -7,8 +7,18 @@
 // NDCG@10 with the paired bootstrap interval. Between conditions every project DELETEs, and the
 // fresh project must rank byte-identically to before (withdrawal).
 import { randomBytes } from 'node:crypto';
-import { loadDatasets, type Dataset, type EvalQuery } from './datasets.js';
-import { mean, ndcgOf, NOISE, routerFor, searchAll, SPLIT_SEED, startEvalService, type Router } from './feedback.js';
+import { loadDatasets } from './datasets.js';
+import {
+  mean,
+  ndcgOf,
+  NOISE,
+  routerFor,
+  searchAll,
+  SPLIT_SEED,
+  startEvalService,
+  teach,
+  type Router,
+} from './feedback.js';
 import { pairedBootstrap } from './metrics.js';
 import { hash53 } from './sample-hash.js';
 
@@ -93,23 +103,4 @@ function startService(k: number) {
     LEARNING_SHARED_MIN_PROJECTS: String(k),
     LEARNING_SECRET: randomBytes(32).toString('base64url'),
   });
-}
-
-/** Training request i is searched and reported by project i mod N (30 % name a random wrong tool when noisy). */
-async function teach(routers: Router[], train: EvalQuery[], dataset: Dataset, noise: number): Promise<void> {
-  let seed = 12_345;
-  const random = () => (seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0) / 2 ** 32;
-  for (const [i, query] of train.entries()) {
-    const router = routers[i % routers.length]!;
-    const { meta } = await router.search(query.query);
-    const events = query.relevant.map((gold) => {
-      let toolKey = gold;
-      if (random() < noise) {
-        do toolKey = dataset.tools[Math.floor(random() * dataset.tools.length)]!.toolKey;
-        while (query.relevant.includes(toolKey));
-      }
-      return { requestId: meta.requestId, toolKey, outcome: 'succeeded' as const };
-    });
-    await router.report(events);
-  }
 }
