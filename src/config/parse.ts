@@ -1,5 +1,5 @@
-import { scriptPattern } from '../semantic/reading.js';
 import { HMAC_ALGORITHMS, parseAuth } from './auth.js';
+import { readEndpoint } from './endpoint.js';
 import { EnvReader, type Env } from './env-reader.js';
 import { isHttpUrl } from './http-url.js';
 import { placeholderProblems } from './placeholder.js';
@@ -123,95 +123,64 @@ export function withDevelopmentKey(config: Readonly<Config>, secret: string): Re
 }
 
 function parseLlm(read: EnvReader, problems: string[]): LlmConfig | undefined {
-  const baseUrl = read.optionalString('LLM_BASE_URL');
-  const apiKey = read.optionalString('LLM_API_KEY');
-  const model = read.optionalString('LLM_MODEL');
+  const endpoint = readEndpoint(read, 'LLM', problems);
   // Read even when the stage is off, so a bad value is reported rather than silently ignored.
   const promptTokenBudget = read.integer('LLM_PROMPT_TOKEN_BUDGET');
   const cacheTtlMs = read.integer('LLM_CACHE_TTL_MS');
   const cacheEntriesPerProject = read.integer('LLM_CACHE_ENTRIES_PER_PROJECT');
-  if (baseUrl === undefined && model === undefined) {
-    if (apiKey !== undefined) problems.push('LLM_API_KEY: set LLM_BASE_URL and LLM_MODEL too, or unset it');
-    return undefined;
-  }
-  let ok = true;
-  if (baseUrl === undefined) {
-    problems.push(
-      'LLM_BASE_URL: required when LLM_MODEL is set (an OpenAI-compatible endpoint, e.g. https://api.openai.com/v1)',
-    );
-    ok = false;
-  } else if (!isHttpUrl(baseUrl)) {
-    problems.push(`LLM_BASE_URL: must be an http(s) URL (got "${baseUrl}")`);
-    ok = false;
-  }
-  if (model === undefined) {
-    problems.push('LLM_MODEL: required when LLM_BASE_URL is set');
-    ok = false;
-  }
-  return ok
-    ? { baseUrl: baseUrl!, apiKey, model: model!, promptTokenBudget, cacheTtlMs, cacheEntriesPerProject }
+  return endpoint.state === 'set'
+    ? { ...endpoint.endpoint, promptTokenBudget, cacheTtlMs, cacheEntriesPerProject }
     : undefined;
 }
 
 function parseEmbeddings(read: EnvReader, problems: string[]): EmbeddingsConfig | undefined {
-  const baseUrl = read.optionalString('EMBEDDINGS_BASE_URL');
-  const apiKey = read.optionalString('EMBEDDINGS_API_KEY');
-  const model = read.optionalString('EMBEDDINGS_MODEL');
+  const endpoint = readEndpoint(read, 'EMBEDDINGS', problems);
   const scripts = parseScripts(read.list('EMBEDDINGS_SCRIPTS'), problems);
-  // Unset: on with an endpoint (configuring one asks for the stage), off otherwise. The embedded
-  // encoder is opt-in since wave 3: a new request's vector costs ~30 ms of a search here, past issue
-  // 21's budget, and two threads holding the model ~290 MB per replica (docs/configuration.md).
-  const mode = read.oneOf('EMBEDDINGS', baseUrl !== undefined || model !== undefined ? 'on' : 'off');
+  // Unset: on with an endpoint (configuring one asks for the stage), off otherwise: the embedded
+  // encoder is opt-in for its cost per search and per replica (docs/configuration.md).
+  const mode = read.oneOf('EMBEDDINGS', endpoint.state === 'unset' ? 'off' : 'on');
   const settings = {
     threads: read.integer('EMBEDDINGS_THREADS'),
     backgroundNice: read.integer('EMBEDDINGS_BACKGROUND_NICE'),
     cacheBytes: read.integer('EMBEDDINGS_CACHE_MB') * 1024 * 1024,
-    // 0: no search waits for a new list's tool vectors (15 % on main cost every search of a new
-    // 1,000-tool list ~600 ms for half a minute: p50 646 ms instead of 33 ms).
+    // 0: no search waits for a new list's tool vectors (docs/performance.md).
     waitShare: read.integer('EMBEDDINGS_WAIT_PERCENT') / 100,
     queryWaitMs: read.optionalInteger('EMBEDDINGS_QUERY_WAIT_MS'),
     maxQueuedPerProject: read.integer('EMBEDDINGS_QUEUE_PER_PROJECT'),
   };
-  if (baseUrl === undefined && model === undefined) {
-    if (apiKey !== undefined)
-      problems.push('EMBEDDINGS_API_KEY: set EMBEDDINGS_BASE_URL and EMBEDDINGS_MODEL too, or unset it');
+  if (endpoint.state === 'unset') {
     if (scripts !== undefined)
       problems.push(
         "EMBEDDINGS_SCRIPTS: says what an embeddings endpoint's model reads; the embedded encoder reads Latin script (English) only. Set EMBEDDINGS_BASE_URL and EMBEDDINGS_MODEL too, or unset it",
       );
     return mode === 'off' ? undefined : { endpoint: undefined, ...settings };
   }
-  let ok = true;
-  if (baseUrl === undefined) {
-    problems.push(
-      'EMBEDDINGS_BASE_URL: required when EMBEDDINGS_MODEL is set (an OpenAI-compatible endpoint, e.g. https://api.openai.com/v1)',
-    );
-    ok = false;
-  } else if (!isHttpUrl(baseUrl)) {
-    problems.push(`EMBEDDINGS_BASE_URL: must be an http(s) URL (got "${baseUrl}")`);
-    ok = false;
-  }
-  if (model === undefined) {
-    problems.push('EMBEDDINGS_MODEL: required when EMBEDDINGS_BASE_URL is set');
-    ok = false;
-  }
-  if (!ok || mode === 'off') return undefined;
-  return { endpoint: { baseUrl: baseUrl!, apiKey, model: model!, scripts }, ...settings };
+  if (endpoint.state === 'invalid' || mode === 'off') return undefined;
+  return { endpoint: { ...endpoint.endpoint, scripts }, ...settings };
 }
 
 /** EMBEDDINGS_SCRIPTS: Unicode script names (`Latin`, `Cyrillic`, `Han`, …); none: every script. */
 function parseScripts(names: string[], problems: string[]): string[] | undefined {
   if (names.length === 0) return undefined;
   for (const name of names) {
-    try {
-      scriptPattern([name]);
-    } catch {
+    if (!isScriptName(name)) {
       problems.push(
         `EMBEDDINGS_SCRIPTS: "${name}" is not a Unicode script name (e.g. Latin, Cyrillic, Greek, Han, Hiragana, Katakana, Hangul, Arabic)`,
       );
     }
   }
   return names;
+}
+
+/** Whether Unicode (as this Node's RegExp knows it) has a script of this name. */
+function isScriptName(name: string): boolean {
+  if (!/^[A-Za-z_]+$/.test(name)) return false;
+  try {
+    new RegExp(`\\p{Script=${name}}`, 'u');
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function parseRedis(read: EnvReader, problems: string[]): RedisConfig | undefined {

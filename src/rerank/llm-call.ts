@@ -3,9 +3,10 @@
 // is the same remaining time as a backstop, and the SDK never retries (`maxRetries: 0`), because a
 // retry would outlive the deadline.
 import type OpenAI from 'openai';
-import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, RateLimitError } from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
-import { AnswerTooLongError, MAX_ANSWER_CHARS } from './answer-limits.js';
+import { ResponseTooLargeError } from '../endpoint/bounded-fetch.js';
+import { classifyEndpointError, refusalText } from '../endpoint/openai-client.js';
+import { MAX_ANSWER_CHARS } from './answer-limits.js';
 import { GRADES_JSON_SCHEMA, type PromptMessage } from './prompt.js';
 import { countTextTokens } from './token-count.js';
 import type { DegradedReason } from '@catalog-search/core';
@@ -110,7 +111,7 @@ export async function streamAnswer(
       }
     }
   } catch (error) {
-    if (!(error instanceof AnswerTooLongError)) throw error;
+    if (!(error instanceof ResponseTooLargeError)) throw error;
     capped = true;
   }
   return {
@@ -133,10 +134,12 @@ export function classifyFailure(
   aborted: boolean,
   settings: Pick<CallSettings, 'mode' | 'includeUsage'>,
 ): CallFailure {
-  if (aborted || error instanceof APIUserAbortError || error instanceof APIConnectionTimeoutError) return 'timeout';
-  if (error instanceof RateLimitError) return 'rate_limited';
-  if (error instanceof APIError && (error.status === 400 || error.status === 422)) {
-    const about = `${error.message} ${JSON.stringify(error.error ?? '')}`;
+  const failure = classifyEndpointError(error, aborted);
+  // A body limit passed outside the stream (streamAnswer reads one inside as `capped`) leaves no answer.
+  if (failure === 'too_large') return 'upstream_error';
+  if (failure !== 'upstream_error') return failure;
+  const about = refusalText(error);
+  if (about !== undefined) {
     if (settings.includeUsage && /stream_options|include_usage/i.test(about)) return 'stream_options_rejected';
     if (
       settings.mode !== 'text' &&
@@ -145,7 +148,5 @@ export function classifyFailure(
       return 'format_rejected';
     }
   }
-  if (error instanceof APIError || error instanceof APIConnectionError) return 'upstream_error';
-  // Errors thrown while reading the stream (a reset socket, an SSE line that is not JSON).
   return 'upstream_error';
 }

@@ -4,11 +4,11 @@
 // the deadline: whatever the model does, the caller gets an answer `reserveMs` before it.
 import type { DegradedReason, RankedTool } from '@catalog-search/core';
 import { LRUCache } from 'lru-cache';
-import OpenAI from 'openai';
 import type { Reranker, RerankOptions, RerankOutcome, RerankRequest, RerankStats } from './stage.js';
+import { createEndpointClient } from '../endpoint/openai-client.js';
 import { MemoryBudget } from '../memory/exports.js';
 import { AnswerCache, cachedAnswerBytes, type CachedAnswer } from './answer-cache.js';
-import { sizeLimitedFetch } from './answer-limits.js';
+import { ANSWER_BODY_LIMITS } from './answer-limits.js';
 import { DEFAULT_CANDIDATE_OPTIONS, type Candidate, type CandidateOptions } from './candidates.js';
 import { callForGrades, type UpstreamFailure } from './grade-call.js';
 import type { RawGrade } from './grade-parser.js';
@@ -85,12 +85,11 @@ export function createReranker(config: RerankerConfig): LlmReranker {
   const reserveMs = config.reserveMs ?? 50;
   const cacheTtlMs = config.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS;
   const minCallMs = config.minCallMs ?? 100;
-  const client = new OpenAI({
-    apiKey: config.apiKey || 'unused',
+  const client = createEndpointClient({
     ...(config.baseURL ? { baseURL: config.baseURL } : {}),
-    maxRetries: 0,
-    // The endpoint's answer is read within the limits of answer-limits.ts.
-    fetch: sizeLimitedFetch(config.fetch ?? fetch),
+    ...(config.apiKey ? { apiKey: config.apiKey } : {}),
+    limits: ANSWER_BODY_LIMITS,
+    ...(config.fetch ? { fetch: config.fetch } : {}),
   });
   const modes = new OutputModeMemory();
   const planPrompt = createPromptPlanner({

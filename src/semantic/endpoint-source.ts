@@ -1,8 +1,7 @@
-// Any OpenAI-compatible `/v1/embeddings` endpoint (OpenAI, Azure, vLLM, TEI, Ollama, LiteLLM) through
-// the official SDK, with the LLM stage's rules: the caller's signal aborts the call, the SDK never
-// retries (`maxRetries: 0`: a retry would outlive the deadline), and every answer is checked before
-// use (one finite vector per input, all of the model's one length).
-import OpenAI, { APIConnectionTimeoutError, APIUserAbortError, RateLimitError } from 'openai';
+// Vectors from any OpenAI-compatible `/v1/embeddings` endpoint (src/endpoint/: the caller's signal ends
+// the call, no retries, a bounded body), each answer checked before use: one finite vector per input,
+// all of the model's one length.
+import { classifyEndpointError, createEndpointClient } from '../endpoint/openai-client.js';
 import { EmbeddingError, normalize, type Embedder, type EmbeddingFailure } from './embedder.js';
 import type { EncoderScripts } from './reading.js';
 
@@ -22,45 +21,17 @@ interface EndpointSourceOptions {
 
 /**
  * Most bytes of one answer per input: 4,096 dimensions (text-embedding-3-large has 3,072) of up to 24
- * characters of JSON each. An answer is parsed whole, so without a bound an endpoint that sends
- * megabytes costs that much memory (as a 10 MB model answer once took RSS to 1.9 GB).
+ * characters of JSON each.
  */
 const MAX_ANSWER_BYTES_PER_INPUT = 4096 * 24;
 
-/** Thrown into a response body that passes its byte bound. */
-class AnswerTooLargeError extends Error {}
-
-/** A fetch whose response bodies fail with AnswerTooLargeError once they pass `maxBytes`. */
-function boundedFetch(inner: typeof fetch, maxBytes: number): typeof fetch {
-  return async (input, init) => {
-    const response = await inner(input, init);
-    if (!response.body) return response;
-    let total = 0;
-    const bounded = response.body.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        transform(chunk, controller) {
-          total += chunk.byteLength;
-          if (total > maxBytes)
-            controller.error(new AnswerTooLargeError(`the embeddings answer passed ${maxBytes} bytes`));
-          else controller.enqueue(chunk);
-        },
-      }),
-    );
-    return new Response(bounded, {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-    });
-  };
-}
-
 export function createEndpointSource(options: EndpointSourceOptions): Embedder {
   const batchSize = options.batchSize ?? 128;
-  const client = new OpenAI({
+  const client = createEndpointClient({
     baseURL: options.baseURL,
-    apiKey: options.apiKey ?? 'unused',
-    maxRetries: 0,
-    fetch: boundedFetch(options.fetch ?? fetch, 64 * 1024 + batchSize * MAX_ANSWER_BYTES_PER_INPUT),
+    ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
+    limits: { maxBytes: 64 * 1024 + batchSize * MAX_ANSWER_BYTES_PER_INPUT },
+    ...(options.fetch ? { fetch: options.fetch } : {}),
   });
   const timeoutMs = options.timeoutMs ?? 30_000;
   const vectorLength = new VectorLength();
@@ -87,9 +58,13 @@ export function createEndpointSource(options: EndpointSourceOptions): Embedder {
           },
         );
       } catch (error) {
-        throw new EmbeddingError(classify(error, signal?.aborted === true), `embeddings endpoint: ${String(error)}`, {
-          cause: error,
-        });
+        throw new EmbeddingError(
+          embeddingFailure(error, signal?.aborted === true),
+          `embeddings endpoint: ${String(error)}`,
+          {
+            cause: error,
+          },
+        );
       }
       // The whole answer is checked before anything is learnt from it.
       const vectors = readVectors(answer.data, texts.length);
@@ -177,10 +152,8 @@ class VectorLength {
   }
 }
 
-function classify(error: unknown, aborted: boolean): EmbeddingFailure {
-  if (error instanceof AnswerTooLargeError || (error instanceof Error && error.cause instanceof AnswerTooLargeError))
-    return 'invalid_response';
-  if (aborted || error instanceof APIUserAbortError || error instanceof APIConnectionTimeoutError) return 'timeout';
-  if (error instanceof RateLimitError) return 'rate_limited';
-  return 'upstream_error';
+/** An answer past its byte bound is not a usable answer: `invalid_response`. */
+function embeddingFailure(error: unknown, aborted: boolean): EmbeddingFailure {
+  const failure = classifyEndpointError(error, aborted);
+  return failure === 'too_large' ? 'invalid_response' : failure;
 }

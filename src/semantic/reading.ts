@@ -17,7 +17,7 @@ const LETTER = /\p{L}/gu;
 const patterns = new WeakMap<readonly string[], RegExp>();
 
 /** A pattern matching one letter of any of `scripts`; throws a SyntaxError on a name Unicode does not know. */
-export function scriptPattern(scripts: readonly string[]): RegExp {
+function scriptPattern(scripts: readonly string[]): RegExp {
   return new RegExp(scripts.map((name) => `\\p{Script=${name}}`).join('|'), 'u');
 }
 
