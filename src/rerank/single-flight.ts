@@ -1,6 +1,7 @@
 // Single flight: identical concurrent requests (same project, same prompt) share one model call.
 // Each waits for it only until its own deadline; the call is aborted once nobody waits any more.
 import type { DegradedReason } from '@catalog-search/core';
+import { boundedWait } from '../waits/bounded-wait.js';
 import type { TokenUsage } from './stage.js';
 import type { RawGrade } from './grade-parser.js';
 
@@ -54,17 +55,10 @@ export class SingleFlights {
 /** Waits for the shared call, but never past this request's own `deadline` or abort. */
 export async function participate(flight: Flight, signal: AbortSignal, deadline: number): Promise<FlightResult> {
   flight.participants += 1;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let onAbort: (() => void) | undefined;
-  const cut = new Promise<'cut'>((resolve) => {
-    timer = setTimeout(() => resolve('cut'), Math.max(0, deadline - performance.now()));
-    onAbort = () => resolve('cut');
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
   const started = performance.now();
   try {
-    const winner = await Promise.race([flight.done, cut]);
-    if (winner !== 'cut') return winner;
+    const result = await boundedWait(flight.done, { signal, ms: deadline - started });
+    if (result !== undefined) return result;
     const grades = [...flight.grades];
     return {
       grades,
@@ -73,8 +67,6 @@ export async function participate(flight: Flight, signal: AbortSignal, deadline:
       modelMs: performance.now() - started,
     };
   } finally {
-    clearTimeout(timer);
-    if (onAbort) signal.removeEventListener('abort', onAbort);
     flight.participants -= 1;
     // Nobody is waiting any more (all deadlines passed or callers gone): stop paying for tokens.
     // Deferred: tearing down the connection costs time that belongs to no one's answer, so the

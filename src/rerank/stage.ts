@@ -1,6 +1,7 @@
 import type { DegradedReason, RankedTool, ToolInfo } from '@catalog-search/core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Deadline } from '../waits/deadline.js';
+import { boundedWait } from '../waits/bounded-wait.js';
 
 /**
  * The rerank stage: its contract (`Reranker`, implemented by the LLM stage in src/rerank and by any
@@ -88,25 +89,14 @@ export async function rerankWithinDeadline(
     degraded,
   });
   if (signal.aborted) return lexical('timeout');
-  let onAbort: (() => void) | undefined;
-  const late = new Promise<RerankOutcome>((resolve) => {
-    onAbort = () => resolve(lexical('timeout'));
-    signal.addEventListener('abort', onAbort, { once: true });
+  const answered = reranker.rerank(request, options).catch((error: unknown): RerankOutcome => {
+    log.warn({ err: error }, 'rerank failed; answering with the lexical ranking');
+    return lexical('internal_error');
   });
-  try {
-    const outcome = await Promise.race([
-      reranker.rerank(request, options).catch((error: unknown): RerankOutcome => {
-        log.warn({ err: error }, 'rerank failed; answering with the lexical ranking');
-        return lexical('internal_error');
-      }),
-      late,
-    ]);
-    return outcome.ranked === request.lexical
-      ? outcome
-      : { ...outcome, ranked: keepRequestTools(outcome.ranked, request.tools) };
-  } finally {
-    if (onAbort) signal.removeEventListener('abort', onAbort);
-  }
+  const outcome = (await boundedWait(answered, { signal })) ?? lexical('timeout');
+  return outcome.ranked === request.lexical
+    ? outcome
+    : { ...outcome, ranked: keepRequestTools(outcome.ranked, request.tools) };
 }
 
 /**

@@ -21,7 +21,8 @@
 // A deadline does not abort a task the worker has started: piscina would terminate the worker, and
 // the next task would pay the model's load again (~0.5 s). The caller stops waiting instead.
 import { Piscina } from 'piscina';
-import { EmbeddingError, untilAborted, type EmbedCall, type Embedder } from './embedder.js';
+import { boundedWait } from '../waits/bounded-wait.js';
+import { EmbeddingError, type EmbedCall, type Embedder } from './embedder.js';
 import { LOCAL_DIMENSIONS, LOCAL_MODEL, LOCAL_SCRIPTS, type EncoderBackend } from './local-encoder.js';
 import type { EncoderThreadData } from './local-encoder-worker.js';
 import { forProject, ProjectFairQueue } from '../fairness/project-fair-queue.js';
@@ -137,7 +138,7 @@ export function createEmbeddedSource(
     let vectors: Float32Array[] | undefined;
     try {
       const work = inBackground ? embedTools(texts) : embedRequest(texts, projectId);
-      vectors = signal ? await untilAborted(work, signal) : await work;
+      vectors = signal ? await boundedWait(work, { signal }) : await work;
     } catch (error) {
       throw error instanceof EmbeddingError ? error : failed(error);
     }

@@ -69,19 +69,3 @@ export function normalize(vector: Float32Array): Float32Array {
   for (let i = 0; i < vector.length; i += 1) vector[i]! *= scale;
   return vector;
 }
-
-/**
- * The promise's outcome, or undefined once the signal aborts: the caller stops waiting, the work goes
- * on (a late failure is then ignored).
- */
-export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
-  if (signal.aborted) {
-    promise.catch(() => {});
-    return Promise.resolve(undefined);
-  }
-  return new Promise((resolve, reject) => {
-    const onAbort = () => resolve(undefined);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}

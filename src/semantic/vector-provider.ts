@@ -1,6 +1,7 @@
 import type { SemanticStatus, ToolInfo } from '@catalog-search/core';
 import type { FastifyBaseLogger } from 'fastify';
-import { abortAfter, withinMs } from '../waits/abort-after.js';
+import { abortAfter } from '../waits/abort-after.js';
+import { boundedWait } from '../waits/bounded-wait.js';
 import { BackgroundEmbedder } from './background-embedder.js';
 import { EmbeddingError, type Embedder, type EmbeddingFailure } from './embedder.js';
 import { SourceBreaker, type SourceBreakerOptions } from './source-breaker.js';
@@ -259,7 +260,7 @@ export class VectorProvider {
     }
     let fresh: Float32Array[] | undefined;
     try {
-      fresh = await withinMs(work, waitMs);
+      fresh = await boundedWait(work, { ms: waitMs });
     } catch (error) {
       // Busy is this replica's own queue, not the source failing.
       if (!(error instanceof EmbeddingError) || error.reason !== 'busy') this.#breaker.failure();

@@ -3,10 +3,10 @@
  * `parent` aborts, whichever comes first; `dispose()` clears the timer and leaves `parent`.
  *
  * Why not `AbortSignal.any([AbortSignal.timeout(ms), parent])`: on Node 20 a timeout signal that only
- * `AbortSignal.any` holds is collected by a major GC and never fires (nodejs/node#57736). Measured on
- * main before this: with one forced `gc()`, 0 of 40 such signals fired, and searches waited 96 s on a
- * 4 s deadline. Here the timer's callback holds the controller, and Node's timer list holds the timer
- * until it fires or is cleared, so the abort happens whatever the collector does.
+ * `AbortSignal.any` holds is collected by a major GC and never fires (nodejs/node#57736;
+ * docs/performance.md#deadlines-and-the-garbage-collector). Here the timer's callback holds the
+ * controller, and Node's timer list holds the timer until it fires or is cleared, so the abort happens
+ * whatever the collector does.
  */
 export interface AbortAfter {
   readonly signal: AbortSignal;
@@ -31,24 +31,4 @@ export function abortAfter(ms: number, parent?: AbortSignal): AbortAfter {
   // Once aborted there is nothing left to wait for: release the timer and the parent's listener.
   controller.signal.addEventListener('abort', dispose, { once: true });
   return { signal: controller.signal, dispose };
-}
-
-/**
- * The promise's value, or `undefined` once `ms` have passed (the work goes on; a late failure is
- * ignored). The timer is cleared as soon as the promise settles, and holds nothing a GC could take.
- */
-export function withinMs<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  return new Promise<T | undefined>((resolve, reject) => {
-    const timer = setTimeout(() => resolve(undefined), Math.max(0, ms));
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
 }

@@ -1,0 +1,45 @@
+// The one way a caller stops waiting for work it does not own: a shared model call, a worker's
+// vectors, a reranker that may hang. The work goes on (its owner ends it); only the wait is bounded.
+
+interface WaitBounds {
+  /** Stop waiting when this aborts (the request's deadline, or its client gone). */
+  signal?: AbortSignal;
+  /** Stop waiting after this many milliseconds. */
+  ms?: number;
+}
+
+/**
+ * The work's value, or `undefined` once a bound is reached, whichever comes first. A failure before
+ * then is passed on; a later one is ignored. The timer is cleared as soon as the wait ends and lives
+ * in Node's timer list, so no garbage collection can lose it (docs/performance.md#deadlines-and-gc).
+ */
+export function boundedWait<T>(work: Promise<T>, bounds: WaitBounds): Promise<T | undefined> {
+  const { signal, ms } = bounds;
+  if (signal?.aborted) {
+    work.catch(() => {});
+    return Promise.resolve(undefined);
+  }
+  return new Promise<T | undefined>((resolve, reject) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const end = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', stop);
+    };
+    const stop = () => {
+      end();
+      resolve(undefined);
+    };
+    if (ms !== undefined) timer = setTimeout(stop, Math.max(0, ms));
+    signal?.addEventListener('abort', stop, { once: true });
+    work.then(
+      (value) => {
+        end();
+        resolve(value);
+      },
+      (error: unknown) => {
+        end();
+        reject(error);
+      },
+    );
+  });
+}
