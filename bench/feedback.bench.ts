@@ -4,9 +4,9 @@
 // reported (gold tools, `succeeded`), the second half searched. CPU time of this process
 // (process.cpuUsage), both sides measured in the same rounds, alternating which goes first (bench/rounds.ts).
 import { createRankCache, rankTools, type RankedTool } from '../packages/core/src/index.js';
-import { applyLearning } from '../src/learning/learned-ranking.js';
+import { applyBoosts } from '../src/learning/learning-step.js';
 import { requestTerms } from '../src/learning/report-events.js';
-import { UsageModel } from '../src/learning/usage-model.js';
+import { ProjectModel } from '../src/learning/project-model.js';
 import { loadDatasets } from '../eval/datasets.js';
 import { hash53 } from '../eval/sample-hash.js';
 import { alternatingRounds, median } from './rounds.js';
@@ -23,7 +23,7 @@ for (const dataset of loadDatasets({ only: ['toollens', 'toolbench_stb', 'mcptoo
   const train = dataset.queries.filter((query) => hash53(query.id, 11) % 2 === 0);
   const test = dataset.queries.filter((query) => hash53(query.id, 11) % 2 === 1);
   const now = Date.now();
-  const model = new UsageModel({ halfLifeMs: 30 * 86_400_000, priorReports: 3, maxBoost: 1 });
+  const model = new ProjectModel({ halfLifeMs: 30 * 86_400_000, priorReports: 3, maxBoost: 1 });
   for (const query of train)
     for (const toolKey of query.relevant) model.add({ at: now, toolKey, weight: 1, terms: requestTerms(query.query) });
   const cache = createRankCache();
@@ -32,7 +32,7 @@ for (const dataset of loadDatasets({ only: ['toollens', 'toolbench_stb', 'mcptoo
   );
   // Both sides once before measuring (JIT).
   for (const [i, query] of test.entries())
-    applyLearning(rankings[i]!, dataset.tools, model.boosts(requestTerms(query.query), now), 10);
+    applyBoosts(rankings[i]!, dataset.tools, model.boosts(requestTerms(query.query), now), 10);
 
   const { a: lexical, b: learning } = await alternatingRounds(
     ROUNDS,
@@ -44,7 +44,7 @@ for (const dataset of loadDatasets({ only: ['toollens', 'toolbench_stb', 'mcptoo
       cpuMs(() => {
         // The lexical ranking is copied for each run: the step reorders (and caps) a ranking of its own.
         for (const [i, query] of test.entries()) {
-          applyLearning([...rankings[i]!], dataset.tools, model.boosts(requestTerms(query.query), now), 10);
+          applyBoosts([...rankings[i]!], dataset.tools, model.boosts(requestTerms(query.query), now), 10);
         }
       }) / test.length,
   );

@@ -1,23 +1,14 @@
-import type { FeedbackResponse, RankedTool, SearchResult, ToolInfo } from '@catalog-search/core';
+import type { FeedbackResponse, SearchResult, ToolInfo } from '@catalog-search/core';
 import type { Config } from '../config.js';
 import type { MemoryBudget } from '../memory/exports.js';
 import type { SharedStore } from '../redis/shared-store.js';
-import { FeedbackLog } from './feedback-log.js';
-import { applyLearning, type LearningStatus } from './learned-ranking.js';
+import { ReportLog } from './report-log.js';
+import { learningStep, type LearningStep } from './learning-step.js';
 import { RecentSearches } from './recent-searches.js';
 import { readEvents, reportWeight, requestTerms, searchOf, type IgnoredEvent } from './report-events.js';
 import { SharedLearning, type SharedReport } from './shared-learning.js';
 import type { TermKeys } from './term-keys.js';
-import type { UsageEvent } from './usage-model.js';
-
-/** The learning step of one search, for a project that has taught something (src/search/pipeline.ts). */
-export interface LearnedRanking {
-  apply(
-    ranked: RankedTool[],
-    request: { query: readonly string[]; tools: readonly ToolInfo[] },
-    maxResults: number,
-  ): { ranked: RankedTool[]; status: LearningStatus | undefined };
-}
+import type { ReportedUse } from './project-model.js';
 
 /** The lists a project searched, by tool-set id (the tool-set store): how a report's toolKey is told by content. */
 type ListResolver = (projectId: string, toolSet: string) => Promise<readonly ToolInfo[] | undefined>;
@@ -30,7 +21,7 @@ type ListResolver = (projectId: string, toolSet: string) => Promise<readonly Too
  */
 export class Learning {
   readonly #searches: RecentSearches;
-  readonly #log: FeedbackLog;
+  readonly #log: ReportLog;
   readonly #keys: TermKeys;
   readonly #shared: SharedLearning | undefined;
   readonly #lists: ListResolver | undefined;
@@ -57,7 +48,7 @@ export class Learning {
       : undefined;
     this.#searchTtlMs = config.searchTtlMs;
     this.#searches = new RecentSearches(deps.memory, config.searchTtlMs, deps.shared);
-    this.#log = new FeedbackLog({
+    this.#log = new ReportLog({
       memory: deps.memory,
       shared: deps.shared,
       maxEvents: config.maxEvents,
@@ -98,8 +89,8 @@ export class Learning {
     const ignored: IgnoredEvent[] = [...read.ignored];
     const named = read.events.flatMap((event) => (event.requestId === undefined ? [] : [event.requestId]));
     const searches = named.length > 0 ? await this.#searches.find(projectId, named) : new Map();
-    const usage: UsageEvent[] = [];
-    const lists: Array<{ list: string; usage: UsageEvent }> = [];
+    const usage: ReportedUse[] = [];
+    const lists: Array<{ list: string; usage: ReportedUse }> = [];
     const repeats = new Set<string>();
     let accepted = 0;
     for (const event of read.events) {
@@ -150,33 +141,23 @@ export class Learning {
    * The learning step for a search of this project, or undefined when neither it nor (with shared
    * learning) enough other projects have taught anything: the answer is then exactly the lexical one.
    */
-  async forSearch(projectId: string): Promise<LearnedRanking | undefined> {
-    const [own, shared] = await Promise.all([this.#log.model(projectId), this.#shared?.model()]);
-    if (own === undefined && shared === undefined) return undefined;
-    return {
-      apply: (ranked, request, maxResults) => {
-        const now = Date.now();
-        const terms = this.#keys.terms(requestTerms(request.query));
-        let learned: { ranked: RankedTool[]; status: LearningStatus | undefined } = { ranked, status: undefined };
-        if (own) learned = applyLearning(ranked, request.tools, own.boosts(terms, now), maxResults);
-        // Other projects' evidence after the project's own, and weaker (shared-model.ts).
-        if (shared) {
-          const boosts = this.#shared!.boosts(shared, terms, request.tools, now);
-          const more = applyLearning(learned.ranked, request.tools, boosts, maxResults);
-          learned = {
-            ranked: more.ranked,
-            status: more.status === 'shared' ? (learned.status === 'raised' ? 'raised' : 'shared') : learned.status,
-          };
-        }
-        return learned;
-      },
-    };
+  async forSearch(projectId: string): Promise<LearningStep | undefined> {
+    const [own, sharedModel] = await Promise.all([this.#log.model(projectId), this.#shared?.model()]);
+    if (own === undefined && sharedModel === undefined) return undefined;
+    const shared = this.#shared;
+    return learningStep({
+      termsOf: (query) => this.#keys.terms(requestTerms(query)),
+      ...(own ? { own: (terms, now) => own.boosts(terms, now) } : {}),
+      ...(sharedModel && shared
+        ? { shared: (terms, tools, now) => shared.boosts(sharedModel, terms, tools, now) }
+        : {}),
+    });
   }
 
   /** The tool of each report by content, from the list its search was over (a list no longer kept: not shared). */
   async #sharedReports(
     projectId: string,
-    reports: ReadonlyArray<{ list: string; usage: UsageEvent }>,
+    reports: ReadonlyArray<{ list: string; usage: ReportedUse }>,
   ): Promise<SharedReport[]> {
     const byList = new Map<string, Promise<Map<string, ToolInfo> | undefined>>();
     const shared: SharedReport[] = [];

@@ -14,8 +14,8 @@ interface RememberedSearch {
 const MAX_SHARED_BYTES = 4096;
 /**
  * Searches of a project remembered in process at most, newest kept: a router reports within seconds
- * of its search, and a project at 600 searches a minute would otherwise hold 9,000 (~10 MB) and push
- * its rank caches and tool sets out of its share of the budget. About 2 MB a project at most.
+ * of its search, and a busy project would otherwise fill its share of the memory budget with them
+ * and push its rank caches and tool sets out (docs/performance.md#learning-from-use-npm-run-bench----feedback).
  */
 const MAX_LOCAL_SEARCHES_PER_PROJECT = 2000;
 

@@ -11,7 +11,7 @@ import {
 import { RedisLedger } from './shared-ledger-redis.js';
 import { associationId, MIRROR_BYTES_PER_ASSOCIATION, SHARED_BOOST_SHARE, SharedModel } from './shared-model.js';
 import type { TermKeys } from './term-keys.js';
-import type { LearnedBoost } from './usage-model.js';
+import type { LearnedBoost } from './project-model.js';
 
 interface SharedLearningOptions {
   minProjects: number;

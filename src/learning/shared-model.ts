@@ -1,4 +1,4 @@
-import { DESTRUCTIVE_EVIDENCE, type LearnedBoost } from './usage-model.js';
+import { DESTRUCTIVE_EVIDENCE, type LearnedBoost } from './project-model.js';
 
 /**
  * What the projects reported for one (term, tool) association: how many distinct projects last
@@ -40,7 +40,7 @@ const PRIOR_PROJECTS = 1;
  * drowned the taught terms of a long request (docs/ranking.md, "Shared learning").
  */
 const UNTAUGHT_TERM_WEIGHT = 0.2;
-/** As own learning (usage-model.ts): a term in under this share of a tool's evidence adds nothing. */
+/** As own learning (project-model.ts): a term in under this share of a tool's evidence adds nothing. */
 const MIN_TERM_SHARE = 0.1;
 /** Approximate bytes an association takes in this mirror (two map entries, the ids, the numbers). */
 export const MIRROR_BYTES_PER_ASSOCIATION = 200;
@@ -116,7 +116,7 @@ export class SharedModel {
 
   /**
    * The shared boost of each tool (by its content id) for a request's hashed terms, much as own
-   * learning computes it (usage-model.ts): the idf-weighted share of the request's terms that the
+   * learning computes it (project-model.ts): the idf-weighted share of the request's terms that the
    * tool's evidence holds (untaught terms weighed less), shrunk by n / (n + PRIOR_PROJECTS) for n
    * decayed projects, capped at maxBoost.
    */

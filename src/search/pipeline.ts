@@ -8,7 +8,8 @@ import {
   type SearchResponse,
 } from '@catalog-search/core';
 import type { FastifyBaseLogger } from 'fastify';
-import type { LearnedRanking, Learning } from '../learning/learning.js';
+import type { Learning } from '../learning/learning.js';
+import type { LearningStep } from '../learning/learning-step.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { VectorProvider } from '../semantic/vector-provider.js';
 import type { RequestToolList } from '../tool-sets/request-tools.js';
@@ -130,7 +131,7 @@ export interface SearchContext {
    */
   toolSetRef?: { toolSet?: string | undefined; kept?: Promise<boolean> | undefined } | undefined;
   /** The learning step (src/learning), when the project has reported tool use; undefined: it has not. */
-  learned?: LearnedRanking | undefined;
+  learned?: LearningStep | undefined;
   /**
    * The request's trace (src/tracing/request-trace.ts): a child span per stage when tracing is on, the
    * caller's trace context on outbound calls either way. Attributes are counts and outcomes only.

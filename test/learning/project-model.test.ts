@@ -1,23 +1,23 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { reportWeight, requestTerms } from '../../src/learning/report-events.js';
-import { UsageModel } from '../../src/learning/usage-model.js';
+import { ProjectModel } from '../../src/learning/project-model.js';
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 10, 25);
 const options = { halfLifeMs: 30 * DAY, priorReports: 3, maxBoost: 1 };
 const terms = (text: string) => requestTerms([text]);
 
-function taught(reports: number, at = NOW, toolKey = 'notion:create_page'): UsageModel {
-  const model = new UsageModel(options);
+function taught(reports: number, at = NOW, toolKey = 'notion:create_page'): ProjectModel {
+  const model = new ProjectModel(options);
   for (let i = 0; i < reports; i += 1)
     model.add({ at, toolKey, weight: 1, terms: terms('jot the squad retro takeaways') });
   return model;
 }
-const boostOf = (model: UsageModel, text: string, now = NOW) =>
+const boostOf = (model: ProjectModel, text: string, now = NOW) =>
   model.boosts(terms(text), now).get('notion:create_page')?.boost ?? 0;
 
-describe('UsageModel', () => {
+describe('ProjectModel', () => {
   it('shrinks toward no change until there is evidence: n / (n + priorReports) of the cap for a full match', () => {
     expect(boostOf(taught(1), 'jot the squad retro takeaways')).toBeCloseTo(1 / 4, 6);
     expect(boostOf(taught(3), 'jot the squad retro takeaways')).toBeCloseTo(3 / 6, 6);
@@ -44,7 +44,7 @@ describe('UsageModel', () => {
         ),
         fc.array(fc.constantFrom('jot', 'squad', 'retro', 'mail', 'send', 'other'), { minLength: 1, maxLength: 6 }),
         (events, query) => {
-          const model = new UsageModel(options);
+          const model = new ProjectModel(options);
           for (const [toolKey, weight, words] of events)
             model.add({ at: NOW, toolKey, weight, terms: [...new Set(words)] });
           for (const { boost } of model.boosts(query, NOW).values()) {
@@ -58,7 +58,7 @@ describe('UsageModel', () => {
   });
 
   it('a tool the agent always picks first, for unrelated requests, is not raised for a new one (position bias cannot run away)', () => {
-    const model = new UsageModel(options);
+    const model = new ProjectModel(options);
     const words = [
       'invoice',
       'weather',
@@ -80,7 +80,7 @@ describe('UsageModel', () => {
     }
     expect(model.boosts(['vacation', 'flight'], NOW).get('top:tool')?.boost ?? 0).toBeLessThan(0.35);
     // The same number of successes for one kind of request does raise the tool for it.
-    const focused = new UsageModel(options);
+    const focused = new ProjectModel(options);
     for (let i = 0; i < 50; i += 1)
       focused.add({
         at: NOW,
@@ -112,15 +112,15 @@ describe('UsageModel', () => {
 
   it('counts a tool once per search: repeats add nothing, a later outcome replaces the earlier one', () => {
     const jot = terms('jot the squad retro takeaways');
-    const report = (model: UsageModel, search: string, weight: number) =>
+    const report = (model: ProjectModel, search: string, weight: number) =>
       model.add({ at: NOW, toolKey: 'notion:create_page', weight, terms: jot, search });
-    const repeated = new UsageModel(options);
+    const repeated = new ProjectModel(options);
     for (let i = 0; i < 10; i += 1) report(repeated, 'one-search', 1);
     expect(boostOf(repeated, 'jot the squad retro takeaways')).toBeCloseTo(1 / 4, 6);
     report(repeated, 'another-search', 1);
     expect(boostOf(repeated, 'jot the squad retro takeaways')).toBeCloseTo(2 / 5, 6);
 
-    const upgraded = new UsageModel(options);
+    const upgraded = new ProjectModel(options);
     report(upgraded, 's', 0.5); // selected, then it succeeded: counts 1, not 1.5
     report(upgraded, 's', 1);
     report(upgraded, 's', 0.5); // a later `selected` does not lower it
@@ -137,7 +137,7 @@ describe('UsageModel', () => {
   });
 
   it('keeps at most 256 words per tool and reports its bytes for the budget', () => {
-    const model = new UsageModel(options);
+    const model = new ProjectModel(options);
     for (let i = 0; i < 100; i += 1)
       model.add({ at: NOW, toolKey: 'a:b', weight: 1, terms: Array.from({ length: 32 }, (_, j) => `w${i}_${j}`) });
     expect(model.bytes).toBeLessThan(256 * 64 + 1000);

@@ -1,14 +1,14 @@
 import type { MemoryBudget, ProjectCache } from '../memory/exports.js';
 import type { SharedStore } from '../redis/shared-store.js';
-import { UsageModel, type UsageEvent, type UsageModelOptions } from './usage-model.js';
+import { ProjectModel, type ReportedUse, type ProjectModelOptions } from './project-model.js';
 
-interface FeedbackLogOptions {
+interface ReportLogOptions {
   memory: MemoryBudget;
   /** Redis (REDIS_URL): the log is kept there, so every replica learns from every report and a restart keeps it. */
   shared?: SharedStore | undefined;
   /** Reports kept per project, newest (FEEDBACK_MAX_EVENTS); older ones are dropped. */
   maxEvents: number;
-  model: UsageModelOptions;
+  model: ProjectModelOptions;
 }
 
 /**
@@ -19,9 +19,9 @@ const RETENTION_HALF_LIVES = 8;
 
 /** A project's learning in this process: the model, and where it stands in the log. */
 interface ProjectState {
-  model: UsageModel;
+  model: ProjectModel;
   /** The log itself without Redis (newest last); with Redis it lives there. */
-  events: UsageEvent[];
+  events: ReportedUse[];
   /** Events folded into the model since it was built: past 2 × maxEvents it is built again from the log (bounded). */
   folded: number;
   /** With Redis: the log's count of events ever appended and its epoch (renewed by DELETE), as last read. */
@@ -72,7 +72,7 @@ redis.call('PERSIST', KEYS[3])
 return 1`;
 
 /** Bytes an event takes in process (UTF-16 strings and object overhead): for the budget's estimate. */
-const eventBytes = (event: UsageEvent) =>
+const eventBytes = (event: ReportedUse) =>
   120 + 2 * event.toolKey.length + event.terms.reduce((sum, term) => sum + 40 + 2 * term.length, 0);
 
 /**
@@ -82,19 +82,19 @@ const eventBytes = (event: UsageEvent) =>
  * RETENTION_HALF_LIVES after the project's latest report, no TTL) and each replica keeps a model of it, brought up to date
  * before a search by one script call that returns only the events it has not seen.
  */
-export class FeedbackLog {
+export class ReportLog {
   readonly #states: ProjectCache<ProjectState>;
   /** One read of Redis per project at a time: two searches at once must not fold the same events twice. */
   readonly #reading = new Map<string, Promise<ProjectState | undefined>>();
   readonly #retentionMs: number;
 
-  constructor(private readonly options: FeedbackLogOptions) {
+  constructor(private readonly options: ReportLogOptions) {
     this.#states = options.memory.cache<ProjectState>('feedback', { sizeOf: (state) => state.bytes });
     this.#retentionMs = RETENTION_HALF_LIVES * options.model.halfLifeMs;
   }
 
   /** Adds a project's reports (already weighed, with their terms). */
-  async append(projectId: string, events: readonly UsageEvent[]): Promise<void> {
+  async append(projectId: string, events: readonly ReportedUse[]): Promise<void> {
     if (events.length === 0) return;
     const { shared, maxEvents } = this.options;
     if (shared) {
@@ -127,7 +127,7 @@ export class FeedbackLog {
   }
 
   /** The project's model, up to date with the log; undefined when it has taught nothing. */
-  async model(projectId: string): Promise<UsageModel | undefined> {
+  async model(projectId: string): Promise<ProjectModel | undefined> {
     const state = this.options.shared ? await this.#readShared(projectId) : this.#states.get(projectId, 'state');
     return state !== undefined && state.model.size > 0 ? state.model : undefined;
   }
@@ -161,7 +161,7 @@ export class FeedbackLog {
     if (!Array.isArray(answer)) return known;
     const [seq, epoch, mode, values = []] = answer;
     if (mode === '0' && known) return known;
-    const events = values.map(parseEvent).filter((event): event is UsageEvent => event !== undefined);
+    const events = values.map(parseEvent).filter((event): event is ReportedUse => event !== undefined);
     const state = mode === '1' && known ? known : this.#emptyState();
     if (mode === '1' && known && state.folded + events.length <= 2 * this.options.maxEvents) {
       for (const event of events) state.model.add(event);
@@ -187,16 +187,16 @@ export class FeedbackLog {
     return this.#sync(projectId);
   }
 
-  #rebuild(state: ProjectState, events: readonly UsageEvent[]): void {
+  #rebuild(state: ProjectState, events: readonly ReportedUse[]): void {
     const since = Date.now() - this.#retentionMs;
-    state.model = new UsageModel(this.options.model);
+    state.model = new ProjectModel(this.options.model);
     for (const event of events) if (event.at >= since) state.model.add(event);
     state.folded = events.length;
     if (!this.options.shared) state.events = events.filter((event) => event.at >= since);
   }
 
   #emptyState(): ProjectState {
-    return { model: new UsageModel(this.options.model), events: [], folded: 0, seq: 0, epoch: '0', bytes: 0 };
+    return { model: new ProjectModel(this.options.model), events: [], folded: 0, seq: 0, epoch: '0', bytes: 0 };
   }
 
   #store(projectId: string, state: ProjectState): void {
@@ -214,7 +214,7 @@ export class FeedbackLog {
 }
 
 /** A value of the Redis log, checked (Redis is shared, and a value read back is not trusted blindly). */
-function parseEvent(value: unknown): UsageEvent | undefined {
+function parseEvent(value: unknown): ReportedUse | undefined {
   if (typeof value !== 'string') return undefined;
   try {
     const { a, k, w, t, s } = JSON.parse(value) as { a?: unknown; k?: unknown; w?: unknown; t?: unknown; s?: unknown };

@@ -1,15 +1,15 @@
 /**
  * What a project taught about its tools: per tool, a decayed bag of the words of the requests it
  * served (docs/ranking.md, "Learning from use", has the design and the measurements). It is a pure fold of the
- * project's report log (feedback-log.ts), so every replica that reads the same log learns the same.
+ * project's report log (report-log.ts), so every replica that reads the same log learns the same.
  */
 
 /** One report as the log keeps it: when, which tool, how much it counts, and the request's words. */
-export interface UsageEvent {
+export interface ReportedUse {
   /** Milliseconds since the epoch. */
   at: number;
   toolKey: string;
-  /** Signed: positive for `succeeded` / `selected`, negative for `failed` (report-weights.ts). */
+  /** Signed: positive for `succeeded` / `selected`, negative for `failed` (report-events.ts). */
   weight: number;
   /** The request's index terms (core's tokenizer), each once. */
   terms: readonly string[];
@@ -20,7 +20,7 @@ export interface UsageEvent {
   search?: string;
 }
 
-export interface UsageModelOptions {
+export interface ProjectModelOptions {
   /** Evidence halves every this many ms (FEEDBACK_HALF_LIFE_DAYS). */
   halfLifeMs: number;
   /** Shrinkage: a tool with n reports (decayed) gets n / (n + priorReports) of its boost (FEEDBACK_MIN_REPORTS). */
@@ -72,19 +72,19 @@ const MIN_TERM_SHARE = 0.1;
  */
 export const DESTRUCTIVE_EVIDENCE = 4;
 
-export class UsageModel {
+export class ProjectModel {
   readonly #tools = new Map<string, ToolBag>();
   /**
    * The tools whose bag holds each term (kept as bags change), so a search reads only the bags that
-   * share a word with it: looking every bag up for every word took ~1 ms a search on ToolLens (415
-   * bags), as long as the lexical ranking itself.
+   * share a word with it: looking every bag up for every word cost as much as the lexical ranking
+   * itself (docs/performance.md#learning-from-use-npm-run-bench----feedback).
    */
   readonly #postings = new Map<string, Set<string>>();
   #origin: number | undefined;
   #entries = 0;
   #counted = 0;
 
-  constructor(private readonly options: UsageModelOptions) {}
+  constructor(private readonly options: ProjectModelOptions) {}
 
   /** Tools with a bag. */
   get size(): number {
@@ -102,7 +102,7 @@ export class UsageModel {
    * after `selected`) and is ignored otherwise (a repeat, or a `selected` after a `succeeded`), so a
    * tool's evidence is the number of distinct searches it served, not of reports.
    */
-  add(event: UsageEvent): void {
+  add(event: ReportedUse): void {
     if (!(event.weight !== 0) || !Number.isFinite(event.at)) return;
     this.#origin ??= event.at;
     const scaled = event.weight * 2 ** ((event.at - this.#origin) / this.options.halfLifeMs);
@@ -124,7 +124,7 @@ export class UsageModel {
   }
 
   /** Adds a signed (scaled) weight to a tool's report count and to each of the request's words. */
-  #fold(bag: ToolBag, event: UsageEvent, scaled: number, positive: number): void {
+  #fold(bag: ToolBag, event: ReportedUse, scaled: number, positive: number): void {
     bag.reports += scaled;
     bag.positive = Math.max(0, bag.positive + positive);
     for (const term of event.terms) {

@@ -1,11 +1,52 @@
 import { capRelevanceDownTheList, type RankedTool, type ToolInfo } from '@catalog-search/core';
-import type { LearnedBoost } from './usage-model.js';
+import type { LearnedBoost } from './project-model.js';
 
 /**
  * `meta.learning`: the project's past use raised a tool of this answer, or only other projects'
  * (shared learning) did, or the project has learned but nothing here matched.
  */
 export type LearningStatus = 'raised' | 'shared' | 'unchanged';
+
+/** The learning step of one search, for a project that has taught something (src/search/pipeline.ts). */
+export interface LearningStep {
+  apply(
+    ranked: RankedTool[],
+    request: { query: readonly string[]; tools: readonly ToolInfo[] },
+    maxResults: number,
+  ): { ranked: RankedTool[]; status: LearningStatus | undefined };
+}
+
+/** Where a search's boosts come from: the project's own reports, and other projects' (k-anonymous). */
+interface BoostSources {
+  /** A request's terms as the models key them (term-keys.ts). */
+  termsOf(query: readonly string[]): string[];
+  own?: (terms: readonly string[], now: number) => ReadonlyMap<string, LearnedBoost>;
+  shared?: (terms: readonly string[], tools: readonly ToolInfo[], now: number) => ReadonlyMap<string, LearnedBoost>;
+}
+
+/**
+ * The step: the project's own boosts first, then other projects' evidence, which is weaker
+ * (shared-model.ts). `meta.learning` says `raised` when the project's own use raised a tool,
+ * `shared` when only other projects' did.
+ */
+export function learningStep(sources: BoostSources): LearningStep {
+  return {
+    apply: (ranked, request, maxResults) => {
+      const now = Date.now();
+      const terms = sources.termsOf(request.query);
+      let learned: { ranked: RankedTool[]; status: LearningStatus | undefined } = { ranked, status: undefined };
+      if (sources.own) learned = applyBoosts(ranked, request.tools, sources.own(terms, now), maxResults);
+      if (sources.shared) {
+        const more = applyBoosts(learned.ranked, request.tools, sources.shared(terms, request.tools, now), maxResults);
+        learned = {
+          ranked: more.ranked,
+          status: more.status === 'shared' ? (learned.status === 'raised' ? 'raised' : 'shared') : learned.status,
+        };
+      }
+      return learned;
+    },
+  };
+}
 
 /**
  * The learning step, after the lexical (and semantic) ranking and before the rerank stage: each tool's
@@ -19,7 +60,7 @@ export type LearningStatus = 'raised' | 'shared' | 'unchanged';
  * may bring a delete up among the tools that match as well, never past a safer one (a compromised
  * agent's reports are the threat: docs/ranking.md).
  */
-export function applyLearning(
+export function applyBoosts(
   ranked: RankedTool[],
   tools: readonly ToolInfo[],
   boosts: ReadonlyMap<string, LearnedBoost>,
