@@ -2,24 +2,21 @@
 // worker threads (local-encoder-worker.ts loads the model once per thread and keeps it):
 //
 // - The query lane embeds searches' requests: EMBEDDINGS_THREADS threads (one by default) at the
-//   process's priority, a text per task. It never holds a tool text, so a request waits for no list.
-//   With one thread for both, a request waited behind the tool text in flight (~20–30 ms) while any list
-//   embedded, and a new 1,000-tool list's searches took 2.4–2.9× those with the stage off, p50.
+//   process's priority, a text per task. It never holds a tool text, so a request waits for no list
+//   (with one thread for both, a request waited behind the tool text in flight while any list embedded).
 // - The background lane embeds tool lists: one thread at nice 10 (thread-priority.ts), tasks of
-//   BACKGROUND_BATCH texts. It uses the CPU searches leave idle, so a new list no longer slows the
-//   searches of every project on the replica, and batches cost ~25 % less per text than one text per
-//   call (tfjs's fixed cost per call is shared): 1,000 tools in ~17 s of one core instead of ~26 s.
-// Each thread holds the model (~120 MB resident: 390 MB at start with two, 270 MB with one);
-// docs/performance.md, "Two lanes", has the figures.
+//   BACKGROUND_BATCH texts. It uses the CPU searches leave idle, so a new list does not slow the
+//   searches of every project on the replica, and batches share tfjs's fixed cost per call.
+// Each thread holds its own copy of the model.
 //
 // Every request text is a task of its project's, and the query lane takes them in turns between projects
-// (ProjectFairQueue), each project with a share of the queue: with one first-in-first-out queue, a
-// project sending 16-sub-query searches four at a time left another project 5 hybrid answers in 100
-// (the rest `busy` or `timeout`, p95 0.7–2.2 s); with turns, 100 in 100 (p95 193–222 ms). The background
-// lane needs no turns of its own: the background embedder sends one batch at a time, projects in turn.
+// (ProjectFairQueue), each project with a share of the queue, so one project's many sub-queries cannot
+// crowd another out. The background lane needs no turns of its own: the background embedder sends one
+// batch at a time, projects in turn.
 //
 // A deadline does not abort a task the worker has started: piscina would terminate the worker, and
-// the next task would pay the model's load again (~0.5 s). The caller stops waiting instead.
+// the next task would pay the model's load again. The caller stops waiting instead.
+// The figures behind each choice: docs/performance.md#the-semantic-stages-figures.
 import { Piscina } from 'piscina';
 import { boundedWait } from '../waits/bounded-wait.js';
 import { EmbeddingError, type EmbedCall, type Embedder } from './embedder.js';
@@ -31,11 +28,7 @@ import { forProject, ProjectFairQueue } from '../fairness/project-fair-queue.js'
 const fromSource = import.meta.url.endsWith('.ts');
 const WORKER = new URL(`./local-encoder-worker.${fromSource ? 'ts' : 'js'}`, import.meta.url);
 
-/**
- * Tool texts per background task. Per text, in one thread on a quiet core (192 tool texts of the
- * Smithery catalog, three rounds): 1 per call 19.8–28.4 ms of CPU, 4 per call 15.9–18.9, 8 per call
- * 15.6–20.2, 16 per call 16.9–22.7; 8 is as cheap as 4 and halves the calls.
- */
+/** Tool texts per background task: as cheap per text as 4, with half the calls (docs/performance.md#the-semantic-stages-figures). */
 const BACKGROUND_BATCH = 8;
 /** Background tasks waiting at most (the background embedder sends one at a time; this bounds a misuse). */
 const BACKGROUND_QUEUE = 4;
@@ -155,10 +148,10 @@ export function createEmbeddedSource(
     embed,
     /**
      * Loads the model in the query lane now (instead of on the first search) and embeds once (the first
-     * call pays ~100 ms of one-time setup); resolves with the ms it took and what runs the model. The
-     * background lane loads its own at the same time, at its lower priority, and is not waited for: with
-     * both waited for, a start under forced garbage collection on a busy machine outlasted Fastify's
-     * 10 s for the ready hook (the deadline-GC test, Node 24).
+     * call pays a one-time setup); resolves with the ms it took and what runs the model. The background
+     * lane loads its own at the same time, at its lower priority, and is not waited for: with both waited
+     * for, a start under forced garbage collection on a busy machine outlasted Fastify's time for the
+     * ready hook (the deadline-GC test).
      */
     async warmUp() {
       const started = performance.now();

@@ -119,9 +119,8 @@ const RELEARN_AFTER = 3;
 
 /**
  * The model's vector length, learnt from answers that passed their checks: a vector of another length
- * cannot be compared with the others. Learnt from the first valid answer (on main it was fixed by the
- * first vector read, before the answer was checked, so one malformed 3-dimension answer made every
- * healthy answer `invalid_response` until restart). Learnt anew when the endpoint names another
+ * cannot be compared with the others. Learnt from the first valid answer, never from one that failed
+ * its checks (one malformed answer must not make every healthy one `invalid_response`). Learnt anew when the endpoint names another
  * model in its answers, or after RELEARN_AFTER valid answers in a row of one new length (a model
  * replaced under the same name); the stage then embeds its cached vectors of the old length again.
  */

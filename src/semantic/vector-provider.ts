@@ -47,8 +47,8 @@ export interface VectorProviderOptions {
 
 /**
  * The default bound on a search's wait for its request's vector. Embedded encoder: a request of one or
- * two sentences takes 10–35 ms in the query lane, which holds no tool text (embedded-source.ts); 60 ms
- * leaves room for a busy machine. Endpoint: one HTTPS round trip.
+ * two sentences in the query lane, which holds no tool text (embedded-source.ts), with room for a busy
+ * machine. Endpoint: one HTTPS round trip (docs/performance.md#the-semantic-stages-figures).
  */
 const DEFAULT_QUERY_WAIT_MS = { embedded: 60, endpoint: 250 } as const;
 /** The longest a request's embeddings call may run: past its bound the search has gone on, and the vector is cached for the next. */
@@ -92,7 +92,7 @@ export class VectorProvider {
     this.#listKeysById = options.memory.cache<ListKeys>('list-keys', {
       sizeOf: (keys) => keys.ids.length * LIST_KEY_BYTES_PER_TOOL,
     });
-    // A list's vectors as one matrix, by tool-set id: 2 MB for 1,000 tools of 512 numbers (ListMatrix).
+    // A list's vectors as one matrix, by tool-set id (ListMatrix).
     this.#matrices = options.memory.cache<ListMatrix>('list-vectors', { sizeOf: (matrix) => matrix.bytes });
     this.#queryWaitMs = options.queryWaitMs ?? DEFAULT_QUERY_WAIT_MS[embedder.source];
     this.#breaker = new SourceBreaker({
@@ -202,10 +202,8 @@ export class VectorProvider {
    * Starts embedding the request now, before the lexical stage, so that the embedded encoder's thread
    * embeds it while this one ranks by words; `vectors()` then waits for that call rather than making
    * another. Only for a list named by its id whose matrix has vectors: a list's first search, which
-   * compares nothing, makes no call. A warm 1,000-tool hybrid search with a new request
-   * (alternating in one process, quiet machine, two runs): 32.2 / 32.4 ms p50 started after the lexical
-   * stage, 29.5 / 30.5 ms started before it (docs/performance.md, "Two lanes"). An endpoint's call waits for the semantic stage, whose trace
-   * context it carries.
+   * compares nothing, makes no call (the gain: docs/performance.md#the-semantic-stages-figures). An endpoint's call waits for the
+   * semantic stage, whose trace context it carries.
    */
   startRequest(projectId: string, query: readonly string[], listId: string): void {
     if (this.#closed || this.embedder.source !== 'embedded' || query.length === 0) return;
@@ -287,11 +285,10 @@ export class VectorProvider {
   }
 
   /**
-   * The tools' content ids, and the cache's keys for them: a text and a SHA-256 per tool, 1.8 ms of a
-   * 1,000-tool search on a quiet core (measured; up to 19 ms at load 16), as much as parsing the list.
-   * Worked out once per list and kept:
+   * The tools' content ids, and the cache's keys for them: a text and a SHA-256 per tool, as much work
+   * as parsing the list (docs/performance.md#the-semantic-stages-figures). Worked out once per list and kept:
    * - by the array, for a list searched by reference (`toolSet`), which is the very array the tool-set
-   *   store holds on every search (a WeakMap, as core's rank cache does; ~250 bytes per tool);
+   *   store holds on every search (a WeakMap, as core's rank cache does);
    * - by the list's tool-set id, for a list sent in full (a new array on every search), in the memory
    *   budget as the project's entry (its share, fair trimming), so that a router that resends its list
    *   pays for its keys once, not on every search.
@@ -322,13 +319,10 @@ export class VectorProvider {
    * list with empty rows looks them up again anyway, after asking the shared store.)
    * None (the caller looks the tools up as before) while the model's length is unknown, or for a list
    * whose matrix would take more than a quarter of what the project's vectors can (VectorCache
-   * projectBytes: 8 MB, 4,000 tools of 512 numbers, with the defaults), so that a large list does not
-   * push its own vectors and the project's other entries out.
+   * projectBytes), so that a large list does not push its own vectors and the project's other entries out.
    * A search of the matrix reads none of the list's vectors in the cache, so they age there: under
    * memory pressure they are the project's oldest entries and go first, and the matrix (read by every
-   * search) holds the list's vectors instead of them. Measured (service over HTTP, 1,000 tools of
-   * smithery_catalog, by-reference hybrid searches, main and this in alternating rounds, load 3–4):
-   * 6.92 → 5.31 ms of CPU per search, against a parse floor of 6.4–6.9 ms (docs/performance.md).
+   * search) holds the list's vectors instead of them (the gain: docs/performance.md#the-semantic-stages-figures).
    */
   #matrixOf(
     projectId: string,
