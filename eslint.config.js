@@ -34,7 +34,7 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       // `import { type A }` keeps a side-effect import in the JS; its fix writes `import type { A }`.
       '@typescript-eslint/no-import-type-side-effects': 'error',
-      // `let x` declared before a closure that reads it, assigned once below (app.ts's tool-set gauge).
+      // `let x` declared before a closure that reads it, assigned once below (services.ts's tool-set gauge).
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
       // `const { tools: _tools, ...envelope } = body` drops fields on purpose; `_` marks the unused.
       '@typescript-eslint/no-unused-vars': [

@@ -6,12 +6,12 @@ import { Server as NetServer, type Socket } from 'node:net';
  *
  * Node's `server.close()` destroys every idle keep-alive connection at once, and a client that sends
  * its next request on such a connection at that moment gets a reset: about one request per
- * keep-alive connection in the issue's SIGTERM test. HTTP/1.1 has one race-free way to retire a
- * connection: a response that says `Connection: close` (app.ts adds it to every response once
- * shutting down). So the drain stops accepting connections, lets every connection that is still
- * being used serve its next request with that header (the connection then closes after the
- * response), and closes only connections that have carried no request for `quietMs`: a client
- * that has been silent that long is not about to send (the same bet as any keep-alive timeout).
+ * keep-alive connection in a SIGTERM test (docs/operations.md#shutdown-without-resets). HTTP/1.1 has
+ * one race-free way to retire a connection: a response that says `Connection: close` (app.ts adds it
+ * to every response once shutting down). So the drain stops accepting connections, lets every
+ * connection that is still being used serve its next request with that header (the connection then
+ * closes after the response), and closes only connections that have carried no request for `quietMs`:
+ * a client that has been silent that long is not about to send (the same bet as any keep-alive timeout).
  */
 interface ConnectionDrain {
   /** Stops accepting connections and resolves once every connection is closed, or at `deadlineMs`. */

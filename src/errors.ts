@@ -1,15 +1,12 @@
+// Every error leaves the service as RFC 9457 `application/problem+json` with a stable `code` and
+// the `requestId`. One handler maps everything (our ProblemErrors, Fastify's own errors, plugin
+// errors) to that shape; a 5xx never carries internals.
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { MAX_LISTED_PROBLEMS } from '@catalog-search/core';
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-
-/**
- * Every error leaves the service as RFC 9457 `application/problem+json` with a stable `code` and
- * the `requestId`. One handler maps everything (our ProblemErrors, Fastify's own errors, plugin
- * errors) to that shape; a 5xx never carries internals.
- */
 
 export const ERROR_CODES = {
   INVALID_REQUEST: 400,

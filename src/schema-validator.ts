@@ -8,8 +8,8 @@ import { MAX_LISTED_PROBLEMS } from '@catalog-search/core';
  * Request validation with TypeBox's compiled checks (markedly faster than Fastify's default ajv on
  * a 1,000-tool list), as @fastify/type-provider-typebox's TypeBoxValidatorCompiler does, except that
  * it stops after the MAX_LISTED_PROBLEMS errors the answer lists. That compiler collects every error
- * first: a 4 MB body whose `query` held 2,000,000 numbers made 2,000,000 error objects, 2.7 s and
- * +659 MB of memory for one 400.
+ * first: a body of millions of wrong values made as many error objects, seconds of CPU and hundreds of
+ * MB for one 400 (docs/performance.md#validation-errors).
  */
 export const boundedValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
   const check = TypeCompiler.Compile(schema);

@@ -10,10 +10,9 @@ import { ProblemError } from '../errors.js';
  *
  * - Unknown `kid`: one refetch at most every `minRefetchMs` (jose's cooldown, counted from the last
  *   successful fetch); in between, unknown kids get 401 without a fetch. A freshly published key
- *   therefore verifies within about `minRefetchMs` whatever the traffic (get-jwks, used before, kept
- *   one key per kid and a global gate that random kids at 1 req/s held shut: 30 of 30 new-key tokens
- *   failed; with this resolver, 0 failures past the first second under 20 random kids/s, see
- *   test/reliability/jwks.test.ts).
+ *   therefore verifies within about `minRefetchMs` whatever the traffic, even while random kids keep
+ *   arriving (test/reliability/jwks.test.ts; figures: docs/operations.md#jwks); get-jwks's one key per
+ *   kid behind a global gate was held shut by a trickle of random kids.
  * - Refresh: after `cacheTtlMs` the set is refetched in the background while the last good set keeps
  *   serving, so a slow or hung key server delays nobody (jose alone would make requests wait for
  *   the refetch at expiry, and fail them when it times out).

@@ -1,12 +1,9 @@
+// AUTH_*: which key verifies tokens and the algorithms it allows. Exactly one key source may be set;
+// a public key pins the algorithms to its type, so an HS token signed with the public key cannot pass.
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import type { EnvReader } from './env-reader.js';
 import { isHttpUrl } from './http-url.js';
 import type { AuthConfig, AuthKey, JwtAlgorithm } from './types.js';
-
-/**
- * AUTH_*: which key verifies tokens and the algorithms it allows. Exactly one key source may be set;
- * a public key pins the algorithms to its type, so an HS token signed with the public key cannot pass.
- */
 
 /** A project claim of `""` or this names the unassigned project (src/auth/project.ts). */
 export const UNASSIGNED_PROJECT_ID = 'UNASSIGNED_PROJECT_ID';

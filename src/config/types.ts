@@ -1,7 +1,5 @@
-/**
- * The configuration's shape: what parse.ts builds from the environment (one frozen object, read
- * everywhere as `Config`). Field comments name the variable behind each value (variables.ts).
- */
+// The configuration's shape: what parse.ts builds from the environment (one frozen object, read
+// everywhere as `Config`). Field comments name the variable behind each value (variables.ts).
 import type { VARIABLES } from './variables.js';
 
 export type LogLevel = (typeof VARIABLES)['LOG_LEVEL']['allowed'][number];

@@ -1,15 +1,12 @@
+// Every environment variable the service reads, in one table: the parser takes each default and bound
+// from here (env-reader.ts), and `npm run config:docs` writes docs/configuration.md's tables and
+// .env.example from it, so the three cannot disagree (test/config/variables.test.ts checks both files).
+// Rules that tie variables together (one key source, LLM_* together, …) are code in parse.ts and auth.ts.
 import {
   DEFAULT_MAX_CONTEXT_CHARS,
   DEFAULT_MAX_DESCRIPTION_CHARS,
   DEFAULT_MAX_QUERY_CHARS,
 } from '@catalog-search/core';
-
-/**
- * Every environment variable the service reads, in one table: the parser takes each default and bound
- * from here (env-reader.ts), and `npm run config:docs` writes docs/configuration.md's tables and
- * .env.example from it, so the three cannot disagree (test/config/variables.test.ts checks both files).
- * Rules that tie variables together (one key source, LLM_* together, …) are code in parse.ts and auth.ts.
- */
 
 export type VariableKind = 'integer' | 'decimal' | 'boolean' | 'one-of' | 'string' | 'secret' | 'list';
 
@@ -67,7 +64,7 @@ export const SECTIONS = {
   embeddings: {
     title: 'Semantic stage',
     intro:
-      "Sentence embeddings fused with the lexical ranking: an embeddings endpoint (`EMBEDDINGS_BASE_URL`, on once set), or the embedded encoder (Universal Sentence Encoder lite, shipped in node_modules, run in worker threads) with `EMBEDDINGS=on`. The embedded encoder was on by default until wave 3 and is now opt-in, by issue 21's rule (on by default only within its budgets). Measured on a 2-core host: a search with a new request waits +25 to +38 ms p50 for its vector (budget: 30 ms), and while a new list is embedded 1–7 of 30 new requests per round missed the 60 ms bound and were answered by words only; a replica holds ~415 MB after a few searches instead of ~130 MB, serves a third of the by-reference searches per CPU-second, and spends ~21 s of one core on each new 1,000-tool list (at a low priority). What it gives: `npm run eval`'s NDCG@10 0.553 → 0.563 on average, and more of the right tools among the LLM stage's candidates (LiveMCPBench 0.85 → 0.90). Turn it on where that is worth the memory and the wait, or use an endpoint (docs/performance.md, \"The semantic stage's default\").",
+      "Sentence embeddings fused with the lexical ranking: an embeddings endpoint (`EMBEDDINGS_BASE_URL`, on once set), or the embedded encoder (Universal Sentence Encoder lite, shipped in node_modules, run in worker threads) with `EMBEDDINGS=on`. The embedded encoder is opt-in: a search with a new request waits for its vector (at most `EMBEDDINGS_QUERY_WAIT_MS`), a replica holds the model in memory, and each new tool list costs encoder CPU (at a low priority); in return ranking improves, and more of the right tools reach the LLM stage's candidates. Turn it on where that is worth the memory and the wait, or use an endpoint. What it costs and gives: [performance](performance.md#the-semantic-stages-default-opt-in).",
   },
   search: {
     title: 'Search limits',
@@ -271,7 +268,7 @@ export const VARIABLES = {
     defaultNote: '`on` when `EMBEDDINGS_BASE_URL` is set, else `off`',
     allowed: ['on', 'off'],
     description:
-      '`on`: the semantic stage runs, with the embeddings endpoint when `EMBEDDINGS_BASE_URL` is set, else with the embedded encoder (nothing to download). `off`: searches rank by words only (`meta.semantic: "off"`). Was `on` (the embedded encoder) until wave 3; why it changed is above. Startup logs name the active source.',
+      '`on`: the semantic stage runs, with the embeddings endpoint when `EMBEDDINGS_BASE_URL` is set, else with the embedded encoder (nothing to download). `off`: searches rank by words only (`meta.semantic: "off"`). Startup logs name the active source.',
   },
   EMBEDDINGS_BASE_URL: {
     section: 'embeddings',
@@ -306,7 +303,7 @@ export const VARIABLES = {
     min: 1,
     max: 64,
     description:
-      "Worker threads of the embedded encoder's query lane, which embeds searches' requests. Tool lists are embedded by one more thread, at a lower OS priority (`EMBEDDINGS_BACKGROUND_NICE`), so that a new list uses the CPU searches leave idle. Each thread holds the model (~120 MB resident).",
+      "Worker threads of the embedded encoder's query lane, which embeds searches' requests. Tool lists are embedded by one more thread, at a lower OS priority (`EMBEDDINGS_BACKGROUND_NICE`), so that a new list uses the CPU searches leave idle. Each thread holds its own copy of the model ([capacity](capacity.md#memory-per-warm-project-and-redis-per-project)).",
   },
   EMBEDDINGS_BACKGROUND_NICE: {
     section: 'embeddings',
@@ -333,7 +330,7 @@ export const VARIABLES = {
     min: 0,
     max: 100,
     description:
-      "The share of a search's remaining deadline it may wait for a new list's tool vectors. `0`: no search waits for them: a list's first searches rank lexically at lexical speed while its tools are embedded in the background, and its next searches fuse what is ready. Was 15 until wave 3: every search of a new 1,000-tool list then waited ~600 ms (p50 646 ms instead of 33 ms) for the half-minute the list took to embed.",
+      "The share of a search's remaining deadline it may wait for a new list's tool vectors. `0`: no search waits for them: a list's first searches rank lexically at lexical speed while its tools are embedded in the background, and its next searches fuse what is ready. Above `0`, a new list's first searches wait for its tools to be embedded, which takes seconds for a large list.",
   },
   EMBEDDINGS_QUERY_WAIT_MS: {
     section: 'embeddings',
@@ -379,7 +376,7 @@ export const VARIABLES = {
     min: 1,
     max: 1_000_000,
     description:
-      'Longest query item in characters (code points; 400 above). A hard limit only: ranking reads the first 2,000 characters of each item. At most 16 items (fixed by the API). Was 1,000 in UTF-16 units, which refused real tasks (the longest in ../shared/bench is 18,686 characters).',
+      'Longest query item in characters (code points; 400 above). A hard limit only: ranking reads the first 2,000 characters of each item. At most 16 items (fixed by the API).',
   },
   MAX_CONTEXT_CHARS: {
     section: 'search',
@@ -441,7 +438,7 @@ export const VARIABLES = {
     min: 0,
     max: 100_000,
     description:
-      'Searches one project may have waiting at once besides those: on the model or an embeddings endpoint, or for a work slot (429 `RATE_LIMITED` above). Waiting costs no CPU, but each waiting search holds its parsed request (up to `MAX_BODY_BYTES` of JSON). `0`: no search waits (searches waiting on the model keep their work slot, as before 25 Nov 2026).',
+      'Searches one project may have waiting at once besides those: on the model or an embeddings endpoint, or for a work slot (429 `RATE_LIMITED` above). Waiting costs no CPU, but each waiting search holds its parsed request (up to `MAX_BODY_BYTES` of JSON). `0`: no search waits (searches waiting on the model then keep their work slot).',
   },
   RATE_LIMIT_WORK_PER_MINUTE: {
     section: 'fairShare',
@@ -532,8 +529,8 @@ export const VARIABLES = {
     description:
       'Learning from use: `POST`/`DELETE /v1/catalog/feedback`, searches remembered by requestId, and the learned boost. `false`: the routes answer 404 and every search ranks as without reports.',
   },
-  // Chosen against poisoning (docs/ranking.md, "Poisoning"): a burst of fake reports fades in weeks,
-  // honest use that repeats weekly keeps half its lift or more; the eval's gains do not depend on it.
+  // Chosen against poisoning: a burst of fake reports fades in weeks, honest use that repeats weekly
+  // keeps half its lift or more. Why this value: docs/ranking.md#poisoning-threat-model-and-guards
   FEEDBACK_HALF_LIFE_DAYS: {
     section: 'feedback',
     kind: 'decimal',
@@ -543,8 +540,7 @@ export const VARIABLES = {
     description:
       "A report's weight halves every this many days; reports older than 8 half-lives are dropped (from a project's log in Redis at its next report: the log has no TTL, it is durable).",
   },
-  // Tuned with the eval's simulation (docs/ranking.md, "Learning from use"): 3 and 1 reach +0.05
-  // on MCPToolBench++ with ToolBench above 0; a prior of 1 report (cap 0.8) lost 0.011 on ToolBench.
+  // Tuned with the eval's simulation of reports. Why this value: docs/ranking.md#learning-from-use
   FEEDBACK_MIN_REPORTS: {
     section: 'feedback',
     kind: 'decimal',
@@ -554,8 +550,8 @@ export const VARIABLES = {
     description:
       'Shrinkage: a tool that served n (decayed) distinct searches gets n / (n + this) of its boost (n / (n + 4 × this) when its list marks it `destructiveHint: true`), so a single search moves it a quarter as far as many; repeated reports of one search count once.',
   },
-  // The lowest cap tried whose gains (ToolLens, MCPToolBench++, clean and noisy) stay inside the
-  // intervals of cap 1 (0.8 left ToolLens's noisy one): a learned tool cannot pass a lexical lead of 0.9.
+  // The lowest cap that keeps the eval's gains: a learned tool cannot pass a lexical lead of 0.9.
+  // Why this value: docs/ranking.md#poisoning-threat-model-and-guards
   FEEDBACK_MAX_BOOST: {
     section: 'feedback',
     kind: 'decimal',

@@ -1,12 +1,12 @@
 // Fair sharing of the service between projects. Counting requests is not enough: one project sending
-// maximum-size searches (16 sub-queries over 5,000 tools, 4.5 MB) at 2 per second, well inside its
-// request rate, raised another project's p95 from 18 ms to 3.8 s on the reliability scenario, because
-// ranking such a request holds the event loop for ~250 ms warm (≈ 1 s cold) and parsing it for ~30 ms.
+// maximum-size searches (16 sub-queries over 5,000 tools) twice a second, well inside its request rate,
+// made another project's searches wait behind it for seconds, because ranking and parsing such a request
+// hold the event loop (docs/performance.md#fair-sharing-between-projects).
 // So each project also has:
 // - a limit on searches being worked on at once (body read, parsed, filtered, ranked), and a separate one
 //   on searches waiting (on a model or an embeddings endpoint, or for a work slot): waiting costs no CPU,
-//   and counting it as work left a busy project (one router, many users) 8 answers and 12 refusals of 20
-//   concurrent searches while its model hung; now all 20 get their lexical answer;
+//   and counting it as work refused most of a busy project's (one router, many users) concurrent
+//   searches while its model hung (docs/performance.md#filtertools-rules-and-searches-waiting-on-a-model);
 // - a work budget: tools × sub-queries, the unit ranking time grows with, refilled at a steady rate;
 // - a byte budget: request bytes, which parsing and validation time grow with.
 // The budgets are token buckets that may go into debt: a search is admitted while its project's buckets
@@ -36,7 +36,8 @@ interface FairShareLimits {
 
 /**
  * Work units one millisecond of CPU costs, for work measured in time rather than in tools × sub-queries
- * (the `filter.tools` rules): ranking 16 sub-queries over 5,000 tools (80,000 units) takes ~250 ms warm.
+ * (the `filter.tools` rules): ranking's own rate, from a warm ranking of 16 sub-queries over 5,000 tools
+ * (80,000 units). Why this value: docs/performance.md#filtertools-rules-and-searches-waiting-on-a-model
  */
 export const WORK_PER_CPU_MS = 320;
 /** A bucket holds this many seconds of its rate: a project that was quiet may burst that much. */

@@ -1,7 +1,8 @@
-// `filter.tools` off the event loop. RE2 is linear, yet one 1.3 KB request (one 512-character tool,
-// five rules of 1,800 instructions each) held the event loop 0.6–0.9 s per request, and one project
-// sending it back to back took another project's p50 from 6.8 ms to 729 ms (four connections: 894 ms).
-// Core now refuses a rule set that could cost over MAX_STEPS_PER_TOOL on one tool, and checks time
+// `filter.tools` off the event loop. RE2 is linear, yet one small request (one 512-character tool, five
+// rules near the instruction cap) held the event loop most of a second, and one project sending it back
+// to back made another project's searches many times slower
+// (docs/performance.md#filtertools-rules-and-searches-waiting-on-a-model).
+// Core refuses a rule set that could cost over MAX_STEPS_PER_TOOL on one tool, and checks time
 // between tools; the rest runs here, in one worker thread (on a 2-core host the other core serves
 // requests), its time reported so that the route charges it to the project's work budget.
 //
@@ -25,8 +26,8 @@ const WORKER = new URL(`./filter-rule-worker.${fromSource ? 'ts' : 'js'}`, impor
 /**
  * Time the rules may take on one list in the worker. Longer than the client's 500 ms (which runs on
  * its caller's thread): here a slow filter holds no other request, only its own project's budget,
- * and the rules that an everyday list needs (the ReDoS test's 1,000 tools of 1,000 characters,
- * ~0.3 s quiet) must not be refused because the machine is busy (they were, in 3 runs of 3).
+ * and the rules that an everyday list needs (the ReDoS test's 1,000 tools of 1,000 characters) must
+ * not be refused because the machine is busy. Why this bound: docs/performance.md#the-filter-threads-time-budget
  */
 const WORKER_FILTER_BUDGET_MS = 2_000;
 /** Rule sets one project may have waiting for the worker. */

@@ -1,7 +1,7 @@
-// One memory budget for every cache the service keeps. Caches used to be bounded by entry counts,
-// and an entry's size is the tenant's to choose: 25 tools with 180 KB descriptions took RSS from
-// 148 MB to 3.2 GB in a minute. Here every entry is accounted in bytes (its key included) against
-// one budget (CACHE_MEMORY_MB), and the budget is shared fairly between projects:
+// One memory budget for every cache the service keeps. Bounding caches by entry counts is not enough:
+// an entry's size is the tenant's to choose, and a few tools with huge descriptions grew the process by
+// gigabytes in a minute (docs/operations.md#memory). Here every entry is accounted in bytes (its key
+// included) against one budget (CACHE_MEMORY_MB), and the budget is shared fairly between projects:
 // - no project holds more than `projectShare` of it (CACHE_PROJECT_SHARE): past that, the project's
 //   own least recently used entries go, whatever cache they belong to;
 // - when the whole budget is full, the largest projects are trimmed first, down to a common level
@@ -61,7 +61,7 @@ export interface ProjectCache<V> {
   /**
    * `key` as the budget holds it, for getHeld. For a caller that looks the same keys up on every
    * request (a list's vectors, on every search of it) and keeps these: a key made anew for each lookup
-   * is a new string to hash, 0.14 ms of the 0.16 ms that 1,000 lookups took (measured).
+   * is a new string to hash, most of a lookup's time (docs/performance.md#tool-set-references).
    */
   heldKey(key: string): HeldKey;
   /** get, by a key from heldKey. */
@@ -148,8 +148,9 @@ export class MemoryBudget {
       }
     };
     // Entries in order of use, oldest first, when the cache has a byte limit of its own below the
-    // budget (one at or above it never binds first, and the list costs time on every lookup: 0.18 →
-    // 0.41 ms per 1,000). An entry leaves the list whenever it leaves the cache (untrack).
+    // budget (one at or above it never binds first, and the list costs time on every lookup:
+    // docs/performance.md#the-memory-budgets-lookups). An entry leaves the list whenever it leaves the
+    // cache (untrack).
     const maxBytes = options.maxBytes !== undefined && options.maxBytes < this.maxBytes ? options.maxBytes : undefined;
     const used = maxBytes === undefined ? undefined : new Map<string, { projectId: string; key: string }>();
     const untrack =

@@ -1,7 +1,6 @@
+// The parts of openapi.yaml that no route declares: info, compatibility rules, security scheme, tags.
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import { API_VERSION, API_VERSION_HEADER } from '../schemas/api-version.js';
-
-/** The parts of openapi.yaml that no route declares: info, compatibility rules, security scheme, tags. */
 
 const DESCRIPTION = `
 Tool search for MCP routers. A router that aggregates many MCP servers exposes a \`tool_discovery\`

@@ -1,10 +1,7 @@
-/**
- * Turns the TypeBox schemas that carry an `$id` (ToolInfo, SearchRequest, SearchResponse, Problem,
- * ...) into `#/components/schemas/<id>` references wherever routes use them, and emits each one
- * once under components. @fastify/swagger alone inlines top-level route schemas and hoists only
- * nested ones, which gives generated clients anonymous types.
- */
-
+// Turns the TypeBox schemas that carry an `$id` (ToolInfo, SearchRequest, SearchResponse, Problem,
+// ...) into `#/components/schemas/<id>` references wherever routes use them, and emits each one
+// once under components. @fastify/swagger alone inlines top-level route schemas and hoists only
+// nested ones, which gives generated clients anonymous types.
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
 

@@ -15,8 +15,8 @@ interface SharedStoreEvents {
 /**
  * After a command times out, Redis is left alone this long (every use takes its in-process path at
  * once), then the next command tries it again. Without the pause a Redis that stops answering cost
- * each search one timeout per Redis use (rate limit, tool set, query and tool vectors, LLM answer):
- * 11 timeouts over 4 searches in test/redis/slow-redis.test.ts, where now one search pays one.
+ * each search one timeout per Redis use (rate limit, tool set, query and tool vectors, LLM answer); with
+ * it one search pays one (test/redis/slow-redis.test.ts; figures: docs/operations.md#redis).
  */
 const PAUSE_AFTER_TIMEOUT_MS = 1000;
 

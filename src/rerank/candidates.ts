@@ -11,10 +11,8 @@
 // get shorter down the ranking: the best `detailedCount` get detailed lines (200 description
 // characters, 8 parameter names), the next ones to `briefFrom` compact lines (60, 2), the rest brief
 // lines (40, 1): name, server and a description's first clause still say what a tool does, and the
-// budget reaches deeper, where the tools words barely matched sit. Measured with eval's candidate
-// recall at the default 7,000 tokens (95 LiveMCPBench and 200 ToolLens requests, warm): with one
-// compact size of 80 characters and 4 names, 172 / 197 candidates and recall 0.887 / 0.922; with these
-// three sizes 200 / 217 candidates and 0.907 / 0.934 (docs/ranking.md has every set).
+// budget reaches deeper, where the tools words barely matched sit: more candidates, and more of the
+// right ones, in the same tokens. Why these sizes: docs/ranking.md#semantic-stage ("Candidate recall").
 import type { RankedTool, ToolInfo } from '@catalog-search/core';
 import { readablePart, sanitizeData } from './sanitize.js';
 import type { LineParts, LinePartsCache } from './token-count.js';

@@ -11,9 +11,9 @@ const NEEDS_DEFUSING = /[<>|]|```/;
 
 /**
  * Cleaning only ever shortens text, so a line of `maxChars` is read from the first READ_FACTOR ×
- * maxChars characters: a 180 KB description costs no more than a short one (cleaning it whole took
- * ~5 ms, for every tool of every search). Text made mostly of whitespace or invisible characters
- * may then give a line shorter than it could be.
+ * maxChars characters: a 180 KB description costs no more than a short one (cleaning it whole was
+ * paid for every tool of every search). Text made mostly of whitespace or invisible characters may
+ * then give a line shorter than it could be. Why: docs/performance.md#long-descriptions-in-candidate-lines
  */
 const READ_FACTOR = 8;
 

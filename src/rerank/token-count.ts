@@ -1,8 +1,8 @@
 // Prompt size is measured in tokens of OpenAI's o200k_base encoding (gpt-tokenizer, pure JS). Other
 // model families (Llama, Qwen, Mistral) split text differently, typically within ±20% for
 // English; the default budget leaves room for that below common 8k–32k context windows.
-// Counting (≈0.05 ms per tool line) and sanitising are the costly parts of candidate selection, and
-// routers send the same tool list with every request, so line parts and counts are memoised per project.
+// Counting and sanitising are the costly parts of candidate selection, and routers send the same tool
+// list with every request, so line parts and counts are memoised per project.
 import { createRequire } from 'node:module';
 import { detachString } from '@catalog-search/core';
 import { boundedKey, stringBytes, type ProjectCache } from '../memory/exports.js';
@@ -11,9 +11,9 @@ type CountTokens = (text: string) => number;
 let countTokens: CountTokens | undefined;
 
 /**
- * o200k's tables are loaded on first use, not at start: building them cost 1.8 s of start-up and
- * 72 MB of RSS (measured on the 2-core machine under load; about a third of the image's cold start),
- * which a deployment without an LLM (the default) never needs. With an LLM, createReranker loads
+ * o200k's tables are loaded on first use, not at start: building them is a large part of the image's
+ * cold start, in time and memory (docs/self-hosting.md#image-size-and-cold-start), which a deployment
+ * without an LLM (the default) never needs. With an LLM, createReranker loads
  * them at start so that no search pays for it. Synchronous (`require`), as counting is.
  */
 export function loadTokenizer(): CountTokens {
@@ -27,9 +27,9 @@ export const MESSAGE_OVERHEAD_TOKENS = 4;
 
 /**
  * o200k's byte-pair merging is quadratic in the length of one pre-token (a run of letters, of
- * punctuation or of whitespace): `countTokens('\n'.repeat(1e5))` took 7.6 s, 3e4 newlines 0.55 s.
- * So a run of one character class is cut every `MAX_RUN` characters and each piece counted on its
- * own: work is linear in the text (a 256-character run costs ≈ 0.04 ms), the count is exact for text
+ * punctuation or of whitespace): a long run of newlines took seconds
+ * (docs/operations.md#a-model-that-misbehaves). So a run of one character class is cut every `MAX_RUN`
+ * characters and each piece counted on its own: work is linear in the text, the count is exact for text
  * without such runs, and over-counts a long run by at most a token per cut.
  */
 const MAX_RUN = 256;

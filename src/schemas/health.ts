@@ -1,7 +1,6 @@
+// Route schemas (documentation + a schema per status) of the probes; they need no token.
 import { Type } from '@sinclair/typebox';
 import { COMMON_RESPONSE_HEADERS, problemResponse } from './responses.js';
-
-/** Route schemas (documentation + a schema per status) of the probes; they need no token. */
 
 const StatusSchema = Type.Object({ status: Type.String() }, { $id: 'HealthStatus', additionalProperties: false });
 

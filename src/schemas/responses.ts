@@ -1,11 +1,8 @@
+// Response building blocks for route schemas. Fastify serializes each status with the schema under
+// its media type; @fastify/swagger turns the same objects into the OpenAPI responses, so what is
+// documented is what is sent.
 import { ProblemError, ProblemSchema, problemBody, type ErrorCode, type FieldError, type Problem } from '../errors.js';
 import { API_VERSION, API_VERSION_HEADER } from './api-version.js';
-
-/**
- * Response building blocks for route schemas. Fastify serializes each status with the schema under
- * its media type; @fastify/swagger turns the same objects into the OpenAPI responses, so what is
- * documented is what is sent.
- */
 
 const PROBLEM_MEDIA_TYPE = 'application/problem+json';
 

@@ -7,9 +7,9 @@ import {
 
 /**
  * Rankings of at least this much work (tools × sub-queries) let other requests run between their
- * steps (one per sub-query, ~15 ms at 5,000 tools): in one piece, 16 sub-queries over 5,000 tools held
- * the event loop ~250 ms, and every other project's searches waited behind it. Smaller ones run in
- * one go (a 1,000-tool, 1-query ranking is a few ms; pausing would only add latency).
+ * steps (one per sub-query): in one piece, the largest searches held the event loop long enough that
+ * every other project's searches waited behind them. Smaller ones run in one go (pausing would only
+ * add latency). Why this bound: docs/performance.md#fair-sharing-between-projects
  */
 const STEPPED_RANKING_WORK = 10_000;
 

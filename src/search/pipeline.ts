@@ -1,3 +1,6 @@
+// The search pipeline, read top to bottom: prepare → lexical → semantic → (learning) → rerank under
+// the deadline → respond. `runSearch` is the whole of it for one validated request; `searchCatalog`
+// the ranking stages of a prepared search.
 import {
   needsWholeRanking,
   type PreparedSearch,
@@ -25,12 +28,6 @@ import { rerankWithinDeadline, type Reranker, type RerankStats } from '../rerank
 import { answerableToolSet, respond } from './respond.js';
 import { rankHybrid } from '../semantic/stage.js';
 import type { FilterRulePool } from '../fairness/filter-rule-pool.js';
-
-/**
- * The search pipeline, read top to bottom: prepare → lexical → semantic → (learning) → rerank under
- * the deadline → respond. `runSearch` is the whole of it for one validated request; `searchCatalog`
- * the ranking stages of a prepared search.
- */
 
 /** The service's parts a search uses (src/services.ts builds them once). */
 export interface SearchServices {

@@ -1,3 +1,12 @@
+// The prepare stage, in two steps around the schema's validation of the envelope:
+// 1. `readRequestList` (before validation): the configurable limits the wire schema cannot know, then
+//    the tool list, by reference (`toolSet`, from this project's store) or sent in full (`tools` or
+//    `servers`, read by core one tool at a time: an unusable tool is skipped and reported, only a
+//    malformed list is a 400). The body is read, never changed.
+// 2. `prepareRequest` (after validation): `filter.tools` rules in their worker (their CPU charged to
+//    the project), the other filters and the envelope through core's `prepareSearch` (as the client's
+//    fallback does), the list registered for references once the request is known to be valid, and the
+//    search's work charged.
 import {
   countTools,
   exceedsCodePoints,
@@ -19,18 +28,6 @@ import type { ToolSetStore } from '../tool-sets/tool-set-store.js';
 import type { Deadline } from '../waits/deadline.js';
 import type { FairShare } from '../fairness/fair-share.js';
 import type { FilterRulePool } from '../fairness/filter-rule-pool.js';
-
-/**
- * The prepare stage, in two steps around the schema's validation of the envelope:
- * 1. `readRequestList` (before validation): the configurable limits the wire schema cannot know, then
- *    the tool list, by reference (`toolSet`, from this project's store) or sent in full (`tools` or
- *    `servers`, read by core one tool at a time: an unusable tool is skipped and reported, only a
- *    malformed list is a 400). The body is read, never changed.
- * 2. `prepareRequest` (after validation): `filter.tools` rules in their worker (their CPU charged to
- *    the project), the other filters and the envelope through core's `prepareSearch` (as the client's
- *    fallback does), the list registered for references once the request is known to be valid, and the
- *    search's work charged.
- */
 
 interface RequestLimits {
   maxTools: number;

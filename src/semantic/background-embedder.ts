@@ -57,8 +57,9 @@ export class BackgroundEmbedder {
    * or failed, with the failure if one did, or with undefined once `signal` aborts (the texts stay
    * queued); without a signal, at once. Keys that did not fit are resolved at once: they stay lexical
    * until a later search queues them. A key's text is asked for only when the key is queued: every
-   * search of a list being embedded names all its tools without vectors, and working out 1,000 tool
-   * texts took 5–13 ms on a quiet core (10–50 ms at load 5), as much as the rest of the search.
+   * search of a list being embedded names all its tools without vectors, and working out every tool's
+   * text costs as much as the rest of the search
+   * (docs/performance.md#two-lanes-requests-apart-lists-at-a-lower-priority).
    */
   embed(
     projectId: string,
@@ -156,8 +157,8 @@ export class BackgroundEmbedder {
   }
 
   /**
-   * Drops every queued text (the process is closing): one log line says how many, where each failed
-   * batch had logged a warning with a stack (2,840 lines, 3.7 MB at one shutdown).
+   * Drops every queued text (the process is closing): one log line says how many, rather than a
+   * warning with a stack for each batch (thousands of lines at one shutdown).
    */
   close(): void {
     if (this.#closed) return;

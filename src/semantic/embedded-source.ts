@@ -37,8 +37,8 @@ interface EmbeddedSourceOptions {
   /** Threads of the query lane (EMBEDDINGS_THREADS, default 1). The background lane has one. */
   threads?: number;
   /**
-   * The background lane's nice value (EMBEDDINGS_BACKGROUND_NICE, default 10): ~10 % of a core it shares
-   * with a busy thread at nice 0, all of an idle one.
+   * The background lane's nice value (EMBEDDINGS_BACKGROUND_NICE, default 10): little of a core it shares
+   * with a busy thread at nice 0, all of an idle one (docs/performance.md, "Two lanes").
    */
   backgroundNice?: number;
   /**

@@ -29,14 +29,12 @@ export interface FusionOptions {
 }
 
 /**
- * Score-level fusion, tuned with the sweep in docs/ranking.md on the eight public sets (paired bootstrap
- * against the earlier default, rank fusion with strong lexical matches on top). A tool adds meaning only
- * where it stands out (z ≥ 2.5): with a linear add from the 30th percentile of similarity up (every tool
- * adds a little), five sets gained 0.014–0.033 but Toolink lost 0.047 (interval −0.069 to −0.023), and
- * even a weight of 0.1 lost 0.034 there: the encoder's noise reordered near-ties among word matches.
- * With the floor at z 2.5 no set is worse outside noise (average NDCG@10 0.556 → 0.561). A weight that
- * grows as words match less (`weakWeight` 0.7–1.5) lost 0.014–0.056 on ToolBench, so it is equal to
- * `weight`; the cap of 3 lets a tool that stands out very far (z ≥ 8.5) pass any word match.
+ * Score-level fusion, tuned with the eval's sweep on the eight public sets. A tool adds meaning only
+ * where it stands out (z ≥ 2.5): when every tool added a little (a linear add from a low percentile of
+ * similarity up), the encoder's noise reordered near-ties among word matches and Toolink lost, even at a
+ * small weight; with the floor no set is worse outside noise. A weight that grows as words match less
+ * lost on ToolBench, so `weakWeight` equals `weight`; the cap of 3 lets a tool that stands out very far
+ * (z ≥ 8.5) pass any word match. Why these values: docs/ranking.md#semantic-stage (the fusion sweep).
  */
 export const DEFAULT_FUSION: FusionOptions = {
   weight: 0.35,
@@ -56,7 +54,7 @@ export const DEFAULT_FUSION: FusionOptions = {
  * unrelated to the request the best z is about √(2 ln n) by chance alone (3.5 for 500 tools, 4.3 for
  * 10,000), so relevance starts `margin` above that and reaches `max` `span` further: a request nothing
  * fits stays low in a list of any size. Capped below a good word match: meaning alone is weaker
- * evidence. Measured with eval's calibration report (docs/ranking.md).
+ * evidence. Why these values: docs/ranking.md#semantic-stage (eval's calibration report).
  */
 const SEMANTIC_RELEVANCE = { margin: 0.5, span: 3, max: 0.6 };
 
@@ -109,7 +107,7 @@ export function fuseHybrid(
     lexical.find((ranked) => ranked.relevance > 0 && ranked.relevance < options.strongRelevance)?.score ?? 0;
 
   // Per tool index: its fused score, lexical entry and place (1: fused, 2: kept on top). Arrays by index
-  // rather than a Map of entry objects (fusing 1,000 tools: 0.28–0.39 ms instead of 0.37–0.48 ms).
+  // rather than a Map of entry objects: faster (docs/performance.md#tool-set-references).
   const scores = new Float64Array(tools.length);
   const listed = new Uint8Array(tools.length);
   const lexicalOf = new Array<RankedTool | undefined>(tools.length);
@@ -156,11 +154,12 @@ export function fuseHybrid(
 
 /**
  * The `depth` tools of highest similarity (of the `compared` that have one), most similar first, the
- * lower index first among equals: the first `depth` of all of them sorted so. Only those are fused in;
- * sorting all 1,000 tools of a list by a comparator took 0.39–0.50 ms a search (micro-benchmark, load
- * 5–6). Here the similarities are sorted as numbers (no comparator), the `depth`-th largest read off,
- * and only the tools at or above it (`depth` and any ties) sorted by the comparator: every tool left
- * out has `depth` tools before it, so the first `depth` are the same, in the same order.
+ * lower index first among equals: the first `depth` of all of them sorted so. Only those are fused in,
+ * and sorting a whole list by a comparator was a noticeable part of a search
+ * (docs/performance.md#a-search-by-reference-the-lists-vectors-as-one-matrix). Here the similarities
+ * are sorted as numbers (no comparator), the `depth`-th largest read off, and only the tools at or above
+ * it (`depth` and any ties) sorted by the comparator: every tool left out has `depth` tools before it,
+ * so the first `depth` are the same, in the same order.
  */
 function mostSimilar(similarity: ArrayLike<number>, compared: number, depth: number): number[] {
   const values = new Float64Array(compared);

@@ -16,9 +16,9 @@ export const LOCAL_SCRIPTS: readonly string[] = ['Latin'];
 
 /**
  * What runs the model: TensorFlow.js's WebAssembly backend with SIMD, one thread (tfjs turns its
- * threaded build off under Node). Matrix products are 87 % of a query's time and run at ~14 G
- * multiply-adds/s on one core here, about what 128-bit WebAssembly SIMD allows, so a query costs ~4 ms
- * plus ~0.4 ms per token (docs/performance.md).
+ * threaded build off under Node). Matrix products are most of a query's time and run at about what
+ * 128-bit WebAssembly SIMD allows on one core, so a query costs a fixed part plus a part per token
+ * (figures: docs/performance.md#semantic-stage-npm-run-bench----semantic).
  */
 export interface EncoderBackend {
   name: string;

@@ -5,8 +5,8 @@
  * endpoint's request vector that was not ready within its bound) it opens for `coolDownMs`: no call is made, and
  * searches answer lexically at lexical speed (`meta.semantic: "unavailable"`). Then one call is let
  * through as a probe: a success closes it, a failure opens it again for twice as long (up to
- * `maxCoolDownMs`). Measured on main before it: a hanging endpoint cost every search its wait (611 ms
- * instead of 20 ms), forever.
+ * `maxCoolDownMs`). Without it a hanging endpoint cost every search its whole wait, for as long as it
+ * hung (docs/performance.md#a-failing-embeddings-source).
  *
  * Hand-written rather than a circuit-breaker library: the outcomes it counts are not only calls (a
  * request vector that missed its bound is a failure even though the call goes on), and it needs no

@@ -1,8 +1,8 @@
 // The background lane's thread runs at a lower OS priority than the process, so that embedding a new
 // list uses the cores searches leave idle instead of taking turns with them. On Linux every thread has
-// its own nice value, set by its thread id (`/proc/thread-self`); raising it needs no privilege. With the
-// encoder's thread at nice 10, a busy thread at nice 0 on the same core got 1.84–1.92× the CPU it got
-// beside a thread at nice 0 (docs/performance.md, "Two lanes").
+// its own nice value, set by its thread id (`/proc/thread-self`); raising it needs no privilege. At nice
+// 10 the encoder's thread leaves a busy thread at nice 0 on the same core most of the CPU
+// (docs/performance.md#two-lanes-requests-apart-lists-at-a-lower-priority).
 import { readlinkSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 

@@ -1,13 +1,8 @@
+// What the encoder reads of a tool, and of a request. The embedded encoder's cost grows with the tokens
+// it reads (a fixed part per text plus a part per token), so a tool's text keeps what says what the tool
+// does and leaves out what repeats or pads it: fewer tokens, a list embedded sooner, and eval's NDCG@10
+// within noise on every set. Figures: docs/ranking.md#semantic-stage ("What is embedded").
 import type { ToolInfo } from '@catalog-search/core';
-
-/**
- * What the encoder reads of a tool, and of a request. The embedded encoder's cost grows with the tokens
- * it reads (~0.4 ms each on a quiet core, plus ~4 ms per text), so a tool's text keeps what says what the
- * tool does and leaves out what repeats or pads it. Measured on the first 1,000 tools of the Smithery
- * catalog (docs/ranking.md, "What is embedded"): the earlier text (server and tool name, title, first 300
- * description characters) read 44 tokens per tool on average; this one reads 24, and the list embeds in
- * about 0.55× the time, with eval's NDCG@10 within noise on every set.
- */
 
 /** Description characters embedded at most, within its first sentence. */
 export const EMBEDDED_DESCRIPTION_CHARS = 120;
@@ -20,7 +15,7 @@ const SERVER_WORDS = 3;
 
 /**
  * Words every MCP server name may carry that say nothing of what it does. Each costs the encoder a
- * token or two per tool (9 of a Smithery tool's 44 tokens were its server name).
+ * token or two per tool.
  */
 const GENERIC_SERVER_WORDS = new Set(['mcp', 'server', 'servers']);
 
@@ -73,9 +68,9 @@ export function toolText(tool: ToolInfo): string {
 
 /**
  * Words a request spends on asking and on grammar ("Can you please help me find the …") that say nothing
- * of which tool fits; each costs the encoder a token (~0.4 ms). Left out, they cut eval's requests by
- * 3–18 tokens on average (LiveMCPBench 41.6 → 35.5, ToolBench 61.1 → 43.4), eval's NDCG@10 within noise
- * on every set. Compared in lower case, without trailing punctuation.
+ * of which tool fits; each costs the encoder a token. Left out, they shorten eval's requests, with
+ * eval's NDCG@10 within noise on every set (docs/ranking.md#semantic-stage, "What is embedded").
+ * Compared in lower case, without trailing punctuation.
  */
 const FILLER_WORDS = new Set([
   // Asking: who asks, and how politely.
@@ -93,8 +88,8 @@ const WORD_PARTS = /^([("'`[]*)(.*?)([)"'`\],.;:!?]*)$/;
  * A URL as its host and a file path as its file type: "https://www.youtube.com/watch?v=arj7oStGLkU" →
  * "youtube.com" (24 tokens → 4), "/root/markdown/baidu_report.md" → "md file" (16 → 2). What tool fits
  * is in the site and the kind of file; the rest of a link or path is identifiers the encoder reads piece
- * by piece (37 % of LiveMCPBench's tokens, 46 % of MCPToolBench++'s, were in such words). Anything else
- * is returned as it was.
+ * by piece, a large share of some sets' tokens (docs/ranking.md#semantic-stage, "What is embedded").
+ * Anything else is returned as it was.
  */
 function shortWord(word: string): string {
   const [, open = '', core = '', close = ''] = WORD_PARTS.exec(word) ?? [];
@@ -109,15 +104,14 @@ function shortWord(word: string): string {
 }
 
 /**
- * The text embedded for a sub-query, in the service and in eval alike (eval once embedded a prefix the
- * service does not, and measured another ranking than the one served): its first
+ * The text embedded for a sub-query, in the service and in eval alike (so that eval measures the
+ * ranking served): its first
  * `EMBEDDED_QUERY_CHARS` characters with white space collapsed, URLs and file paths shortened
  * (`shortWord`) and filler words left out, e.g. "Can you save the summary to /root/markdown/cv.md?" →
- * "save summary md file?"; a request of nothing but filler is embedded as it was. LiveMCPBench's tasks
- * read 23 tokens (median) instead of 36 and cost the encoder 0.70–0.75× the CPU time,
- * MCPToolBench++'s requests 16 instead of 25 (0.85–0.87×); eval's warm NDCG@10 is within noise on every
- * set (docs/ranking.md, "What is embedded"). Shorter cuts (a cap at 120 or 150 characters, or the first sentence only) cost
- * ToolBench 0.017–0.031, whose requests ask for several tools one sentence after another.
+ * "save summary md file?"; a request of nothing but filler is embedded as it was. Fewer tokens, so less
+ * encoder CPU, with eval's warm NDCG@10 within noise on every set; shorter cuts (a lower character cap,
+ * or the first sentence only) lose ranking on ToolBench, whose requests ask for several tools one
+ * sentence after another. Figures: docs/ranking.md#semantic-stage ("What is embedded").
  */
 export function queryText(query: string): string {
   const text = collapsed(query).slice(0, EMBEDDED_QUERY_CHARS);

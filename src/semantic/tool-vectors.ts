@@ -63,13 +63,13 @@ const MATRIX_OVERHEAD_BYTES = 256;
 /**
  * One list's tool vectors as one matrix (row `index` is tool `index`'s vector) and which rows are
  * filled. Kept per list by the vector provider, so that a search of a list it already holds does no
- * per-tool cache lookups (1,000 lookups were ~13 % of a by-reference search's CPU in a profile) and the
+ * per-tool cache lookups (a large share of a by-reference search's CPU in a profile) and the
  * similarities read one block of memory instead of 1,000 vectors scattered over the heap.
  *
  * The numbers stay 32-bit floats (2 MB per 1,000 tools of 512 numbers). 64-bit ones convert nothing as
- * they are read and were faster in a micro-benchmark (0.90–1.18 against 1.17–1.91 ms, the rows hot in
- * the processor's cache), but slower in the service, where a search's other work leaves little of 4 MB
- * in the cache: by-reference searches 6.18 against 5.31 ms of CPU, alternating rounds, load 3–4.
+ * they are read and win a micro-benchmark, with the rows hot in the processor's cache, but lose in the
+ * service, where a search's other work leaves little of the cache for twice the bytes.
+ * Figures: docs/performance.md#a-search-by-reference-the-lists-vectors-as-one-matrix
  *
  * Rows are copies of the vector cache's vectors: a vector is what its content id names (model and
  * text), so a row once filled stays right even when the cache later evicts the vector. The matrix is an
@@ -171,10 +171,11 @@ export class ListMatrix implements ToolVectors {
  * Each tool's best similarity over the queries (the largest dot product, as `bestDot`), NaN where the
  * tool has no vector of the queries' length; and how many were compared.
  *
- * Over a matrix (ListMatrix.bestDots) the rows are read in place, one block of memory: 1,000 rows × 2
- * queries × 512 took 1.87 ms against 2.26–2.52 ms over vectors held one by one in the cache (views of
- * the matrix per row: 2.03–2.30 ms; micro-benchmark, load 5). The sums are `bestDot`'s, in the same
- * order: the same results to the last bit (test/semantic/tool-vectors.test.ts).
+ * Over a matrix (ListMatrix.bestDots) the rows are read in place, one block of memory: faster than
+ * vectors held one by one in the cache, or than views of the matrix per row
+ * (docs/performance.md#a-search-by-reference-the-lists-vectors-as-one-matrix).
+ * The sums are `bestDot`'s, in the same order: the same results to the last bit
+ * (test/semantic/tool-vectors.test.ts).
  */
 export function bestDots(
   queries: readonly Float32Array[],

@@ -24,7 +24,7 @@ export interface SharedVectors {
  * Scope: per project. Tool vectors are not secrets, but a cache shared across projects would tell one
  * project which tools another sent: a list some other tenant had already embedded would answer
  * `meta.semantic: "hybrid"` (and faster) on its first search. The price is embedding a popular tool
- * once per project that sends it (~15 ms of worker CPU, 2 KB). Query vectors are tenant data too.
+ * once per project that sends it (its encoder time, and 2 KB). Query vectors are tenant data too.
  *
  * Entries of the service's one memory budget (src/memory: CACHE_MEMORY_MB, fair across projects), and
  * all vectors together stay within EMBEDDINGS_CACHE_MB besides (least recently used out first, whichever

@@ -21,8 +21,8 @@ interface ToolSetStoreOptions {
 
 /**
  * A parsed tool list held in memory takes about this many bytes per character of its canonical
- * JSON: 1.37 measured (heap growth of 20 parsed copies of 1,000 real tools, 788 KB of JSON each),
- * rounded up for lists with non-Latin-1 text, whose strings take two bytes a character.
+ * JSON (measured a little under it: docs/performance.md#a-held-tool-lists-bytes), rounded up for
+ * lists with non-Latin-1 text, whose strings take two bytes a character.
  * Used to bound the in-process store in bytes.
  */
 const ESTIMATED_BYTES_PER_CHAR = 2;
@@ -121,8 +121,8 @@ export class ToolSetStore {
   /**
    * The array this store holds for the list this project sent last, when a body's `tools`, as parsed,
    * read as its tools (core's readsAs, tool by tool): reading them (readToolList) would give the held
-   * tools again, so they are not read. Routers send the same list with every search; reading 1,000
-   * tools was 8 % of the service's CPU per full-list search (profile, stage off).
+   * tools again, so they are not read. Routers send the same list with every search, and reading it
+   * was a large share of a full-list search's CPU (docs/performance.md#a-list-sent-again-as-it-was-not-read-again).
    */
   heldListSentAs(projectId: string, sent: readonly unknown[]): ToolInfo[] | undefined {
     const held = this.#latest(projectId)?.held.tools;
@@ -185,8 +185,8 @@ function sharedAtOf(entry: StoreEntry | undefined): number {
 }
 
 /**
- * core's toolSetIdOf (SHA-256, base64url) through node:crypto: 0.8 ms on 788 KB against 2.9 ms for
- * Web Crypto, which core uses to run in browsers too. Tests check that both agree.
+ * core's toolSetIdOf (SHA-256, base64url) through node:crypto, which is faster than the Web Crypto
+ * core uses to run in browsers too (docs/performance.md#tool-set-references). Tests check that both agree.
  */
 function idOf(canonical: string): string {
   return createHash('sha256').update(canonical).digest('base64url');

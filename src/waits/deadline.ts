@@ -45,7 +45,8 @@ export function startDeadline(budgetMs: number, options: { elapsedMs?: number; c
   return {
     at,
     // Made when a stage first waits on something: a search answered from its caches (no model call, no
-    // encoder wait) never does (a timer and an abort listener per search, about 2 % of a search by reference).
+    // encoder wait) never does: a timer and an abort listener per search cost a search by reference
+    // a measurable share (docs/performance.md).
     get signal() {
       // Rounded up: the timer never fires before `at` (Node's timer clock counts whole milliseconds).
       timeout ??= abortAfter(Math.ceil(remainingMs()), options.cancel);
