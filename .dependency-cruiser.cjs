@@ -2,7 +2,7 @@
 const layers = [
   ['config', 'errors', 'waits', 'memory', 'metrics', 'tracing', 'redis'],
   ['endpoint', 'tool-sets'],
-  ['learning', 'fairness', 'semantic', 'rerank'],
+  ['lexical', 'learning', 'fairness', 'semantic', 'rerank'],
   ['search'],
   ['routes', 'plugins'],
 ];

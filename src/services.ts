@@ -8,7 +8,7 @@ import { createMetrics, type Metrics } from './metrics/metrics.js';
 import { rerankerFromConfig } from './rerank/exports.js';
 import { FairShare } from './fairness/fair-share.js';
 import type { SearchServices } from './search/pipeline.js';
-import { ProjectRankCaches } from './search/rank-caches.js';
+import { ProjectRankCaches } from './lexical/rank-caches.js';
 import type { Reranker } from './rerank/stage.js';
 import { FilterRulePool } from './fairness/filter-rule-pool.js';
 import { vectorProviderFromConfig } from './semantic/from-config.js';

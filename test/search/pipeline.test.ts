@@ -1,7 +1,7 @@
 import { rankTools, type RankedTool, type ToolListSearchRequest } from '@catalog-search/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryBudget } from '../../src/memory/exports.js';
-import { ProjectRankCaches } from '../../src/search/rank-caches.js';
+import { ProjectRankCaches } from '../../src/lexical/rank-caches.js';
 import { keepRequestTools } from '../../src/rerank/stage.js';
 import type { Reranker, RerankOptions, RerankRequest } from '../../src/rerank/stage.js';
 import { startApp, testConfig, type RunningApp } from '../helpers/app.js';
