@@ -39,6 +39,10 @@ export class CatalogSearchError extends Error {
   }
 }
 
+/** Whatever a search's machinery threw, as the typed error a router sees. */
+export const asCatalogError = (error: unknown): CatalogSearchError =>
+  error instanceof CatalogSearchError ? error : new CatalogSearchError('unexpected client failure', { cause: error });
+
 export class APIError extends CatalogSearchError {
   /** HTTP status of the answer. */
   readonly status: number;

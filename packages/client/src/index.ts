@@ -1,17 +1,19 @@
+export { createCatalogSearchClient } from './client.js';
 export {
-  createCatalogSearchClient,
   DEFAULT_DEADLINE_MARGIN_MS,
   DEFAULT_FEEDBACK_PATH,
   DEFAULT_MAX_DESCRIPTION_CHARS,
   DEFAULT_PATH,
   DEFAULT_TIMEOUT_MS,
-  type CatalogSearchClient,
-  type CatalogSearchClientOptions,
-  type FallbackEvent,
-  type SearchEvent,
-  type SearchOptions,
-  type SearchOutcome,
-} from './client.js';
+} from './client-options.js';
+export type {
+  CatalogSearchClient,
+  CatalogSearchClientOptions,
+  FallbackEvent,
+  SearchEvent,
+  SearchOptions,
+  SearchOutcome,
+} from './client-contract.js';
 export type { TraceContextHeaders } from './trace-context.js';
 export {
   DEFAULT_DISCOVERY_RESULTS,

@@ -8,7 +8,7 @@ import {
   type SearchResult,
   type ToolInfo,
 } from '@catalog-search/core';
-import type { CatalogSearchClient, SearchOptions, SearchOutcome } from './client.js';
+import type { CatalogSearchClient, SearchOptions, SearchOutcome } from './client-contract.js';
 import { APIUserAbortError, CatalogSearchError, InvalidRequestError } from './errors.js';
 
 /**

@@ -28,7 +28,7 @@ interface HeldToolSet {
  * some id is held: until the service has answered once, a search costs no serialisation before its
  * connection is up (see streamed-body.ts).
  *
- * A refused reference is answered by sending the list (client.ts). A service that refuses an id again
+ * A refused reference is answered by sending the list (cloud-search.ts). A service that refuses an id again
  * right after handing it out for the resent list does not keep that list (a replica of a version
  * without references behind the same URL, or a service before 24 Nov 2026, which handed out ids for
  * lists larger than its store; it now answers those without an id): the list is then sent in full for UNKEPT_RETRY_MS,

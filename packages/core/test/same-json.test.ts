@@ -2,7 +2,7 @@
 // same JSON text, or a list would get another list's tool-set id.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { sameJson } from '@catalog-search/core';
+import { sameJson } from '../src/index.js';
 
 /** A copy of a JSON value with one change somewhere (a value, a key, the order of two keys), or none. */
 function changed(value: unknown, at: number): unknown {
