@@ -7,6 +7,9 @@ import { createRankCache, rankTools, type RankedTool } from '../packages/core/sr
 import { applyBoosts } from '../src/learning/learning-step.js';
 import { requestTerms } from '../src/learning/report-events.js';
 import { ProjectModel } from '../src/learning/project-model.js';
+import { commonStepBoosts } from '../src/learning/common-steps.js';
+import { associationId, SharedModel, TOOL_USE_TERM } from '../src/learning/shared-model.js';
+import { TermKeys } from '../src/learning/term-keys.js';
 import { loadDatasets } from '../eval/datasets.js';
 import { hash53 } from '../eval/sample-hash.js';
 import { alternatingRounds, median } from './rounds.js';
@@ -53,5 +56,58 @@ for (const dataset of loadDatasets({ only: ['toollens', 'toolbench_stb', 'mcptoo
   console.log(
     `${dataset.name.padEnd(16)} ${dataset.tools.length} tools, ${model.size} with reports, ${test.length} requests: ` +
       `lexical ranking ${lexicalMs.toFixed(3)} ms, learning step ${learningMs.toFixed(3)} ms (${(learningMs / lexicalMs).toFixed(2)}× the lexical ranking), median CPU of ${ROUNDS} rounds`,
+  );
+}
+
+// Shared learning (LEARNING_SHARED): the shared model built as eval --feedback --projects 30 builds it
+// (request i to project i mod 30, k = 5), then per search what SharedLearning.boosts does: the term
+// associations, and the common steps read over the whole list (common-steps.ts).
+const SHARED_PROJECTS = 30;
+const SHARED_K = 5;
+const keys = new TermKeys(Buffer.alloc(32, 7));
+for (const dataset of loadDatasets({ only: ['toollens', 'toolbench_stb', 'mcptoolbench_pp'] })) {
+  const train = dataset.queries.filter((query) => hash53(query.id, 11) % 2 === 0);
+  const test = dataset.queries.filter((query) => hash53(query.id, 11) % 2 === 1);
+  const now = Date.now();
+  const at = Math.floor(now / 60_000);
+  const toolIds = new Map(dataset.tools.map((tool) => [tool.toolKey, keys.tool(tool)]));
+  const projectsOf = new Map<string, Set<number>>();
+  train.forEach((query, i) => {
+    const terms = [...keys.terms(requestTerms(query.query)), TOOL_USE_TERM];
+    for (const toolKey of query.relevant)
+      for (const term of terms) {
+        const id = associationId(term, toolIds.get(toolKey)!);
+        const projects = projectsOf.get(id) ?? new Set<number>();
+        projects.add(i % SHARED_PROJECTS);
+        projectsOf.set(id, projects);
+      }
+  });
+  const model = new SharedModel({ minProjects: SHARED_K, halfLifeMs: 30 * 86_400_000, maxBoost: 0.9 });
+  for (const [id, projects] of projectsOf)
+    model.set(id, { pos: projects.size, neg: 0, posAt: at * projects.size, negAt: 0 });
+  const cache = createRankCache();
+  const rankings = test.map((query) => rankTools({ query: query.query, tools: dataset.tools }, { cache }));
+  const listIds = dataset.tools.map((tool) => ({ tool, id: toolIds.get(tool.toolKey)! }));
+  const queryTerms = test.map((query) => keys.terms(requestTerms(query.query)));
+  const termStep = (i: number) => model.boosts(queryTerms[i]!, now);
+  const commonStep = (i: number) =>
+    commonStepBoosts(
+      listIds.map(({ tool, id }) => ({ tool, projects: model.usedBy(id, now) })),
+      rankings[i]!,
+      0.9,
+    );
+  // Both once before measuring (JIT).
+  for (const i of test.keys()) {
+    termStep(i);
+    commonStep(i);
+  }
+  const perSearch = (run: (i: number) => unknown) => async () =>
+    cpuMs(() => {
+      for (const i of test.keys()) run(i);
+    }) / test.length;
+  const { a: terms, b: steps } = await alternatingRounds(ROUNDS, perSearch(termStep), perSearch(commonStep));
+  console.log(
+    `${dataset.name.padEnd(16)} shared (k = ${SHARED_K}, ${model.size} associations): term associations ` +
+      `${median(terms).toFixed(3)} ms, common steps ${median(steps).toFixed(3)} ms per search, median CPU of ${ROUNDS} rounds`,
   );
 }

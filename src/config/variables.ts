@@ -593,7 +593,7 @@ export const VARIABLES = {
     kind: 'boolean',
     default: false,
     description:
-      "Shared learning across projects: a (request word, tool) association that at least `LEARNING_SHARED_MIN_PROJECTS` distinct projects reported raises that tool for every project's similar requests, more weakly than its own reports. Words and tools are shared only as keyed hashes; see [privacy](privacy.md). Off: nothing one project reports is used for another.",
+      "Shared learning across projects: a (request word, tool) association that at least `LEARNING_SHARED_MIN_PROJECTS` distinct projects reported raises that tool for every project's similar requests, more weakly than its own reports; a tool that many more projects used than the list's other tools is raised a little for requests on its server (a common step, such as a login). Words and tools are shared only as keyed hashes; see [privacy](privacy.md). Off: nothing one project reports is used for another.",
   },
   LEARNING_SHARED_MIN_PROJECTS: {
     section: 'feedback',

@@ -21,7 +21,13 @@ interface BoostSources {
   /** A request's terms as the models key them (term-keys.ts). */
   termsOf(query: readonly string[]): string[];
   own?: (terms: readonly string[], now: number) => ReadonlyMap<string, LearnedBoost>;
-  shared?: (terms: readonly string[], tools: readonly ToolInfo[], now: number) => ReadonlyMap<string, LearnedBoost>;
+  /** `ranked`: the ranking after the project's own learning (common steps read its best matches' servers). */
+  shared?: (
+    terms: readonly string[],
+    tools: readonly ToolInfo[],
+    now: number,
+    ranked: readonly RankedTool[],
+  ) => ReadonlyMap<string, LearnedBoost>;
 }
 
 /**
@@ -37,7 +43,12 @@ export function learningStep(sources: BoostSources): LearningStep {
       let learned: { ranked: RankedTool[]; status: LearningStatus | undefined } = { ranked, status: undefined };
       if (sources.own) learned = applyBoosts(ranked, request.tools, sources.own(terms, now), maxResults);
       if (sources.shared) {
-        const more = applyBoosts(learned.ranked, request.tools, sources.shared(terms, request.tools, now), maxResults);
+        const more = applyBoosts(
+          learned.ranked,
+          request.tools,
+          sources.shared(terms, request.tools, now, learned.ranked),
+          maxResults,
+        );
         learned = {
           ranked: more.ranked,
           status: more.status === 'shared' ? (learned.status === 'raised' ? 'raised' : 'shared') : learned.status,
@@ -201,9 +212,11 @@ class LearnedMatch implements RankedTool {
   get explanation(): string {
     const n = this.learned.similarRequests;
     const use =
-      (this.learned.shared
-        ? 'raised by shared learning: used for similar requests in other projects'
-        : `raised by past use: used for ${n} similar request${n === 1 ? '' : 's'}`) +
+      (this.learned.commonStep
+        ? "raised by shared learning: often used with its server's tools in other projects"
+        : this.learned.shared
+          ? 'raised by shared learning: used for similar requests in other projects'
+          : `raised by past use: used for ${n} similar request${n === 1 ? '' : 's'}`) +
       (this.held ? ', kept below the tools not marked destructive that match as well' : '');
     return this.lexical ? `${this.lexical.explanation}; ${use}` : `${use}; no query term matched its text`;
   }

@@ -149,7 +149,7 @@ export class Learning {
       termsOf: (query) => this.#keys.terms(requestTerms(query)),
       ...(own ? { own: (terms, now) => own.boosts(terms, now) } : {}),
       ...(sharedModel && shared
-        ? { shared: (terms, tools, now) => shared.boosts(sharedModel, terms, tools, now) }
+        ? { shared: (terms, tools, now, ranked) => shared.boosts(sharedModel, terms, tools, now, ranked) }
         : {}),
     });
   }

@@ -37,6 +37,8 @@ export interface LearnedBoost {
   similarRequests: number;
   /** Learned from other projects' reports (shared-model.ts): `similarRequests` counts projects. */
   shared?: true;
+  /** A step many projects took with this server's tools, whatever the request (common-steps.ts). */
+  commonStep?: true;
 }
 
 /**

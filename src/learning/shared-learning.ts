@@ -1,4 +1,4 @@
-import type { ToolInfo } from '@catalog-search/core';
+import type { RankedTool, ToolInfo } from '@catalog-search/core';
 import type { MemoryBudget } from '../memory/exports.js';
 import type { SharedStore } from '../redis/shared-store.js';
 import {
@@ -9,7 +9,14 @@ import {
   type SharedLedger,
 } from './shared-ledger.js';
 import { RedisLedger } from './shared-ledger-redis.js';
-import { associationId, MIRROR_BYTES_PER_ASSOCIATION, SHARED_BOOST_SHARE, SharedModel } from './shared-model.js';
+import { commonStepBoosts } from './common-steps.js';
+import {
+  associationId,
+  MIRROR_BYTES_PER_ASSOCIATION,
+  SHARED_BOOST_SHARE,
+  SharedModel,
+  TOOL_USE_TERM,
+} from './shared-model.js';
 import type { TermKeys } from './term-keys.js';
 import type { LearnedBoost } from './project-model.js';
 
@@ -27,6 +34,12 @@ export interface SharedReport {
   weight: number;
 }
 
+/** A list's tools by content id: the toolKeys of each id, and each tool with its id. */
+interface ListIds {
+  keysOf: Map<string, string[]>;
+  tools: Array<{ tool: ToolInfo; id: string }>;
+}
+
 /** In process the ledger holds at most twice as many says as associations (most associations have a few). */
 const SAYS_PER_ASSOCIATION = 2;
 
@@ -38,8 +51,9 @@ const SAYS_PER_ASSOCIATION = 2;
  */
 export class SharedLearning {
   readonly #ledger: SharedLedger;
-  /** Each list's tool ids by content (hashed once per list: the list's array is held by the tool-set store). */
-  readonly #ids = new WeakMap<readonly ToolInfo[], Map<string, string[]>>();
+  /** Each list's tools by content id (hashed once per list: the list's array is held by the tool-set store). */
+  readonly #ids = new WeakMap<readonly ToolInfo[], ListIds>();
+  readonly #maxBoost: number;
 
   constructor(
     options: SharedLearningOptions,
@@ -53,22 +67,26 @@ export class SharedLearning {
       : MIRROR_BYTES_PER_ASSOCIATION + LOCAL_BYTES_PER_AGGREGATE + SAYS_PER_ASSOCIATION * LOCAL_BYTES_PER_CONTRIBUTION;
     const maxAssociations = Math.max(1, Math.min(options.maxAssociations, Math.floor(room / perAssociation)));
     deps.memory.reserve('learning-shared', maxAssociations * perAssociation);
+    this.#maxBoost = options.maxBoost * SHARED_BOOST_SHARE;
     const model = new SharedModel({
       minProjects: options.minProjects,
       halfLifeMs: options.halfLifeMs,
-      maxBoost: options.maxBoost * SHARED_BOOST_SHARE,
+      maxBoost: this.#maxBoost,
     });
     this.#ledger = deps.shared
       ? new RedisLedger(model, deps.shared, options.maxAssociations)
       : new LocalLedger(model, { maxAssociations, maxContributions: SAYS_PER_ASSOCIATION * maxAssociations });
   }
 
-  /** Counts a project's reports, one say per (term, tool): the latest outcome, however often it reported. */
+  /**
+   * Counts a project's reports, one say per (term, tool): the latest outcome, however often it reported.
+   * Each report also says the project used the tool at all (TOOL_USE_TERM: common-steps.ts).
+   */
   async contribute(projectId: string, reports: readonly SharedReport[], now: number): Promise<void> {
     const says = new Map<string, Contribution>();
     for (const { terms, toolId, weight } of reports) {
       if (weight === 0) continue;
-      for (const term of terms) {
+      for (const term of [...terms, TOOL_USE_TERM]) {
         const id = associationId(term, toolId);
         says.delete(id);
         says.set(id, { id, sign: weight > 0 ? 1 : -1 });
@@ -87,18 +105,27 @@ export class SharedLearning {
     return model.size > 0 ? model : undefined;
   }
 
-  /** The shared boosts for a request's hashed terms, by toolKey of this list (empty: nothing shared matched). */
+  /**
+   * The shared boosts for a request's hashed terms, by toolKey of this list (empty: nothing shared
+   * matched): each tool's term associations, or its common step's boost (`ranked`'s best matches on its
+   * server) where that is stronger.
+   */
   boosts(
     model: SharedModel,
     terms: readonly string[],
     tools: readonly ToolInfo[],
     now: number,
+    ranked: readonly RankedTool[],
   ): Map<string, LearnedBoost> {
     const byKey = new Map<string, LearnedBoost>();
     const boosts = model.boosts(terms, now);
-    if (boosts.size === 0) return byKey;
     const ids = this.#idsOf(tools);
-    for (const [toolId, boost] of boosts) for (const toolKey of ids.get(toolId) ?? []) byKey.set(toolKey, boost);
+    for (const [toolId, boost] of boosts) for (const toolKey of ids.keysOf.get(toolId) ?? []) byKey.set(toolKey, boost);
+    if (!model.knowsUse) return byKey;
+    const used = ids.tools.map(({ tool, id }) => ({ tool, projects: model.usedBy(id, now) }));
+    for (const [toolKey, step] of commonStepBoosts(used, ranked, this.#maxBoost)) {
+      if (step.boost > (byKey.get(toolKey)?.boost ?? 0)) byKey.set(toolKey, step);
+    }
     return byKey;
   }
 
@@ -107,15 +134,16 @@ export class SharedLearning {
     return this.keys.tool(tool);
   }
 
-  #idsOf(tools: readonly ToolInfo[]): Map<string, string[]> {
+  #idsOf(tools: readonly ToolInfo[]): ListIds {
     let ids = this.#ids.get(tools);
     if (ids) return ids;
-    ids = new Map();
+    ids = { keysOf: new Map(), tools: [] };
     for (const tool of tools) {
       const id = this.keys.tool(tool);
-      const keys = ids.get(id);
+      ids.tools.push({ tool, id });
+      const keys = ids.keysOf.get(id);
       if (keys) keys.push(tool.toolKey);
-      else ids.set(id, [tool.toolKey]);
+      else ids.keysOf.set(id, [tool.toolKey]);
     }
     this.#ids.set(tools, ids);
     return ids;

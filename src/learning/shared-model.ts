@@ -15,6 +15,12 @@ export interface Aggregate {
 /** An association's id: the term's keyed hash then the tool's (term-keys.ts), both of fixed length. */
 export const associationId = (term: string, tool: string) => `${term}${tool}`;
 const TERM_CHARS = 16;
+/**
+ * The pseudo-term every shared report also carries, so that (TOOL_USE_TERM, tool) counts the distinct
+ * projects that used the tool at all, under the same k, decay and withdrawal as any association
+ * (common-steps.ts). '~' is outside base64url: no keyed hash of a word can equal it.
+ */
+export const TOOL_USE_TERM = '~'.repeat(TERM_CHARS);
 
 interface SharedModelOptions {
   /** k: an outcome counts only once this many distinct projects reported it (LEARNING_SHARED_MIN_PROJECTS). */
@@ -61,6 +67,8 @@ interface ToolTerms {
 export class SharedModel {
   readonly #tools = new Map<string, ToolTerms>();
   readonly #postings = new Map<string, Set<string>>();
+  /** Tool → net projects that used it at all (TOOL_USE_TERM), apart from the term associations. */
+  readonly #used = new Map<string, { net: number; at: number }>();
   #associations = 0;
 
   constructor(private readonly options: SharedModelOptions) {}
@@ -74,7 +82,19 @@ export class SharedModel {
     return 256 + this.#associations * MIRROR_BYTES_PER_ASSOCIATION;
   }
 
+  /** The decayed count of projects that used the tool at all; 0 while fewer than k did. */
+  usedBy(tool: string, now: number): number {
+    const use = this.#used.get(tool);
+    return use === undefined ? 0 : use.net * 2 ** (-(now - use.at * 60_000) / this.options.halfLifeMs);
+  }
+
+  /** Whether any tool's use passed k (common-steps.ts has nothing to read otherwise). */
+  get knowsUse(): boolean {
+    return this.#used.size > 0;
+  }
+
   clear(): void {
+    this.#used.clear();
     this.#tools.clear();
     this.#postings.clear();
     this.#associations = 0;
@@ -88,6 +108,15 @@ export class SharedModel {
     const pos = aggregate && aggregate.pos >= minProjects ? aggregate.pos : 0;
     const neg = aggregate && aggregate.neg >= minProjects ? aggregate.neg : 0;
     const net = pos - neg;
+    // Minutes since the epoch at which the net evidence stands (the counted side's mean report time).
+    const at = pos > 0 ? aggregate!.posAt / aggregate!.pos : 0;
+    if (term === TOOL_USE_TERM) {
+      const held = this.#used.has(tool);
+      if (net > 0) this.#used.set(tool, { net, at });
+      else this.#used.delete(tool);
+      this.#associations += (net > 0 ? 1 : 0) - (held ? 1 : 0);
+      return;
+    }
     let bag = this.#tools.get(tool);
     const held = bag?.terms.has(term) ?? false;
     if (net <= 0) {
@@ -101,8 +130,6 @@ export class SharedModel {
       else this.#measure(bag!);
       return;
     }
-    // Minutes since the epoch at which the net evidence stands (the counted side's mean report time).
-    const at = pos > 0 ? aggregate!.posAt / aggregate!.pos : 0;
     if (bag === undefined) this.#tools.set(tool, (bag = { terms: new Map(), top: 0, topAt: 0 }));
     if (!held) {
       this.#associations += 1;

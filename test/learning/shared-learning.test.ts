@@ -64,6 +64,37 @@ describe('shared learning (LEARNING_SHARED, k = 3)', () => {
     for (const project of [1, 3]) await routerOf(server.url, `k-teacher-${project}`).forget();
   });
 
+  it('a tool k projects used for unlike requests is raised for requests on its server only', async () => {
+    // Each project's request shares no word with the others': no (term, tool) association reaches k,
+    // only the tool's use does (a common step: a login or token tool many requests need first).
+    const unlike = [['capture zebra brainstorm'], ['record quokka minutes'], ['store walrus musings']];
+    const fresh = routerOf(server.url, 'step-fresh');
+    const onServer = ['search notion pages for the roadmap'];
+    const elsewhere = ['fetch the url'];
+    const before = await fresh.search(onServer, sampleTools);
+    const beforeElsewhere = await fresh.search(elsewhere, sampleTools);
+    const placeBefore = before.results.findIndex((result) => result.toolKey === TAUGHT_TOOL);
+    for (let project = 1; project < K; project += 1) await teach(server.url, `step-${project}`, [unlike[project - 1]!]);
+    expect(answerOf(await fresh.search(onServer, sampleTools))).toBe(answerOf(before));
+
+    await teach(server.url, `step-${K}`, [unlike[K - 1]!]);
+    const after = await fresh.search(onServer, sampleTools);
+    const place = after.results.findIndex((result) => result.toolKey === TAUGHT_TOOL);
+    expect(place).toBeGreaterThanOrEqual(0);
+    if (placeBefore >= 0) expect(place).toBeLessThanOrEqual(placeBefore);
+    expect(after.results[place]!.explanation).toMatch(/often used with its server's tools in other projects/);
+    expect(after.results[place]!.relevance).toBeGreaterThan(
+      placeBefore >= 0 ? before.results[placeBefore]!.relevance : 0,
+    );
+    expect(after.meta.learning).toBe('shared');
+    // A request whose best matches are on another server is answered as before.
+    expect(answerOf(await fresh.search(elsewhere, sampleTools))).toBe(answerOf(beforeElsewhere));
+
+    expect(await routerOf(server.url, 'step-2').forget()).toBe(204);
+    expect(answerOf(await fresh.search(onServer, sampleTools))).toBe(answerOf(before));
+    for (const project of [1, 3]) await routerOf(server.url, `step-${project}`).forget();
+  });
+
   it('a project that opted out (token claim shareLearning: false) never moves the shared model', async () => {
     const fresh = routerOf(server.url, 'opt-fresh');
     const before = await fresh.search(TEST, sampleTools);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { associationId, SharedModel } from '../../src/learning/shared-model.js';
+import { associationId, SharedModel, TOOL_USE_TERM } from '../../src/learning/shared-model.js';
 
 // Hashed terms and tool ids have fixed lengths (term-keys.ts): 16 characters each here.
 const term = (word: string) => word.padEnd(16, '.');
@@ -49,5 +49,28 @@ describe('SharedModel.boosts', () => {
     const strong = model.boosts([term('file')], Date.now()).get(OTHER)!.boost;
     expect(weak).toBeLessThan(strong);
     expect(strong).toBeLessThan(MAX_BOOST);
+  });
+
+  it('counts a tool’s use at all (TOOL_USE_TERM) apart from its terms, k-gated and withdrawn alike', () => {
+    const model = modelWith([['calendar', TOOL, K]]);
+    const at = Math.floor(Date.now() / 60_000);
+    const use = (pos: number, neg = 0) =>
+      model.set(associationId(TOOL_USE_TERM, TOOL), { pos, neg, posAt: at * pos, negAt: at * neg });
+    use(K - 1);
+    expect(model.usedBy(TOOL, Date.now())).toBe(0);
+    expect(model.knowsUse).toBe(false);
+    use(3 * K);
+    expect(model.usedBy(TOOL, Date.now())).toBeCloseTo(3 * K, 3);
+    expect(model.size).toBe(2);
+    // The use is no term: the tool's strongest term, and so its term boost, are unchanged by it.
+    expect(model.boosts([term('calendar')], Date.now()).get(TOOL)!.boost).toBeCloseTo(
+      modelWith([['calendar', TOOL, K]])
+        .boosts([term('calendar')], Date.now())
+        .get(TOOL)!.boost,
+      9,
+    );
+    use(3 * K, 3 * K);
+    expect(model.usedBy(TOOL, Date.now())).toBe(0);
+    expect(model.size).toBe(1);
   });
 });

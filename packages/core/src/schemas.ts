@@ -363,9 +363,10 @@ export const SearchMetaSchema = Type.Object(
         description:
           'Present only for a project that has reported tool use (POST /v1/catalog/feedback), or when shared learning raised a ' +
           "tool: `raised` when the project's past use raised a tool of this answer (its explanation says so), `shared` when " +
-          'only shared learning did (`LEARNING_SHARED`: what enough other projects reported for similar requests; the ' +
-          'explanation says "used for similar requests in other projects"), `unchanged` when nothing the project taught ' +
-          'matched this request.',
+          'only shared learning did (`LEARNING_SHARED`: what enough other projects reported for similar requests, the ' +
+          'explanation then says "used for similar requests in other projects"; or a tool that many projects used with its ' +
+          'server\'s tools, "often used with its server\'s tools in other projects"), `unchanged` when nothing the project ' +
+          'taught matched this request.',
       }),
     ),
   },
