@@ -92,6 +92,10 @@ export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyI
       headers['transfer-encoding'] === undefined &&
       (headers['content-length'] === undefined || headers['content-length'] === '0');
     if (bodiless && request.routeOptions.schema?.body === undefined) delete headers['content-type'];
+    // Content codings are case-insensitive (RFC 9110 8.4.1): `GZIP` is gzip, not a 415. The decompressor
+    // compares the header as it is.
+    const encoding = headers['content-encoding'];
+    if (typeof encoding === 'string') headers['content-encoding'] = encoding.trim().toLowerCase();
   });
 
   app.decorate('lifecycle', { shuttingDown: false, closingConnections: false });

@@ -35,3 +35,15 @@ export function projectFromClaims(
   }
   return projectId;
 }
+
+/**
+ * The project's say in shared learning (docs/privacy.md): its reports count for other projects only
+ * when the token's `shareLearning` claim is absent or the JSON boolean `true`. Any other value opts out:
+ * a router writing its opt-out as `"false"`, `0` or `null` meant to keep its reports, and a yes written
+ * as a string costs only what the project would have given. Never a 403: a token that was accepted
+ * stays accepted.
+ */
+export function shareLearningFromClaims(payload: Record<string, unknown>): boolean {
+  const value = payload.shareLearning;
+  return value === undefined || value === true;
+}

@@ -58,6 +58,8 @@ A JWT issued by the Router, sent as \`Authorization: Bearer <JWT>\`.
   it names the tenant. A token without it is refused with 403. The empty string and
   \`UNASSIGNED_PROJECT_ID\` both name the **unassigned project**, the Router's scope for users
   without a project; it is a project of its own like any other and shares nothing with the others.
+- \`shareLearning\`: the project's reports count in shared learning when the claim is absent or the
+  JSON boolean \`true\`; any other value (\`false\`, \`"false"\`, \`0\`, \`null\`) keeps them its own.
 - \`X-Project-Id\`, when sent, must equal the project claim (403 otherwise).
 `.trim();
 

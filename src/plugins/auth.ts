@@ -2,7 +2,7 @@ import fastifyJwt, { type FastifyJWTOptions } from '@fastify/jwt';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { createJwksResolver, type DecodedToken } from '../auth/jwks-resolver.js';
-import { projectFromClaims } from '../auth/project.js';
+import { projectFromClaims, shareLearningFromClaims } from '../auth/project.js';
 import type { AuthConfig } from '../config.js';
 import { ProblemError } from '../errors.js';
 
@@ -82,13 +82,10 @@ async function authPlugin(app: FastifyInstance, options: AuthPluginOptions): Pro
     } catch (error) {
       throw authFailure(error);
     }
-    request.projectId = projectFromClaims(
-      (payload ?? {}) as Record<string, unknown>,
-      auth.projectClaim,
-      request.headers['x-project-id'],
-    );
+    const claims = (payload ?? {}) as Record<string, unknown>;
+    request.projectId = projectFromClaims(claims, auth.projectClaim, request.headers['x-project-id']);
     // Only an explicit false opts out: a token without the claim keeps the deployment's setting.
-    request.shareLearning = (payload as Record<string, unknown> | null)?.shareLearning !== false;
+    request.shareLearning = shareLearningFromClaims(claims);
     // Every later log line of this request names its project.
     request.log = request.log.child({ projectId: request.projectId });
   });

@@ -10,6 +10,7 @@ import { admissionHook } from '../fairness/admission.js';
 import { limitRequestsPerProject } from '../fairness/project-rate-limit.js';
 import type { Services } from '../services.js';
 import { REQUEST_ENCODINGS } from './search.js';
+import { answerBodiesThatFailedEarly } from '../failed-body.js';
 
 /**
  * POST /v1/catalog/feedback (report tool use) and DELETE (forget it), on the /v1 and seed prefixes.
@@ -34,6 +35,8 @@ export default async function feedbackRoutes(
     bucket: 'feedback',
     allowance: (max) => `send ${max} feedback requests`,
   });
+  // Last, after the decompression and the rate limit have added their preParsing hooks.
+  answerBodiesThatFailedEarly(app);
 
   // A report waits for a work slot at most a search's budget (SEARCH_DEADLINE_MS).
   const fairShare = services.reportFairShare;

@@ -10,6 +10,7 @@ import { runSearch } from '../search/pipeline.js';
 import { readRequestList } from '../search/prepare.js';
 import type { Services } from '../services.js';
 import { requestTrace } from '../tracing/request-trace.js';
+import { answerBodiesThatFailedEarly } from '../failed-body.js';
 
 /** Content-Encodings a request body may have (search and feedback); any other gets 415. */
 export const REQUEST_ENCODINGS = ['gzip', 'deflate', 'br', 'identity'] as const;
@@ -37,6 +38,8 @@ export default async function searchRoutes(app: FastifyInstance, { services }: {
     perMinute: config.rateLimitPerMinute,
     allowance: (max) => `make ${max} searches`,
   });
+  // Last, after the decompression and the rate limit have added their preParsing hooks.
+  answerBodiesThatFailedEarly(app);
 
   app.decorateRequest('searchBudgetMs', 0);
   app.decorateRequest('toolList', undefined);

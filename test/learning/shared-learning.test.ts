@@ -129,6 +129,70 @@ describe('shared learning (LEARNING_SHARED, k = 3)', () => {
     for (let project = 1; project < K; project += 1) await routerOf(server.url, `opt-teacher-${project}`).forget();
   });
 
+  it('a shareLearning claim other than true (a string "false", 0, null…) opts out; true shares', async () => {
+    const fresh = routerOf(server.url, 'odd-fresh');
+    const before = await fresh.search(TEST, sampleTools);
+    for (let project = 1; project < K; project += 1) await teach(server.url, `odd-teacher-${project}`);
+    // A router that writes its opt-out as a string (or another non-boolean) meant to opt out. Each such
+    // project would be the K-th: it searches and reports by requestId, as teach() does.
+    const odd: unknown[] = ['false', 'no', 'true', 0, null, {}];
+    const headersOf = (projectId: string, shareLearning: unknown) => ({
+      authorization: `Bearer ${testToken({ projectId, claims: { shareLearning } })}`,
+      'content-type': 'application/json',
+    });
+    for (const [index, shareLearning] of odd.entries()) {
+      const headers = headersOf(`odd-claim-${index}`, shareLearning);
+      for (const query of UNMATCHED_REQUESTS.slice(0, 2)) {
+        const search = await fetch(`${server.url}/v1/catalog/search`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ query, tools: sampleTools }),
+        });
+        expect(search.status).toBe(200);
+        const { meta } = (await search.json()) as SearchResponse;
+        const events = [{ requestId: meta.requestId, toolKey: TAUGHT_TOOL, outcome: 'succeeded' }];
+        const report = await fetch(`${server.url}/v1/catalog/feedback`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ events }),
+        });
+        expect(report.status).toBe(202);
+      }
+      // Its own learning works as for any project.
+      const own = await fetch(`${server.url}/v1/catalog/search`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ query: TEST, tools: sampleTools }),
+      });
+      expect(((await own.json()) as SearchResponse).meta.learning).toBe('raised');
+    }
+    expect(answerOf(await fresh.search(TEST, sampleTools))).toBe(answerOf(before));
+
+    // The JSON boolean true shares, like no claim: it completes k.
+    const headers = headersOf('odd-true', true);
+    for (const query of UNMATCHED_REQUESTS.slice(0, 2)) {
+      const search = await fetch(`${server.url}/v1/catalog/search`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ query, tools: sampleTools }),
+      });
+      const { meta } = (await search.json()) as SearchResponse;
+      await fetch(`${server.url}/v1/catalog/feedback`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ events: [{ requestId: meta.requestId, toolKey: TAUGHT_TOOL, outcome: 'succeeded' }] }),
+      });
+    }
+    expect((await fresh.search(TEST, sampleTools)).meta.learning).toBe('shared');
+    const forget = (projectId: string) =>
+      fetch(`${server.url}/v1/catalog/feedback`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${testToken({ projectId })}` },
+      });
+    for (const projectId of ['odd-true', ...odd.map((_, index) => `odd-claim-${index}`)]) await forget(projectId);
+    for (let project = 1; project < K; project += 1) await routerOf(server.url, `odd-teacher-${project}`).forget();
+  });
+
   it('failures shared by k projects take back what k successes gave', async () => {
     const fresh = routerOf(server.url, 'neg-fresh');
     const before = await fresh.search(TEST, sampleTools);

@@ -253,6 +253,14 @@ describe('bad input gets a documented 4xx problem+json, and the server keeps ser
     await expectStillServing();
   });
 
+  it('a Content-Encoding in any case, or with spaces around it, is read as the coding it names', async () => {
+    for (const encoding of ['GZIP', 'Gzip', ' gzip ']) {
+      const answer = await post(gzipSync(JSON.stringify(valid)), { 'content-encoding': encoding });
+      expect(answer.status, encoding).toBe(200);
+    }
+    expectProblem(await post(JSON.stringify(valid), { 'content-encoding': 'COMPRESS' }), 415, 'UNSUPPORTED_MEDIA_TYPE');
+  });
+
   it('a non-JSON content type → 415 UNSUPPORTED_MEDIA_TYPE', async () => {
     expectProblem(await post(JSON.stringify(valid), { 'content-type': 'text/plain' }), 415, 'UNSUPPORTED_MEDIA_TYPE');
     expectProblem(
