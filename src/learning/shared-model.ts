@@ -85,7 +85,7 @@ export class SharedModel {
   /** The decayed count of projects that used the tool at all; 0 while fewer than k did. */
   usedBy(tool: string, now: number): number {
     const use = this.#used.get(tool);
-    return use === undefined ? 0 : use.net * 2 ** (-(now - use.at * 60_000) / this.options.halfLifeMs);
+    return use === undefined ? 0 : this.#decayed(use.net, use.at, now);
   }
 
   /** Whether any tool's use passed k (common-steps.ts has nothing to read otherwise). */
@@ -172,9 +172,9 @@ export class SharedModel {
         matches.set(tool, entry);
       }
     });
-    const { maxBoost, halfLifeMs } = this.options;
+    const { maxBoost } = this.options;
     for (const [tool, { bag, match }] of matches) {
-      const projects = bag.top * 2 ** (-(now - bag.topAt * 60_000) / halfLifeMs);
+      const projects = this.#decayed(bag.top, bag.topAt, now);
       if (!(projects > 0)) continue;
       const full = maxBoost * (match / totalIdf);
       const boost = full * (projects / (projects + PRIOR_PROJECTS));
@@ -188,6 +188,11 @@ export class SharedModel {
       });
     }
     return boosts;
+  }
+
+  /** Projects counted at `at` (minutes since the epoch), decayed to `now` by the half-life. */
+  #decayed(projects: number, at: number, now: number): number {
+    return projects * 2 ** (-(now - at * 60_000) / this.options.halfLifeMs);
   }
 
   #measure(bag: ToolTerms): void {
