@@ -16,14 +16,19 @@ export interface LearningStep {
   ): { ranked: RankedTool[]; status: LearningStatus | undefined };
 }
 
+/** A request's index terms (report-events.ts's requestTerms) and, in the same order, their keyed hashes (term-keys.ts). */
+export interface RequestTerms {
+  words: readonly string[];
+  hashes: readonly string[];
+}
+
 /** Where a search's boosts come from: the project's own reports, and other projects' (k-anonymous). */
 interface BoostSources {
-  /** A request's terms as the models key them (term-keys.ts). */
-  termsOf(query: readonly string[]): string[];
+  termsOf(query: readonly string[]): RequestTerms;
   own?: (terms: readonly string[], now: number) => ReadonlyMap<string, LearnedBoost>;
   /** `ranked`: the ranking after the project's own learning (common steps read its best matches' servers). */
   shared?: (
-    terms: readonly string[],
+    terms: RequestTerms,
     tools: readonly ToolInfo[],
     now: number,
     ranked: readonly RankedTool[],
@@ -41,7 +46,7 @@ export function learningStep(sources: BoostSources): LearningStep {
       const now = Date.now();
       const terms = sources.termsOf(request.query);
       let learned: { ranked: RankedTool[]; status: LearningStatus | undefined } = { ranked, status: undefined };
-      if (sources.own) learned = applyBoosts(ranked, request.tools, sources.own(terms, now), maxResults);
+      if (sources.own) learned = applyBoosts(ranked, request.tools, sources.own(terms.hashes, now), maxResults);
       if (sources.shared) {
         const more = applyBoosts(
           learned.ranked,

@@ -146,7 +146,10 @@ export class Learning {
     if (own === undefined && sharedModel === undefined) return undefined;
     const shared = this.#shared;
     return learningStep({
-      termsOf: (query) => this.#keys.terms(requestTerms(query)),
+      termsOf: (query) => {
+        const words = requestTerms(query);
+        return { words, hashes: this.#keys.terms(words) };
+      },
       ...(own ? { own: (terms, now) => own.boosts(terms, now) } : {}),
       ...(sharedModel && shared
         ? { shared: (terms, tools, now, ranked) => shared.boosts(sharedModel, terms, tools, now, ranked) }

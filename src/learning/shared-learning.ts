@@ -1,4 +1,4 @@
-import type { RankedTool, ToolInfo } from '@catalog-search/core';
+import { FNV_OFFSET, fnvStep, tokenize, type RankedTool, type ToolInfo } from '@catalog-search/core';
 import type { MemoryBudget } from '../memory/exports.js';
 import type { SharedStore } from '../redis/shared-store.js';
 import {
@@ -19,6 +19,7 @@ import {
 } from './shared-model.js';
 import type { TermKeys } from './term-keys.js';
 import type { LearnedBoost } from './project-model.js';
+import type { RequestTerms } from './learning-step.js';
 
 interface SharedLearningOptions {
   minProjects: number;
@@ -34,10 +35,14 @@ export interface SharedReport {
   weight: number;
 }
 
-/** A list's tools by content id: the toolKeys of each id, and each tool with its id. */
+/**
+ * A list's tools by content id: the toolKeys of each id, and each tool with its id; and the words of
+ * its tools (ListWords), made when a search first needs them.
+ */
 interface ListIds {
   keysOf: Map<string, string[]>;
   tools: Array<{ tool: ToolInfo; id: string }>;
+  words?: ListWords;
 }
 
 /** In process the ledger holds at most twice as many says as associations (most associations have a few). */
@@ -106,20 +111,24 @@ export class SharedLearning {
   }
 
   /**
-   * The shared boosts for a request's hashed terms, by toolKey of this list (empty: nothing shared
-   * matched): each tool's term associations, or its common step's boost (`ranked`'s best matches on its
-   * server) where that is stronger.
+   * The shared boosts for a request's terms, by toolKey of this list (empty: nothing shared matched):
+   * each tool's term associations, or its common step's boost (`ranked`'s best matches on its server)
+   * where that is stronger.
    */
   boosts(
     model: SharedModel,
-    terms: readonly string[],
+    request: RequestTerms,
     tools: readonly ToolInfo[],
     now: number,
     ranked: readonly RankedTool[],
   ): Map<string, LearnedBoost> {
     const byKey = new Map<string, LearnedBoost>();
-    const boosts = model.boosts(terms, now);
     const ids = this.#idsOf(tools);
+    let ofList: ReadonlySet<string> | undefined;
+    const boosts = model.boosts(request.hashes, now, (term) => {
+      ofList ??= listHashes(request, (ids.words ??= new ListWords(tools)));
+      return ofList.has(term);
+    });
     for (const [toolId, boost] of boosts) for (const toolKey of ids.keysOf.get(toolId) ?? []) byKey.set(toolKey, boost);
     if (!model.knowsUse) return byKey;
     const used = ids.tools.map(({ tool, id }) => ({ tool, projects: model.usedBy(id, now) }));
@@ -148,4 +157,59 @@ export class SharedLearning {
     this.#ids.set(tools, ids);
     return ids;
   }
+}
+
+/**
+ * The index terms of a list's tools (their names, titles, servers and descriptions): what tells a
+ * request's word that names something the list does from a name or a value (shared-model.ts's
+ * UNTAUGHT_LIST_WORD_WEIGHT). Made once per list while the tool-set store holds it, as its ids are.
+ * Held as sorted 32-bit hashes, 4 bytes a distinct word, about what the shortest words take in the
+ * list's own text: a Set of the words took about 50 bytes each, so a list of short unique words would
+ * have held ten times its size in memory. A collision only weighs an untaught word of this project's
+ * own request as a word of its list.
+ */
+export class ListWords {
+  readonly #hashes: Uint32Array;
+
+  constructor(tools: readonly ToolInfo[]) {
+    const hashes = new Set<number>();
+    for (const tool of tools) {
+      const text = `${tool.toolName} ${tool.title ?? ''} ${tool.serverName} ${tool.description ?? ''}`;
+      for (const word of tokenize(text)) hashes.add(hashOf(word));
+    }
+    this.#hashes = Uint32Array.from(hashes).sort();
+  }
+
+  get size(): number {
+    return this.#hashes.length;
+  }
+
+  has(word: string): boolean {
+    const hash = hashOf(word);
+    let low = 0;
+    let high = this.#hashes.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >>> 1;
+      const at = this.#hashes[middle]!;
+      if (at === hash) return true;
+      if (at < hash) low = middle + 1;
+      else high = middle - 1;
+    }
+    return false;
+  }
+}
+
+function hashOf(word: string): number {
+  let hash = FNV_OFFSET;
+  for (let i = 0; i < word.length; i += 1) hash = fnvStep(hash, word.charCodeAt(i));
+  return hash >>> 0;
+}
+
+/** The hashes of the request's words that are words of the list. */
+function listHashes(request: RequestTerms, words: ListWords): ReadonlySet<string> {
+  const hashes = new Set<string>();
+  request.words.forEach((word, i) => {
+    if (words.has(word)) hashes.add(request.hashes[i]!);
+  });
+  return hashes;
 }

@@ -41,11 +41,13 @@ export const SHARED_BOOST_SHARE = 0.9;
  */
 const PRIOR_PROJECTS = 1;
 /**
- * A request's terms that no k projects taught (names, values, rare words) weigh this share of their
- * idf in the match: they say little about which tool serves the request, and at full weight they
- * drowned the taught terms of a long request (docs/ranking.md, "Shared learning").
+ * A request's words that no k projects taught for any tool: one that the list's tools have weighs this
+ * share of its idf against the taught ones (the request also asks for what it names, which nobody
+ * taught for this tool); one that no tool of the list has (a name, a date, a value, a URL's host)
+ * weighs nothing, since it cannot tell the list's tools apart. Words at full weight drowned a long
+ * request's one taught word (docs/ranking.md, "Shared learning").
  */
-const UNTAUGHT_TERM_WEIGHT = 0.2;
+const UNTAUGHT_LIST_WORD_WEIGHT = 0.3;
 /** As own learning (project-model.ts): a term in under this share of a tool's evidence adds nothing. */
 const MIN_TERM_SHARE = 0.1;
 /** Approximate bytes an association takes in this mirror (two map entries, the ids, the numbers). */
@@ -144,10 +146,11 @@ export class SharedModel {
   /**
    * The shared boost of each tool (by its content id) for a request's hashed terms, much as own
    * learning computes it (project-model.ts): the idf-weighted share of the request's terms that the
-   * tool's evidence holds (untaught terms weighed less), shrunk by n / (n + PRIOR_PROJECTS) for n
-   * decayed projects, capped at maxBoost.
+   * tool's evidence holds (untaught terms weighed by `ofList`: UNTAUGHT_LIST_WORD_WEIGHT), shrunk by
+   * n / (n + PRIOR_PROJECTS) for n decayed projects, capped at maxBoost. `ofList` (is this term a word
+   * of the searched list's tools) is asked only when some tool matched.
    */
-  boosts(terms: readonly string[], now: number): Map<string, LearnedBoost> {
+  boosts(terms: readonly string[], now: number, ofList: (term: string) => boolean): Map<string, LearnedBoost> {
     const boosts = new Map<string, LearnedBoost>();
     const unique = [...new Set(terms)];
     if (unique.length === 0 || this.#tools.size === 0) return boosts;
@@ -156,11 +159,6 @@ export class SharedModel {
       const df = this.#postings.get(term)?.size ?? 0;
       return Math.log(1 + (tools - df + 0.5) / (df + 0.5));
     });
-    const totalIdf = idf.reduce(
-      (sum, value, i) => sum + (this.#postings.has(unique[i]!) ? value : value * UNTAUGHT_TERM_WEIGHT),
-      0,
-    );
-    if (!(totalIdf > 0)) return boosts;
     const matches = new Map<string, { bag: ToolTerms; match: number }>();
     unique.forEach((term, i) => {
       for (const tool of this.#postings.get(term) ?? []) {
@@ -172,6 +170,12 @@ export class SharedModel {
         matches.set(tool, entry);
       }
     });
+    if (matches.size === 0) return boosts;
+    const totalIdf = idf.reduce((sum, value, i) => {
+      const term = unique[i]!;
+      if (this.#postings.has(term)) return sum + value;
+      return ofList(term) ? sum + value * UNTAUGHT_LIST_WORD_WEIGHT : sum;
+    }, 0);
     const { maxBoost } = this.options;
     for (const [tool, { bag, match }] of matches) {
       const projects = this.#decayed(bag.top, bag.topAt, now);

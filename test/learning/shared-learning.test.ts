@@ -64,6 +64,26 @@ describe('shared learning (LEARNING_SHARED, k = 3)', () => {
     for (const project of [1, 3]) await routerOf(server.url, `k-teacher-${project}`).forget();
   });
 
+  it('a request’s words that no tool of the list has take nothing from what k projects taught', async () => {
+    for (let project = 1; project <= K; project += 1) await teach(server.url, `words-teacher-${project}`);
+    const fresh = routerOf(server.url, 'words-fresh');
+    const raisedBy = async (query: string) => {
+      const { results } = await fresh.search([query], sampleTools);
+      return results.find((result) => result.toolKey === TAUGHT_TOOL)?.relevance ?? 0;
+    };
+    // The next tests start from an empty shared model, whatever this one finds.
+    try {
+      const taught = await raisedBy('jot the squad retro takeaways');
+      expect(taught).toBeGreaterThan(0);
+      // Names and values (no tool of the list has them) leave the raise as it was...
+      expect(await raisedBy('jot the squad retro takeaways for zorblax qwixtle')).toBe(taught);
+      // ...while words of the list that nobody taught for it ask for something else, and lessen it.
+      expect(await raisedBy('jot the squad retro takeaways slack channel')).toBeLessThan(taught);
+    } finally {
+      for (let project = 1; project <= K; project += 1) await routerOf(server.url, `words-teacher-${project}`).forget();
+    }
+  });
+
   it('a tool k projects used for unlike requests is raised for requests on its server only', async () => {
     // Each project's request shares no word with the others': no (term, tool) association reaches k,
     // only the tool's use does (a common step: a login or token tool many requests need first).

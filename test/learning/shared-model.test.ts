@@ -18,26 +18,49 @@ function modelWith(associations: Array<[string, string, number]>): SharedModel {
 }
 
 describe('SharedModel.boosts', () => {
-  it('a taught term keeps most of its weight among words no k projects taught', () => {
+  it('a request word no tool of the list has (a name, a value) takes nothing from a taught term', () => {
     const model = modelWith([
       ['calendar', TOOL, 8],
       ['file', OTHER, 8],
     ]);
-    // One taught term among five that nobody taught (names, dates, values of this request).
+    // One taught term among five that nobody taught and that no tool of the list has.
     const request = ['calendar', 'acme', 'q3', 'offsite', 'zurich', 'friday'].map(term);
-    const boost = model.boosts(request, Date.now()).get(TOOL)!.boost;
-    // In this two-tool model an untaught term's idf is 2.6 times the taught one's: at full weight the
-    // five held over 90 % of the idf mass and the boost was 0.05; weighed at a fifth they leave the
-    // taught term 28 % of it (8 projects: 8/9 of that share of the cap, 0.20).
-    expect(boost).toBeGreaterThan(0.2 * MAX_BOOST * (8 / 9));
-    expect(boost).toBeLessThanOrEqual(MAX_BOOST);
-    expect(model.boosts(request, Date.now()).has(OTHER)).toBe(false);
+    const asked: string[] = [];
+    const boosts = model.boosts(request, Date.now(), (hash) => (asked.push(hash), false));
+    // The whole of the taught share: 8 projects, 8/9 of the cap (less the decay since this minute began).
+    expect(boosts.get(TOOL)!.boost).toBeCloseTo(MAX_BOOST * (8 / 9), 4);
+    expect(boosts.has(OTHER)).toBe(false);
+    expect(asked.sort()).toEqual(['acme', 'q3', 'offsite', 'zurich', 'friday'].map(term).sort());
+  });
+
+  it('an untaught word of the list counts against a taught term, at a share of its idf', () => {
+    const model = modelWith([
+      ['calendar', TOOL, 8],
+      ['file', OTHER, 8],
+    ]);
+    // "delete" is a word of the list's tools that no project taught: the request asks for more than
+    // the calendar term says, so the calendar tool gets less than the whole share.
+    const request = ['calendar', 'delete'].map(term);
+    const ofList = new Set([term('delete')]);
+    const boost = model.boosts(request, Date.now(), (hash) => ofList.has(hash)).get(TOOL)!.boost;
+    const alone = model.boosts([term('calendar')], Date.now(), () => true).get(TOOL)!.boost;
+    expect(boost).toBeLessThan(0.8 * alone);
+    // In this two-tool model an untaught term's idf is 2.6 times the taught one's: weighed at 0.3 it
+    // leaves the taught term 1 / (1 + 0.3 × 2.6), 56 %, of the mass; at full weight it left 28 %.
+    expect(boost).toBeGreaterThan(0.45 * alone);
+  });
+
+  it('asks nothing about the list when no association matches the request', () => {
+    const model = modelWith([['calendar', TOOL, 8]]);
+    let asked = 0;
+    expect(model.boosts([term('weather'), term('today')], Date.now(), () => (asked++, true)).size).toBe(0);
+    expect(asked).toBe(0);
   });
 
   it('below k projects nothing is held and nothing raised', () => {
     const model = modelWith([['calendar', TOOL, K - 1]]);
     expect(model.size).toBe(0);
-    expect(model.boosts([term('calendar')], Date.now()).size).toBe(0);
+    expect(model.boosts([term('calendar')], Date.now(), () => true).size).toBe(0);
   });
 
   it('stays weaker than the cap and shrinks the least-evidenced association most', () => {
@@ -45,8 +68,8 @@ describe('SharedModel.boosts', () => {
       ['calendar', TOOL, K],
       ['file', OTHER, 4 * K],
     ]);
-    const weak = model.boosts([term('calendar')], Date.now()).get(TOOL)!.boost;
-    const strong = model.boosts([term('file')], Date.now()).get(OTHER)!.boost;
+    const weak = model.boosts([term('calendar')], Date.now(), () => true).get(TOOL)!.boost;
+    const strong = model.boosts([term('file')], Date.now(), () => true).get(OTHER)!.boost;
     expect(weak).toBeLessThan(strong);
     expect(strong).toBeLessThan(MAX_BOOST);
   });
@@ -63,9 +86,9 @@ describe('SharedModel.boosts', () => {
     expect(model.usedBy(TOOL, Date.now())).toBeCloseTo(3 * K, 3);
     expect(model.size).toBe(2);
     // The use is no term: the tool's strongest term, and so its term boost, are unchanged by it.
-    expect(model.boosts([term('calendar')], Date.now()).get(TOOL)!.boost).toBeCloseTo(
+    expect(model.boosts([term('calendar')], Date.now(), () => true).get(TOOL)!.boost).toBeCloseTo(
       modelWith([['calendar', TOOL, K]])
-        .boosts([term('calendar')], Date.now())
+        .boosts([term('calendar')], Date.now(), () => true)
         .get(TOOL)!.boost,
       9,
     );
