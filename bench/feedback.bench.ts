@@ -10,7 +10,7 @@ import { ProjectModel } from '../src/learning/project-model.js';
 import { commonStepBoosts } from '../src/learning/common-steps.js';
 import { associationId, SharedModel, TOOL_USE_TERM } from '../src/learning/shared-model.js';
 import { TermKeys } from '../src/learning/term-keys.js';
-import { ListWords } from '../src/learning/shared-learning.js';
+import { listHashes, ListWords } from '../src/learning/shared-learning.js';
 import { loadDatasets } from '../eval/datasets.js';
 import { hash53 } from '../eval/sample-hash.js';
 import { alternatingRounds, median } from './rounds.js';
@@ -98,7 +98,7 @@ for (const dataset of loadDatasets({ only: ['toollens', 'toolbench_stb', 'mcptoo
   const listWordsMs = onceMs(() => new ListWords(dataset.tools));
   const words = new ListWords(dataset.tools);
   const termStep = (i: number) => {
-    const ofList = new Set(queryTerms[i]!.filter((_, j) => words.has(queryWords[i]![j]!)));
+    const ofList = listHashes({ words: queryWords[i]!, hashes: queryTerms[i]! }, words);
     return model.boosts(queryTerms[i]!, now, (term) => ofList.has(term));
   };
   const commonStep = (i: number) =>

@@ -206,7 +206,7 @@ function hashOf(word: string): number {
 }
 
 /** The hashes of the request's words that are words of the list. */
-function listHashes(request: RequestTerms, words: ListWords): ReadonlySet<string> {
+export function listHashes(request: RequestTerms, words: ListWords): ReadonlySet<string> {
   const hashes = new Set<string>();
   request.words.forEach((word, i) => {
     if (words.has(word)) hashes.add(request.hashes[i]!);

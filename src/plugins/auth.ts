@@ -84,7 +84,7 @@ async function authPlugin(app: FastifyInstance, options: AuthPluginOptions): Pro
     }
     const claims = (payload ?? {}) as Record<string, unknown>;
     request.projectId = projectFromClaims(claims, auth.projectClaim, request.headers['x-project-id']);
-    // Only an explicit false opts out: a token without the claim keeps the deployment's setting.
+    // Absent or true shares; any other value opts out (shareLearningFromClaims).
     request.shareLearning = shareLearningFromClaims(claims);
     // Every later log line of this request names its project.
     request.log = request.log.child({ projectId: request.projectId });
