@@ -77,6 +77,9 @@ const NO_FIT_READING: Readonly<Record<string, Readonly<Record<string, NoFitVerdi
     apibank_query_4: 'no-fit',
     apibank_query_5: 'no-fit',
     apibank_query_6: 'no-fit',
+    // Read 28 Nov 2026, when the everyday rules (issue 45) left its gold's counterpart check below 0.5: a
+    // smart-home scene's devices, against Hugging Face models (none controls or lists devices).
+    apibank_query_7: 'no-fit',
     apibank_query_8: 'no-fit',
     apibank_query_9: 'no-fit',
     apibank_query_10: 'no-fit',

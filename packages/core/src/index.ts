@@ -1,6 +1,7 @@
 export * from './schemas.js';
 export * from './feedback-schemas.js';
 export type { RankCache, RankInput, RankOptions, RankedTool } from './ranking/types.js';
+export { RULE_FAMILIES, type RuleFamily } from './everyday/rule-families.js';
 export { capRelevanceDownTheList } from './ranking/calibrate.js';
 export {
   rankTools,

@@ -30,39 +30,42 @@ export function explainMatch(
   const byField = new Map<number, string[]>();
   const excluded: string[] = [];
   let matched = 0;
-  const { terms, negated, crossLingual: cross } = result.query;
+  const { terms, negated, readings } = result.query;
   const positiveCount = terms.length;
-  const glossStart = positiveCount + negated.length;
-  // A Japanese request counts its words (cross-lingual.ts); a word matched twice counts once.
+  const readingStart = positiveCount + negated.length;
+  // A request with readings counts its words (query-readings.ts); a word matched twice counts once.
   const matchedUnits = new Set<number>();
   for (const hit of result.hits.get(toolIndex) ?? []) {
     const termIndex = Math.floor(hit / FIELD_COUNT);
-    if (termIndex >= positiveCount && termIndex < glossStart) {
+    if (termIndex >= positiveCount && termIndex < readingStart) {
       excluded.push(JSON.stringify(surfaceOf(result, termIndex)));
       continue;
     }
-    const translated = termIndex >= glossStart;
-    if (cross) {
-      const unit = translated ? cross.termWord[termIndex - glossStart]! : cross.unitOfTerm[termIndex]!;
+    const throughReading = termIndex >= readingStart;
+    if (readings) {
+      const unit = throughReading ? readings.termWord[termIndex - readingStart]! : readings.unitOfTerm[termIndex]!;
       if (unit >= 0) matchedUnits.add(unit);
     } else matched += 1;
-    // Through a translation: the English word and the request's word it translates ("meeting" (会議)).
-    const word = translated
-      ? `${JSON.stringify(cross!.termGloss[termIndex - glossStart]!)} (${cross!.words[cross!.termWord[termIndex - glossStart]!]!})`
+    // Through a reading: the word matched and the request's word it stands for ("meeting" (会議)).
+    const word = throughReading
+      ? `${JSON.stringify(readings!.termGloss[termIndex - readingStart]!)} (${readings!.words[readings!.termWord[termIndex - readingStart]!]!})`
       : JSON.stringify(surfaceOf(result, termIndex));
     const field = hit % FIELD_COUNT;
     let words = byField.get(field);
     if (words === undefined) byField.set(field, (words = []));
-    if (words.length < MAX_WORDS_PER_FIELD && !(cross && words.includes(word))) words.push(word);
+    if (words.length < MAX_WORDS_PER_FIELD && !(readings && words.includes(word))) words.push(word);
   }
-  if (cross) matched = matchedUnits.size;
-  const termCount = cross ? cross.unitCount : positiveCount;
+  if (readings) matched += matchedUnits.size;
+  const termCount = result.termCount;
   if (byField.size > 0) {
     const fields = [...byField.entries()]
       .sort((a, b) => a[0] - b[0])
       .map(([field, words]) => `${words.join(', ')} in ${FIELD_LABEL[FIELDS[field]!]}`);
-    parts.push(`matched ${fields.join('; ')} (${matched} of ${termCount} query ${cross ? 'words' : 'terms'})`);
+    parts.push(
+      `matched ${fields.join('; ')} (${matched} of ${termCount} query ${result.query.crossLingual ? 'words' : 'terms'})`,
+    );
   }
+  if (result.serverOnly.has(toolIndex)) parts.push('the request names its server only, not an action');
   if (excluded.length > 0) parts.push(`also matches excluded ${excluded.join(', ')}`);
   const text =
     parts.join('; ') ||

@@ -90,7 +90,7 @@ function* rankInSteps(
       while (!step.done) step = again.next();
       return step.value;
     }
-    results.push(scoreSubQuery(corpus, query));
+    results.push(scoreSubQuery(corpus, query, { tools, without: options.without }));
   }
   const fused = fuseSubQueries(results);
   favourNamedPlatforms(corpus, fused, input.context);

@@ -1,7 +1,10 @@
 import { analyzeQuery, type QueryTerms } from '../text/tokenize.js';
 import { calibrationIdf, EXACT_RELEVANCE, relevanceFromCoverage } from './calibrate.js';
 import type { Corpus } from './corpus.js';
-import { scoreCrossLingual } from './cross-lingual-score.js';
+import { scoreReadings } from './readings-score.js';
+import { applyEverydayRules } from './everyday-rules.js';
+import type { ToolInfo } from '../schemas.js';
+import type { RuleFamily } from '../everyday/rule-families.js';
 import { findTermMatches } from './term-matches.js';
 import { vocabulary } from '../text/vocabulary.js';
 import { idf, termScore } from './bm25f.js';
@@ -19,6 +22,18 @@ export interface SubQueryResult {
   readonly hits: Map<number, number[]>;
   /** Tools the query names exactly. */
   readonly exact: Set<number>;
+  /** How many words or terms of the request count (the "of N" in explanations). */
+  readonly termCount: number;
+  /** Tools whose relevance says the request names only their server (everyday-rules.ts). */
+  readonly serverOnly: ReadonlySet<number>;
+}
+
+/** What scoring reads besides the list and the request. */
+interface ScoringContext {
+  /** The tools of the list, in corpus order (their annotations say which read and which delete). */
+  tools?: readonly ToolInfo[];
+  /** Families of everyday rules to leave out (RankOptions.without). */
+  without?: readonly RuleFamily[];
 }
 
 // A tool that matches a negated term loses this share of what that term would have added.
@@ -32,19 +47,22 @@ const FIELD_QUALITY = FIELDS.map((field) => FIELD_PARAMS[field].quality);
  * BM25F for one sub-query (the formula is in bm25f.ts), times a coordination factor for the share of
  * query terms matched. Also gathers the calibration coverage and the hits for explanations.
  */
-export function scoreSubQuery(corpus: Corpus, text: string): SubQueryResult {
+export function scoreSubQuery(corpus: Corpus, text: string, context: ScoringContext = {}): SubQueryResult {
   // The ids of a corpus hold while the vocabulary is the one it was built under; rankTools builds or
   // finds the corpus (renewing a full vocabulary first) and then scores, renewing nothing between.
   if (corpus.epoch !== vocabulary.epoch) throw new Error('corpus used after the vocabulary was renewed');
   const n = corpus.size;
-  const query = analyzeQuery(text);
+  const without = context.without ?? [];
+  const query = analyzeQuery(text, without);
   const scores = new Float64Array(n);
   const coverage = new Float64Array(n);
   const matchedTerms = new Uint16Array(n);
   const hits = new Map<number, number[]>();
-  const cross = query.crossLingual;
-  // A Japanese request's English index terms follow its own (cross-lingual-score.ts).
-  const allTerms = cross ? [...query.terms, ...query.negated, ...cross.terms] : [...query.terms, ...query.negated];
+  const readings = query.readings;
+  // Reading terms (a Japanese request's English glosses, everyday readings) follow the request's own.
+  const allTerms = readings
+    ? [...query.terms, ...query.negated, ...readings.terms]
+    : [...query.terms, ...query.negated];
   const matches = findTermMatches(corpus, allTerms);
 
   let idfMass = 0;
@@ -56,9 +74,10 @@ export function scoreSubQuery(corpus: Corpus, text: string): SubQueryResult {
     if (t < query.terms.length) idfMass += calIdfs[t]!;
     idfs[t] = idf(docFreq, n);
   }
-  if (cross) {
+  let termCount = Math.max(query.terms.length, 1);
+  if (readings) {
     const scoring = {
-      cross,
+      readings,
       positiveCount: query.terms.length,
       negatedCount: query.negated.length,
       idfs,
@@ -67,10 +86,12 @@ export function scoreSubQuery(corpus: Corpus, text: string): SubQueryResult {
       listSize: n,
       negationPenalty: NEGATION_PENALTY,
     };
-    idfMass = scoreCrossLingual(matches, scoring, scores, coverage, matchedTerms, hits);
+    const totals = scoreReadings(matches, scoring, scores, coverage, matchedTerms, hits);
+    idfMass = totals.idfMass;
+    termCount = Math.max(totals.unitCount, 1);
   }
   // Matches come tool by tool, query terms ascending within a tool: each tool's sum adds up term by term.
-  for (let m = 0; !cross && m < matches.count; m += 1) {
+  for (let m = 0; !readings && m < matches.count; m += 1) {
     const doc = matches.docs[m]!;
     const t = matches.terms[m]!;
     const weight = matches.weights[m]!;
@@ -91,14 +112,18 @@ export function scoreSubQuery(corpus: Corpus, text: string): SubQueryResult {
   const exact = findExactNames(corpus, text);
   const relevance = new Float64Array(n);
   const order: number[] = [];
-  // A Japanese request counts its words (units), not its character bigrams.
-  const termCount = Math.max(cross ? cross.unitCount : query.terms.length, 1);
+  // A request with readings counts its words (units), not its terms (a Japanese word's bigrams).
   for (const doc of hits.keys()) {
     if (matchedTerms[doc]! > 0) scores[doc]! *= 1 + COORDINATION * (matchedTerms[doc]! / termCount);
     relevance[doc] = relevanceFromCoverage(idfMass > 0 ? coverage[doc]! / idfMass : 0, matchedTerms[doc]! / termCount);
     if (scores[doc]! > 0 || exact.has(doc)) order.push(doc);
   }
   for (const doc of exact) if (!hits.has(doc)) order.push(doc);
+  const serverOnly = applyEverydayRules(
+    { corpus, query, text, order, scores, relevance, hits, termCount },
+    context.tools,
+    without,
+  );
   addServerAffinity(corpus, scores, order, hits);
   // A query that names a tool gets that tool first, whatever else matched: its score is lifted above
   // every other tool's, so that scores stay in rank order.
@@ -111,7 +136,7 @@ export function scoreSubQuery(corpus: Corpus, text: string): SubQueryResult {
     }
   }
   order.sort((a, b) => scores[b]! - scores[a]! || a - b);
-  return { query, order, scores, relevance, hits, exact };
+  return { query, order, scores, relevance, hits, exact, termCount, serverOnly };
 }
 
 // Tools of a server that matched well are likely companions in a task (create_document, add_paragraph,

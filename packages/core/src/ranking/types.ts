@@ -1,3 +1,4 @@
+import type { RuleFamily } from '../everyday/rule-families.js';
 import type { ToolInfo } from '../schemas.js';
 import type { CorpusCache } from './corpus.js';
 
@@ -19,6 +20,11 @@ export interface RankOptions {
    * crosses projects.
    */
   cache?: RankCache;
+  /**
+   * Families of everyday-request rules to leave out, for measuring each one's effect (eval's
+   * ablation rows). Default: every family applies. Not for production use.
+   */
+  without?: readonly RuleFamily[];
 }
 
 /**

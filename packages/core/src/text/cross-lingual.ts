@@ -1,3 +1,4 @@
+import type { QueryReadings } from './query-readings.js';
 import { japaneseWords } from './japanese-words.js';
 
 /**
@@ -9,21 +10,9 @@ import { japaneseWords } from './japanese-words.js';
  * the request that means something alone (a Latin word such as "GitHub", bigrams of text the dictionary
  * does not know). Bigrams across a word boundary ("に明" of "カレンダーに明日") and bigrams of kana
  * only outside any word (endings, particles: "して") belong to no unit: they still score as today but
- * neither count as words of the request nor lower its coverage.
+ * neither count as words of the request nor lower its coverage. Each gloss term is a reading of its own
+ * (query-readings.ts).
  */
-export interface CrossLingualTerms {
-  /** The request's words that have glosses, as written ("会議", "送っ"). */
-  words: string[];
-  /** English index terms (stems) from the glosses, distinct and none among the request's own terms. */
-  terms: string[];
-  /** Per gloss term: the index of its word in `words`. */
-  termWord: number[];
-  /** Per gloss term: the English gloss it came from ("meeting"), for explanations. */
-  termGloss: string[];
-  /** Per positive term of the request (QueryTerms.terms): its unit, or -1. Words are units 0 .. words.length - 1. */
-  unitOfTerm: Int32Array;
-  unitCount: number;
-}
 
 const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー]/u;
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
@@ -37,7 +26,7 @@ export function crossLingualTerms(
   text: string,
   positive: readonly string[],
   termsOf: (text: string) => string[],
-): CrossLingualTerms | undefined {
+): QueryReadings | undefined {
   // Half-width katakana and full-width forms as the tokenizer folds them (NFKC).
   text = text.normalize('NFKC');
   const found = japaneseWords(text);

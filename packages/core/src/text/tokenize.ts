@@ -1,4 +1,7 @@
-import { crossLingualTerms, type CrossLingualTerms } from './cross-lingual.js';
+import { crossLingualTerms } from './cross-lingual.js';
+import { everydayReadings, type QueryWord } from '../everyday/readings.js';
+import type { RuleFamily } from '../everyday/rule-families.js';
+import type { QueryReadings } from './query-readings.js';
 import { FNV_OFFSET, fnvStep } from './fnv.js';
 import { NEGATIONS } from './stop-words.js';
 import { TokenBuffer } from './token-buffer.js';
@@ -44,7 +47,15 @@ export function generalPathTerms(text: string): string[] {
   useVocabulary(undefined);
   vocabulary.resetIfFull();
   queryTokens.length = 0;
-  for (const match of text.matchAll(LETTERS_AND_DIGITS)) addWord(match[0], queryTokens);
+  for (const match of text.matchAll(LETTERS_AND_DIGITS)) {
+    addWord(match[0], queryTokens);
+    const joined = /(?:^|[^\p{L}\p{M}\p{N}-])([a-zA-Z]+)-$/u.exec(
+      text.slice(Math.max(0, match.index - MAX_JOINED - 2), match.index),
+    );
+    const after = text[match.index + match[0].length];
+    if (joined && /^[a-zA-Z]+$/.test(match[0]) && after !== '-' && joined[1]!.length + match[0].length <= MAX_JOINED)
+      addTerm(joined[1]! + match[0], queryTokens);
+  }
   return termsOfTokens();
 }
 
@@ -108,7 +119,26 @@ function tokenizeAscii(text: string, bytes: Uint8Array, out: TokenBuffer): void 
     const slot = runs.find(bytes, start, i, hash);
     if (slot >= 0) runs.appendIds(slot, out);
     else learnAsciiRun(text, bytes, start, i, hash, out);
+    if (start >= 2 && bytes[start - 1] === HYPHEN) addHyphenJoin(text, bytes, start, i, out);
   }
+}
+
+const HYPHEN = 45;
+// A hyphenated pair is joined only when short, as the compounds people also write closed are.
+const MAX_JOINED = 14;
+
+/**
+ * Two words joined by one hyphen ("e-mail", "sign-in", "to-do") are also the closed word ("email"),
+ * as people often write them: `text.slice(start, end)` is the second word. Not in longer chains
+ * ("get-file-contents"), which are identifiers, nor with digits ("utf-8").
+ */
+function addHyphenJoin(text: string, bytes: Uint8Array, start: number, end: number, out: TokenBuffer): void {
+  if (bytes[end] === HYPHEN) return;
+  let first = start - 1;
+  while (first > 0 && BYTE_CLASS[bytes[first - 1]!] !== 0) first -= 1;
+  if (first === start - 1 || end - first - 1 > MAX_JOINED || (first > 0 && bytes[first - 1] === HYPHEN)) return;
+  for (let k = first; k < end; k += 1) if (k !== start - 1 && isDigit(bytes[k]!)) return;
+  addTerm(text.slice(first, start - 1) + text.slice(start, end), out);
 }
 
 /**
@@ -254,6 +284,19 @@ function addIdentifier(text: string, start: number, end: number, out: TokenBuffe
   }
   // Several parts, one of them digits: letters and digits.
   if (parts > 1 && digits && end - start <= 8) out.push(vocabulary.internTerm(text.slice(start, end).toLowerCase()));
+  // A product name with inner capitals is also the whole word, as people type it ("github").
+  else if (parts > 1 && end - start <= MAX_PRODUCT_NAME && isProductName(text.slice(start, end)))
+    addTerm(text.slice(start, end), out);
+}
+
+// GitHub, PostgreSQL, YouTube, OpenAI, WhatsApp, DuckDuckGo: a capital, lower case, then one or two
+// humps. Not HTMLParser (an acronym first) nor getFileContents (an identifier starts in lower case).
+const PRODUCT_NAME = /^\p{Lu}\p{Ll}+(?:\p{Lu}+\p{Ll}*){1,2}$/u;
+const MAX_PRODUCT_NAME = 20;
+
+/** Whether a word is written as a product name with inner capitals (see PRODUCT_NAME). */
+function isProductName(word: string): boolean {
+  return word.length <= MAX_PRODUCT_NAME && PRODUCT_NAME.test(word);
 }
 
 function addWord(raw: string, out: TokenBuffer): void {
@@ -317,52 +360,92 @@ export interface QueryTerms {
   negated: string[];
   /** Term -> the first surface word it came from, for explanations ("issu" -> "issues"). */
   surface: Map<string, string>;
-  /** A Japanese request's English index terms and words (cross-lingual.ts); absent for other requests. */
-  crossLingual?: CrossLingualTerms;
+  /**
+   * How the terms group into the request's words and what else may stand for them: a Japanese
+   * request's English glosses (cross-lingual.ts), an English one's everyday readings
+   * (everyday/readings.ts). Absent: each term is a word of its own, with nothing else for it.
+   */
+  readings?: QueryReadings;
+  /** Set when `readings` are a Japanese request's glosses. */
+  crossLingual?: true;
+  /** The words as written, lower case, for the rules that read the request as a whole (intent). */
+  words: string[];
 }
 
 // A negation governs the next few content words up to a clause boundary.
 const NEGATION_SCOPE = 3;
 const CLAUSE_BREAK = /[.,;:!?()\n]|\b(?:but|and|or|then|while|however)\b/i;
 
-export function analyzeQuery(query: string): QueryTerms {
+/** The request's terms and readings; `without` leaves families of everyday rules out (RankOptions). */
+export function analyzeQuery(query: string, without: readonly RuleFamily[] = NO_FAMILIES): QueryTerms {
   const terms: string[] = [];
   const negated: string[] = [];
   const surface = new Map<string, string>();
-  const seen = new Set<string>();
+  const seen = new Map<string, number>();
+  const words: QueryWord[] = [];
+  const caseRule = !without.includes('case');
   const text = query.replace(/n['’]t\b/gi, ' not');
+  let clauseIndex = 0;
   for (const clause of text.split(CLAUSE_BREAK)) {
+    clauseIndex += 1;
     if (!clause) continue;
     let scope = 0;
+    let lastEnd = -1;
     for (const match of clause.matchAll(WORD_RUN)) {
       const lower = match[0].toLowerCase().replace(/['’]/g, '');
+      const hyphenBefore = lastEnd >= 0 && match.index === lastEnd + 1 && clause[lastEnd] === '-';
+      lastEnd = match.index + match[0].length;
       if (NEGATIONS.has(lower)) {
         scope = NEGATION_SCOPE;
         continue;
       }
       // Bare numbers in a request are arguments (ids, dates, amounts), not what a tool does.
-      const produced = termsOf(match[0]).filter((term) => !/^[0-9]+$/.test(term));
+      let produced = termsOf(match[0]).filter((term) => !/^[0-9]+$/.test(term));
+      // A product name gives its parts and then its whole (tokenize's addIdentifier): the whole is the
+      // word; its parts stand in only where the list lacks it (everyday/readings.ts).
+      let parts: string[] | undefined;
+      if (produced.length > 1 && isProductName(match[0].replace(/['’].*$/, ''))) {
+        parts = produced.slice(0, -1);
+        produced = caseRule ? produced.slice(-1) : parts;
+        if (!caseRule) parts = undefined;
+      }
       // A run with CJK in it is often the whole request (no spaces): its terms are named by their own
       // characters, or by the Latin word they came from, not by the run.
       const surfaces = CJK.test(match[0]) ? surfacesInCjkRun(match[0]) : undefined;
+      const word: QueryWord = { raw: match[0], clause: clauseIndex, hyphenBefore, negated: scope > 0, terms: [] };
+      if (parts !== undefined) word.parts = parts;
       for (const term of produced) {
         if (!surface.has(term)) surface.set(term, surfaces ? (surfaces.get(term) ?? term) : match[0]);
-        if (seen.has(term)) continue;
-        seen.add(term);
+        const known = seen.get(term);
+        if (known !== undefined) {
+          if (known >= 0 && scope === 0) word.terms.push(known);
+          continue;
+        }
+        seen.set(term, scope > 0 ? -1 : terms.length);
+        if (scope === 0) word.terms.push(terms.length);
         (scope > 0 ? negated : terms).push(term);
       }
+      words.push(word);
       if (produced.length > 0 && scope > 0) scope -= 1;
     }
   }
+  const written = words.map((word) => word.raw.toLowerCase());
   const crossLingual = crossLingualTerms(query, terms, termsOf);
-  if (crossLingual === undefined) return { terms, negated, surface };
+  if (crossLingual === undefined) {
+    const readings = everydayReadings(words, terms, termsOf, without);
+    return readings
+      ? { terms, negated, surface, readings, words: written }
+      : { terms, negated, surface, words: written };
+  }
   // A bigram inside a word is named by the word ("カレンダー", not "ンダ").
   for (let t = 0; t < terms.length; t += 1) {
     const unit = crossLingual.unitOfTerm[t]!;
     if (unit >= 0 && unit < crossLingual.words.length) surface.set(terms[t]!, crossLingual.words[unit]!);
   }
-  return { terms, negated, surface, crossLingual };
+  return { terms, negated, surface, readings: crossLingual, crossLingual: true, words: written };
 }
+
+const NO_FAMILIES: readonly RuleFamily[] = [];
 
 /** Per term of a run with CJK characters: the Latin word it came from (CJK terms name themselves). */
 function surfacesInCjkRun(run: string): Map<string, string> {

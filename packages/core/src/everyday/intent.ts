@@ -1,0 +1,89 @@
+import { stem as porter2 } from 'porter2';
+import type { ToolInfo } from '../schemas.js';
+import { lexiconEntries, lexiconKey } from './lexicon.js';
+
+/**
+ * What a request asks for and what a tool does, in the coarse terms that keep a question off a tool
+ * that deletes: "what's on my calendar tomorrow" reads, so list_events goes before delete_event. A tool
+ * reads when its annotations say `readOnlyHint: true` or its name starts with a reading verb; it
+ * deletes when they say `destructiveHint: true` or its name starts with a deleting verb. Annotations
+ * are untrusted hints, but both only ever lower a tool that deletes below one that reads.
+ */
+export const Action = { Unknown: 0, Reads: 1, Changes: 2, Deletes: 3 } as const;
+export type Action = (typeof Action)[keyof typeof Action];
+
+const stems = (words: string): ReadonlySet<string> => new Set(words.split(' ').map((word) => porter2(word)));
+const READING_VERBS = stems(
+  'list get read search find fetch query show view describe lookup check count download retrieve browse inspect ' +
+    'preview scan peek watch lookup export summarize summarise',
+);
+const DELETING_VERBS = stems(
+  'delete remove drop destroy purge erase cancel revoke wipe truncate kill terminate uninstall unsubscribe overwrite',
+);
+const CHANGING_VERBS = stems(
+  'create add update edit set write send post move rename merge insert upload put patch modify replace reply invite ' +
+    'schedule book start stop run execute trigger close open archive assign',
+);
+
+// A request that asks to see: a question word or a reading verb, and no word that asks for a change.
+const READ_CUES = new Set(
+  (
+    'what whats which when where who whom how list show check find view see display any get read search look ' +
+    'is are do does did have has whose'
+  ).split(' '),
+);
+const CHANGE_CUES = new Set(
+  (
+    'create make new add send post delete remove cancel update change edit move rename write set schedule book ' +
+    'invite reply upload merge open start run execute drop erase modify reschedule save put clear archive close ' +
+    'assign replace insert kick launch trigger'
+  ).split(' '),
+);
+
+/** Whether a request's words (lower case, as written) ask to see something rather than change it. */
+export function asksToRead(words: readonly string[], text: string): boolean {
+  let reads = text.trimEnd().endsWith('?');
+  for (const word of words) {
+    const bare = word.replace(/['’]/g, '');
+    if (CHANGE_CUES.has(bare)) return false;
+    if (READ_CUES.has(bare)) reads = true;
+  }
+  return reads;
+}
+
+/** What a tool does, from its annotations, else the first word of its name (`firstNameTerm`, a stem). */
+export function toolAction(tool: ToolInfo, firstNameTerm: string | undefined): Action {
+  const annotations = tool.annotations as Record<string, unknown> | undefined;
+  if (annotations?.destructiveHint === true) return Action.Deletes;
+  if (annotations?.readOnlyHint === true) return Action.Reads;
+  if (firstNameTerm === undefined) return Action.Unknown;
+  if (DELETING_VERBS.has(firstNameTerm)) return Action.Deletes;
+  if (READING_VERBS.has(firstNameTerm)) return Action.Reads;
+  if (CHANGING_VERBS.has(firstNameTerm)) return Action.Changes;
+  return Action.Unknown;
+}
+
+// Words a request may start with before its action ("please can you create ...").
+const LEAD_IN = new Set(
+  'please pls kindly can could would will you i we me help want need to lets let just hey hi ok go'.split(' '),
+);
+
+/**
+ * The action a request starts with, as the stems a tool name may start with: the first word after a
+ * lead-in when it is a verb (one a tool name starts with, or one the lexicon's verbs know), with what
+ * the lexicon says it means ("open": open, create). Empty when the request starts otherwise.
+ */
+export function leadingActions(words: readonly string[]): ReadonlySet<string> {
+  const first = words.find((word) => !LEAD_IN.has(word.replace(/['’]/g, '')));
+  if (first === undefined) return NO_ACTIONS;
+  const verbs = lexiconEntries(lexiconKey(first)).filter((entry) => entry.family === 'verbs');
+  const own = porter2(first);
+  if (verbs.length === 0 && !READING_VERBS.has(own) && !DELETING_VERBS.has(own) && !CHANGING_VERBS.has(own))
+    return NO_ACTIONS;
+  const actions = new Set([own]);
+  for (const entry of verbs)
+    for (const target of entry.targets) if (!target.includes(' ')) actions.add(porter2(target));
+  return actions;
+}
+
+const NO_ACTIONS: ReadonlySet<string> = new Set();

@@ -1,0 +1,46 @@
+import { EVERYDAY_WORDS } from './everyday-words.js';
+
+/** The lexicon's families (RULE_FAMILIES has them with the rules that are not lexicon entries). */
+export type LexiconFamily = 'abbreviations' | 'verbs' | 'nouns';
+
+/** What a request's word (or two words) may mean in a tool's description. */
+interface LexiconEntry {
+  family: LexiconFamily;
+  /** Each a word or a phrase, as written in everyday-words.ts. */
+  targets: readonly string[];
+}
+
+let entries: Map<string, LexiconEntry[]> | undefined;
+
+/** The parsed lexicon, made on first use (a few hundred words: microseconds, a few KB). */
+function lexicon(): Map<string, LexiconEntry[]> {
+  if (entries !== undefined) return entries;
+  entries = new Map();
+  for (const line of EVERYDAY_WORDS.split('\n')) {
+    const match = /^(abbreviations|verbs|nouns): (.+) => (.+)$/.exec(line.trim());
+    if (match === null) continue;
+    const entry: LexiconEntry = {
+      family: match[1] as LexiconFamily,
+      targets: match[3]!.split(';').map((target) => target.trim()),
+    };
+    for (const word of match[2]!.split(',')) {
+      const key = lexiconKey(word);
+      const list = entries.get(key);
+      if (list === undefined) entries.set(key, [entry]);
+      else list.push(entry);
+    }
+  }
+  return entries;
+}
+
+/** A word or two as the lexicon keys them: lower case, apostrophes and hyphens out ("what's" → "whats"). */
+export function lexiconKey(words: string): string {
+  return words.trim().toLowerCase().replace(/['’]/g, '').replace(/-/g, ' ');
+}
+
+/** The entries for `key` (lexiconKey of one or two words), or none. */
+export function lexiconEntries(key: string): readonly LexiconEntry[] {
+  return lexicon().get(key) ?? NONE;
+}
+
+const NONE: readonly LexiconEntry[] = [];

@@ -1,0 +1,170 @@
+import type { RuleFamily } from '../everyday/rule-families.js';
+import type { QueryReadings, ReadingRule } from '../text/query-readings.js';
+import { lexiconEntries, lexiconKey, type LexiconFamily } from './lexicon.js';
+
+/** One word of a request as analyzeQuery read it (tokenize.ts). */
+export interface QueryWord {
+  /** As written ("GitHub", "repos", "e"). */
+  raw: string;
+  /** Which clause of the request it is in: pairs of words never cross a clause. */
+  clause: number;
+  /** Written right after the word before it with a hyphen between ("e-mail": "mail"). */
+  hyphenBefore: boolean;
+  negated: boolean;
+  /** Indices in the request's positive terms of the terms it gave (none for a stop word). */
+  terms: number[];
+  /** A product name's parts ("git", "hub" of "GitHub"), whose whole is its term. */
+  parts?: string[];
+}
+
+// What a reading counts, by where it comes from. A join or a product name's parts are the same word
+// written another way; an abbreviation means what it stands for; an everyday noun or verb is near the
+// API's word but not the same (docs/ranking.md, "Everyday requests", has the sweep behind the shares).
+const RULES: Record<'joins' | 'parts' | LexiconFamily, ReadingRule> = {
+  joins: { score: 1, coverage: 1, fallback: false },
+  parts: { score: 1, coverage: 1, fallback: true },
+  abbreviations: { score: 0.9, coverage: 0.9, fallback: false },
+  nouns: { score: 0.8, coverage: 0.85, fallback: false },
+  verbs: { score: 0.7, coverage: 0.8, fallback: false },
+};
+
+// A join of two written words is tried only when it is short, as the compounds people split are.
+const MAX_JOINED_CHARS = 14;
+const LETTERS = /^\p{L}+$/u;
+
+/**
+ * The everyday readings of an English request: a hyphenated word is one word of the request, its
+ * joined form a reading ("e-mail": email); two words may be one ("log in": login); a product name's
+ * parts stand in when the list lacks the whole ("GitHub": git + hub); and the lexicon's words stand for
+ * the API's (everyday-words.ts). Undefined when none applies: the request is scored term by term as
+ * before. `termsOf` is the tokenizer's (terms of a text, stemmed).
+ */
+export function everydayReadings(
+  words: readonly QueryWord[],
+  positive: readonly string[],
+  termsOf: (text: string) => string[],
+  without: readonly RuleFamily[],
+): QueryReadings | undefined {
+  const on = (family: RuleFamily): boolean => !without.includes(family);
+  const unitOfTerm = new Int32Array(positive.length).fill(-1);
+  const unitWords: string[] = [];
+  const optional: number[] = [];
+  let merged = false;
+  const newUnit = (word: string, isOptional = false): number => {
+    unitWords.push(word);
+    optional.push(isOptional ? 1 : 0);
+    return unitWords.length - 1;
+  };
+  // Units: one per term, but one per word for a hyphenated word ("web-page") or a product name.
+  for (let w = 0; w < words.length; w += 1) {
+    const word = words[w]!;
+    if (word.negated) continue;
+    const group = on('joins') ? hyphenGroup(words, w) : [word];
+    const whole = group.length > 1 || word.parts !== undefined;
+    let unit = -1;
+    for (const member of group) {
+      for (const t of member.terms) {
+        if (unitOfTerm[t]! >= 0) continue;
+        if (!whole || unit < 0) unit = newUnit(whole ? group.map((g) => g.raw).join('-') : member.raw);
+        unitOfTerm[t] = unit;
+        if (whole) merged = true;
+      }
+    }
+    w += group.length - 1;
+  }
+
+  const taken = new Set(positive);
+  const terms: string[] = [];
+  const termWord: number[] = [];
+  const termGloss: string[] = [];
+  const termReading: number[] = [];
+  const rules: ReadingRule[] = [];
+  const addReading = (unit: number, texts: readonly string[], rule: ReadingRule): void => {
+    const readingTerms: string[] = [];
+    const glosses: string[] = [];
+    for (const text of texts) {
+      for (const term of termsOf(text)) {
+        if (taken.has(term) || /^[0-9]+$/.test(term)) continue;
+        readingTerms.push(term);
+        glosses.push(text);
+      }
+    }
+    if (readingTerms.length === 0) return;
+    const reading = rules.length;
+    rules.push(rule);
+    readingTerms.forEach((term, k) => {
+      taken.add(term);
+      terms.push(term);
+      termWord.push(unit);
+      termGloss.push(glosses[k]!);
+      termReading.push(reading);
+    });
+  };
+  // The unit a reading of `word` (and maybe the next word) joins: the first of their own, else a new
+  // optional one (a stop word such as "make" or "show" means an action only if the list has it).
+  const unitFor = (members: readonly QueryWord[]): number => {
+    for (const member of members) for (const t of member.terms) if (unitOfTerm[t]! >= 0) return unitOfTerm[t]!;
+    return newUnit(members.map((member) => member.raw).join(' '), true);
+  };
+
+  for (let w = 0; w < words.length; w += 1) {
+    const word = words[w]!;
+    if (word.negated) continue;
+    if (word.parts !== undefined && word.terms.length > 0 && on('case'))
+      addReading(unitOfTerm[word.terms[0]!]!, word.parts, RULES.parts);
+    const next = words[w + 1];
+    const paired = next !== undefined && next.clause === word.clause && !next.negated ? next : undefined;
+    // Two words the lexicon knows together ("look up", "set up") go before either alone.
+    const pairEntries = paired ? lexiconEntries(`${lexiconKey(word.raw)} ${lexiconKey(paired.raw)}`) : [];
+    const members = pairEntries.length > 0 ? [word, paired!] : [word];
+    const entries = pairEntries.length > 0 ? pairEntries : lexiconEntries(lexiconKey(word.raw));
+    let unit: number | undefined;
+    for (const entry of entries) {
+      if (!on(entry.family)) continue;
+      unit ??= unitFor(members);
+      for (const target of entry.targets) addReading(unit, [target], RULES[entry.family]);
+    }
+    // Two written words that are one when joined ("log in", "e-mail", "web page").
+    if (paired && on('joins') && joinable(word.raw, paired.raw)) {
+      const joined = word.raw + paired.raw;
+      if (joined.length <= MAX_JOINED_CHARS) addReading(unitFor([word, paired]), [joined], RULES.joins);
+    }
+    if (pairEntries.length > 0) w += 1;
+  }
+  if (!merged && rules.length === 0) return undefined;
+  // A reading unit left with no reading (its terms were all taken) is no word of the request.
+  return {
+    words: unitWords,
+    terms,
+    termWord,
+    termGloss,
+    termReading: Int32Array.from(termReading),
+    readings: rules,
+    unitOfTerm,
+    unitCount: unitWords.length,
+    optional: Uint8Array.from(optional),
+  };
+}
+
+// Words that never start or end a closed compound ("the current" is no "thecurrent").
+const NEVER_JOINED = new Set(
+  'a an the is are was were be of my your our their his her its this that these those and or'.split(' '),
+);
+
+/** Whether two written words may be one closed word: letters, one of them short, no article or copula. */
+function joinable(first: string, second: string): boolean {
+  if (first.length > 3 && second.length > 3) return false;
+  if (!LETTERS.test(first) || !LETTERS.test(second)) return false;
+  return !NEVER_JOINED.has(first.toLowerCase()) && !NEVER_JOINED.has(second.toLowerCase());
+}
+
+/** Word `w` and the words hyphenated to it ("e-mail", "sign-in", "to-do"), at most three. */
+function hyphenGroup(words: readonly QueryWord[], w: number): QueryWord[] {
+  const group = [words[w]!];
+  for (let k = w + 1; k < words.length && group.length < 3; k += 1) {
+    const next = words[k]!;
+    if (!next.hyphenBefore || next.negated || next.clause !== words[w]!.clause) break;
+    group.push(next);
+  }
+  return group;
+}

@@ -1,0 +1,105 @@
+import { Action, asksToRead, leadingActions, toolAction } from '../everyday/intent.js';
+import type { QueryTerms } from '../text/tokenize.js';
+import { vocabulary } from '../text/vocabulary.js';
+import type { Corpus } from './corpus.js';
+import { FIELD_COUNT, FIELDS } from './fields.js';
+import type { RuleFamily } from '../everyday/rule-families.js';
+import type { ToolInfo } from '../schemas.js';
+
+/** One sub-query's scores as scoreSubQuery has them before server affinity and exact names. */
+interface Scored {
+  corpus: Corpus;
+  query: QueryTerms;
+  text: string;
+  /** Matched tools (any order). */
+  order: readonly number[];
+  scores: Float64Array;
+  relevance: Float64Array;
+  hits: ReadonlyMap<number, readonly number[]>;
+  termCount: number;
+}
+
+// A request that names only a server or product ("slack") says which tools, not which one: their
+// relevance stays below what a request naming the action gets (docs/ranking.md, "Everyday requests").
+const SERVER_ONLY_RELEVANCE = 0.5;
+// For a request that asks to see something: a tool that changes keeps this share of its score, one that
+// deletes this share, and one that deletes is never first while a tool that does not matched.
+const CHANGES_SHARE = 0.97;
+const DELETES_SHARE = 0.5;
+const BELOW_FIRST = 0.99;
+
+const SERVER_FIELD = FIELDS.indexOf('server');
+
+/**
+ * The rules that read the request as a whole (RULE_FAMILIES `vague` and `intent`): a request naming only
+ * a server gets relevance that says so, and a question prefers tools that read. Returns the tools whose
+ * relevance was held down for naming only their server.
+ */
+export function applyEverydayRules(
+  scored: Scored,
+  tools: readonly ToolInfo[] | undefined,
+  without: readonly RuleFamily[],
+): Set<number> {
+  const serverOnly = without.includes('vague') ? new Set<number>() : holdServerOnly(scored);
+  if (!without.includes('intent') && tools && asksToRead(scored.query.words, scored.text)) preferReading(scored, tools);
+  if (!without.includes('verbs')) favourSameAction(scored);
+  return serverOnly;
+}
+
+/** Tools whose server field holds every word of the request: relevance at most SERVER_ONLY_RELEVANCE. */
+function holdServerOnly({ corpus, query, order, relevance, termCount }: Scored): Set<number> {
+  const held = new Set<number>();
+  const { terms, readings } = query;
+  if (terms.length === 0 || query.crossLingual || termCount > terms.length) return held;
+  // A word that only a reading matched (an optional "show") names an action: not vague.
+  if (readings && readings.unitCount > terms.length) return held;
+  const ids = terms.map((term) => vocabulary.knownTermId(term));
+  if (ids.some((id) => id < 0)) return held;
+  for (const doc of order) {
+    if (relevance[doc]! <= SERVER_ONLY_RELEVANCE || !ids.every((id) => inServerField(corpus, doc, id))) continue;
+    relevance[doc] = SERVER_ONLY_RELEVANCE;
+    held.add(doc);
+  }
+  return held;
+}
+
+function inServerField(corpus: Corpus, doc: number, id: number): boolean {
+  let start = corpus.toolStarts[doc]!;
+  for (let f = 0; f < SERVER_FIELD; f += 1) start += corpus.fieldLengths[doc * FIELD_COUNT + f]!;
+  const end = start + corpus.fieldLengths[doc * FIELD_COUNT + SERVER_FIELD]!;
+  for (let p = start; p < end; p += 1) if (corpus.tokens[p] === id) return true;
+  return false;
+}
+
+// A tool whose name starts with the action the request starts with gains this factor: "open a pull
+// request" means create_pull_request, not merge_pull_request (whose description says "open").
+const SAME_ACTION = 1.15;
+
+/** Tools named for the request's leading action (its first word, or what the lexicon says it means). */
+function favourSameAction({ corpus, query, order, scores }: Scored): void {
+  const actions = leadingActions(query.words);
+  if (actions.size === 0) return;
+  for (const doc of order) {
+    if (corpus.fieldLengths[doc * FIELD_COUNT]! === 0) continue;
+    if (actions.has(vocabulary.termOf(corpus.tokens[corpus.toolStarts[doc]!]!))) scores[doc]! *= SAME_ACTION;
+  }
+}
+
+/** A request that asks to see: tools that change or delete step back, and one that deletes is never first. */
+function preferReading({ corpus, order, scores }: Scored, tools: readonly ToolInfo[]): void {
+  let bestKept = 0;
+  const deleting: number[] = [];
+  for (const doc of order) {
+    const nameLength = corpus.fieldLengths[doc * FIELD_COUNT]!;
+    const first = nameLength > 0 ? vocabulary.termOf(corpus.tokens[corpus.toolStarts[doc]!]!) : undefined;
+    const action = toolAction(tools[doc]!, first);
+    if (action === Action.Deletes) {
+      scores[doc]! *= DELETES_SHARE;
+      deleting.push(doc);
+      continue;
+    }
+    if (action === Action.Changes) scores[doc]! *= CHANGES_SHARE;
+    bestKept = Math.max(bestKept, scores[doc]!);
+  }
+  if (bestKept > 0) for (const doc of deleting) scores[doc] = Math.min(scores[doc]!, BELOW_FIRST * bestKept);
+}

@@ -1,0 +1,138 @@
+// The everyday rules (issue 45): requests as people and their agents type them, on the README's sample list.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { rankTools, RULE_FAMILIES, type RuleFamily, type ToolInfo, type ToolListSearchRequest } from '../src/index.js';
+import { tokenize } from '../src/text/tokenize.js';
+
+const sample = JSON.parse(
+  readFileSync(new URL('../../../examples/search-request.json', import.meta.url), 'utf8'),
+) as ToolListSearchRequest;
+const rank = (query: string, without?: RuleFamily[], tools: ToolInfo[] = sample.tools) =>
+  rankTools({ query: [query], tools }, { without });
+const keys = (query: string, without?: RuleFamily[]) => rank(query, without).map((r) => r.tool.toolKey);
+const tool = (toolKey: string, description: string, extra: Partial<ToolInfo> = {}): ToolInfo => ({
+  toolKey,
+  toolName: toolKey.split(':')[1]!,
+  serverName: toolKey.split(':')[0]!,
+  description,
+  ...extra,
+});
+
+describe('words as people write them', () => {
+  it('"github", "GitHub" and "Github" give the same answer with the same relevance', () => {
+    const answers = ['github', 'GitHub', 'Github', 'GITHUB'].map((query) =>
+      rank(`list my ${query} repos`).map((r) => [r.tool.toolKey, r.relevance, r.explanation]),
+    );
+    expect(answers[0]!.length).toBeGreaterThan(0);
+    for (const answer of answers.slice(1)) expect(answer).toEqual(answers[0]);
+  });
+
+  it('a product name is indexed whole as well as in parts, and counted once in a request', () => {
+    expect(tokenize('Search GitHub repositories')).toEqual(['search', 'git', 'hub', 'github', 'repositori']);
+    expect(tokenize('getFileContents')).toEqual(['get', 'file', 'content']);
+    expect(tokenize('HTMLParser')).toEqual(['html', 'parser']);
+    const [first] = rank('GitHub');
+    expect(first!.explanation).toContain('(1 of 1 query terms)');
+    expect(first!.explanation.match(/"github"/g)).toHaveLength(1);
+  });
+
+  it("a product name's parts stand in where the list lacks the whole word", () => {
+    const tools = [tool('git:status', 'Show the working tree status of a git repository.'), tool('hub:x', 'Other.')];
+    expect(rank('GitHub status', undefined, tools)[0]!.tool.toolKey).toBe('git:status');
+  });
+
+  it('hyphenated and closed forms meet, both ways', () => {
+    expect(tokenize('Send an e-mail to sign-in users')).toEqual(['send', 'mail', 'email', 'sign', 'signin', 'user']);
+    // Not in identifier chains, nor with digits.
+    expect(tokenize('get-file-contents utf-8')).toEqual(['get', 'file', 'content', 'utf', '8']);
+    expect(keys('send an e-mail to bob')[0]).toBe('gmail:send_email');
+    expect(rank('send an e-mail to bob')[0]!.explanation).toContain('"email" (e-mail)');
+    const tools = [tool('auth:login', 'Log in with a password.'), tool('auth:logout', 'End the session.')];
+    expect(rank('login', undefined, tools)[0]!.tool.toolKey).toBe('auth:login');
+    const closed = [tool('mail:send', 'Send an E-Mail to a contact.'), tool('chat:post', 'Post a chat message.')];
+    expect(rank('send email', undefined, closed)[0]!.tool.toolKey).toBe('mail:send');
+  });
+});
+
+describe('the lexicon: the tool world’s short forms and everyday words', () => {
+  it('abbreviations match what they stand for, and the explanation names the mapping', () => {
+    const [first] = rank('search github repos');
+    expect(first!.tool.toolKey).toBe('github:search_repositories');
+    expect(first!.explanation).toContain('"repository" (repos)');
+    expect(keys('what tables are in the db')[0]).toBe('postgres:list_tables');
+    expect(keys('whats in my downloads dir')[0]).toBe('filesystem:list_directory');
+  });
+
+  it('everyday verbs and nouns find the API’s: make a folder, cancel or move a meeting', () => {
+    expect(keys('make a new folder')[0]).toBe('filesystem:create_directory');
+    expect(keys('cancel my 3pm meeting')[0]).toBe('gcal:delete_event');
+    expect(keys("move tomorrow's standup to 10am")[0]).toBe('gcal:update_event');
+    expect(keys('look up mcp news online')[0]).toBe('brave-search:web_search');
+  });
+
+  it('"open a pull request" puts create_pull_request first', () => {
+    expect(keys('open a pull request')[0]).toBe('github:create_pull_request');
+    expect(keys('open a pull request', ['verbs'])[0]).toBe('github:merge_pull_request');
+  });
+
+  it('a request’s own word still beats a reading of another word', () => {
+    // "message" is the tool's own word; "post" would only be a reading of "send".
+    expect(keys('post a message to slack')[0]).toBe('slack:post_message');
+  });
+});
+
+describe('intent: a request that asks to see prefers tools that read', () => {
+  it('"what\'s on my calendar tomorrow" puts list_events first and delete_event below every reading tool', () => {
+    const ranked = keys("what's on my calendar tomorrow");
+    expect(ranked[0]).toBe('gcal:list_events');
+    const deleteAt = ranked.indexOf('gcal:delete_event');
+    for (const reader of ['gcal:list_events', 'gcal:find_free_time'])
+      expect(ranked.indexOf(reader)).toBeLessThan(deleteAt);
+  });
+
+  it('a tool marked destructive is never first for a question, whatever it is named', () => {
+    const tools = [
+      tool('cal:purge_calendar', 'Calendar events: purge them all.', { annotations: { destructiveHint: true } }),
+      tool('cal:agenda', 'Calendar agenda view.', { annotations: { readOnlyHint: true } }),
+    ];
+    expect(rank('what is on my calendar?', undefined, tools)[0]!.tool.toolKey).toBe('cal:agenda');
+    expect(rank('purge my calendar', undefined, tools)[0]!.tool.toolKey).toBe('cal:purge_calendar');
+  });
+});
+
+describe('relevance that separates a vague request from a precise one', () => {
+  it('"slack" alone gives no tool a relevance above 0.7, and says why', () => {
+    const ranked = rank('slack');
+    expect(ranked.length).toBe(7);
+    for (const result of ranked) expect(result.relevance).toBeLessThanOrEqual(0.7);
+    expect(ranked[0]!.explanation).toContain('names its server only');
+    expect(rank('slack', ['vague'])[0]!.relevance).toBeGreaterThan(0.9);
+  });
+
+  it('a request that names the action is well above one that names only the server', () => {
+    const vague = rank('github')[0]!.relevance;
+    const precise = rank('create an issue on github')[0]!.relevance;
+    expect(precise - vague).toBeGreaterThan(0.3);
+  });
+
+  it('an exact tool name still puts that tool first', () => {
+    expect(keys('get_file_contents')[0]).toBe('github:get_file_contents');
+    expect(keys('list_events from 2025-03-01 to 2025-03-07')[0]).toBe('gcal:list_events');
+  });
+});
+
+describe('each family can be left out, for measuring it', () => {
+  it('with every family left out, a request the rules change ranks as plain BM25F words', () => {
+    const all = [...RULE_FAMILIES];
+    expect(keys('whats in my downloads dir', all)).toEqual([]);
+    expect(keys('send an e-mail to bob', all)[0]).toBe('gmail:send_email');
+    expect(rank('send an e-mail to bob', all)[0]!.explanation).not.toContain('e-mail');
+  });
+
+  it('a request no rule touches ranks identically with and without the rules', () => {
+    const query = 'reply in the thread of a slack message';
+    expect(rank(query).map((r) => [r.tool.toolKey, r.relevance, r.explanation])).toEqual(
+      rank(query, [...RULE_FAMILIES]).map((r) => [r.tool.toolKey, r.relevance, r.explanation]),
+    );
+  });
+});
