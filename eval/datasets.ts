@@ -50,7 +50,7 @@ interface RawQuery {
 }
 
 /** The five standard fields only. */
-function standardFields(raw: RawTool): ToolInfo {
+export function standardFields(raw: RawTool): ToolInfo {
   const tool: ToolInfo = { toolKey: raw.toolKey, toolName: raw.toolName, serverName: raw.serverName };
   if (typeof raw.description === 'string') tool.description = raw.description;
   if (raw.inputSchema !== undefined) tool.inputSchema = raw.inputSchema;

@@ -1,7 +1,13 @@
 // The rankers under evaluation. To add one (e.g. the LLM rerank stage), append a RankerVariant: it gets
 // the request and the dataset's tool list and returns tool keys best first, plus optional extra numeric
 // columns (e.g. candidate recall, prompt tokens) that run.ts averages and prints after the metrics.
-import { createRankCache, rankTools, type RankCache, type ToolInfo } from '../packages/core/src/index.js';
+import {
+  createRankCache,
+  rankTools,
+  type RankCache,
+  type RuleFamily,
+  type ToolInfo,
+} from '../packages/core/src/index.js';
 import { rankOkapiBm25 } from './okapi-bm25.js';
 import type { ItemToken } from 'wink-nlp';
 import type { Dataset, EvalQuery } from './datasets.js';
@@ -23,23 +29,37 @@ const bm25Baseline: RankerVariant = {
   rank: (query, tools) => ({ ranked: rankOkapiBm25({ query: query.query, tools }).map((r) => r.tool.toolKey) }),
 };
 
+interface CoreRankerOptions {
+  /** Rule families left out (`npm run eval -- --without`); undefined or empty: all apply. */
+  without?: readonly RuleFamily[];
+}
+
 /** Our ranker, with a rank cache per dataset (as the service keeps one per project). */
-function coreRanker(): RankerVariant {
+function coreRanker({ without }: CoreRankerOptions = {}): RankerVariant {
   let cache: RankCache = createRankCache();
+  const options = without && without.length > 0 ? { without } : {};
   return {
     name: 'ours',
     prepare: () => {
       cache = createRankCache();
     },
     rank: (query, tools) => ({
-      ranked: rankTools({ query: query.query, tools }, { cache }).map((r) => r.tool.toolKey),
+      ranked: rankTools({ query: query.query, tools }, { cache, ...options }).map((r) => r.tool.toolKey),
     }),
   };
 }
 
+/**
+ * Our ranker with every rule family, beside an `ours` that leaves some out (`--without`): its NDCG@10
+ * change against ours, with the paired interval, is what the families left out add.
+ */
+export function allRulesRanker(): RankerVariant {
+  return { ...coreRanker(), name: 'all-on' };
+}
+
 /** The baseline first: relative changes are reported against it. */
-export function defaultRankers(): RankerVariant[] {
-  return [bm25Baseline, coreRanker()];
+export function defaultRankers(options: CoreRankerOptions = {}): RankerVariant[] {
+  return [bm25Baseline, coreRanker(options)];
 }
 
 /**

@@ -1,4 +1,4 @@
-// `npm run eval [-- --json FILE] [--max N] [--only NAME,NAME] [--no-calibration] [--llm] [--feedback [--projects N]] [--fusion JSON] [--oracle Z,Z] [--lang ja]`
+// `npm run eval [-- --json FILE] [--max N] [--only NAME,NAME] [--no-calibration] [--llm] [--feedback [--projects N]] [--fusion JSON] [--oracle Z,Z] [--lang ja] [--everyday] [--without FAMILY,FAMILY]`
 // Ranks every sampled query of every dataset in ../shared/bench with each ranker and prints NDCG@10,
 // Recall@5/10/40 and MRR per dataset, the average over datasets, and each ranker's change relative to
 // the first (the plain BM25 baseline), each later ranker's NDCG@10 change against ours with a paired
@@ -6,18 +6,23 @@
 // the LLM stage's prompt would hold at LLM_PROMPT_TOKEN_BUDGET (candidate recall vs the lexical top-k of
 // the same size, prompt tokens); `--llm` adds the LLM stage itself against LLM_BASE_URL / LLM_MODEL.
 // `--feedback` measures learning from use instead (eval/feedback.ts), on all of each set's requests
-// unless --max is given.
+// unless --max is given. `--everyday` ranks the team's everyday requests instead (eval/everyday.ts), with
+// an ablation row per rule family; `--without a,b` runs our ranker ("ours") with those rule families
+// left out (RULE_FAMILIES in core) and adds "all-on" (every family) after it, so the NDCG@10 change
+// section gives what the families add on the public sets, with paired intervals.
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { calibrationReport, printCalibration } from './calibration.js';
 import { loadDatasets } from './datasets.js';
 import { METRICS, pairedBootstrap, scoreQuery, type Metric } from './metrics.js';
 import { llmRankerFromEnv, withPromptColumns } from './llm-rankers.js';
-import { defaultRankers, winkQueryRanker, type RankerVariant } from './rankers.js';
+import { allRulesRanker, defaultRankers, winkQueryRanker, type RankerVariant } from './rankers.js';
 import { fusedRanker, semanticRankers } from './semantic-rankers.js';
 import { runFeedbackEval } from './feedback.js';
 import { runSharedFeedbackEval } from './shared-feedback.js';
 import { runCrossLingualEval } from './cross-lingual.js';
+import { runEverydayEval } from './everyday.js';
+import { rankTools, RULE_FAMILIES, type RuleFamily } from '../packages/core/src/index.js';
 import { DEFAULT_FUSION, type FusionOptions } from '../src/semantic/fuse-hybrid.js';
 
 const { values } = parseArgs({
@@ -44,8 +49,19 @@ const { values } = parseArgs({
     oracle: { type: 'string' },
     // The team's translations of requests into this language beside their English originals (eval/cross-lingual.ts).
     lang: { type: 'string' },
+    // The team's everyday requests on four lists, with the rule-family ablation (eval/everyday.ts).
+    everyday: { type: 'boolean', default: false },
+    // Rule families our ranker leaves out, e.g. 'verbs,nouns' (measuring a family on the public sets).
+    without: { type: 'string' },
   },
 });
+
+const without = values.without?.split(',').filter((family) => family !== '') as RuleFamily[] | undefined;
+const unknownFamilies = without?.filter((family) => !(RULE_FAMILIES as readonly string[]).includes(family)) ?? [];
+if (unknownFamilies.length > 0)
+  throw new Error(
+    `--without: unknown rule famil(ies) ${unknownFamilies.join(', ')}; known: ${RULE_FAMILIES.join(', ')}`,
+  );
 
 if (values.feedback && values.projects !== undefined) {
   const results = await runSharedFeedbackEval({
@@ -59,6 +75,12 @@ if (values.feedback && values.projects !== undefined) {
 if (values.lang) {
   const rows = await runCrossLingualEval(values.lang);
   if (values.json) writeFileSync(values.json, `${JSON.stringify({ crossLingual: rows }, null, 2)}\n`);
+  process.exit(0);
+}
+
+if (values.everyday) {
+  const report = runEverydayEval();
+  if (values.json) writeFileSync(values.json, `${JSON.stringify({ everyday: report }, null, 2)}\n`);
   process.exit(0);
 }
 
@@ -243,7 +265,8 @@ function printStates(results: DatasetResult[], rankers: RankerVariant[]): void {
 }
 
 const started = performance.now();
-const [baseline, ours] = defaultRankers();
+const [baseline, ours] = defaultRankers({ without });
+if (without) console.log(`ours leaves out rule families: ${without.join(', ')}`);
 const promptBudget = process.env.LLM_PROMPT_TOKEN_BUDGET ? Number(process.env.LLM_PROMPT_TOKEN_BUDGET) : undefined;
 const semantic = values['no-semantic'] ? undefined : await semanticRankers(values.embeddings, process.env);
 const fusionVariants = (JSON.parse(values.fusion ?? '[]') as Partial<FusionOptions>[]).map((options, i) =>
@@ -254,7 +277,14 @@ const oracleVariants = (values.oracle?.split(',') ?? []).map((z) =>
 );
 const rankers: RankerVariant[] = [
   baseline!,
-  withPromptColumns(ours!, promptBudget),
+  // The prompt's candidates come from the same ranking as ours, families left out included.
+  withPromptColumns(
+    ours!,
+    promptBudget,
+    without ? (query, tools, cache) => rankTools({ query, tools }, { cache, without }) : undefined,
+  ),
+  // With --without, ours with every family too: its interval against ours is what the families add.
+  ...(without ? [allRulesRanker()] : []),
   ...(semantic
     ? [
         semantic.semantic,
@@ -290,7 +320,7 @@ console.log(`\neval took ${((performance.now() - started) / 1000).toFixed(1)} s`
 if (values.json) {
   writeFileSync(
     values.json,
-    `${JSON.stringify({ maxQueriesPerDataset: maxQueries, results, average, calibration }, null, 2)}\n`,
+    `${JSON.stringify({ maxQueriesPerDataset: maxQueries, without, results, average, calibration }, null, 2)}\n`,
   );
   console.log(`wrote ${values.json}`);
 }

@@ -1,0 +1,51 @@
+// The team's everyday request set (eval/everyday/requests.json, issue #45) stays well formed: enough
+// requests on each of the four lists, unique ids, known kinds, and every gold key in its list (the
+// lists are read from ../shared/bench, so that check is skipped when the bench is not beside the repo).
+import { existsSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { BENCH_DIR } from '../../eval/datasets.js';
+import {
+  checkGold,
+  EVERYDAY_KINDS,
+  EVERYDAY_LISTS,
+  loadEverydayLists,
+  readEverydayRequests,
+} from '../../eval/everyday.js';
+
+const file = readEverydayRequests();
+
+describe('everyday requests', () => {
+  it('has at least 120 requests with unique ids', () => {
+    expect(file.requests.length).toBeGreaterThanOrEqual(120);
+    const ids = file.requests.map((request) => request.id);
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+  });
+
+  it('puts every request on one of the four lists, at least 20 on each', () => {
+    for (const request of file.requests) expect(EVERYDAY_LISTS, request.id).toContain(request.list);
+    for (const list of EVERYDAY_LISTS)
+      expect(file.requests.filter((request) => request.list === list).length, list).toBeGreaterThanOrEqual(20);
+  });
+
+  it('gives every request a text, gold and only known kinds', () => {
+    for (const request of file.requests) {
+      expect(request.query.trim(), request.id).not.toBe('');
+      expect(request.relevant.length, request.id).toBeGreaterThan(0);
+      expect(request.kinds.length, request.id).toBeGreaterThan(0);
+      for (const kind of request.kinds) expect(EVERYDAY_KINDS, request.id).toContain(kind);
+    }
+  });
+
+  it.skipIf(!existsSync(BENCH_DIR))('has every gold key in its list (../shared/bench read at run time)', () => {
+    const lists = loadEverydayLists(file);
+    expect(() => checkGold(file, lists)).not.toThrow();
+    // The Smithery subset stays a subset: eval must not rank the whole 9,970-tool catalog.
+    expect(lists.get('smithery')!.length).toBeLessThan(1000);
+  });
+
+  it('names the request whose gold is not in its list', () => {
+    const broken = { ...file, requests: [{ ...file.requests[0]!, id: 'broken-one', relevant: ['nowhere:tool'] }] };
+    const lists = new Map(EVERYDAY_LISTS.map((list) => [list, [{ toolKey: 'x:y', toolName: 'y', serverName: 'x' }]]));
+    expect(() => checkGold(broken, lists)).toThrow(/broken-one/);
+  });
+});
