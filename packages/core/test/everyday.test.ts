@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { rankTools, RULE_FAMILIES, type RuleFamily, type ToolInfo, type ToolListSearchRequest } from '../src/index.js';
 import { tokenize } from '../src/text/tokenize.js';
+import { withinOneEdit } from '../src/everyday/typos.js';
 
 const sample = JSON.parse(
   readFileSync(new URL('../../../examples/search-request.json', import.meta.url), 'utf8'),
@@ -78,6 +79,52 @@ describe('the lexicon: the tool world’s short forms and everyday words', () =>
   it('a request’s own word still beats a reading of another word', () => {
     // "message" is the tool's own word; "post" would only be a reading of "send".
     expect(keys('post a message to slack')[0]).toBe('slack:post_message');
+  });
+});
+
+describe('typos: a word one slip from a word of the list reads as it', () => {
+  it('"calender" and "wether" find the tools their words were meant for, and the explanation says so', () => {
+    const [first] = rank('calender for next week');
+    expect(first!.tool.toolKey).toBe('gcal:list_events');
+    expect(first!.explanation).toContain('"calendar" (calender)');
+    const weather = [
+      tool('weather:get_forecast', 'Weather forecast for a city.'),
+      tool('maps:route', 'Route between places.'),
+    ];
+    expect(rank('wether in paris', undefined, weather)[0]!.tool.toolKey).toBe('weather:get_forecast');
+    expect(rank('calender for next week', ['typos'])).toEqual([]);
+  });
+
+  it('guesses only for words the list lacks, long enough to guess, never a name into a word', () => {
+    // "paris" is one swap from "pair" (a word of this list), but a short stem is not guessed.
+    const tools = [tool('math:pair', 'Pair two numbers.'), tool('math:sum', 'Sum numbers.')];
+    expect(rank('paris', undefined, tools)).toEqual([]);
+    // A word the list has is never read as another.
+    expect(rank('list events', undefined, sample.tools)[0]!.explanation).not.toContain('(list)');
+  });
+
+  it('one edit is an insertion, a deletion, a substitution or a swap of neighbours', () => {
+    expect(withinOneEdit('calender', 'calendar')).toBe(true);
+    expect(withinOneEdit('screensot', 'screenshot')).toBe(true);
+    expect(withinOneEdit('reposotory', 'repository')).toBe(true);
+    expect(withinOneEdit('recieve', 'receive')).toBe(true);
+    expect(withinOneEdit('calendar', 'calendar')).toBe(false);
+    expect(withinOneEdit('calndr', 'calendar')).toBe(false);
+    expect(withinOneEdit('abcd', 'badc')).toBe(false);
+  });
+});
+
+describe('an everyday verb is read as the API’s only where a command’s verb stands', () => {
+  it('"open" first in a request means create; "open" as a state does not', () => {
+    expect(keys('open an issue on github')[0]).toBe('github:create_issue');
+    expect(keys('please open a new issue')[0]).toBe('github:create_issue');
+    for (const result of rank('what bugs are still open in acme/web?'))
+      expect(result.explanation).not.toContain('(open)');
+  });
+
+  it('a verb after "to" or at the start of a later clause counts too', () => {
+    expect(keys('I need to cancel my 3pm meeting')[0]).toBe('gcal:delete_event');
+    expect(keys('check the calendar and then cancel the standup')[0]).toBe('gcal:delete_event');
   });
 });
 

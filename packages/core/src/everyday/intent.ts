@@ -15,7 +15,7 @@ export type Action = (typeof Action)[keyof typeof Action];
 const stems = (words: string): ReadonlySet<string> => new Set(words.split(' ').map((word) => porter2(word)));
 const READING_VERBS = stems(
   'list get read search find fetch query show view describe lookup check count download retrieve browse inspect ' +
-    'preview scan peek watch lookup export summarize summarise',
+    'preview scan peek watch export summarize summarise',
 );
 const DELETING_VERBS = stems(
   'delete remove drop destroy purge erase cancel revoke wipe truncate kill terminate uninstall unsubscribe overwrite',
@@ -55,18 +55,42 @@ export function asksToRead(words: readonly string[], text: string): boolean {
 export function toolAction(tool: ToolInfo, firstNameTerm: string | undefined): Action {
   const annotations = tool.annotations as Record<string, unknown> | undefined;
   if (annotations?.destructiveHint === true) return Action.Deletes;
-  if (annotations?.readOnlyHint === true) return Action.Reads;
-  if (firstNameTerm === undefined) return Action.Unknown;
+  if (firstNameTerm === undefined) return annotations?.readOnlyHint === true ? Action.Reads : Action.Unknown;
   if (DELETING_VERBS.has(firstNameTerm)) return Action.Deletes;
   if (READING_VERBS.has(firstNameTerm)) return Action.Reads;
+  if (annotations?.readOnlyHint === true) return Action.Reads;
   if (CHANGING_VERBS.has(firstNameTerm)) return Action.Changes;
   return Action.Unknown;
 }
 
 // Words a request may start with before its action ("please can you create ...").
 const LEAD_IN = new Set(
-  'please pls kindly can could would will you i we me help want need to lets let just hey hi ok go'.split(' '),
+  'please pls kindly can could would will you i we me help want need to lets let just hey hi ok'.split(' '),
 );
+
+/**
+ * Per word of a request (lower case, in order, with its clause): whether it stands where a verb of
+ * command does, first in its clause after a lead-in ("please open ...", "then cancel ...") or right
+ * after "to" ("I need to cancel ..."). An everyday verb is read as the API's verb only there: "open" in
+ * "what bugs are still open" is no request to create.
+ */
+export function inVerbPosition(words: readonly { lower: string; clause: number }[]): boolean[] {
+  let clause = -1;
+  let started = false;
+  return words.map(({ lower, clause: at }, w) => {
+    if (at !== clause) {
+      clause = at;
+      started = false;
+    }
+    const bare = lower.replace(/['’]/g, '');
+    const afterTo = w > 0 && words[w - 1]!.lower === 'to' && words[w - 1]!.clause === at;
+    if (!started && !LEAD_IN.has(bare)) {
+      started = true;
+      return true;
+    }
+    return afterTo && !LEAD_IN.has(bare);
+  });
+}
 
 /**
  * The action a request starts with, as the stems a tool name may start with: the first word after a
@@ -74,13 +98,18 @@ const LEAD_IN = new Set(
  * the lexicon says it means ("open": open, create). Empty when the request starts otherwise.
  */
 export function leadingActions(words: readonly string[]): ReadonlySet<string> {
-  const first = words.find((word) => !LEAD_IN.has(word.replace(/['’]/g, '')));
-  if (first === undefined) return NO_ACTIONS;
-  const verbs = lexiconEntries(lexiconKey(first)).filter((entry) => entry.family === 'verbs');
+  const at = words.findIndex((word) => !LEAD_IN.has(word.replace(/['’]/g, '')));
+  if (at < 0) return NO_ACTIONS;
+  const first = words[at]!;
+  // Two words the lexicon knows together ("get rid", "look up") are the action, not the first alone.
+  const pair = at + 1 < words.length ? lexiconEntries(lexiconKey(`${first} ${words[at + 1]!}`)) : [];
+  const verbs = (pair.length > 0 ? pair : lexiconEntries(lexiconKey(first))).filter(
+    (entry) => entry.family === 'verbs',
+  );
   const own = porter2(first);
   if (verbs.length === 0 && !READING_VERBS.has(own) && !DELETING_VERBS.has(own) && !CHANGING_VERBS.has(own))
     return NO_ACTIONS;
-  const actions = new Set([own]);
+  const actions = new Set(pair.length > 0 ? [] : [own]);
   for (const entry of verbs)
     for (const target of entry.targets) if (!target.includes(' ')) actions.add(porter2(target));
   return actions;

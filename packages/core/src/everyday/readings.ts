@@ -1,5 +1,6 @@
 import type { RuleFamily } from '../everyday/rule-families.js';
 import type { QueryReadings, ReadingRule } from '../text/query-readings.js';
+import { inVerbPosition } from './intent.js';
 import { lexiconEntries, lexiconKey, type LexiconFamily } from './lexicon.js';
 
 /** One word of a request as analyzeQuery read it (tokenize.ts). */
@@ -107,6 +108,7 @@ export function everydayReadings(
     return newUnit(members.map((member) => member.raw).join(' '), true);
   };
 
+  const verbPosition = inVerbPosition(words.map((word) => ({ lower: word.raw.toLowerCase(), clause: word.clause })));
   for (let w = 0; w < words.length; w += 1) {
     const word = words[w]!;
     if (word.negated) continue;
@@ -120,7 +122,7 @@ export function everydayReadings(
     const entries = pairEntries.length > 0 ? pairEntries : lexiconEntries(lexiconKey(word.raw));
     let unit: number | undefined;
     for (const entry of entries) {
-      if (!on(entry.family)) continue;
+      if (!on(entry.family) || (entry.family === 'verbs' && !verbPosition[w])) continue;
       unit ??= unitFor(members);
       for (const target of entry.targets) addReading(unit, [target], RULES[entry.family]);
     }

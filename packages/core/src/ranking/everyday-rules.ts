@@ -24,7 +24,7 @@ interface Scored {
 const SERVER_ONLY_RELEVANCE = 0.5;
 // For a request that asks to see something: a tool that changes keeps this share of its score, one that
 // deletes this share, and one that deletes is never first while a tool that does not matched.
-const CHANGES_SHARE = 0.97;
+const CHANGES_SHARE = 0.9;
 const DELETES_SHARE = 0.5;
 const BELOW_FIRST = 0.99;
 

@@ -5,7 +5,9 @@ import { scoreReadings } from './readings-score.js';
 import { applyEverydayRules } from './everyday-rules.js';
 import type { ToolInfo } from '../schemas.js';
 import type { RuleFamily } from '../everyday/rule-families.js';
-import { findTermMatches } from './term-matches.js';
+import { findTermMatches, listTermIds } from './term-matches.js';
+import { typoReadings } from '../everyday/typos.js';
+import type { QueryReadings } from '../text/query-readings.js';
 import { vocabulary } from '../text/vocabulary.js';
 import { idf, termScore } from './bm25f.js';
 import { FIELD_COUNT, FIELD_PARAMS, FIELDS } from './fields.js';
@@ -53,17 +55,23 @@ export function scoreSubQuery(corpus: Corpus, text: string, context: ScoringCont
   if (corpus.epoch !== vocabulary.epoch) throw new Error('corpus used after the vocabulary was renewed');
   const n = corpus.size;
   const without = context.without ?? [];
-  const query = analyzeQuery(text, without);
+  let query = analyzeQuery(text, without);
   const scores = new Float64Array(n);
   const coverage = new Float64Array(n);
   const matchedTerms = new Uint16Array(n);
   const hits = new Map<number, number[]>();
-  const readings = query.readings;
   // Reading terms (a Japanese request's English glosses, everyday readings) follow the request's own.
-  const allTerms = readings
-    ? [...query.terms, ...query.negated, ...readings.terms]
-    : [...query.terms, ...query.negated];
-  const matches = findTermMatches(corpus, allTerms);
+  let allTerms = [...query.terms, ...query.negated, ...(query.readings?.terms ?? [])];
+  let matches = findTermMatches(corpus, allTerms);
+  // A word no tool has may be a typo of one that some tool has: search again with the guesses.
+  const guessed =
+    without.includes('typos') || query.crossLingual ? undefined : guessTypos(corpus, query, allTerms, matches.docFreq);
+  if (guessed) {
+    query = { ...query, readings: guessed };
+    allTerms = [...query.terms, ...query.negated, ...guessed.terms];
+    matches = findTermMatches(corpus, allTerms);
+  }
+  const readings = query.readings;
 
   let idfMass = 0;
   const idfs = new Float64Array(allTerms.length);
@@ -137,6 +145,25 @@ export function scoreSubQuery(corpus: Corpus, text: string, context: ScoringCont
   }
   order.sort((a, b) => scores[b]! - scores[a]! || a - b);
   return { query, order, scores, relevance, hits, exact, termCount, serverOnly };
+}
+
+/** Typo readings for the request's words the list lacks (everyday/typos.ts), or undefined. */
+function guessTypos(
+  corpus: Corpus,
+  query: QueryTerms,
+  searched: readonly string[],
+  docFreq: Int32Array,
+): QueryReadings | undefined {
+  const input = {
+    terms: query.terms,
+    surface: query.surface,
+    readings: query.readings,
+    docFreq,
+    searched: new Set(searched),
+  };
+  return typoReadings(input, function* listTerms() {
+    for (const id of listTermIds(corpus)) yield vocabulary.termOf(id);
+  });
 }
 
 // Tools of a server that matched well are likely companions in a task (create_document, add_paragraph,

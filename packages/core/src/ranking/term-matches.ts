@@ -125,6 +125,10 @@ class Postings {
     for (let k = 0; k < distinct; k += 1) countOfId[this.#ids[k]!] = 0;
   }
 
+  get ids(): Int32Array {
+    return this.#ids;
+  }
+
   get bytes(): number {
     return this.#ids.byteLength + this.#starts.byteLength + this.#positions.byteLength;
   }
@@ -162,6 +166,16 @@ class Postings {
 
 // Per vocabulary id: its count while postings are made (all zero between makings).
 let countOfId = new Int32Array(4096);
+
+/**
+ * The distinct term ids of a list, ascending: its postings' (made now if the list has none yet, and
+ * kept for its next searches, so that they count in the rank cache's bytes as any postings do).
+ */
+export function listTermIds(corpus: Corpus): Int32Array {
+  let postings = postingsOf.get(corpus);
+  if (postings === undefined || postings === null) postingsOf.set(corpus, (postings = new Postings(corpus)));
+  return postings.ids;
+}
 
 /** Bytes of the postings made for this list, if any (for the rank cache's accounting). */
 export function postingsBytes(corpus: Corpus): number {

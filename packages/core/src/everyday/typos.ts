@@ -1,0 +1,107 @@
+import type { QueryReadings, ReadingRule } from '../text/query-readings.js';
+
+// A word one slip from a word of the list counts this share of it: likely what was meant, but not
+// what was written (docs/ranking.md, "Everyday requests").
+const TYPO: ReadingRule = { score: 0.8, coverage: 0.8, fallback: false };
+// Shorter words are one edit from too many others ("cat": car, can, cap) to guess.
+const MIN_TYPO_LENGTH = 5;
+// At most this many of the list's words stand in for one mistyped word.
+const MAX_GUESSES = 2;
+const LETTERS = /^[a-z]+$/;
+
+/** What guessing typos reads of a request: its own terms, how they were written, and which the list lacks. */
+interface TypoInput {
+  terms: readonly string[];
+  /** Per term: the word it came from as written (lower-cased here). */
+  surface: ReadonlyMap<string, string>;
+  readings: QueryReadings | undefined;
+  /** Per term (the request's own first): how many tools of the list have it. */
+  docFreq: Int32Array;
+  /** Terms already searched (own, negated, readings): a guess must be none of them. */
+  searched: ReadonlySet<string>;
+}
+
+/**
+ * Readings for the request's words that no tool of the list has and that are one edit (an insertion,
+ * a deletion, a substitution or two letters swapped) from a word the list has: "calender" reads as
+ * calendar, "screensot" as screenshot. `listTerms` gives the list's distinct terms. Undefined when no
+ * word needs or finds a guess.
+ */
+export function typoReadings(input: TypoInput, listTerms: () => Iterable<string>): QueryReadings | undefined {
+  const { terms, surface, docFreq, searched } = input;
+  const guesses: { term: number; candidates: string[] }[] = [];
+  let vocabulary: string[] | undefined;
+  for (let t = 0; t < terms.length; t += 1) {
+    if (docFreq[t]! > 0) continue;
+    const stem = terms[t]!;
+    const written = (surface.get(stem) ?? stem).toLowerCase();
+    if (written.length < MIN_TYPO_LENGTH || stem.length < MIN_TYPO_LENGTH || !LETTERS.test(written)) continue;
+    vocabulary ??= [...listTerms()];
+    const candidates: string[] = [];
+    for (const listTerm of vocabulary) {
+      if (listTerm.length < MIN_TYPO_LENGTH || searched.has(listTerm)) continue;
+      if (withinOneEdit(stem, listTerm) || withinOneEdit(written, listTerm)) candidates.push(listTerm);
+      if (candidates.length === MAX_GUESSES) break;
+    }
+    if (candidates.length > 0) guesses.push({ term: t, candidates });
+  }
+  if (guesses.length === 0) return undefined;
+  const base = input.readings ?? termByTerm(terms, surface);
+  const readings: QueryReadings = {
+    ...base,
+    words: [...base.words],
+    terms: [...base.terms],
+    termWord: [...base.termWord],
+    termGloss: [...base.termGloss],
+    termReading: Int32Array.from(base.termReading ?? base.terms.map((_, r) => r)),
+    readings: [...(base.readings ?? base.terms.map(() => TRANSLATION_LIKE))],
+  };
+  const termReading = [...readings.termReading!];
+  for (const { term, candidates } of guesses) {
+    const unit = readings.unitOfTerm[term]!;
+    if (unit < 0) continue;
+    for (const candidate of candidates) {
+      if (readings.terms.includes(candidate)) continue;
+      readings.terms.push(candidate);
+      readings.termWord.push(unit);
+      readings.termGloss.push(candidate);
+      termReading.push(readings.readings!.length);
+      readings.readings!.push(TYPO);
+    }
+  }
+  readings.termReading = Int32Array.from(termReading);
+  return readings;
+}
+
+// A request scored word by word before (no readings) keeps the translation's rule nowhere: every
+// reading here is a guess. Only used to fill the rule list of readings made before rules existed.
+const TRANSLATION_LIKE: ReadingRule = { score: 0.6, coverage: 0.8, fallback: false };
+
+/** Readings of a request with none: every term its own word. */
+function termByTerm(terms: readonly string[], surface: ReadonlyMap<string, string>): QueryReadings {
+  return {
+    words: terms.map((term) => (surface.get(term) ?? term).toLowerCase()),
+    terms: [],
+    termWord: [],
+    termGloss: [],
+    unitOfTerm: Int32Array.from(terms, (_, t) => t),
+    unitCount: terms.length,
+  };
+}
+
+/** Whether `a` and `b` differ by at most one insertion, deletion, substitution or swap of neighbours. */
+export function withinOneEdit(a: string, b: string): boolean {
+  if (a === b) return false;
+  const la = a.length;
+  const lb = b.length;
+  if (Math.abs(la - lb) > 1) return false;
+  let i = 0;
+  while (i < la && i < lb && a[i] === b[i]) i += 1;
+  if (la === lb) {
+    // One substitution, or two neighbours swapped.
+    if (a.slice(i + 1) === b.slice(i + 1)) return true;
+    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+  }
+  // One letter more in the longer.
+  return la > lb ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+}
