@@ -4,8 +4,10 @@
 // fixed subset of the Smithery catalog (every tool of the servers the request file names), all read at
 // run time. Prints NDCG@10, top-1, MRR and "empty" (answered with nothing although the gold is in the
 // list) per list, overall and per kind of request, then the ablation rows: the overall figures with
-// each rule family left out (RankOptions.without) and with all of them left out ("none").
-import { readFileSync } from 'node:fs';
+// each rule family left out (RankOptions.without) and with all of them left out ("none"). Then, when
+// eval/everyday/held-out.json is there, the same per-list, overall and per-kind tables for that held-out
+// set (written apart from the ranker and from requests.json, and not used for tuning), under "held-out".
+import { existsSync, readFileSync } from 'node:fs';
 import {
   createRankCache,
   rankTools,
@@ -49,10 +51,17 @@ interface EverydayFile {
 }
 
 const EVERYDAY_FILE = new URL('./everyday/requests.json', import.meta.url);
+const HELD_OUT_FILE = new URL('./everyday/held-out.json', import.meta.url);
 const SAMPLE_FILE = new URL('../examples/search-request.json', import.meta.url);
 
 export function readEverydayRequests(): EverydayFile {
   return JSON.parse(readFileSync(EVERYDAY_FILE, 'utf8')) as EverydayFile;
+}
+
+/** The held-out set (eval/everyday/held-out.json, same format), or undefined when the file is absent. */
+export function readHeldOutRequests(): EverydayFile | undefined {
+  if (!existsSync(HELD_OUT_FILE)) return undefined;
+  return JSON.parse(readFileSync(HELD_OUT_FILE, 'utf8')) as EverydayFile;
 }
 
 const serverId = (toolKey: string): string => toolKey.slice(0, toolKey.indexOf(':'));
@@ -159,25 +168,74 @@ interface AblationRow extends Figures {
   change: { 'NDCG@10': number; 'top-1': number; empty: number };
 }
 
-interface EverydayReport {
+interface RequestRow {
+  id: string;
+  list: string;
+  ndcg: number;
+  top1: number;
+  empty: boolean;
+  first?: string;
+  goldAt: number | null;
+}
+
+interface SetTables {
   lists: Record<string, Figures & { tools: number }>;
   overall: Figures;
   kinds: Record<string, Figures>;
+}
+
+interface EverydayReport extends SetTables {
   ablation: AblationRow[];
-  requests: {
-    id: string;
-    list: string;
-    ndcg: number;
-    top1: number;
-    empty: boolean;
-    first?: string;
-    goldAt: number | null;
-  }[];
+  requests: RequestRow[];
+  /** The held-out set (eval/everyday/held-out.json), all rule families on; absent when the file is. */
+  heldOut?: SetTables & { requests: RequestRow[] };
 }
 
 const num = (value: number, width = 7) => value.toFixed(3).padStart(width);
 const signed = (value: number, digits = 3, width = 8) =>
   `${value > 0 ? '+' : ''}${value.toFixed(digits)}`.padStart(width);
+
+const requestRows = (results: RequestResult[]): RequestRow[] =>
+  results.map(({ request, ndcg, top1, empty, first, goldAt }) => ({
+    id: request.id,
+    list: request.list,
+    ndcg,
+    top1,
+    empty,
+    ...(first !== undefined ? { first } : {}),
+    goldAt,
+  }));
+
+/** Prints (under `heading`) and returns the per-list, overall and per-kind tables of one ranked set. */
+function printTables(heading: string, results: RequestResult[], lists: Map<EverydayList, ToolInfo[]>): SetTables {
+  const tables: SetTables = { lists: {}, overall: figures(results), kinds: {} };
+  console.log(`\n== ${heading} ==`);
+  console.log(`  ${'list'.padEnd(16)} requests  tools  NDCG@10   top-1     MRR  empty`);
+  const row = (name: string, f: Figures, tools = '') =>
+    console.log(
+      `  ${name.padEnd(16)} ${String(f.requests).padStart(8)} ${tools.padStart(6)} ${num(f['NDCG@10'], 8)} ${num(f['top-1'])} ${num(f.MRR)} ${String(f.empty).padStart(6)}`,
+    );
+  for (const list of EVERYDAY_LISTS) {
+    const f = figures(results.filter((r) => r.request.list === list));
+    const tools = lists.get(list)!.length;
+    tables.lists[list] = { ...f, tools };
+    row(list, f, String(tools));
+  }
+  row('OVERALL', tables.overall);
+  const empties = results.filter((r) => r.empty).map((r) => r.request.id);
+  console.log(`  answered with nothing: ${empties.length === 0 ? 'none' : empties.join(', ')}`);
+
+  console.log('\n== By kind (a request counts under each of its kinds) ==');
+  console.log(`  ${'kind'.padEnd(18)} requests  NDCG@10   top-1  empty`);
+  for (const kind of EVERYDAY_KINDS) {
+    const f = figures(results.filter((r) => r.request.kinds.includes(kind)));
+    tables.kinds[kind] = f;
+    console.log(
+      `  ${kind.padEnd(18)} ${String(f.requests).padStart(8)} ${num(f['NDCG@10'], 8)} ${num(f['top-1'])} ${String(f.empty).padStart(6)}`,
+    );
+  }
+  return tables;
+}
 
 export function runEverydayEval(): EverydayReport {
   const started = performance.now();
@@ -187,46 +245,14 @@ export function runEverydayEval(): EverydayReport {
 
   const allOn = rankAll(file, lists, []);
   const report: EverydayReport = {
-    lists: {},
-    overall: figures(allOn),
-    kinds: {},
+    ...printTables(
+      'Everyday requests (eval/everyday/requests.json, issue #45): ours, every rule family on',
+      allOn,
+      lists,
+    ),
     ablation: [],
-    requests: allOn.map(({ request, ndcg, top1, empty, first, goldAt }) => ({
-      id: request.id,
-      list: request.list,
-      ndcg,
-      top1,
-      empty,
-      ...(first !== undefined ? { first } : {}),
-      goldAt,
-    })),
+    requests: requestRows(allOn),
   };
-
-  console.log('\n== Everyday requests (eval/everyday/requests.json, issue #45): ours, every rule family on ==');
-  console.log(`  ${'list'.padEnd(16)} requests  tools  NDCG@10   top-1     MRR  empty`);
-  const row = (name: string, f: Figures, tools = '') =>
-    console.log(
-      `  ${name.padEnd(16)} ${String(f.requests).padStart(8)} ${tools.padStart(6)} ${num(f['NDCG@10'], 8)} ${num(f['top-1'])} ${num(f.MRR)} ${String(f.empty).padStart(6)}`,
-    );
-  for (const list of EVERYDAY_LISTS) {
-    const f = figures(allOn.filter((r) => r.request.list === list));
-    const tools = lists.get(list)!.length;
-    report.lists[list] = { ...f, tools };
-    row(list, f, String(tools));
-  }
-  row('OVERALL', report.overall);
-  const empties = allOn.filter((r) => r.empty).map((r) => r.request.id);
-  console.log(`  answered with nothing: ${empties.length === 0 ? 'none' : empties.join(', ')}`);
-
-  console.log('\n== By kind (a request counts under each of its kinds) ==');
-  console.log(`  ${'kind'.padEnd(18)} requests  NDCG@10   top-1  empty`);
-  for (const kind of EVERYDAY_KINDS) {
-    const f = figures(allOn.filter((r) => r.request.kinds.includes(kind)));
-    report.kinds[kind] = f;
-    console.log(
-      `  ${kind.padEnd(18)} ${String(f.requests).padStart(8)} ${num(f['NDCG@10'], 8)} ${num(f['top-1'])} ${String(f.empty).padStart(6)}`,
-    );
-  }
 
   console.log('\n== Ablation: overall with one rule family left out (change against all on); none = all left out ==');
   console.log(`  ${'left out'.padEnd(14)} NDCG@10   top-1     MRR  empty   ΔNDCG@10  Δtop-1  Δempty`);
@@ -246,6 +272,23 @@ export function runEverydayEval(): EverydayReport {
     console.log(
       `  ${name.padEnd(14)} ${num(f['NDCG@10'])} ${num(f['top-1'])} ${num(f.MRR)} ${String(f.empty).padStart(6)}   ${signed(change['NDCG@10'])} ${signed(change['top-1'], 3, 7)} ${signed(change.empty, 0, 7)}`,
     );
+  }
+
+  // The held-out set: the same tables, every rule family on (no ablation), under its own heading.
+  const heldOut = readHeldOutRequests();
+  if (heldOut !== undefined) {
+    const sameServers = heldOut.smitheryServers.join('\n') === file.smitheryServers.join('\n');
+    const heldOutLists = sameServers ? lists : loadEverydayLists(heldOut);
+    checkGold(heldOut, heldOutLists);
+    const heldOutResults = rankAll(heldOut, heldOutLists, []);
+    report.heldOut = {
+      ...printTables(
+        'held-out (eval/everyday/held-out.json, not used for tuning): ours, every rule family on',
+        heldOutResults,
+        heldOutLists,
+      ),
+      requests: requestRows(heldOutResults),
+    };
   }
   console.log(`\neveryday eval took ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return report;

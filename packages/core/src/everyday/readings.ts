@@ -129,7 +129,9 @@ export function everydayReadings(
     // Two written words that are one when joined ("log in", "e-mail", "web page").
     if (paired && on('joins') && joinable(word.raw, paired.raw)) {
       const joined = word.raw + paired.raw;
-      if (joined.length <= MAX_JOINED_CHARS) addReading(unitFor([word, paired]), [joined], RULES.joins);
+      // One word when closed ("login"), not two run together ("newGitHub").
+      if (joined.length <= MAX_JOINED_CHARS && termsOf(joined).length === 1)
+        addReading(unitFor([word, paired]), [joined], RULES.joins);
     }
     if (pairEntries.length > 0) w += 1;
   }
