@@ -110,8 +110,7 @@ export function leadingActions(words: readonly string[]): ReadonlySet<string> {
   if (verbs.length === 0 && !READING_VERBS.has(own) && !DELETING_VERBS.has(own) && !CHANGING_VERBS.has(own))
     return NO_ACTIONS;
   const actions = new Set(pair.length > 0 ? [] : [own]);
-  for (const entry of verbs)
-    for (const target of entry.targets) if (!target.includes(' ')) actions.add(porter2(target));
+  for (const entry of verbs) for (const { terms } of entry.targets) if (terms.length === 1) actions.add(terms[0]!);
   return actions;
 }
 

@@ -1,3 +1,4 @@
+import { termOfWord } from '../text/vocabulary.js';
 import { EVERYDAY_WORDS } from './everyday-words.js';
 
 /** The lexicon's families (RULE_FAMILIES has them with the rules that are not lexicon entries). */
@@ -6,8 +7,8 @@ export type LexiconFamily = 'abbreviations' | 'verbs' | 'nouns';
 /** What a request's word (or two words) may mean in a tool's description. */
 interface LexiconEntry {
   family: LexiconFamily;
-  /** Each a word or a phrase, as written in everyday-words.ts. */
-  targets: readonly string[];
+  /** Each a word or a phrase, as written in everyday-words.ts, with its terms (stems), made once. */
+  targets: readonly { text: string; terms: readonly string[] }[];
 }
 
 let entries: Map<string, LexiconEntry[]> | undefined;
@@ -21,7 +22,7 @@ function lexicon(): Map<string, LexiconEntry[]> {
     if (match === null) continue;
     const entry: LexiconEntry = {
       family: match[1] as LexiconFamily,
-      targets: match[3]!.split(';').map((target) => target.trim()),
+      targets: match[3]!.split(';').map((target) => ({ text: target.trim(), terms: termsOfPhrase(target) })),
     };
     for (const word of match[2]!.split(',')) {
       const key = lexiconKey(word);
@@ -31,6 +32,16 @@ function lexicon(): Map<string, LexiconEntry[]> {
     }
   }
   return entries;
+}
+
+/** The terms of a target word or phrase ("pull request": pull, request), as the vocabulary makes them. */
+function termsOfPhrase(phrase: string): string[] {
+  const terms: string[] = [];
+  for (const word of phrase.trim().split(/[\s-]+/)) {
+    const term = termOfWord(word);
+    if (term !== undefined) terms.push(term);
+  }
+  return terms;
 }
 
 /** A word or two as the lexicon keys them: lower case, apostrophes and hyphens out ("what's" → "whats"). */

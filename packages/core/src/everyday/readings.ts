@@ -1,5 +1,6 @@
 import type { RuleFamily } from '../everyday/rule-families.js';
 import type { QueryReadings, ReadingRule } from '../text/query-readings.js';
+import { termOfWord, vocabulary } from '../text/vocabulary.js';
 import { inVerbPosition } from './intent.js';
 import { lexiconEntries, lexiconKey, type LexiconFamily } from './lexicon.js';
 
@@ -80,27 +81,25 @@ export function everydayReadings(
   const termGloss: string[] = [];
   const termReading: number[] = [];
   const rules: ReadingRule[] = [];
-  const addReading = (unit: number, texts: readonly string[], rule: ReadingRule): void => {
-    const readingTerms: string[] = [];
-    const glosses: string[] = [];
-    for (const text of texts) {
-      for (const term of termsOf(text)) {
-        if (taken.has(term) || /^[0-9]+$/.test(term)) continue;
-        readingTerms.push(term);
-        glosses.push(text);
-      }
-    }
-    if (readingTerms.length === 0) return;
+  /** Adds a reading of `unit`: its terms with the word each stands for, less any term taken already. */
+  const addReading = (
+    unit: number,
+    glossed: readonly (readonly [term: string, gloss: string])[],
+    rule: ReadingRule,
+  ): void => {
+    const fresh = glossed.filter(([term]) => !taken.has(term) && !/^[0-9]+$/.test(term));
+    if (fresh.length === 0) return;
     const reading = rules.length;
     rules.push(rule);
-    readingTerms.forEach((term, k) => {
+    for (const [term, gloss] of fresh) {
       taken.add(term);
       terms.push(term);
       termWord.push(unit);
-      termGloss.push(glosses[k]!);
+      termGloss.push(gloss);
       termReading.push(reading);
-    });
+    }
   };
+  const ofText = (text: string): [string, string][] => termsOf(text).map((term) => [term, text]);
   // The unit a reading of `word` (and maybe the next word) joins: the first of their own, else a new
   // optional one (a stop word such as "make" or "show" means an action only if the list has it).
   const unitFor = (members: readonly QueryWord[]): number => {
@@ -113,7 +112,7 @@ export function everydayReadings(
     const word = words[w]!;
     if (word.negated) continue;
     if (word.parts !== undefined && word.terms.length > 0 && on('case'))
-      addReading(unitOfTerm[word.terms[0]!]!, word.parts, RULES.parts);
+      addReading(unitOfTerm[word.terms[0]!]!, word.parts.flatMap(ofText), RULES.parts);
     const next = words[w + 1];
     const paired = next !== undefined && next.clause === word.clause && !next.negated ? next : undefined;
     // Two words the lexicon knows together ("look up", "set up") go before either alone.
@@ -124,14 +123,21 @@ export function everydayReadings(
     for (const entry of entries) {
       if (!on(entry.family) || (entry.family === 'verbs' && !verbPosition[w])) continue;
       unit ??= unitFor(members);
-      for (const target of entry.targets) addReading(unit, [target], RULES[entry.family]);
+      for (const target of entry.targets)
+        addReading(
+          unit,
+          target.terms.map((term) => [term, target.text] as const),
+          RULES[entry.family],
+        );
     }
     // Two written words that are one when joined ("log in", "e-mail", "web page").
     if (paired && on('joins') && joinable(word.raw, paired.raw)) {
-      const joined = word.raw + paired.raw;
-      // One word when closed ("login"), not two run together ("newGitHub").
-      if (joined.length <= MAX_JOINED_CHARS && termsOf(joined).length === 1)
-        addReading(unitFor([word, paired]), [joined], RULES.joins);
+      // Tried only when some list of the project has the closed word (so that no request adds words to
+      // the vocabulary for it), and only a closed word ("login"), not two run together ("newGitHub").
+      const joined = (word.raw + paired.raw).toLowerCase();
+      const term = joined.length <= MAX_JOINED_CHARS ? termOfWord(joined) : undefined;
+      if (term !== undefined && vocabulary.knownTermId(term) >= 0)
+        addReading(unitFor([word, paired]), [[term, joined]], RULES.joins);
     }
     if (pairEntries.length > 0) w += 1;
   }

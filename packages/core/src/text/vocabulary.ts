@@ -49,9 +49,8 @@ export class Vocabulary {
    * (the tokenizer's run memo does), to whom that memo would be a Map lookup and insert per new word.
    */
   termIdOfNewWord(written: string): number {
-    const word = written.toLowerCase();
-    if (STOP_WORDS.has(word) || (word.length < 2 && !/[0-9]/.test(word))) return -1;
-    return this.internTerm(word.length > 2 && isLowercaseLetters(word) ? porter2(word) : word);
+    const term = termOfWord(written);
+    return term === undefined ? -1 : this.internTerm(term);
   }
 
   /** The term (stem) of an id from `termId` or `internTerm`. */
@@ -107,6 +106,17 @@ export class Vocabulary {
     this.#epoch = epochs++;
     this.runs.clear();
   }
+}
+
+/**
+ * The term of one written word (no separators in it) as the vocabulary makes it, without remembering
+ * it: lower case, stemmed, undefined for a stop word or a lone letter. For readings, whose terms need
+ * no id unless some list has them.
+ */
+export function termOfWord(written: string): string | undefined {
+  const word = written.toLowerCase();
+  if (STOP_WORDS.has(word) || (word.length < 2 && !/[0-9]/.test(word))) return undefined;
+  return word.length > 2 && isLowercaseLetters(word) ? porter2(word) : word;
 }
 
 function isLowercaseLetters(word: string): boolean {
