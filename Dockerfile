@@ -32,6 +32,10 @@ ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8080
 WORKDIR /app
+# The project's licence (Apache-2.0) and notice, which names the dictionary's own licence below.
+COPY LICENSE NOTICE ./
+# The sample tool list, for /playground's "Use the sample list" (PLAYGROUND=on).
+COPY examples/search-request.json examples/
 COPY --from=prod-deps /app/node_modules node_modules
 COPY --from=build /app/package.json ./
 COPY --from=build /app/dist dist

@@ -13,7 +13,8 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
-    exclude: ['test/container/**', 'test/reliability/**', '**/node_modules/**'],
+    // test/browser needs Chromium: `npm run test:browser`.
+    exclude: ['test/container/**', 'test/reliability/**', 'test/browser/**', '**/node_modules/**'],
     testTimeout: 20_000,
     hookTimeout: 60_000,
     // `npm run test:coverage`: the floor sits 3-4 points under the measured figures (docs/development.md).

@@ -1,4 +1,4 @@
-// `npm run eval [-- --json FILE] [--max N] [--only NAME,NAME] [--no-calibration] [--llm] [--feedback [--projects N]] [--fusion JSON] [--oracle Z,Z] [--lang ja] [--everyday] [--without FAMILY,FAMILY]`
+// `npm run eval [-- --json FILE] [--html FILE] [--max N] [--only NAME,NAME] [--no-calibration] [--llm] [--feedback [--projects N]] [--fusion JSON] [--oracle Z,Z] [--lang ja] [--everyday] [--without FAMILY,FAMILY]`
 // Ranks every sampled query of every dataset in ../shared/bench with each ranker and prints NDCG@10,
 // Recall@5/10/40 and MRR per dataset, the average over datasets, and each ranker's change relative to
 // the first (the plain BM25 baseline), each later ranker's NDCG@10 change against ours with a paired
@@ -22,12 +22,15 @@ import { runFeedbackEval } from './feedback.js';
 import { runSharedFeedbackEval } from './shared-feedback.js';
 import { runCrossLingualEval } from './cross-lingual.js';
 import { runEverydayEval } from './everyday.js';
+import { writeHtmlReport } from './html-report.js';
 import { rankTools, RULE_FAMILIES, type RuleFamily } from '../packages/core/src/index.js';
 import { DEFAULT_FUSION, type FusionOptions } from '../src/semantic/fuse-hybrid.js';
 
 const { values } = parseArgs({
   options: {
     json: { type: 'string' },
+    // The results as one self-contained HTML page (eval/html-report.ts).
+    html: { type: 'string' },
     max: { type: 'string' },
     only: { type: 'string' },
     'no-calibration': { type: 'boolean', default: false },
@@ -90,6 +93,7 @@ if (values.feedback) {
     max: values.max === undefined ? undefined : Number(values.max),
   });
   if (values.json) writeFileSync(values.json, `${JSON.stringify({ feedback: results }, null, 2)}\n`);
+  if (values.html) writeHtmlReport(values.html, { learning: results, command: process.argv.slice(2).join(' ') });
   process.exit(0);
 }
 const maxQueries = Number(values.max ?? 200);
@@ -324,3 +328,5 @@ if (values.json) {
   );
   console.log(`wrote ${values.json}`);
 }
+if (values.html)
+  writeHtmlReport(values.html, { results, ndcgByQuery, calibration, command: process.argv.slice(2).join(' ') });

@@ -6,8 +6,11 @@
 //   npm run -s mint-token -- --project my-project     (the development server's key, from .dev-jwt-secret)
 //   node scripts/mint-token.mjs --private-key key.pem --project my-project      (RS/PS/ES/EdDSA deployments)
 //
-// Options: --project (required), --issuer, --audience, --claim (default projectId, as AUTH_PROJECT_CLAIM),
-// --ttl seconds (default 600), --alg (default HS256 for a secret; from the key type otherwise), --kid.
+// Options: --project (required), --issuer, --audience, --project-claim (the claim naming the project;
+// default projectId, as AUTH_PROJECT_CLAIM), --ttl (a lifetime: 24h (the default, as the development
+// server's token), 30m, 90s or plain seconds), --claim key=value (repeatable; the value is read as JSON
+// when it is JSON, so --claim shareLearning=false is the boolean false, else kept as a string),
+// --alg (default HS256 for a secret; from the key type otherwise), --kid.
 // Prints the token alone on stdout, e.g.  TOKEN=$(node scripts/mint-token.mjs --project smoke)
 import { createHmac, createPrivateKey, sign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -19,8 +22,9 @@ const { values } = parseArgs({
     project: { type: 'string' },
     issuer: { type: 'string', default: process.env.AUTH_ISSUER?.split(',')[0]?.trim() || undefined },
     audience: { type: 'string', default: process.env.AUTH_AUDIENCE?.split(',')[0]?.trim() || undefined },
-    claim: { type: 'string', default: process.env.AUTH_PROJECT_CLAIM || 'projectId' },
-    ttl: { type: 'string', default: '600' },
+    'project-claim': { type: 'string', default: process.env.AUTH_PROJECT_CLAIM || 'projectId' },
+    claim: { type: 'string', multiple: true, default: [] },
+    ttl: { type: 'string', default: '24h' },
     alg: { type: 'string' },
     kid: { type: 'string' },
     'private-key': { type: 'string' },
@@ -33,8 +37,30 @@ function fail(message) {
 }
 
 if (!values.project) fail('--project is required (the tenant the token is for)');
-const ttl = Number(values.ttl);
-if (!Number.isInteger(ttl) || ttl <= 0) fail('--ttl must be a whole number of seconds');
+const ttl = parseTtl(values.ttl);
+if (ttl === undefined) fail(`--ttl ${values.ttl}: give a lifetime such as 24h, 30m, 90s or 600 (seconds)`);
+const claims = Object.fromEntries(values.claim.map(parseClaim));
+
+/** `24h`, `30m`, `90s`, `2d` or whole seconds → seconds; undefined when it is none of them. */
+function parseTtl(text) {
+  const match = /^(\d+)([smhd]?)$/.exec(text.trim());
+  if (match === null) return undefined;
+  const seconds = Number(match[1]) * { '': 1, s: 1, m: 60, h: 3600, d: 86400 }[match[2]];
+  return seconds > 0 && Number.isSafeInteger(seconds) ? seconds : undefined;
+}
+
+/** `key=value` → [key, value], the value JSON-parsed when it is JSON (false, 3, "x", [1]) and a string otherwise. */
+function parseClaim(text) {
+  const at = text.indexOf('=');
+  if (at <= 0) fail(`--claim ${text}: give key=value (the project claim's name is --project-claim)`);
+  const key = text.slice(0, at);
+  const raw = text.slice(at + 1);
+  try {
+    return [key, JSON.parse(raw)];
+  } catch {
+    return [key, raw];
+  }
+}
 
 // Without a secret or a key: the development server's key (src/development-key.ts keeps it in this
 // git-ignored file when `npm start` runs with no key configured), so its tokens are minted too.
@@ -92,9 +118,11 @@ if (values['private-key']) {
 }
 
 const now = Math.floor(Date.now() / 1000);
+// --claim first: the project, times, issuer and audience are the token's own and win.
 const payload = {
   sub: 'mint-token',
-  [values.claim]: values.project,
+  ...claims,
+  [values['project-claim']]: values.project,
   iat: now,
   exp: now + ttl,
   ...(values.issuer ? { iss: values.issuer } : {}),

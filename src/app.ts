@@ -124,7 +124,14 @@ export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyI
     app.register(cors, {
       origin: config.corsOrigins.includes('*') ? '*' : [...config.corsOrigins],
       methods: ['GET', 'POST', 'DELETE'],
-      allowedHeaders: ['authorization', 'content-type', 'x-project-id', 'x-request-id', 'x-search-deadline-ms'],
+      allowedHeaders: [
+        'authorization',
+        'content-type',
+        'x-learning',
+        'x-project-id',
+        'x-request-id',
+        'x-search-deadline-ms',
+      ],
       exposedHeaders: [
         'x-request-id',
         'api-version',

@@ -94,7 +94,15 @@ interface ValidationEntry {
   message?: string;
 }
 
-export function toProblemError(error: FastifyError | ProblemError | Error): ProblemError {
+/** A 413's detail: the limit in bytes, so a caller knows how far to cut (the limit is per route). */
+export function bodyTooLargeDetail(limitBytes: number | undefined): string {
+  return limitBytes === undefined
+    ? 'The request body is larger than the service accepts.'
+    : `The request body is larger than the service accepts: at most ${limitBytes} bytes (after decompression).`;
+}
+
+/** `bodyLimitBytes`: the route's body limit, named in a 413's detail. */
+export function toProblemError(error: FastifyError | ProblemError | Error, bodyLimitBytes?: number): ProblemError {
   if (error instanceof ProblemError) return error;
   const fastifyError = error as FastifyError & { validation?: ValidationEntry[]; validationContext?: string };
 
@@ -117,7 +125,7 @@ export function toProblemError(error: FastifyError | ProblemError | Error): Prob
 
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ProblemError('PAYLOAD_TOO_LARGE', 'The request body is larger than the service accepts.');
+      return new ProblemError('PAYLOAD_TOO_LARGE', bodyTooLargeDetail(bodyLimitBytes));
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new ProblemError('UNSUPPORTED_MEDIA_TYPE', 'Send the request body as application/json.');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
@@ -138,8 +146,7 @@ export function toProblemError(error: FastifyError | ProblemError | Error): Prob
       );
   }
   const status = fastifyError.statusCode ?? 500;
-  if (status === 413)
-    return new ProblemError('PAYLOAD_TOO_LARGE', 'The request body is larger than the service accepts.');
+  if (status === 413) return new ProblemError('PAYLOAD_TOO_LARGE', bodyTooLargeDetail(bodyLimitBytes));
   if (status === 415) return new ProblemError('UNSUPPORTED_MEDIA_TYPE', 'Send the request body as application/json.');
   if (status === 404) return new ProblemError('NOT_FOUND', 'No such resource.');
   if (status === 405) return new ProblemError('METHOD_NOT_ALLOWED', 'This method is not allowed here.');
@@ -172,7 +179,7 @@ export function sendProblem(reply: FastifyReply, error: ProblemError): FastifyRe
 /** The single error handler and the 404 handler. */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const problem = toProblemError(error);
+    const problem = toProblemError(error, request.routeOptions.bodyLimit);
     if (problem.status >= 500) request.log.error({ err: error }, 'request failed');
     else request.log.info({ code: problem.code, detail: problem.detail }, 'request rejected');
     return sendProblem(reply, problem);

@@ -117,6 +117,19 @@ export function createRouter(catalog: CatalogSearchClient, upstreams: UpstreamSe
   };
 }
 
+/** One line of newline-delimited JSON-RPC, or why it is not a request. */
+function readRequest(line: string): JsonRpcRequest | string {
+  let message: unknown;
+  try {
+    message = JSON.parse(line);
+  } catch {
+    return `not JSON (${line.length > 80 ? `${line.slice(0, 80)}…` : line})`;
+  }
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) return 'not a JSON-RPC request object';
+  if (typeof (message as { method?: unknown }).method !== 'string') return 'a JSON-RPC request without a method';
+  return message as JsonRpcRequest;
+}
+
 // Run as a program: an MCP server on stdio.
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const catalog = createCatalogSearchClient({
@@ -142,7 +155,15 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const router = createRouter(catalog, DEMO_SERVERS);
   for await (const line of createInterface({ input: process.stdin })) {
     if (line.trim() === '') continue;
-    const answer = await router.handle(JSON.parse(line) as JsonRpcRequest);
+    const request = readRequest(line);
+    if (typeof request === 'string') {
+      // A client's bad line must not end the session: say why on stderr, answer JSON-RPC's error (id null).
+      process.stderr.write(`skipped an input line: ${request}\n`);
+      const code = request.startsWith('not JSON') ? -32700 : -32600;
+      process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message: request } })}\n`);
+      continue;
+    }
+    const answer = await router.handle(request);
     if (answer !== undefined) process.stdout.write(`${JSON.stringify(answer)}\n`);
   }
   // The client closed stdin: deliver the queued outcome reports (or give up on them) before exiting.

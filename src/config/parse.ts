@@ -87,6 +87,8 @@ export function parseConfig(env: Env): Readonly<Config> {
     },
     metrics: parseMetrics(read, production, problems),
     docs: { enabled: read.boolean('DOCS_ENABLED') },
+    // A page for trying the API: on for development, a choice in production (off unless asked for).
+    playground: { enabled: read.oneOf('PLAYGROUND', production ? 'off' : 'on') === 'on' },
     tracing: parseTracing(read, problems),
     shutdown: {
       delayMs: read.integer('SHUTDOWN_DELAY_MS'),
@@ -118,6 +120,7 @@ export function withDevelopmentKey(config: Readonly<Config>, secret: string): Re
     audiences: [],
     projectClaim: 'projectId',
     clockToleranceMs: 30_000,
+    development: true,
   };
   return deepFreeze({ ...config, auth });
 }

@@ -41,6 +41,8 @@ export interface AuthConfig {
   /** The claim that names the tenant (project). */
   projectClaim: string;
   clockToleranceMs: number;
+  /** Set only by withDevelopmentKey: the key is the development server's own (the playground may mint with it). */
+  development?: true;
 }
 
 export interface LlmConfig {
@@ -186,6 +188,8 @@ export interface Config {
   };
   /** Serve the API reference (/docs) and the spec (/openapi.json, /openapi.yaml). */
   docs: { enabled: boolean };
+  /** Serve /playground (PLAYGROUND; off by default in production). */
+  playground: { enabled: boolean };
   /** OpenTelemetry tracing (src/tracing); undefined (off) unless an OTLP endpoint is set. */
   tracing: TracingConfig | undefined;
   shutdown: {

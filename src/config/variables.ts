@@ -92,7 +92,10 @@ export const SECTIONS = {
       'OpenTelemetry tracing, off unless an OTLP endpoint is set (the standard OpenTelemetry variables; spans and attributes in [operations](operations.md#traces-and-logs)).',
   },
   http: { title: 'HTTP', intro: 'Request bodies, timeouts and CORS.' },
-  docs: { title: 'API reference', intro: 'The API reference and the OpenAPI document.' },
+  docs: {
+    title: 'API reference and playground',
+    intro: 'The API reference, the OpenAPI document and the playground page.',
+  },
 } as const;
 
 export type SectionId = keyof typeof SECTIONS;
@@ -730,6 +733,15 @@ export const VARIABLES = {
     kind: 'boolean',
     default: true,
     description: 'Serve `/docs`, `/openapi.json` and `/openapi.yaml`. With `false` all three answer 404.',
+  },
+  PLAYGROUND: {
+    section: 'docs',
+    kind: 'one-of',
+    default: 'on',
+    defaultNote: '`on`, but `off` in production',
+    allowed: ['on', 'off'],
+    description:
+      'Serve `/playground`, a page that searches a tool list through the public API with a bearer token you paste (with the development key it fills in a development token, on loopback only), and shows each answer with and without learning. `off`: 404.',
   },
 } as const satisfies Record<string, Variable>;
 

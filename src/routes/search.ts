@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { admissionHook } from '../fairness/admission.js';
 import { limitRequestsPerProject } from '../fairness/project-rate-limit.js';
-import { SEARCH_PATHS, SearchBodySchema, searchRouteSchema } from '../schemas/search.js';
+import { LEARNING_HEADER, SEARCH_PATHS, SearchBodySchema, searchRouteSchema } from '../schemas/search.js';
 import { auditLine } from '../search/audit.js';
 import { budgetFromHeader, DEADLINE_HEADER } from '../waits/deadline.js';
 import { runSearch } from '../search/pipeline.js';
@@ -90,6 +90,8 @@ export default async function searchRoutes(app: FastifyInstance, { services }: {
             elapsedMs: () => reply.elapsedTime,
             cancel: cancel.signal,
             onWaiting: () => request.searchSlot?.startWaiting(),
+            // The header schema admits only `on` and `off`.
+            learning: request.headers[LEARNING_HEADER] !== 'off',
           },
           services,
         );

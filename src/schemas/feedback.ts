@@ -5,6 +5,7 @@ import {
   type FeedbackResponse,
 } from '@catalog-search/core';
 import type { Config } from '../config.js';
+import { bodyTooLargeDetail } from '../errors.js';
 import {
   COMMON_RESPONSE_HEADERS,
   EXAMPLE_REQUEST_ID,
@@ -147,7 +148,7 @@ export function reportRouteSchema(operationId: (typeof FEEDBACK_PATHS)[number]['
           bodyTooLarge: {
             summary: 'Body too large',
             code: 'PAYLOAD_TOO_LARGE',
-            detail: 'The request body is larger than the service accepts.',
+            detail: bodyTooLargeDetail(config.feedback.maxBodyBytes),
           },
         },
       }),

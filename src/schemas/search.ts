@@ -12,6 +12,7 @@ import {
 } from '@catalog-search/core';
 import { Type } from '@sinclair/typebox';
 import type { Config } from '../config.js';
+import { bodyTooLargeDetail } from '../errors.js';
 import {
   COMMON_RESPONSE_HEADERS,
   EXAMPLE_REQUEST_ID,
@@ -66,6 +67,9 @@ function searchLimits(config: Readonly<Config>): SearchLimits {
   };
 }
 
+/** `X-Learning: off` answers a search without the learned boost (additive to v1). */
+export const LEARNING_HEADER = 'x-learning';
+
 /**
  * Request headers of the search operation. They are checked by the route's hooks (auth and
  * deadline run before validation and answer with their own errors); the schema documents them and
@@ -80,6 +84,16 @@ const SearchHeadersSchema = Type.Object({
         '`min(X-Search-Deadline-Ms, SEARCH_DEADLINE_MS)` of receiving the request, falling back to the lexical ' +
         'ranking (`meta.ranker: "bm25"`, `meta.degraded: "timeout"`) when the LLM rerank would not finish in time.',
       examples: ['1500'],
+    }),
+  ),
+  [LEARNING_HEADER]: Type.Optional(
+    Type.Union([Type.Literal('on'), Type.Literal('off')], {
+      description:
+        '`off`: rank without what the project taught through `POST /v1/catalog/feedback` (and without shared ' +
+        'learning), as if it had never reported; the answer then has no `meta.learning`. For comparing the ranking ' +
+        'with and without learning (the playground does). `on` (the default): learning applies. The search is still ' +
+        'remembered for reports either way.',
+      examples: ['off'],
     }),
   ),
   'x-project-id': Type.Optional(
@@ -271,7 +285,7 @@ export function searchRouteSchema(operationId: (typeof SEARCH_PATHS)[number]['op
           bodyTooLarge: {
             summary: 'Body too large',
             code: 'PAYLOAD_TOO_LARGE',
-            detail: 'The request body is larger than the service accepts.',
+            detail: bodyTooLargeDetail(limits.bodyLimitBytes),
           },
         },
       }),

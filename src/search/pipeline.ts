@@ -58,6 +58,8 @@ interface SearchRequest {
   cancel: AbortSignal;
   /** Called once the search's CPU work is done and it starts waiting on a model or embeddings endpoint. */
   onWaiting?: (() => void) | undefined;
+  /** False (`X-Learning: off`): rank without what the project (or shared learning) taught, e.g. to compare. */
+  learning?: boolean;
 }
 
 export async function runSearch(request: SearchRequest, services: SearchServices): Promise<SearchOutcome> {
@@ -81,7 +83,8 @@ async function searchWithin(
   // A hit: the project's analyses were kept (its tools need not all be known to them).
   services.metrics.cacheRequests.inc({ cache: 'rank', result: services.rankCaches.has(projectId) ? 'hit' : 'miss' });
   const rankCache = services.rankCaches.for(projectId);
-  const learned = await services.learning?.forSearch(projectId);
+  // Still remembered below when learning is off for this search: a report of it teaches as any other.
+  const learned = request.learning === false ? undefined : await services.learning?.forSearch(projectId);
   const outcome = await searchCatalog(search, {
     projectId,
     requestId: request.requestId,

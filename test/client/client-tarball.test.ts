@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,10 +50,20 @@ console.log(JSON.stringify({ tool: TOOL_DISCOVERY_TOOL, calls, searches }));
 
 let scratch: string;
 let service: RunningApp | undefined;
+/** `npm pack --json`'s list of the tarball's files, and the tarball's size. */
+let packed: { files: Array<{ path: string }>; size: number };
 
 beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), 'catalog-search-client-'));
-  await run(npm, ['pack', '--workspace', 'packages/client', '--pack-destination', scratch], { cwd: root });
+  const { stdout } = await run(
+    npm,
+    ['pack', '--json', '--workspace', 'packages/client', '--pack-destination', scratch],
+    {
+      cwd: root,
+    },
+  );
+  // prepack's build may print before the JSON (tsc): the array is the last thing written.
+  packed = (JSON.parse(stdout.slice(stdout.lastIndexOf('\n[') + 1)) as (typeof packed)[])[0]!;
   const tarball = (await readdir(scratch)).find((name) => name.endsWith('.tgz'))!;
   await writeFile(join(scratch, 'package.json'), JSON.stringify({ name: 'router', private: true, type: 'module' }));
   await run(npm, ['install', '--no-audit', '--no-fund', '--ignore-scripts', join(scratch, tarball)], { cwd: scratch });
@@ -77,6 +87,44 @@ async function runProgram(baseUrl: string, program = 'search.mjs'): Promise<Reco
 }
 
 describe('the client tarball in a fresh project', () => {
+  it('holds only what a router needs: the bundle, its declarations, README, CHANGELOG, licence, notice, the dictionary licence', () => {
+    const paths = packed.files.map((file) => file.path).sort();
+    const extra = paths.filter((path) => !(path.startsWith('dist/types/') && path.endsWith('.d.ts')));
+    expect(extra).toEqual([
+      'CHANGELOG.md',
+      'LICENSE',
+      'NOTICE',
+      'README.md',
+      'dist/index.d.ts',
+      'dist/index.js',
+      'dist/ja-en-dictionary.LICENSE.md',
+      'package.json',
+    ]);
+    // The declarations of the client and of the core it bundles, nothing else.
+    expect(
+      paths
+        .filter((path) => path.startsWith('dist/types/'))
+        .every((path) => /^dist\/types\/(client|core)\/src\//.test(path)),
+    ).toBe(true);
+    // Measured: 73 files, 754 kB packed (most of it core's Japanese dictionary): a bound, not a figure.
+    expect(packed.size).toBeLessThan(2_000_000);
+  });
+
+  it('is publishable: Apache-2.0, public, with types and an engines field', async () => {
+    const manifest = JSON.parse(await readFile(join(root, 'packages/client/package.json'), 'utf8'));
+    expect(manifest).toMatchObject({
+      license: 'Apache-2.0',
+      publishConfig: { access: 'public' },
+      types: './dist/index.d.ts',
+      engines: { node: expect.any(String) },
+    });
+    expect(manifest.private).toBeUndefined();
+    const installed = join(scratch, 'node_modules/@catalog-search/client');
+    expect((await readFile(join(installed, 'LICENSE'), 'utf8')).trim().split('\n')[0]?.trim()).toBe('Apache License');
+    expect(await readFile(join(installed, 'NOTICE'), 'utf8')).toContain('CC BY-SA 3.0');
+    expect(await readFile(join(installed, 'dist/ja-en-dictionary.LICENSE.md'), 'utf8')).toContain('JMdict/EDICT');
+  });
+
   it('ships one bundle with its declarations: no source maps, no build info, no workspace package', async () => {
     const installed = join(scratch, 'node_modules/@catalog-search');
     expect(await readdir(installed)).toEqual(['client']);

@@ -95,6 +95,20 @@ describe('the image', () => {
     expect(probe.exitCode).toBe(0);
     expect(JSON.parse(probe.stdout)).toEqual([true, false, false, false]);
   });
+
+  it('carries the licence and the notice, and the dictionary licence beside the code that holds the dictionary', async () => {
+    const probe = await container!.exec([
+      'node',
+      '-e',
+      "const fs = require('fs'); process.stdout.write(JSON.stringify(['/app/LICENSE', '/app/NOTICE', '/app/packages/core/dist/text/ja-en-dictionary.LICENSE.md'].map((f) => fs.readFileSync(f, 'utf8').split('\\n').find((line) => line.trim() !== '').trim())))",
+    ]);
+    expect(probe.exitCode).toBe(0);
+    expect(JSON.parse(probe.stdout)).toEqual([
+      'Apache License',
+      'catalog-search',
+      '# Licence of ja-en-dictionary.ts (Japanese → English glosses)',
+    ]);
+  });
 });
 
 describe('the running container', () => {

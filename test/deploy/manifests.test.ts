@@ -460,3 +460,30 @@ function parseConfigRecordingReads(env: Env): { config: ReturnType<typeof parseC
   });
   return { config: parseConfig(recording), read };
 }
+
+describe('docker-compose.yml and the documented compose commands', () => {
+  // A self-hoster who pulled a newer checkout must run that code: compose builds the image from the
+  // checkout (never pulls a `catalog-search:latest` of someone else's), and the documented `up` says --build.
+  it('builds the checkout: build context ".", and `up -d --build` in the docs', () => {
+    const compose = parseAllDocuments(readFileSync(new URL('../../docker-compose.yml', BASE), 'utf8'))[0]!.toJS() as {
+      services: Record<string, { build?: { context?: string } }>;
+    };
+    expect(compose.services['catalog-search']).toMatchObject({ build: { context: '.' } });
+    const docs = readFileSync(new URL('../../docs/self-hosting.md', BASE), 'utf8');
+    const ups = docs
+      .split('\n')
+      .filter((line) => /^scripts\/compose\.sh up -d\b/.test(line) && !line.includes('--no-deps'));
+    expect(ups.length).toBeGreaterThan(0);
+    for (const line of ups) expect(line).toContain('--build');
+  });
+
+  it('the documented docker run leaves the development server its port 8080 and removes the container when it stops', () => {
+    const docs = readFileSync(new URL('../../docs/self-hosting.md', BASE), 'utf8');
+    const runs = docs.split('\n').filter((line) => line.startsWith('docker run'));
+    expect(runs.length).toBeGreaterThan(0);
+    for (const line of runs) {
+      expect(line).toContain('--rm');
+      expect(line).not.toMatch(/-p 127\.0\.0\.1:8080:/);
+    }
+  });
+});

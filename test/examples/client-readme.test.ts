@@ -1,4 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as client from '@catalog-search/client';
@@ -59,6 +63,28 @@ beforeAll(async () => {
 afterAll(() => service.close());
 
 describe('packages/client/README.md, as written', () => {
+  it('the integration, a whole program: saved as discovery.ts and run with tsx, it searches the service', async () => {
+    const root = fileURLToPath(new URL('../..', import.meta.url));
+    // Inside the checkout (its git-ignored tmp/), so that '@catalog-search/client' resolves as in a router's project.
+    mkdirSync(join(root, 'tmp'), { recursive: true });
+    const dir = mkdtempSync(join(root, 'tmp', 'readme-'));
+    try {
+      writeFileSync(join(dir, 'discovery.ts'), snippetAfter('## Integration into `tool_discovery`'));
+      const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'discovery.ts'], {
+        cwd: dir,
+        env: {
+          PATH: process.env.PATH ?? '',
+          CATALOG_SEARCH_URL: service.url,
+          CATALOG_SEARCH_TOKEN: testToken({ projectId: 'readme' }),
+        },
+      });
+      expect(stderr).toBe(''); // no "tool search ran locally"
+      expect(stdout).toMatch(/^\[\n {2}\{\n {4}toolKey: 'mail:send_email',/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('the ready-made tool_discovery: tools/list lists both meta-tools, tools/call answers from the cloud', async () => {
     const handlers = new Map<unknown, () => unknown>();
     const ListToolsRequestSchema = Symbol('tools/list');

@@ -102,7 +102,7 @@ const run = promisify(execFile);
 const shellEnv = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' };
 
 /** Runs examples/router/router.ts as its header says, sends `requests` on stdin, and returns what it answered. */
-async function runRouter(url: string, token: string, requests: object[]) {
+async function runRouter(url: string, token: string, requests: Array<object | string>) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'examples/router/router.ts'], {
     cwd: root,
     env: { ...shellEnv, CATALOG_SEARCH_URL: url, CATALOG_SEARCH_TOKEN: token },
@@ -113,14 +113,19 @@ async function runRouter(url: string, token: string, requests: object[]) {
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  child.stdin.end(requests.map((request) => JSON.stringify(request)).join('\n') + '\n');
+  // A string is sent as it is (a malformed line); an object as its JSON.
+  child.stdin.end(
+    requests.map((request) => (typeof request === 'string' ? request : JSON.stringify(request))).join('\n') + '\n',
+  );
   const code = await exited;
   const answers = stdout
     .split('\n')
     .filter(Boolean)
-    .map((line) => JSON.parse(line) as { id: number; result: any });
+    .map((line) => JSON.parse(line) as { id: number | null; result: any; error?: { code: number; message: string } });
   return { code, answers, stderr };
 }
+
+const printedToken = (tokenLine: string) => tokenLine.slice('TOKEN='.length);
 
 const FIND_AND_RUN = [
   { jsonrpc: '2.0', id: 1, method: 'initialize', params: {} },
@@ -182,6 +187,19 @@ describe('the README quick start and examples/router, run as written', () => {
       const again = await runRouter(second.url, kept, FIND_AND_RUN.slice(0, 4));
       expect(again.answers.find((a) => a.id === 3)!.result._meta.source).toBe('cloud');
     }
+
+    // A malformed line (not JSON, not a request) is skipped with a message and a JSON-RPC error; the session goes on.
+    const bad = await runRouter(second.url, printedToken(tokenLine), [
+      '{"jsonrpc": "2.0", "id": 1, "method": ',
+      '[1, 2]',
+      '{"jsonrpc": "2.0", "id": 2}',
+      ...FIND_AND_RUN.slice(0, 4),
+    ]);
+    expect(bad.code).toBe(0);
+    expect(bad.answers.filter((a) => a.id === null).map((a) => a.error?.code)).toEqual([-32700, -32600, -32600]);
+    expect(bad.answers.find((a) => a.id === 3)!.result._meta.source).toBe('cloud');
+    expect(bad.stderr).toContain('skipped an input line: not JSON ({"jsonrpc": "2.0", "id": 1, "method": )');
+    expect(bad.stderr).toContain('skipped an input line: a JSON-RPC request without a method');
 
     // A token the cloud refuses is said loudly, not answered locally in silence.
     const refused = await runRouter(second.url, testToken(), FIND_AND_RUN.slice(0, 4));

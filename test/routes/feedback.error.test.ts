@@ -73,7 +73,10 @@ describe('POST /v1/catalog/feedback: the envelope is strict', () => {
     const big = JSON.stringify({ events: [{ query: 'x'.repeat(5000), toolKey: 'a:b', outcome: 'selected' }] });
     const response = await post(big);
     expect(response.status).toBe(413);
-    expect((await problem(response)).code).toBe('PAYLOAD_TOO_LARGE');
+    expect(await problem(response)).toMatchObject({
+      code: 'PAYLOAD_TOO_LARGE',
+      detail: expect.stringMatching(/: at most 4096 bytes \(after decompression\)\.$/),
+    });
   });
 
   it('a gzip body is read as search reads one; an unknown encoding → 415 naming it; a gzip bomb → 413', async () => {

@@ -230,7 +230,11 @@ describe('bad input gets a documented 4xx problem+json, and the server keeps ser
 
   it('a body over MAX_BODY_BYTES → 413 PAYLOAD_TOO_LARGE', async () => {
     const body = JSON.stringify({ ...valid, context: 'x'.repeat(300 * 1024) });
-    expectProblem(await post(body), 413, 'PAYLOAD_TOO_LARGE');
+    const problem = expectProblem(await post(body), 413, 'PAYLOAD_TOO_LARGE');
+    // The detail names the limit, so the caller knows how far to cut.
+    expect(problem.detail).toBe(
+      `The request body is larger than the service accepts: at most ${256 * 1024} bytes (after decompression).`,
+    );
     await expectStillServing();
   });
 
@@ -238,7 +242,8 @@ describe('bad input gets a documented 4xx problem+json, and the server keeps ser
     const inflated = JSON.stringify({ ...valid, context: ' '.repeat(20 * 1024 * 1024) });
     const bomb = gzipSync(inflated);
     expect(bomb.length).toBeLessThan(64 * 1024);
-    expectProblem(await post(bomb, { 'content-encoding': 'gzip' }), 413, 'PAYLOAD_TOO_LARGE');
+    const problem = expectProblem(await post(bomb, { 'content-encoding': 'gzip' }), 413, 'PAYLOAD_TOO_LARGE');
+    expect(problem.detail).toContain(`at most ${256 * 1024} bytes`);
     await expectStillServing();
   });
 

@@ -57,6 +57,44 @@ describe('scripts/mint-token.mjs', () => {
     }
   });
 
+  it('lives 24 h by default as the development token, or --ttl; --claim key=value adds claims, JSON values parsed', async () => {
+    const payload = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString());
+    const env = { AUTH_JWT_SECRET: TEST_SECRET };
+    const daily = payload(mint(['--project', 'p'], env));
+    expect(daily.exp - daily.iat).toBe(24 * 3600);
+    const short = payload(mint(['--project', 'p', '--ttl', '30m'], env));
+    expect(short.exp - short.iat).toBe(1800);
+    expect(payload(mint(['--project', 'p', '--ttl', '90'], env)).exp - daily.iat).toBeLessThan(100);
+
+    const token = mint(
+      [
+        '--project',
+        'p',
+        '--claim',
+        'shareLearning=false',
+        '--claim',
+        'team=blue',
+        '--claim',
+        'projectId=other',
+        '--issuer',
+        'https://router.example',
+        '--audience',
+        'catalog-search',
+      ],
+      env,
+    );
+    // The boolean false, not the string "false"; --project wins over a --claim of the project claim.
+    expect(payload(token)).toMatchObject({ shareLearning: false, team: 'blue', projectId: 'p' });
+    const server = await startApp(testConfig());
+    try {
+      expect(await searchStatus(server.url, token)).toBe(200);
+    } finally {
+      await server.close();
+    }
+    expect(() => mint(['--project', 'p', '--ttl', '5x'], env)).toThrow(/--ttl 5x/);
+    expect(() => mint(['--project', 'p', '--claim', 'projectId'], env)).toThrow(/key=value/);
+  });
+
   it('refuses to run without a project or a key', () => {
     // In production the development server's key file (which any earlier `npm start` or test may have
     // left at the repository root) is never used: no secret and no key is refused, whatever is on disk.

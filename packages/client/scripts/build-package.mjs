@@ -58,3 +58,6 @@ writeFileSync(join(dist, 'index.d.ts'), "export * from './types/client/src/index
 // The bundle holds core's Japanese dictionary, derived from JMdict/EDICT: its licence (CC BY-SA) asks
 // for the licence and attribution to travel with it.
 copyFileSync(join(root, '../core/src/text/ja-en-dictionary.LICENSE.md'), join(dist, 'ja-en-dictionary.LICENSE.md'));
+// The project's licence and notice travel in the tarball too (npm packs them from the package's own
+// folder; the copies are git-ignored, the root's are the ones to edit).
+for (const name of ['LICENSE', 'NOTICE']) copyFileSync(join(root, '../..', name), join(root, name));

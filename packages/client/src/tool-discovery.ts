@@ -171,9 +171,13 @@ export async function handleToolDiscovery(
     throw error;
   }
   const detail = parsed.detail ?? 'summary';
-  if (tools.length === 0) return toCallResult([], detail, undefined);
-
   const grouped = isGrouped(tools);
+  // No tool at all (no server, or servers that list none): nothing to search, and no other words would help.
+  const listed = grouped
+    ? (tools as McpServerTools[]).reduce((count, server) => count + server.tools.length, 0)
+    : tools.length;
+  if (listed === 0) return toCallResult([], detail, undefined, EMPTY_LIST_TEXT);
+
   const request = {
     query: parsed.query,
     maxResults: parsed.maxResults ?? defaultMaxResults,
@@ -341,13 +345,18 @@ function typeName(schema: Record<string, unknown> | undefined, depth: number): s
   return type;
 }
 
+/** What the model reads when the router has no tools to offer: searching again cannot find one. */
+const EMPTY_LIST_TEXT =
+  'No tools are available: the tool list is empty (no server is connected, or none lists a tool). Searching again will not find one.';
+
 function toCallResult(
   results: ToolDiscoveryResult[],
   detail: ToolDiscoveryDetail,
   outcome: SearchOutcome | undefined,
+  text = render(results, detail),
 ): ToolDiscoveryCallResult {
   const call: ToolDiscoveryCallResult = {
-    content: [{ type: 'text', text: render(results, detail) }],
+    content: [{ type: 'text', text }],
     structuredContent: { results },
   };
   if (outcome !== undefined) {

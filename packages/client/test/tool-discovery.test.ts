@@ -120,10 +120,15 @@ describe('handleToolDiscovery', () => {
     expect(result.content[0]!.text).toContain(field);
   });
 
-  it('an empty tool list (tool catalog off) answers no results without a search', async () => {
-    const result = await call({ query: ['anything'] }, []);
-    expect(result.structuredContent).toEqual({ results: [] });
-    expect(result._meta).toBeUndefined();
+  it('an empty tool list (tool catalog off) answers no results without a search, and says the list is empty', async () => {
+    // No tools at all, and servers that list none: the model is told the list is empty, not to try other words.
+    for (const empty of [[], [{ serverId: 'files', tools: [] }]]) {
+      const result = await call({ query: ['anything'] }, empty);
+      expect(result.structuredContent).toEqual({ results: [] });
+      expect(result._meta).toBeUndefined();
+      expect(result.content[0]!.text).toMatch(/^No tools are available: the tool list is empty/);
+      expect(result.content[0]!.text).not.toMatch(/other words/i);
+    }
   });
 
   it('with fallback: false a cloud failure is an isError result; the caller abort still rejects', async () => {
