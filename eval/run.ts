@@ -1,4 +1,4 @@
-// `npm run eval [-- --json FILE] [--html FILE] [--max N] [--only NAME,NAME] [--no-calibration] [--llm] [--feedback [--projects N]] [--fusion JSON] [--oracle Z,Z] [--lang ja] [--everyday] [--without FAMILY,FAMILY]`
+// `npm run eval [-- --json FILE] [--html FILE] [--max N] [--only NAME,NAME] [--no-calibration] [--llm] [--feedback [--projects N [--k K,K]]] [--fusion JSON] [--oracle Z,Z] [--lang ja] [--everyday] [--without FAMILY,FAMILY]`
 // Ranks every sampled query of every dataset in ../shared/bench with each ranker and prints NDCG@10,
 // Recall@5/10/40 and MRR per dataset, the average over datasets, and each ranker's change relative to
 // the first (the plain BM25 baseline), each later ranker's NDCG@10 change against ours with a paired
@@ -47,6 +47,8 @@ const { values } = parseArgs({
     feedback: { type: 'boolean', default: false },
     // With --feedback: shared learning across this many simulated projects (eval/shared-feedback.ts).
     projects: { type: 'string' },
+    // With --projects: only these k (LEARNING_SHARED_MIN_PROJECTS), e.g. `--k 5`; default 1,3,5.
+    k: { type: 'string' },
     // Ceiling sweep: the fused ranking with the gold tools' similarities raised by these many standard
     // deviations, e.g. '2,4' (what a stronger encoder would give; reads the labels, so not a ranker).
     oracle: { type: 'string' },
@@ -71,6 +73,7 @@ if (values.feedback && values.projects !== undefined) {
     projects: Number(values.projects) || 30,
     only: values.only?.split(','),
     max: values.max === undefined ? undefined : Number(values.max),
+    ks: values.k?.split(',').map(Number),
   });
   if (values.json) writeFileSync(values.json, `${JSON.stringify({ sharedFeedback: results }, null, 2)}\n`);
   process.exit(0);

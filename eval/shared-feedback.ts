@@ -1,4 +1,4 @@
-// `npm run eval -- --feedback --projects N [--only NAME,NAME] [--max N]`: shared learning across
+// `npm run eval -- --feedback --projects N [--k K,K] [--only NAME,NAME] [--max N]`: shared learning across
 // projects (LEARNING_SHARED), simulated as a deployment through the HTTP API. Each set's requests are
 // split in two by a stable hash of their id; the training half is spread over N projects (request i to
 // project i mod N) that search it and report the gold tools by the search's requestId; the test half
@@ -45,6 +45,8 @@ export async function runSharedFeedbackEval(options: {
   projects: number;
   only?: string[] | undefined;
   max?: number | undefined;
+  /** The k to run (default KS); one k takes a third of the time. */
+  ks?: number[] | undefined;
 }): Promise<SharedResult[]> {
   const datasets = loadDatasets({
     ...(options.only ? { only: options.only } : {}),
@@ -54,7 +56,7 @@ export async function runSharedFeedbackEval(options: {
     `== Shared learning through the HTTP API: ${options.projects} projects teach, a fresh one is tested (NDCG@10; paired bootstrap 95 %) ==`,
   );
   const results: SharedResult[] = [];
-  for (const k of KS) {
+  for (const k of options.ks?.filter((k) => Number.isInteger(k) && k > 0) ?? KS) {
     const service = await startService(k);
     try {
       for (const dataset of datasets) {

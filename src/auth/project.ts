@@ -47,3 +47,14 @@ export function shareLearningFromClaims(payload: Record<string, unknown>): boole
   const value = payload.shareLearning;
   return value === undefined || value === true;
 }
+
+/**
+ * Whether the project's searches use what other projects taught (docs/privacy.md): when the token's
+ * `useSharedLearning` claim is absent or the JSON boolean `true`. Any other value refuses, as for
+ * `shareLearning`: a router that wrote its refusal as `"false"` meant to refuse, and a refusal costs
+ * only the shared raise. Never a 403.
+ */
+export function useSharedLearningFromClaims(payload: Record<string, unknown>): boolean {
+  const value = payload.useSharedLearning;
+  return value === undefined || value === true;
+}

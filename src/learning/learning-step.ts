@@ -1,5 +1,6 @@
 import { capRelevanceDownTheList, type RankedTool, type ToolInfo } from '@catalog-search/core';
 import type { LearnedBoost } from './project-model.js';
+import { WordSupport } from './shared-guards.js';
 
 /**
  * `meta.learning`: the project's past use raised a tool of this answer, or only other projects'
@@ -48,11 +49,13 @@ export function learningStep(sources: BoostSources): LearningStep {
       let learned: { ranked: RankedTool[]; status: LearningStatus | undefined } = { ranked, status: undefined };
       if (sources.own) learned = applyBoosts(ranked, request.tools, sources.own(terms.hashes, now), maxResults);
       if (sources.shared) {
+        // Shared boosts never put a tool the request's words do not name above one they do (shared-guards.ts).
         const more = applyBoosts(
           learned.ranked,
           request.tools,
           sources.shared(terms, request.tools, now, learned.ranked),
           maxResults,
+          new WordSupport(terms.words),
         );
         learned = {
           ranked: more.ranked,
@@ -81,6 +84,7 @@ export function applyBoosts(
   tools: readonly ToolInfo[],
   boosts: ReadonlyMap<string, LearnedBoost>,
   maxResults: number,
+  words?: WordSupport,
 ): { ranked: RankedTool[]; status: LearningStatus } {
   if (boosts.size === 0) return { ranked, status: 'unchanged' };
   const positions = new Map<number, number>();
@@ -94,11 +98,13 @@ export function applyBoosts(
     const lexical = position === undefined ? undefined : ranked[position];
     const destructive = marksDestructive(tool);
     const sum = (lexical?.relevance ?? 0) + (destructive ? learned.cautiousBoost : learned.boost);
-    raised.push({ tool, index, lexical, learned, destructive, sum, order: position ?? ranked.length + index });
+    const unnamed = words !== undefined && !words.supports(tool);
+    raised.push({ tool, index, lexical, learned, destructive, unnamed, sum, order: position ?? ranked.length + index });
     if (position !== undefined) moved.add(position);
   });
   if (raised.length === 0) return { ranked, status: 'unchanged' };
   keepBelowSaferTools(ranked, raised, moved);
+  if (words) keepBelowNamedTools(ranked, raised, moved, words);
   // The rest keep their order, in which relevance never rises (capped down the list): merging the few
   // raised tools into it orders the whole list by relevance + boost without sorting it (ties: the
   // earlier first). Sorting all of it cost as much as the lexical ranking (ToolBench, 2,479 tools).
@@ -108,8 +114,8 @@ export function applyBoosts(
   const mine: LearnedMatch[] = [];
   let next = 0;
   const take = () => {
-    const { tool, index, lexical, learned, sum, held } = raised[next++]!;
-    const match = new LearnedMatch(tool, index, lexical, sum, learned, held);
+    const { tool, index, lexical, learned, sum, held, heldUnnamed } = raised[next++]!;
+    const match = new LearnedMatch(tool, index, lexical, sum, learned, held, heldUnnamed);
     mine.push(match);
     ordered.push(match);
   };
@@ -130,6 +136,42 @@ export function applyBoosts(
   return { ranked: ordered, status: shown ? mine[0]!.status : 'unchanged' };
 }
 
+/**
+ * Caps each raised tool that no word of the request names at the final sum of the best tool its words
+ * do name (relevance above 0 in the given ranking, or raised), so that it lands after it: a shared boost
+ * alone never puts a tool first over a word match (issue 48: `delete_repository` first at 0.675 with "no
+ * query term matched"). Below that best match it may pass weaker ones: holding it below all of them
+ * cost ToolLens more than half its gain (+0.206 → +0.093, docs/ranking.md), since its requests mostly
+ * share no word with the right tool. The ranking's relevance never rises down the list, so the best
+ * named tool left in place is the first: it is found from the top, reading only the tools passed.
+ */
+function keepBelowNamedTools(
+  ranked: readonly RankedTool[],
+  raised: Raised[],
+  moved: ReadonlySet<number>,
+  words: WordSupport,
+): void {
+  if (!raised.some((item) => item.unnamed)) return;
+  let best = Number.NEGATIVE_INFINITY;
+  for (const item of raised) if (!item.unnamed && item.sum > 0) best = Math.max(best, item.sum);
+  for (const [position, item] of ranked.entries()) {
+    if (!(item.relevance > best) || !(item.relevance > 0)) break;
+    if (moved.has(position) || !words.supports(item.tool)) continue;
+    best = item.relevance;
+    break;
+  }
+  if (best === Number.NEGATIVE_INFINITY) return;
+  for (const item of raised) {
+    // Where meaning or own learning had already put it above that match, it stays there, unraised.
+    const ceiling = Math.max(best, item.lexical?.relevance ?? 0);
+    if (!item.unnamed || item.sum <= ceiling) continue;
+    item.sum = ceiling;
+    item.heldUnnamed = true;
+    // At the best match's sum, on the tie it comes after it.
+    if (ceiling === best) item.order = Number.MAX_SAFE_INTEGER;
+  }
+}
+
 /** A tool with a learned boost, before it is merged back into the ranking. */
 interface Raised {
   tool: ToolInfo;
@@ -137,12 +179,16 @@ interface Raised {
   lexical: RankedTool | undefined;
   learned: LearnedBoost;
   destructive: boolean;
+  /** No word of the request names it (shared pass only): it may not pass a tool they name. */
+  unnamed: boolean;
   /** Relevance + boost: where it goes. */
   sum: number;
   /** Its place in the ranking it was given (after all of it when it was not there): ties go to the earlier. */
   order: number;
   /** Held below a safer tool that matched as well (said in its explanation). */
   held?: boolean;
+  /** Held below the tools the request's words name (said in its explanation). */
+  heldUnnamed?: boolean;
 }
 
 /**
@@ -205,6 +251,7 @@ class LearnedMatch implements RankedTool {
     sum: number,
     private readonly learned: LearnedBoost,
     private readonly held = false,
+    private readonly heldUnnamed = false,
   ) {
     this.score = sum;
     this.relevance = Math.round(Math.min(1, sum) * 1000) / 1000;
@@ -222,7 +269,8 @@ class LearnedMatch implements RankedTool {
         : this.learned.shared
           ? 'raised by shared learning: used for similar requests in other projects'
           : `raised by past use: used for ${n} similar request${n === 1 ? '' : 's'}`) +
-      (this.held ? ', kept below the tools not marked destructive that match as well' : '');
+      (this.held ? ', kept below the tools not marked destructive that match as well' : '') +
+      (this.heldUnnamed ? ", kept below the best tool the request's words match" : '');
     return this.lexical ? `${this.lexical.explanation}; ${use}` : `${use}; no query term matched its text`;
   }
 }

@@ -140,19 +140,21 @@ export class Learning {
   /**
    * The learning step for a search of this project, or undefined when neither it nor (with shared
    * learning) enough other projects have taught anything: the answer is then exactly the lexical one.
+   * `useShared` false: the project refuses other projects' learning (its token's `useSharedLearning`
+   * claim), and gets what it would with shared learning off.
    */
-  async forSearch(projectId: string): Promise<LearningStep | undefined> {
-    const [own, sharedModel] = await Promise.all([this.#log.model(projectId), this.#shared?.model()]);
+  async forSearch(projectId: string, useShared = true): Promise<LearningStep | undefined> {
+    const sharing = useShared ? this.#shared : undefined;
+    const [own, sharedModel] = await Promise.all([this.#log.model(projectId), sharing?.model()]);
     if (own === undefined && sharedModel === undefined) return undefined;
-    const shared = this.#shared;
     return learningStep({
       termsOf: (query) => {
         const words = requestTerms(query);
         return { words, hashes: this.#keys.terms(words) };
       },
       ...(own ? { own: (terms, now) => own.boosts(terms, now) } : {}),
-      ...(sharedModel && shared
-        ? { shared: (terms, tools, now, ranked) => shared.boosts(sharedModel, terms, tools, now, ranked) }
+      ...(sharedModel && sharing
+        ? { shared: (terms, tools, now, ranked) => sharing.boosts(sharedModel, terms, tools, now, ranked) }
         : {}),
     });
   }

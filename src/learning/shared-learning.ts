@@ -10,6 +10,7 @@ import {
 } from './shared-ledger.js';
 import { RedisLedger } from './shared-ledger-redis.js';
 import { commonStepBoosts } from './common-steps.js';
+import { sharedMayNotRaise } from './shared-guards.js';
 import {
   associationId,
   MIRROR_BYTES_PER_ASSOCIATION,
@@ -43,6 +44,8 @@ interface ListIds {
   keysOf: Map<string, string[]>;
   tools: Array<{ tool: ToolInfo; id: string }>;
   words?: ListWords;
+  /** Whether shared learning may not raise this toolKey (shared-guards.ts), read once per tool. */
+  barred(toolKey: string): boolean;
 }
 
 /** In process the ledger holds at most twice as many says as associations (most associations have a few). */
@@ -130,11 +133,14 @@ export class SharedLearning {
       return ofList.has(term);
     });
     for (const [toolId, boost] of boosts) for (const toolKey of ids.keysOf.get(toolId) ?? []) byKey.set(toolKey, boost);
-    if (!model.knowsUse) return byKey;
-    const used = ids.tools.map(({ tool, id }) => ({ tool, projects: model.usedBy(id, now) }));
-    for (const [toolKey, step] of commonStepBoosts(used, ranked, this.#maxBoost)) {
-      if (step.boost > (byKey.get(toolKey)?.boost ?? 0)) byKey.set(toolKey, step);
+    if (model.knowsUse) {
+      const used = ids.tools.map(({ tool, id }) => ({ tool, projects: model.usedBy(id, now) }));
+      for (const [toolKey, step] of commonStepBoosts(used, ranked, this.#maxBoost)) {
+        if (step.boost > (byKey.get(toolKey)?.boost ?? 0)) byKey.set(toolKey, step);
+      }
     }
+    // Never a tool that deletes or withdraws something, whatever k projects said (shared-guards.ts).
+    for (const toolKey of byKey.keys()) if (ids.barred(toolKey)) byKey.delete(toolKey);
     return byKey;
   }
 
@@ -146,7 +152,17 @@ export class SharedLearning {
   #idsOf(tools: readonly ToolInfo[]): ListIds {
     let ids = this.#ids.get(tools);
     if (ids) return ids;
-    ids = { keysOf: new Map(), tools: [] };
+    const byKey = new Map(tools.map((tool) => [tool.toolKey, tool]));
+    const barred = new Map<string, boolean>();
+    ids = {
+      keysOf: new Map(),
+      tools: [],
+      barred: (toolKey) => {
+        let bar = barred.get(toolKey);
+        if (bar === undefined) barred.set(toolKey, (bar = sharedMayNotRaise(byKey.get(toolKey)!)));
+        return bar;
+      },
+    };
     for (const tool of tools) {
       const id = this.keys.tool(tool);
       ids.tools.push({ tool, id });

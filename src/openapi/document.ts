@@ -60,6 +60,8 @@ A JWT issued by the Router, sent as \`Authorization: Bearer <JWT>\`.
   without a project; it is a project of its own like any other and shares nothing with the others.
 - \`shareLearning\`: the project's reports count in shared learning when the claim is absent or the
   JSON boolean \`true\`; any other value (\`false\`, \`"false"\`, \`0\`, \`null\`) keeps them its own.
+- \`useSharedLearning\`: the project's searches use what other projects taught when the claim is absent
+  or the JSON boolean \`true\`; any other value refuses it (the project's own learning still applies).
 - \`X-Project-Id\`, when sent, must equal the project claim (403 otherwise).
 `.trim();
 

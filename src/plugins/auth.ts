@@ -2,7 +2,7 @@ import fastifyJwt, { type FastifyJWTOptions } from '@fastify/jwt';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { createJwksResolver, type DecodedToken } from '../auth/jwks-resolver.js';
-import { projectFromClaims, shareLearningFromClaims } from '../auth/project.js';
+import { projectFromClaims, shareLearningFromClaims, useSharedLearningFromClaims } from '../auth/project.js';
 import type { AuthConfig } from '../config.js';
 import { ProblemError } from '../errors.js';
 
@@ -15,6 +15,11 @@ declare module 'fastify' {
      * token carries `"shareLearning": false` (the router's per-project opt-out; docs/privacy.md).
      */
     shareLearning: boolean;
+    /**
+     * Whether the project's searches use other projects' learning (LEARNING_SHARED): false when its
+     * token carries `"useSharedLearning": false` (a project that refuses what others taught).
+     */
+    useSharedLearning: boolean;
   }
   interface FastifyInstance {
     /** onRequest hook: verifies the bearer token and sets `request.projectId`, or answers 401/403. */
@@ -75,6 +80,7 @@ async function authPlugin(app: FastifyInstance, options: AuthPluginOptions): Pro
 
   app.decorateRequest('projectId', '');
   app.decorateRequest('shareLearning', true);
+  app.decorateRequest('useSharedLearning', true);
   app.decorate('authenticate', async (request: FastifyRequest) => {
     let payload: unknown;
     try {
@@ -86,6 +92,7 @@ async function authPlugin(app: FastifyInstance, options: AuthPluginOptions): Pro
     request.projectId = projectFromClaims(claims, auth.projectClaim, request.headers['x-project-id']);
     // Absent or true shares; any other value opts out (shareLearningFromClaims).
     request.shareLearning = shareLearningFromClaims(claims);
+    request.useSharedLearning = useSharedLearningFromClaims(claims);
     // Every later log line of this request names its project.
     request.log = request.log.child({ projectId: request.projectId });
   });

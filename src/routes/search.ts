@@ -83,6 +83,7 @@ export default async function searchRoutes(app: FastifyInstance, { services }: {
             envelope: request.body,
             readList: request.toolList!,
             projectId: request.projectId,
+            useSharedLearning: request.useSharedLearning,
             requestId: request.id,
             log: request.log,
             trace,

@@ -48,6 +48,8 @@ interface SearchRequest {
   /** The tool list read before validation (prepare.ts's readRequestList). */
   readList: RequestToolList;
   projectId: string;
+  /** False: the project refuses other projects' learning (its token's `useSharedLearning` claim). */
+  useSharedLearning?: boolean | undefined;
   requestId: string;
   log: FastifyBaseLogger;
   trace: RequestTrace;
@@ -84,7 +86,10 @@ async function searchWithin(
   services.metrics.cacheRequests.inc({ cache: 'rank', result: services.rankCaches.has(projectId) ? 'hit' : 'miss' });
   const rankCache = services.rankCaches.for(projectId);
   // Still remembered below when learning is off for this search: a report of it teaches as any other.
-  const learned = request.learning === false ? undefined : await services.learning?.forSearch(projectId);
+  const learned =
+    request.learning === false
+      ? undefined
+      : await services.learning?.forSearch(projectId, request.useSharedLearning !== false);
   const outcome = await searchCatalog(search, {
     projectId,
     requestId: request.requestId,
