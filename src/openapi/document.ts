@@ -72,6 +72,7 @@ export const OPENAPI_BASE: NonNullable<FastifyDynamicSwaggerOptions['openapi']> 
     version: API_VERSION,
     summary: 'Tool search for MCP routers: rank a tool list against a task.',
     description: DESCRIPTION,
+    license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
   },
   // Generators need an absolute (or templated) URL; the default is a local `docker compose up`.
   servers: [
