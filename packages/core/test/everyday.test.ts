@@ -183,3 +183,31 @@ describe('each family can be left out, for measuring it', () => {
     );
   });
 });
+
+describe("the README's everyday example", () => {
+  it('answers as the README shows it', () => {
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    const example = /jq '\.query = \["([^"]+)"\]'[^\n]*\n((?:# \[.*\n)+)/.exec(readme);
+    expect(example).not.toBeNull();
+    const shown = example![2]!
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line.slice(2)) as unknown);
+    const answer = rank(example![1]!).slice(0, shown.length);
+    expect(answer.map((r) => [r.tool.toolKey, r.relevance, r.explanation])).toEqual(shown);
+  });
+
+  it("answers the sample request body as the README's first answer shows it", () => {
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    const shown = [
+      ...readme.matchAll(
+        /"toolKey": "([^"]+)", "toolName": "[^"]+", "serverName": "[^"]+", "relevance": ([0-9.]+),\s*"description": "[^"]*",\s*"explanation": "((?:[^"\\]|\\.)*)"/g,
+      ),
+    ]
+      .slice(0, 2)
+      .map((m) => [m[1], Number(m[2]), JSON.parse(`"${m[3]}"`) as string]);
+    expect(shown).toHaveLength(2);
+    const answer = rankTools({ query: sample.query, tools: sample.tools, context: sample.context }, { limit: 2 });
+    expect(answer.map((r) => [r.tool.toolKey, r.relevance, r.explanation])).toEqual(shown);
+  });
+});
