@@ -42,7 +42,7 @@ COPY --from=build /app/dist dist
 COPY --from=build /app/packages/core/package.json packages/core/
 COPY --from=build /app/packages/core/dist packages/core/dist
 # JMdict/EDICT's licence (CC BY-SA) ships with the dictionary derived from it.
-COPY --from=build /app/packages/core/src/text/ja-en-dictionary.LICENSE.md packages/core/dist/text/
+COPY --from=build /app/packages/core/src/languages/ja/ja-en-dictionary.LICENSE.md packages/core/dist/languages/ja/
 COPY --from=build /app/packages/client/package.json packages/client/
 COPY --from=build /app/packages/client/dist packages/client/dist
 

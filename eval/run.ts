@@ -23,7 +23,7 @@ import { runSharedFeedbackEval } from './shared-feedback.js';
 import { runCrossLingualEval } from './cross-lingual.js';
 import { runEverydayEval } from './everyday.js';
 import { writeHtmlReport } from './html-report.js';
-import { rankTools, RULE_FAMILIES, type RuleFamily } from '../packages/core/src/index.js';
+import { loadLanguages, rankTools, RULE_FAMILIES, type RuleFamily } from '../packages/core/src/index.js';
 import { DEFAULT_FUSION, type FusionOptions } from '../src/semantic/fuse-hybrid.js';
 
 const { values } = parseArgs({
@@ -60,6 +60,9 @@ const { values } = parseArgs({
     without: { type: 'string' },
   },
 });
+
+// Requests in other languages are read as the service reads them: with every language loaded.
+await loadLanguages();
 
 const without = values.without?.split(',').filter((family) => family !== '') as RuleFamily[] | undefined;
 const unknownFamilies = without?.filter((family) => !(RULE_FAMILIES as readonly string[]).includes(family)) ?? [];

@@ -1,4 +1,4 @@
-// Derives core's compact Japanese → English dictionary (packages/core/src/text/ja-en-dictionary.ts) from
+// Derives core's compact Japanese → English dictionary (packages/core/src/languages/ja/ja-en-dictionary.ts) from
 // JMdict/EDICT as Debian's `edict` package installs it (EUC-JP text, one entry a line:
 // `漢字 [かな] /(pos) gloss/gloss/(P)/`). Reproducible: the same edict file gives the same output.
 //
@@ -14,17 +14,19 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { HAN, HIRAGANA, ITERATION, KATAKANA, LONG_VOWEL } from '../packages/core/src/languages/scripts.js';
 
 const { values } = parseArgs({ options: { edict: { type: 'string', default: '/usr/share/edict/edict' } } });
-const OUT = fileURLToPath(new URL('../packages/core/src/text/ja-en-dictionary.ts', import.meta.url));
+const OUT = fileURLToPath(new URL('../packages/core/src/languages/ja/ja-en-dictionary.ts', import.meta.url));
 
 const MAX_GLOSSES = 8;
 const MAX_GLOSS_WORDS = 2;
 // Senses read per entry: the first ones are the common meanings; later ones are rarer uses.
 const MAX_SENSES = 2;
-const KATAKANA_ONLY = /^[\p{Script=Katakana}ー・]+$/u;
-const HIRAGANA_ONLY = /^[\p{Script=Hiragana}ー]+$/u;
-const JAPANESE = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー々]+$/u;
+// EDICT writes a few loanwords with the middle dot: "ウェブ・サイト".
+const KATAKANA_ONLY = new RegExp(`^[${KATAKANA}${LONG_VOWEL}・]+$`, 'u');
+const HIRAGANA_ONLY = new RegExp(`^[${HIRAGANA}${LONG_VOWEL}]+$`, 'u');
+const JAPANESE = new RegExp(`^[${HAN}${HIRAGANA}${KATAKANA}${LONG_VOWEL}${ITERATION}]+$`, 'u');
 
 /** The English glosses of an entry's first senses, cleaned: lower case, no parentheses, no "to ". */
 function glossesOf(body: string): string[] {
@@ -117,5 +119,5 @@ export const JA_EN_ENTRIES: string = ${JSON.stringify(data)};
 `;
 writeFileSync(OUT, source);
 console.log(
-  `${join('packages/core/src/text', 'ja-en-dictionary.ts')}: ${lines.length} headwords, ${(Buffer.byteLength(source) / 1024).toFixed(0)} KiB`,
+  `${join('packages/core/src/languages/ja', 'ja-en-dictionary.ts')}: ${lines.length} headwords, ${(Buffer.byteLength(source) / 1024).toFixed(0)} KiB`,
 );

@@ -1,4 +1,5 @@
 import cors from '@fastify/cors';
+import { loadLanguages } from '@catalog-search/core';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.js';
@@ -116,6 +117,9 @@ export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyI
   const services = createServices(config, deps, app.log);
   app.decorate('metrics', services.metrics);
   app.addHook('onReady', services.ready);
+  // Every language core can read (their dictionaries are not imported with core): loaded before the
+  // first request, so a request in any of them is read against its dictionary from the start.
+  app.addHook('onReady', () => loadLanguages());
   app.addHook('onClose', services.close);
   if (deps.tracing) traceRequests(app, deps.tracing, new Set(['/healthz', '/readyz', config.metrics.path]));
 

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -87,17 +87,24 @@ async function runProgram(baseUrl: string, program = 'search.mjs'): Promise<Reco
 }
 
 describe('the client tarball in a fresh project', () => {
-  it('holds only what a router needs: the bundle, its declarations, README, CHANGELOG, licence, notice, the dictionary licence', () => {
+  it('holds only what a router needs: the bundle and its chunks, each language with its dictionary licence, declarations, README, CHANGELOG, licence, notice', () => {
     const paths = packed.files.map((file) => file.path).sort();
-    const extra = paths.filter((path) => !(path.startsWith('dist/types/') && path.endsWith('.d.ts')));
+    const extra = paths
+      .filter((path) => !(path.startsWith('dist/types/') && path.endsWith('.d.ts')))
+      .map((path) => path.replace(/-[A-Z0-9]{8}\.js$/, '-HASH.js'));
     expect(extra).toEqual([
       'CHANGELOG.md',
       'LICENSE',
       'NOTICE',
       'README.md',
+      'dist/chunks/chunk-HASH.js',
+      'dist/chunks/chunk-HASH.js',
+      'dist/chunks/ja-HASH.js',
       'dist/index.d.ts',
       'dist/index.js',
-      'dist/ja-en-dictionary.LICENSE.md',
+      'dist/languages/ja-en-dictionary.LICENSE.md',
+      'dist/languages/ja.d.ts',
+      'dist/languages/ja.js',
       'package.json',
     ]);
     // The declarations of the client and of the core it bundles, nothing else.
@@ -106,7 +113,7 @@ describe('the client tarball in a fresh project', () => {
         .filter((path) => path.startsWith('dist/types/'))
         .every((path) => /^dist\/types\/(client|core)\/src\//.test(path)),
     ).toBe(true);
-    // Measured: 73 files, 754 kB packed (most of it core's Japanese dictionary): a bound, not a figure.
+    // Measured: 90 files, 771 kB packed (most of it the Japanese dictionary chunk): a bound, not a figure.
     expect(packed.size).toBeLessThan(2_000_000);
   });
 
@@ -122,7 +129,9 @@ describe('the client tarball in a fresh project', () => {
     const installed = join(scratch, 'node_modules/@catalog-search/client');
     expect((await readFile(join(installed, 'LICENSE'), 'utf8')).trim().split('\n')[0]?.trim()).toBe('Apache License');
     expect(await readFile(join(installed, 'NOTICE'), 'utf8')).toContain('CC BY-SA 3.0');
-    expect(await readFile(join(installed, 'dist/ja-en-dictionary.LICENSE.md'), 'utf8')).toContain('JMdict/EDICT');
+    expect(await readFile(join(installed, 'dist/languages/ja-en-dictionary.LICENSE.md'), 'utf8')).toContain(
+      'JMdict/EDICT',
+    );
   });
 
   it('ships one bundle with its declarations: no source maps, no build info, no workspace package', async () => {
@@ -152,6 +161,34 @@ console.log(JSON.stringify({ source: outcome.source, first: outcome.results[0]?.
     await writeFile(join(scratch, 'no-typebox.mjs'), program);
     const { stdout } = await run(process.execPath, ['no-typebox.mjs'], { cwd: scratch });
     expect(JSON.parse(stdout)).toEqual({ source: 'local', first: 'files:read_file' });
+  });
+
+  it('Japanese in the fallback is one import; without it a Japanese request ranks without the dictionary, whose chunk is never read', async () => {
+    const program = (
+      withJapanese: boolean,
+    ) => `${withJapanese ? "import '@catalog-search/client/languages/ja';\n" : ''}import { readFileSync } from 'node:fs';
+import { createCatalogSearchClient, loadedLanguages } from '@catalog-search/client';
+const { tools } = JSON.parse(readFileSync(${JSON.stringify(join(root, 'examples/search-request.json'))}, 'utf8'));
+const client = createCatalogSearchClient({ baseUrl: 'http://127.0.0.1:9', token: 't', breaker: false });
+const outcome = await client.search({ query: ['カレンダーに明日の会議を追加して'], tools });
+console.log(JSON.stringify({ source: outcome.source, first: outcome.results[0]?.toolKey ?? null, languages: loadedLanguages() }));
+`;
+    await writeFile(join(scratch, 'japanese-off.mjs'), program(false));
+    await writeFile(join(scratch, 'japanese-on.mjs'), program(true));
+    // Without the import, the client runs with the dictionary's chunk gone from the installed package.
+    const chunks = join(scratch, 'node_modules/@catalog-search/client/dist/chunks');
+    const dictionary = (await readdir(chunks)).find((name) => name.startsWith('ja-'))!;
+    await rename(join(chunks, dictionary), join(scratch, dictionary));
+    let off: Record<string, unknown>;
+    try {
+      off = JSON.parse((await run(process.execPath, ['japanese-off.mjs'], { cwd: scratch })).stdout);
+    } finally {
+      await rename(join(scratch, dictionary), join(chunks, dictionary));
+    }
+    const on = JSON.parse((await run(process.execPath, ['japanese-on.mjs'], { cwd: scratch })).stdout);
+    // The English sample list shares no word with the request: no answer without the dictionary (as before it).
+    expect(off).toEqual({ source: 'local', first: null, languages: [] });
+    expect(on).toEqual({ source: 'local', first: 'gcal:create_event', languages: ['ja'] });
   });
 
   it('answers a tool_discovery call against the running service, sized by detail, with onSearch seeing each search', async () => {

@@ -100,7 +100,7 @@ describe('the image', () => {
     const probe = await container!.exec([
       'node',
       '-e',
-      "const fs = require('fs'); process.stdout.write(JSON.stringify(['/app/LICENSE', '/app/NOTICE', '/app/packages/core/dist/text/ja-en-dictionary.LICENSE.md'].map((f) => fs.readFileSync(f, 'utf8').split('\\n').find((line) => line.trim() !== '').trim())))",
+      "const fs = require('fs'); process.stdout.write(JSON.stringify(['/app/LICENSE', '/app/NOTICE', '/app/packages/core/dist/languages/ja/ja-en-dictionary.LICENSE.md'].map((f) => fs.readFileSync(f, 'utf8').split('\\n').find((line) => line.trim() !== '').trim())))",
     ]);
     expect(probe.exitCode).toBe(0);
     expect(JSON.parse(probe.stdout)).toEqual([

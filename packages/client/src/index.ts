@@ -1,4 +1,7 @@
 export { createCatalogSearchClient } from './client.js';
+// Languages for the local fallback: `import '@catalog-search/client/languages/ja'` (or `await
+// loadLanguages(['ja'])`) before the first search; without, requests in them rank without a dictionary.
+export { LANGUAGE_CODES, loadLanguages, loadedLanguages } from '@catalog-search/core';
 export {
   DEFAULT_DEADLINE_MARGIN_MS,
   DEFAULT_FEEDBACK_PATH,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
-import { rankTools, type ToolInfo, type ToolListSearchRequest } from '../src/index.js';
-import { dictionaryLoaded, japaneseWords } from '../src/text/japanese-words.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadLanguages, rankTools, type ToolInfo, type ToolListSearchRequest } from '../src/index.js';
+import { dictionaryLoaded, japaneseWords } from '../src/languages/ja/words.js';
 import { tokenize } from '../src/text/tokenize.js';
 
 // The README's sample list (English tools), as the service and the client's fallback rank it.
@@ -10,6 +10,9 @@ const sample = JSON.parse(
 ) as ToolListSearchRequest;
 const rank = (query: string, tools: ToolInfo[] = sample.tools) => rankTools({ query: [query], tools });
 const keys = (query: string, tools?: ToolInfo[]) => rank(query, tools).map((r) => r.tool.toolKey);
+
+// As the service does before its first request (the dictionary is not imported with core).
+beforeAll(() => loadLanguages(['ja']));
 
 describe('the dictionary is read only for a Japanese request', () => {
   // First in this file: module state is per test file.

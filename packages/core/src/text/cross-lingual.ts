@@ -1,5 +1,6 @@
 import type { QueryReadings } from './query-readings.js';
-import { japaneseWords } from './japanese-words.js';
+import { loadedLanguageOf } from '../languages/registry.js';
+import { CJK_CHAR, CJK_LETTER as CJK } from '../languages/scripts.js';
 
 /**
  * A Japanese request's English index terms, and how its own terms group into the request's words
@@ -14,13 +15,10 @@ import { japaneseWords } from './japanese-words.js';
  * (query-readings.ts).
  */
 
-const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー]/u;
-const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
-const HIRAGANA_ONLY = /^[\p{Script=Hiragana}ー]+$/u;
-
 /**
  * The cross-lingual terms of `text` (a sub-query), given its positive terms and the tokenizer's
- * `termsOf`; undefined when the text is not Japanese or has no word with an English gloss.
+ * `termsOf`; undefined when the text is in no loaded language (languages/registry.ts) or has no word
+ * with an English gloss.
  */
 export function crossLingualTerms(
   text: string,
@@ -29,8 +27,9 @@ export function crossLingualTerms(
 ): QueryReadings | undefined {
   // Half-width katakana and full-width forms as the tokenizer folds them (NFKC).
   text = text.normalize('NFKC');
-  const found = japaneseWords(text);
-  if (found === undefined) return undefined;
+  const language = loadedLanguageOf(text);
+  if (language === undefined) return undefined;
+  const found = language.words(text);
   const own = new Set(positive);
   const words: string[] = [];
   const spans: { start: number; end: number }[] = [];
@@ -68,7 +67,7 @@ export function crossLingualTerms(
     const term = text.slice(i, end);
     const inside = spans.findIndex((span) => span.start <= i && end <= span.end);
     const overlaps = spans.some((span) => span.start < end && i < span.end);
-    const unit = inside >= 0 ? inside : overlaps || HIRAGANA_ONLY.test(term) ? -1 : -2;
+    const unit = inside >= 0 ? inside : overlaps || language.carriesNoMeaning(term) ? -1 : -2;
     if (unitOf.get(term) === undefined || unitOf.get(term) === -1) unitOf.set(term, unit);
   }
   let unitCount = words.length;

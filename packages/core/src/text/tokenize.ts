@@ -1,4 +1,5 @@
 import { crossLingualTerms } from './cross-lingual.js';
+import { CJK_LETTER as CJK, CJK_RUNS } from '../languages/scripts.js';
 import { everydayReadings, type QueryWord } from '../everyday/readings.js';
 import type { RuleFamily } from '../everyday/rule-families.js';
 import type { QueryReadings } from './query-readings.js';
@@ -23,9 +24,6 @@ import { useVocabulary, vocabulary } from './vocabulary.js';
 
 // A run of letters/digits plus the joiners that appear inside identifiers and contractions.
 const WORD_RUN = /[\p{L}\p{M}\p{N}]+(?:['’][\p{L}]+)*/gu;
-const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
-const CJK_RUNS =
-  /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー]+)|([^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー]+)/gu;
 const HAS_UPPER_OR_DIGIT = /[\p{Lu}\p{N}]/u;
 const LETTERS_AND_DIGITS = /[\p{L}\p{M}\p{N}]+/gu;
 

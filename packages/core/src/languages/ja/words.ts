@@ -1,8 +1,11 @@
+import type { LanguageWord } from '../language.js';
+import { HAN_LETTER as HAN, JAPANESE_CHAR, KANA, KANA_ONLY, KATAKANA_CHAR as KATAKANA } from '../scripts.js';
 import { JA_EN_ENTRIES } from './ja-en-dictionary.js';
 
 /**
  * The words of a Japanese request and their English glosses, from the JMdict/EDICT-derived dictionary
- * (ja-en-dictionary.ts, built by scripts/build-dictionary.ts): what lets a Japanese request find tools
+ * (ja-en-dictionary.ts, built by scripts/build-dictionary.ts; loaded with this folder on first need,
+ * languages/registry.ts): what lets a Japanese request find tools
  * described in English.
  *
  * Segmentation is a longest match against the dictionary's headwords, with verbs and adjectives
@@ -11,12 +14,7 @@ import { JA_EN_ENTRIES } from './ja-en-dictionary.js';
  * ("送|って"), which are the words a tool request hinges on (docs/ranking.md).
  */
 
-/** A request only takes this path with kana in it: Chinese has none, and no Chinese dictionary is here. */
-const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
-const JAPANESE_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー々]/u;
-const HAN = /\p{Script=Han}/u;
-const KATAKANA = /[\p{Script=Katakana}ー]/u;
-const KANA_ONLY = /^[\p{Script=Hiragana}\p{Script=Katakana}ー]+$/u;
+// A request only takes this path with kana in it (KANA): Chinese has none.
 // Longest headword tried, in characters (longer compounds are rare and cost a lookup each).
 const MAX_WORD = 10;
 
@@ -62,7 +60,7 @@ function lookUp(headword: string, sorted: string[]): string | undefined {
   return undefined;
 }
 
-/** Whether the dictionary has been read (for tests: an English request never reads it). */
+/** Whether the dictionary's lines have been split (for tests: an English request never reads it). */
 export function dictionaryLoaded(): boolean {
   return lines !== undefined;
 }
@@ -125,21 +123,11 @@ function lowerBound(sorted: string[], key: string, low: number, high: number): n
   return low;
 }
 
-interface JapaneseWord {
-  /** The word as the request writes it ("会議", "送っ"). */
-  text: string;
-  /** Where it is in the request (UTF-16 offsets). */
-  start: number;
-  end: number;
-  /** English glosses, most common sense first ("meeting", "conference", ...). */
-  glosses: string[];
-}
-
 /** The dictionary words of `text`, in order; undefined for a text without kana (not Japanese). */
-export function japaneseWords(text: string): JapaneseWord[] | undefined {
+export function japaneseWords(text: string): LanguageWord[] | undefined {
   if (!KANA.test(text)) return undefined;
   const map = dictionaryLines();
-  const words: JapaneseWord[] = [];
+  const words: LanguageWord[] = [];
   let i = 0;
   let lastEnd = 0;
   while (i < text.length) {

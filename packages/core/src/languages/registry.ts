@@ -1,0 +1,65 @@
+import type { Language } from './language.js';
+import { KANA } from './scripts.js';
+
+/**
+ * The languages core can read requests in, besides the tools' own (English), and how each is loaded.
+ * A language's dictionary is not imported with core: `loadLanguages` loads it (a dynamic import of its
+ * folder), and until then a request in it is ranked as any text without a dictionary is (CJK bigrams,
+ * its Latin words). The service loads every language before it listens; the client's fallback loads
+ * one when the router imports `@catalog-search/client/languages/<code>` (docs/development.md).
+ */
+interface LanguageEntry {
+  readonly code: string;
+  /** Whether a request is written in this language, by its script alone (no dictionary: run on every request). */
+  readonly detect: (text: string) => boolean;
+  /** The language's folder, loaded on first need. */
+  readonly load: () => Promise<{ language: Language }>;
+}
+
+// One line a language. Order matters: the first language whose `detect` accepts a request reads it.
+const LANGUAGES: readonly LanguageEntry[] = [
+  // A request with kana is Japanese (Chinese has none).
+  { code: 'ja', detect: (text) => KANA.test(text), load: () => import('./ja/index.js') },
+];
+
+/** The codes of the languages core can load, in the registry's order. */
+export const LANGUAGE_CODES: readonly string[] = LANGUAGES.map((entry) => entry.code);
+
+const loaded = new Map<string, Language>();
+const loading = new Map<string, Promise<void>>();
+
+/**
+ * Loads the given languages (every one by default) so that requests in them are read word by word
+ * against their dictionaries from then on. Idempotent: a language is loaded once per process.
+ */
+export function loadLanguages(codes: readonly string[] = LANGUAGE_CODES): Promise<void> {
+  return Promise.all(
+    codes.map((code) => {
+      const entry = LANGUAGES.find((candidate) => candidate.code === code);
+      if (entry === undefined)
+        return Promise.reject(new Error(`unknown language "${code}"; known: ${LANGUAGE_CODES.join(', ')}`));
+      let promise = loading.get(code);
+      if (promise === undefined) {
+        promise = entry.load().then(({ language }) => void loaded.set(code, language));
+        // A failed load (a chunk missing from a bundle) may be tried again.
+        promise.catch(() => loading.delete(code));
+        loading.set(code, promise);
+      }
+      return promise;
+    }),
+  ).then(() => undefined);
+}
+
+/** The codes of the languages loaded so far. */
+export function loadedLanguages(): string[] {
+  return LANGUAGE_CODES.filter((code) => loaded.has(code));
+}
+
+/**
+ * The loaded language `text` is written in, or undefined: when it is in none of the registry's
+ * languages, or in one not loaded (then the request is ranked without a dictionary, as before).
+ */
+export function loadedLanguageOf(text: string): Language | undefined {
+  for (const entry of LANGUAGES) if (entry.detect(text)) return loaded.get(entry.code);
+  return undefined;
+}
