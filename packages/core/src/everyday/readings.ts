@@ -47,113 +47,159 @@ export function everydayReadings(
   termsOf: (text: string) => string[],
   without: readonly RuleFamily[],
 ): QueryReadings | undefined {
-  const on = (family: RuleFamily): boolean => !without.includes(family);
-  const unitOfTerm = new Int32Array(positive.length).fill(-1);
-  const unitWords: string[] = [];
-  const optional: number[] = [];
-  let merged = false;
-  const newUnit = (word: string, isOptional = false): number => {
-    unitWords.push(word);
-    optional.push(isOptional ? 1 : 0);
-    return unitWords.length - 1;
-  };
-  // Units: one per term, but one per word for a hyphenated word ("web-page") or a product name.
-  for (let w = 0; w < words.length; w += 1) {
-    const word = words[w]!;
-    if (word.negated) continue;
-    const group = on('joins') ? hyphenGroup(words, w) : [word];
-    const whole = group.length > 1 || word.parts !== undefined;
-    let unit = -1;
-    for (const member of group) {
-      for (const t of member.terms) {
-        if (unitOfTerm[t]! >= 0) continue;
-        if (!whole || unit < 0) unit = newUnit(whole ? group.map((g) => g.raw).join('-') : member.raw);
-        unitOfTerm[t] = unit;
-        if (whole) merged = true;
-      }
-    }
-    w += group.length - 1;
-  }
-
-  const taken = new Set(positive);
-  const terms: string[] = [];
-  const termWord: number[] = [];
-  const termGloss: string[] = [];
-  const termReading: number[] = [];
-  const rules: ReadingRule[] = [];
-  /** Adds a reading of `unit`: its terms with the word each stands for, less any term taken already. */
-  const addReading = (
-    unit: number,
-    glossed: readonly (readonly [term: string, gloss: string])[],
-    rule: ReadingRule,
-  ): void => {
-    const fresh = glossed.filter(([term]) => !taken.has(term) && !/^[0-9]+$/.test(term));
-    if (fresh.length === 0) return;
-    const reading = rules.length;
-    rules.push(rule);
-    for (const [term, gloss] of fresh) {
-      taken.add(term);
-      terms.push(term);
-      termWord.push(unit);
-      termGloss.push(gloss);
-      termReading.push(reading);
-    }
-  };
-  const ofText = (text: string): [string, string][] => termsOf(text).map((term) => [term, text]);
-  // The unit a reading of `word` (and maybe the next word) joins: the first of their own, else a new
-  // optional one (a stop word such as "make" or "show" means an action only if the list has it).
-  const unitFor = (members: readonly QueryWord[]): number => {
-    for (const member of members) for (const t of member.terms) if (unitOfTerm[t]! >= 0) return unitOfTerm[t]!;
-    return newUnit(members.map((member) => member.raw).join(' '), true);
-  };
-
+  const builder = new ReadingsBuilder(positive, without);
+  builder.groupIntoUnits(words);
   const verbPosition = inVerbPosition(words.map((word) => ({ lower: word.raw.toLowerCase(), clause: word.clause })));
   for (let w = 0; w < words.length; w += 1) {
     const word = words[w]!;
     if (word.negated) continue;
-    if (word.parts !== undefined && word.terms.length > 0 && on('case'))
-      addReading(unitOfTerm[word.terms[0]!]!, word.parts.flatMap(ofText), RULES.parts);
+    if (word.parts !== undefined && word.terms.length > 0 && builder.on('case'))
+      builder.addReading(
+        builder.unitOf(word.terms[0]!),
+        word.parts.flatMap((part) => termsOf(part).map((term) => [term, part] as const)),
+        RULES.parts,
+      );
     const next = words[w + 1];
     const paired = next !== undefined && next.clause === word.clause && !next.negated ? next : undefined;
-    // Two words the lexicon knows together ("look up", "set up") go before either alone.
+    const tookPair = builder.addLexiconReadings(word, paired, verbPosition[w]!);
+    if (paired) builder.addClosedForm(word, paired);
+    if (tookPair) w += 1;
+  }
+  return builder.build();
+}
+
+/** A request's units and readings as everydayReadings makes them, step by step. */
+class ReadingsBuilder {
+  readonly #without: readonly RuleFamily[];
+  readonly #unitOfTerm: Int32Array;
+  readonly #unitWords: string[] = [];
+  readonly #optional: number[] = [];
+  /** Terms of the request and of readings so far: a term is in one place only. */
+  readonly #taken: Set<string>;
+  readonly #terms: string[] = [];
+  readonly #termWord: number[] = [];
+  readonly #termGloss: string[] = [];
+  readonly #termReading: number[] = [];
+  readonly #rules: ReadingRule[] = [];
+  #merged = false;
+
+  constructor(positive: readonly string[], without: readonly RuleFamily[]) {
+    this.#without = without;
+    this.#unitOfTerm = new Int32Array(positive.length).fill(-1);
+    this.#taken = new Set(positive);
+  }
+
+  on(family: RuleFamily): boolean {
+    return !this.#without.includes(family);
+  }
+
+  unitOf(term: number): number {
+    return this.#unitOfTerm[term]!;
+  }
+
+  /** Units: one per term, but one per word for a hyphenated word ("web-page") or a product name. */
+  groupIntoUnits(words: readonly QueryWord[]): void {
+    for (let w = 0; w < words.length; w += 1) {
+      const word = words[w]!;
+      if (word.negated) continue;
+      const group = this.on('joins') ? hyphenGroup(words, w) : [word];
+      const whole = group.length > 1 || word.parts !== undefined;
+      let unit = -1;
+      for (const member of group) {
+        for (const t of member.terms) {
+          if (this.#unitOfTerm[t]! >= 0) continue;
+          if (!whole || unit < 0) unit = this.#newUnit(whole ? group.map((g) => g.raw).join('-') : member.raw);
+          this.#unitOfTerm[t] = unit;
+          if (whole) this.#merged = true;
+        }
+      }
+      w += group.length - 1;
+    }
+  }
+
+  /** Adds a reading of `unit`: its terms with the word each stands for, less any term taken already. */
+  addReading(unit: number, glossed: readonly (readonly [term: string, gloss: string])[], rule: ReadingRule): void {
+    const fresh = glossed.filter(([term]) => !this.#taken.has(term) && !/^[0-9]+$/.test(term));
+    if (fresh.length === 0) return;
+    const reading = this.#rules.length;
+    this.#rules.push(rule);
+    for (const [term, gloss] of fresh) {
+      this.#taken.add(term);
+      this.#terms.push(term);
+      this.#termWord.push(unit);
+      this.#termGloss.push(gloss);
+      this.#termReading.push(reading);
+    }
+  }
+
+  /**
+   * The lexicon's readings of `word`, or of it and `paired` when the lexicon knows the two together
+   * ("look up", "set up": those go first); a verb's only where a command's verb stands. Returns whether
+   * the pair was taken.
+   */
+  addLexiconReadings(word: QueryWord, paired: QueryWord | undefined, verbPosition: boolean): boolean {
     const pairEntries = paired ? lexiconEntries(`${lexiconKey(word.raw)} ${lexiconKey(paired.raw)}`) : [];
     const members = pairEntries.length > 0 ? [word, paired!] : [word];
     const entries = pairEntries.length > 0 ? pairEntries : lexiconEntries(lexiconKey(word.raw));
     let unit: number | undefined;
     for (const entry of entries) {
-      if (!on(entry.family) || (entry.family === 'verbs' && !verbPosition[w])) continue;
-      unit ??= unitFor(members);
+      if (!this.on(entry.family) || (entry.family === 'verbs' && !verbPosition)) continue;
+      unit ??= this.#unitFor(members);
       for (const target of entry.targets)
-        addReading(
+        this.addReading(
           unit,
           target.terms.map((term) => [term, target.text] as const),
           RULES[entry.family],
         );
     }
-    // Two written words that are one when joined ("log in", "e-mail", "web page").
-    if (paired && on('joins') && joinable(word.raw, paired.raw)) {
-      // Tried only when some list of the project has the closed word (so that no request adds words to
-      // the vocabulary for it), and only a closed word ("login"), not two run together ("newGitHub").
-      const joined = (word.raw + paired.raw).toLowerCase();
-      const term = joined.length <= MAX_JOINED_CHARS ? termOfWord(joined) : undefined;
-      if (term !== undefined && vocabulary.knownTermId(term) >= 0)
-        addReading(unitFor([word, paired]), [[term, joined]], RULES.joins);
-    }
-    if (pairEntries.length > 0) w += 1;
+    return pairEntries.length > 0;
   }
-  if (!merged && rules.length === 0) return undefined;
-  // A reading unit left with no reading (its terms were all taken) is no word of the request.
-  return {
-    words: unitWords,
-    terms,
-    termWord,
-    termGloss,
-    termReading: Int32Array.from(termReading),
-    readings: rules,
-    unitOfTerm,
-    unitCount: unitWords.length,
-    optional: Uint8Array.from(optional),
-  };
+
+  /**
+   * Two written words that are one when closed ("log in", "web page"), tried only when some list of
+   * the project has the closed word (so that no request adds words to the vocabulary for it), and only
+   * a closed word ("login"), not two run together ("newGitHub").
+   */
+  addClosedForm(word: QueryWord, paired: QueryWord): void {
+    if (!this.on('joins') || !joinable(word.raw, paired.raw)) return;
+    const joined = (word.raw + paired.raw).toLowerCase();
+    const term = joined.length <= MAX_JOINED_CHARS ? termOfWord(joined) : undefined;
+    if (term !== undefined && vocabulary.knownTermId(term) >= 0)
+      this.addReading(this.#unitFor([word, paired]), [[term, joined]], RULES.joins);
+  }
+
+  /** The readings, or undefined when no rule applied (the request is then scored term by term). */
+  build(): QueryReadings | undefined {
+    if (!this.#merged && this.#rules.length === 0) return undefined;
+    // A reading unit left with no reading (its terms were all taken) is no word of the request.
+    return {
+      words: this.#unitWords,
+      terms: this.#terms,
+      termWord: this.#termWord,
+      termGloss: this.#termGloss,
+      termReading: Int32Array.from(this.#termReading),
+      readings: this.#rules,
+      unitOfTerm: this.#unitOfTerm,
+      unitCount: this.#unitWords.length,
+      optional: Uint8Array.from(this.#optional),
+    };
+  }
+
+  #newUnit(word: string, isOptional = false): number {
+    this.#unitWords.push(word);
+    this.#optional.push(isOptional ? 1 : 0);
+    return this.#unitWords.length - 1;
+  }
+
+  /**
+   * The unit a reading of these words joins: the first of their own, else a new optional one (a stop
+   * word such as "make" or "show" means an action only if the list has it).
+   */
+  #unitFor(members: readonly QueryWord[]): number {
+    for (const member of members)
+      for (const t of member.terms) if (this.#unitOfTerm[t]! >= 0) return this.#unitOfTerm[t]!;
+    return this.#newUnit(members.map((member) => member.raw).join(' '), true);
+  }
 }
 
 // Words that never start or end a closed compound ("the current" is no "thecurrent").
