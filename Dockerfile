@@ -41,8 +41,9 @@ COPY --from=build /app/package.json ./
 COPY --from=build /app/dist dist
 COPY --from=build /app/packages/core/package.json packages/core/
 COPY --from=build /app/packages/core/dist packages/core/dist
-# JMdict/EDICT's licence (CC BY-SA) ships with the dictionary derived from it.
+# JMdict/EDICT's and CC-CEDICT's licences (CC BY-SA) ship with the dictionaries derived from them.
 COPY --from=build /app/packages/core/src/languages/ja/ja-en-dictionary.LICENSE.md packages/core/dist/languages/ja/
+COPY --from=build /app/packages/core/src/languages/zh/zh-en-dictionary.LICENSE.md packages/core/dist/languages/zh/
 COPY --from=build /app/packages/client/package.json packages/client/
 COPY --from=build /app/packages/client/dist packages/client/dist
 

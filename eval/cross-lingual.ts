@@ -1,27 +1,24 @@
-// `npm run eval -- --lang ja`: the team's Japanese translations of LiveMCPBench and MCPToolBench++
-// requests (eval/cross-lingual/ja.json: ids and our Japanese text only) ranked beside their English
-// originals, on the same tools and gold read from ../shared/bench, with no model configured. Prints
-// NDCG@10, the other metrics and the LLM prompt's candidate recall per dataset, the Japanese/English
-// ratio, and every Japanese request answered with nothing while its English original finds its gold
-// in the top 10 (the issue's bar: none).
+// `npm run eval -- --lang ja` (or zh): the team's translations of LiveMCPBench and MCPToolBench++
+// requests (eval/cross-lingual/<lang>.json: ids and our text only, under the language's code) ranked
+// beside their English originals, on the same tools and gold read from ../shared/bench, with no model
+// configured. Prints NDCG@10, the other metrics and the LLM prompt's candidate recall per dataset, the
+// translated/English ratio, and every translated request answered with nothing while its English
+// original finds its gold in the top 10 (the issue's bar: none).
 import { readFileSync } from 'node:fs';
 import { loadDatasets, type EvalQuery } from './datasets.js';
 import { withPromptColumns } from './llm-rankers.js';
 import { METRICS, scoreQuery } from './metrics.js';
 import { defaultRankers } from './rankers.js';
 
-interface Translation {
-  dataset: string;
-  id: string;
-  ja: string;
-}
+/** One translated request: its dataset, its id there, and the text under the language's code ("ja": "..."). */
+type Translation = { dataset: string; id: string } & Record<string, string>;
 
 interface CrossLingualRow {
   dataset: string;
   requests: number;
   english: Record<string, number>;
-  japanese: Record<string, number>;
-  /** Ids of Japanese requests answered with nothing whose English original has gold in its top 10. */
+  translated: Record<string, number>;
+  /** Ids of translated requests answered with nothing whose English original has gold in its top 10. */
   silent: string[];
 }
 
@@ -39,16 +36,18 @@ export async function runCrossLingualEval(lang: string): Promise<CrossLingualRow
       .map((request): [EvalQuery, EvalQuery] => {
         const original = originals.get(request.id);
         if (original === undefined) throw new Error(`${dataset.name} has no request ${request.id}`);
-        return [original, { ...original, query: [request.ja] }];
+        const text = request[lang];
+        if (text === undefined) throw new Error(`${dataset.name} ${request.id} has no "${lang}" text`);
+        return [original, { ...original, query: [text] }];
       });
     if (pairs.length === 0) continue;
     const english: Record<string, number> = {};
-    const japanese: Record<string, number> = {};
+    const translated: Record<string, number> = {};
     const silent: string[] = [];
     const englishFinds = new Set<string>();
     for (const [sums, index] of [
       [english, 0],
-      [japanese, 1],
+      [translated, 1],
     ] as const) {
       const ranker = withPromptColumns(defaultRankers()[1]!);
       await ranker.prepare?.(dataset);
@@ -61,7 +60,7 @@ export async function runCrossLingualEval(lang: string): Promise<CrossLingualRow
         if (index === 1 && output.ranked.length === 0 && englishFinds.has(query.id)) silent.push(query.id);
       }
     }
-    rows.push({ dataset: dataset.name, requests: pairs.length, english, japanese, silent });
+    rows.push({ dataset: dataset.name, requests: pairs.length, english, translated, silent });
   }
   printRows(rows, lang);
   return rows;
@@ -73,8 +72,8 @@ function printRows(rows: CrossLingualRow[], lang: string): void {
   console.log(`  ${'dataset'.padEnd(16)} ${'lang'.padEnd(4)} ${COLUMNS.map((c) => c.padStart(11)).join(' ')}`);
   for (const row of rows) {
     console.log(`  ${row.dataset.padEnd(16)} ${'en'.padEnd(4)} ${COLUMNS.map((c) => fmt(row.english[c])).join(' ')}`);
-    console.log(`  ${''.padEnd(16)} ${lang.padEnd(4)} ${COLUMNS.map((c) => fmt(row.japanese[c])).join(' ')}`);
-    const ratio = row.japanese['NDCG@10']! / (row.english['NDCG@10']! || 1);
+    console.log(`  ${''.padEnd(16)} ${lang.padEnd(4)} ${COLUMNS.map((c) => fmt(row.translated[c])).join(' ')}`);
+    const ratio = row.translated['NDCG@10']! / (row.english['NDCG@10']! || 1);
     console.log(
       `  ${''.padEnd(16)} ${lang}/en NDCG@10 ${ratio.toFixed(2)}x over ${row.requests} requests; ` +
         `answered with nothing where English finds its gold in the top 10: ${row.silent.length}` +

@@ -4,6 +4,7 @@
 //
 //   npm run build:dictionary                       # reads /usr/share/edict/edict
 //   npm run build:dictionary -- --edict FILE       # another copy of the EDICT file
+//   npm run build:dictionary -- zh [--cedict FILE]  # Chinese, from CC-CEDICT (scripts/build-dictionary-zh.ts)
 //
 // Pruned to what tool search needs: the headwords written with kanji or katakana (hiragana-only ones
 // only from three characters, so that particles never become words), from the common entries (EDICT's
@@ -14,9 +15,17 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { buildChineseDictionary } from './build-dictionary-zh.js';
 import { HAN, HIRAGANA, ITERATION, KATAKANA, LONG_VOWEL } from '../packages/core/src/languages/scripts.js';
 
-const { values } = parseArgs({ options: { edict: { type: 'string', default: '/usr/share/edict/edict' } } });
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { edict: { type: 'string', default: '/usr/share/edict/edict' }, cedict: { type: 'string' } },
+});
+if (positionals[0] === 'zh') {
+  buildChineseDictionary(values.cedict);
+  process.exit(0);
+}
 const OUT = fileURLToPath(new URL('../packages/core/src/languages/ja/ja-en-dictionary.ts', import.meta.url));
 
 const MAX_GLOSSES = 8;

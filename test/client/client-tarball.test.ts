@@ -100,11 +100,15 @@ describe('the client tarball in a fresh project', () => {
       'dist/chunks/chunk-HASH.js',
       'dist/chunks/chunk-HASH.js',
       'dist/chunks/ja-HASH.js',
+      'dist/chunks/zh-HASH.js',
       'dist/index.d.ts',
       'dist/index.js',
       'dist/languages/ja-en-dictionary.LICENSE.md',
       'dist/languages/ja.d.ts',
       'dist/languages/ja.js',
+      'dist/languages/zh-en-dictionary.LICENSE.md',
+      'dist/languages/zh.d.ts',
+      'dist/languages/zh.js',
       'package.json',
     ]);
     // The declarations of the client and of the core it bundles, nothing else.
@@ -113,7 +117,7 @@ describe('the client tarball in a fresh project', () => {
         .filter((path) => path.startsWith('dist/types/'))
         .every((path) => /^dist\/types\/(client|core)\/src\//.test(path)),
     ).toBe(true);
-    // Measured: 90 files, 771 kB packed (most of it the Japanese dictionary chunk): a bound, not a figure.
+    // Measured: 99 files, 1.79 MB packed (most of it the Japanese and Chinese dictionary chunks): a bound, not a figure.
     expect(packed.size).toBeLessThan(2_000_000);
   });
 
@@ -131,6 +135,10 @@ describe('the client tarball in a fresh project', () => {
     expect(await readFile(join(installed, 'NOTICE'), 'utf8')).toContain('CC BY-SA 3.0');
     expect(await readFile(join(installed, 'dist/languages/ja-en-dictionary.LICENSE.md'), 'utf8')).toContain(
       'JMdict/EDICT',
+    );
+    expect(await readFile(join(installed, 'NOTICE'), 'utf8')).toContain('CC-CEDICT');
+    expect(await readFile(join(installed, 'dist/languages/zh-en-dictionary.LICENSE.md'), 'utf8')).toContain(
+      'CC-CEDICT',
     );
   });
 
@@ -189,6 +197,29 @@ console.log(JSON.stringify({ source: outcome.source, first: outcome.results[0]?.
     // The English sample list shares no word with the request: no answer without the dictionary (as before it).
     expect(off).toEqual({ source: 'local', first: null, languages: [] });
     expect(on).toEqual({ source: 'local', first: 'gcal:create_event', languages: ['ja'] });
+  });
+
+  it('Chinese in the fallback is one import too, and loads only its own chunk', async () => {
+    const program = `import '@catalog-search/client/languages/zh';
+import { readFileSync } from 'node:fs';
+import { createCatalogSearchClient, loadedLanguages } from '@catalog-search/client';
+const { tools } = JSON.parse(readFileSync(${JSON.stringify(join(root, 'examples/search-request.json'))}, 'utf8'));
+const client = createCatalogSearchClient({ baseUrl: 'http://127.0.0.1:9', token: 't', breaker: false });
+const outcome = await client.search({ query: ['在日历中添加明天的会议'], tools });
+console.log(JSON.stringify({ source: outcome.source, first: outcome.results[0]?.toolKey ?? null, languages: loadedLanguages() }));
+`;
+    await writeFile(join(scratch, 'chinese-on.mjs'), program);
+    // The Japanese dictionary's chunk is gone: importing Chinese must not need it.
+    const chunks = join(scratch, 'node_modules/@catalog-search/client/dist/chunks');
+    const japanese = (await readdir(chunks)).find((name) => name.startsWith('ja-'))!;
+    await rename(join(chunks, japanese), join(scratch, japanese));
+    let on: Record<string, unknown>;
+    try {
+      on = JSON.parse((await run(process.execPath, ['chinese-on.mjs'], { cwd: scratch })).stdout);
+    } finally {
+      await rename(join(scratch, japanese), join(chunks, japanese));
+    }
+    expect(on).toEqual({ source: 'local', first: 'gcal:create_event', languages: ['zh'] });
   });
 
   it('answers a tool_discovery call against the running service, sized by detail, with onSearch seeing each search', async () => {

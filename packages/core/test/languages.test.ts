@@ -70,7 +70,7 @@ describe('core without languages', () => {
   });
 
   it('loadLanguages refuses a language it does not know, naming those it does', async () => {
-    await expect(loadLanguages(['xx'])).rejects.toThrow(/unknown language "xx"; known: ja/);
+    await expect(loadLanguages(['xx'])).rejects.toThrow(/unknown language "xx"; known: ja, zh/);
     expect(loadedLanguages()).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import type { Language } from './language.js';
-import { KANA } from './scripts.js';
+import { HAN_LETTER, HANGUL_LETTER, KANA } from './scripts.js';
 
 /**
  * The languages core can read requests in, besides the tools' own (English), and how each is loaded.
@@ -20,6 +20,13 @@ interface LanguageEntry {
 const LANGUAGES: readonly LanguageEntry[] = [
   // A request with kana is Japanese (Chinese has none).
   { code: 'ja', detect: (text) => KANA.test(text), load: () => import('./ja/index.js') },
+  // Han without kana is Chinese (a Japanese request with kanji has kana too, and reads as Japanese
+  // above); Korean written with hanja has Hangul.
+  {
+    code: 'zh',
+    detect: (text) => HAN_LETTER.test(text) && !HANGUL_LETTER.test(text),
+    load: () => import('./zh/index.js'),
+  },
 ];
 
 /** The codes of the languages core can load, in the registry's order. */

@@ -25,6 +25,8 @@ export const CJK_RUNS = new RegExp(`([${CJK_SCRIPTS}${LONG_VOWEL}]+)|([^${CJK_SC
 /** Hiragana or katakana: a text with one is Japanese (Chinese has none). */
 export const KANA = new RegExp(`[${HIRAGANA}${KATAKANA}]`, 'u');
 export const HAN_LETTER = new RegExp(HAN, 'u');
+/** A Hangul letter: a text with one is Korean, even with hanja in it. */
+export const HANGUL_LETTER = new RegExp(HANGUL, 'u');
 export const KATAKANA_CHAR = new RegExp(`[${KATAKANA}${LONG_VOWEL}]`, 'u');
 /** A character of a Japanese word: kanji, kana, the prolonged sound mark, the iteration mark. */
 export const JAPANESE_CHAR = new RegExp(`[${HAN}${HIRAGANA}${KATAKANA}${LONG_VOWEL}${ITERATION}]`, 'u');

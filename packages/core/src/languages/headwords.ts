@@ -1,0 +1,49 @@
+/**
+ * A dictionary's lines ("headword\tgloss|gloss"), sorted by headword, searched without building a map
+ * of entries: the lines starting with one character form a range, and the headwords that start with a
+ * longer form a range within it, which narrows as the form grows (a longest match stops at the first
+ * length no headword begins with). Split from the data module's string on first use.
+ */
+export class Headwords {
+  private readonly lines: string[];
+  // Per first character (UTF-16 unit) of a headword: the range of its lines, [start, end).
+  private readonly firstCharRanges = new Map<number, [number, number]>();
+
+  constructor(entries: string) {
+    this.lines = entries.split('\n');
+    for (let k = 0; k < this.lines.length; k += 1) {
+      const code = this.lines[k]!.charCodeAt(0);
+      const range = this.firstCharRanges.get(code);
+      if (range === undefined) this.firstCharRanges.set(code, [k, k + 1]);
+      else range[1] = k + 1;
+    }
+  }
+
+  /**
+   * The longest headword that `text` has at `start`, at most `maxLength` UTF-16 units long, with its
+   * glosses; undefined when none.
+   */
+  longestAt(text: string, start: number, maxLength: number): { end: number; glosses: string } | undefined {
+    let [low, high] = this.firstCharRanges.get(text.charCodeAt(start)) ?? [0, 0];
+    let best: { end: number; glosses: string } | undefined;
+    const last = Math.min(text.length, start + maxLength);
+    for (let end = start + 1; end <= last && low < high; end += 1) {
+      const form = text.slice(start, end);
+      low = this.lowerBound(form, low, high);
+      high = this.lowerBound(`${form}\uffff`, low, high);
+      if (low < high && this.lines[low]!.startsWith(`${form}\t`))
+        best = { end, glosses: this.lines[low]!.slice(form.length + 1) };
+    }
+    return best;
+  }
+
+  /** The first index in [low, high) whose line is not below `key`. */
+  private lowerBound(key: string, low: number, high: number): number {
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.lines[middle]! < key) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+}
