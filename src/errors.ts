@@ -25,6 +25,7 @@ export const ERROR_CODES = {
   AUTH_UNAVAILABLE: 503,
   SHUTTING_DOWN: 503,
   STORE_UNAVAILABLE: 503,
+  STARTING: 503,
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
 
@@ -45,6 +46,7 @@ const TITLES: Record<ErrorCode, string> = {
   AUTH_UNAVAILABLE: 'Token verification unavailable',
   SHUTTING_DOWN: 'Shutting down',
   STORE_UNAVAILABLE: 'Shared store unavailable',
+  STARTING: 'Starting',
 };
 
 /** Problem types are relative URIs (RFC 9457 §3.1.1) documented in the README's error table. */

@@ -39,8 +39,10 @@ export interface Services extends SearchServices {
   shared?: SharedStore | undefined;
   /** The feedback route's work shares (learning's CPU is charged too), apart from the searches'. */
   reportFairShare: FairShare;
-  /** Loads what should be loaded before the first search (the embedded encoder). */
+  /** Starts loading what should be loaded before the first search (the embedded encoder), without waiting for it. */
   ready(): Promise<void>;
+  /** What is still loading (readiness answers 503 until it is done), or undefined when nothing is. */
+  loading(): string | undefined;
   /** Stops workers and background work and disconnects from Redis. */
   close(): Promise<void>;
 }
@@ -134,6 +136,7 @@ export function createServices(config: Readonly<Config>, deps: ServiceDeps, log:
         })
       : undefined,
     ready: async () => semantic?.ready(),
+    loading: () => semantic?.loading(),
     close: async () => {
       await Promise.all([toolNames.close(), semantic?.provider.close()]);
       shared?.redis.disconnect();

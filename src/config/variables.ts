@@ -271,7 +271,7 @@ export const VARIABLES = {
     defaultNote: '`on` when `EMBEDDINGS_BASE_URL` is set, else `off`',
     allowed: ['on', 'off'],
     description:
-      '`on`: the semantic stage runs, with the embeddings endpoint when `EMBEDDINGS_BASE_URL` is set, else with the embedded encoder (nothing to download). `off`: searches rank by words only (`meta.semantic: "off"`). Startup logs name the active source.',
+      '`on`: the semantic stage runs, with the embeddings endpoint when `EMBEDDINGS_BASE_URL` is set, else with the embedded encoder (nothing to download). `off`: searches rank by words only (`meta.semantic: "off"`). Startup logs name the active source. The embedded encoder loads its model in the background after the start (never failing it, however slow the host): meanwhile searches rank by words (`meta.semantic: "pending"`) and `/readyz` answers 503 `STARTING`.',
   },
   EMBEDDINGS_BASE_URL: {
     section: 'embeddings',
@@ -497,7 +497,9 @@ export const VARIABLES = {
     default: 100,
     min: 1,
     max: 60_000,
-    description: 'Longest wait for one Redis command; past it the search goes on with its in-process state.',
+    description:
+      'Longest wait for one Redis command; past it the search goes on with its in-process state, and a feedback ' +
+      'report is refused (503 with `Retry-After`, so the client resends it) rather than answered 202 unstored.',
   },
   REDIS_KEY_PREFIX: {
     section: 'sharedState',

@@ -10,6 +10,12 @@ import { SharedLearning, type SharedReport } from './shared-learning.js';
 import type { TermKeys } from './term-keys.js';
 import type { ReportedUse } from './project-model.js';
 
+/**
+ * What became of a report: stored (with Redis: in its log there, and counted in the shared model), or
+ * not, because Redis could not be reached; the route then answers 503 so that the client sends it again.
+ */
+type ReportResult = { stored: true; answer: FeedbackResponse } | { stored: false };
+
 /** The lists a project searched, by tool-set id (the tool-set store): how a report's toolKey is told by content. */
 type ListResolver = (projectId: string, toolSet: string) => Promise<readonly ToolInfo[] | undefined>;
 
@@ -78,17 +84,18 @@ export class Learning {
    * the search it is about (searchOf), so the model counts a tool once per search; repeats within the
    * body are accepted but not logged again. `share` false: the project opted out of shared learning
    * (its token's `shareLearning` claim), its reports stay its own.
+   *
+   * Nothing is answered as accepted unless it is stored: with Redis, a report whose search could not be
+   * looked up, or that could not be written, is not stored at all (`stored: false`).
    */
-  async report(
-    projectId: string,
-    events: readonly unknown[],
-    now = Date.now(),
-    share = true,
-  ): Promise<FeedbackResponse> {
+  async report(projectId: string, events: readonly unknown[], now = Date.now(), share = true): Promise<ReportResult> {
     const read = readEvents(events, this.maxQueryChars);
     const ignored: IgnoredEvent[] = [...read.ignored];
     const named = read.events.flatMap((event) => (event.requestId === undefined ? [] : [event.requestId]));
-    const searches = named.length > 0 ? await this.#searches.find(projectId, named) : new Map();
+    const recalled = named.length > 0 ? await this.#searches.find(projectId, named) : undefined;
+    // A search not found because Redis was away is not an unknown search: ignoring its report would lose it.
+    if (recalled?.unreachable) return { stored: false };
+    const searches = recalled?.found ?? new Map<string, never>();
     const usage: ReportedUse[] = [];
     const lists: Array<{ list: string; usage: ReportedUse }> = [];
     const repeats = new Set<string>();
@@ -120,12 +127,15 @@ export class Learning {
       usage.push({ at: now, toolKey: event.toolKey, weight, terms, search: about });
       if (search?.list !== undefined) lists.push({ list: search.list, usage: usage.at(-1)! });
     }
-    await this.#log.append(projectId, usage);
+    if (!(await this.#log.append(projectId, usage))) return { stored: false };
+    // After the log: a resent report appends one more report of the same search (counted once) and
+    // replaces the project's says (counted once), so a retry after a failure here changes nothing else.
     if (this.#shared && share && lists.length > 0) {
-      await this.#shared.contribute(projectId, await this.#sharedReports(projectId, lists), now);
+      const counted = await this.#shared.contribute(projectId, await this.#sharedReports(projectId, lists), now);
+      if (!counted) return { stored: false };
     }
     ignored.sort((a, b) => a.index - b.index);
-    return { accepted, ignored };
+    return { stored: true, answer: { accepted, ignored } };
   }
 
   /**

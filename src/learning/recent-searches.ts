@@ -58,8 +58,14 @@ export class RecentSearches {
     }
   }
 
-  /** The searches named, by requestId (absent: unknown, expired, or another project's). */
-  async find(projectId: string, requestIds: readonly string[]): Promise<Map<string, RememberedSearch>> {
+  /**
+   * The searches named, by requestId (absent: unknown, expired, or another project's). `unreachable`:
+   * some were not in process and Redis could not be asked, so absent may not mean unknown.
+   */
+  async find(
+    projectId: string,
+    requestIds: readonly string[],
+  ): Promise<{ found: Map<string, RememberedSearch>; unreachable: boolean }> {
     const found = new Map<string, RememberedSearch>();
     const missing: string[] = [];
     for (const id of new Set(requestIds)) {
@@ -67,16 +73,17 @@ export class RecentSearches {
       if (search) found.set(id, search);
       else missing.push(id);
     }
-    if (missing.length === 0 || !this.shared) return found;
-    const values = await this.shared.getBuffers(
-      'feedback-recall',
-      missing.map((id) => this.shared!.key('feedback-search', projectId, id)),
+    if (missing.length === 0 || !this.shared) return { found, unreachable: false };
+    const shared = this.shared;
+    const values = await shared.command('feedback-recall', (redis) =>
+      redis.mgetBuffer(...missing.map((id) => shared.key('feedback-search', projectId, id))),
     );
+    if (values === undefined) return { found, unreachable: true };
     values.forEach((value, i) => {
-      const search = value === undefined ? undefined : parseSearch(value.toString('utf8'));
+      const search = value === null ? undefined : parseSearch(value.toString('utf8'));
       if (search) found.set(missing[i]!, search);
     });
-    return found;
+    return { found, unreachable: false };
   }
 }
 

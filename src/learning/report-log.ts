@@ -93,9 +93,16 @@ export class ReportLog {
     this.#retentionMs = RETENTION_HALF_LIVES * options.model.halfLifeMs;
   }
 
-  /** Adds a project's reports (already weighed, with their terms). */
-  async append(projectId: string, events: readonly ReportedUse[]): Promise<void> {
-    if (events.length === 0) return;
+  /**
+   * Adds a project's reports (already weighed, with their terms); resolves whether they are stored.
+   * With Redis, stored means written to the project's log there: when Redis cannot take them (down,
+   * timed out, refusing writes) nothing is learned here either and false tells the route to answer 503,
+   * so the client sends them again rather than a replica keeping them where a restart would lose them.
+   * A write that timed out may still land in Redis: the resent copy is then one more report of the same
+   * search, which the model counts once (project-model.ts).
+   */
+  async append(projectId: string, events: readonly ReportedUse[]): Promise<boolean> {
+    if (events.length === 0) return true;
     const { shared, maxEvents } = this.options;
     if (shared) {
       const values = events.map((event) =>
@@ -111,19 +118,19 @@ export class ReportLog {
           ...values,
         ),
       );
-      // Written: the next search reads it back from the log (on this replica too). Redis away: only
-      // this replica learns it, until its model is next built from the log.
-      if (written !== undefined) return;
+      // Written: the next search reads it back from the log (on this replica too).
+      return written !== undefined;
     }
     const state = this.#states.get(projectId, 'state') ?? this.#emptyState();
     for (const event of events) {
       state.model.add(event);
-      if (!shared) state.events.push(event);
+      state.events.push(event);
     }
     state.folded += events.length;
     if (state.events.length > maxEvents) state.events.splice(0, state.events.length - maxEvents);
-    if (!shared && state.folded > 2 * maxEvents) this.#rebuild(state, state.events);
+    if (state.folded > 2 * maxEvents) this.#rebuild(state, state.events);
     this.#store(projectId, state);
+    return true;
   }
 
   /** The project's model, up to date with the log; undefined when it has taught nothing. */
@@ -157,7 +164,7 @@ export class ReportLog {
     const answer = (await shared.command('feedback-read', (redis) =>
       redis.eval(READ_SCRIPT, 3, ...this.#keys(shared, projectId), known?.seq ?? 0, known?.epoch ?? '0'),
     )) as [string, string, string, string[]?] | undefined;
-    // Redis away: the model as last read (possibly with reports this replica took meanwhile).
+    // Redis away: the model as last read.
     if (!Array.isArray(answer)) return known;
     const [seq, epoch, mode, values = []] = answer;
     if (mode === '0' && known) return known;

@@ -90,7 +90,8 @@ export class SharedLearning {
    * Counts a project's reports, one say per (term, tool): the latest outcome, however often it reported.
    * Each report also says the project used the tool at all (TOOL_USE_TERM: common-steps.ts).
    */
-  async contribute(projectId: string, reports: readonly SharedReport[], now: number): Promise<void> {
+  /** Resolves whether the says are counted (false: Redis could not take them; shared-ledger.ts). */
+  async contribute(projectId: string, reports: readonly SharedReport[], now: number): Promise<boolean> {
     const says = new Map<string, Contribution>();
     for (const { terms, toolId, weight } of reports) {
       if (weight === 0) continue;
@@ -100,7 +101,7 @@ export class SharedLearning {
         says.set(id, { id, sign: weight > 0 ? 1 : -1 });
       }
     }
-    if (says.size > 0) await this.#ledger.contribute(projectId, [...says.values()], now);
+    return says.size === 0 || this.#ledger.contribute(projectId, [...says.values()], now);
   }
 
   withdraw(projectId: string): Promise<boolean> {

@@ -110,10 +110,10 @@ export class RedisLedger implements SharedLedger {
     private readonly maxAssociations: number,
   ) {}
 
-  async contribute(projectId: string, contributions: readonly Contribution[], now: number): Promise<void> {
-    if (contributions.length === 0) return;
+  async contribute(projectId: string, contributions: readonly Contribution[], now: number): Promise<boolean> {
+    if (contributions.length === 0) return true;
     const members = contributions.map(({ id, sign }) => `${sign > 0 ? '+' : '-'}${id}`);
-    await this.shared.command('learning-shared-contribute', (redis) =>
+    const counted = await this.shared.command('learning-shared-contribute', (redis) =>
       redis.eval(
         CONTRIBUTE_SCRIPT,
         5,
@@ -124,6 +124,7 @@ export class RedisLedger implements SharedLedger {
         ...members,
       ),
     );
+    return counted !== undefined;
   }
 
   async withdraw(projectId: string): Promise<boolean> {

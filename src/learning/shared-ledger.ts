@@ -28,7 +28,11 @@ export const LOCAL_BYTES_PER_AGGREGATE = 160;
  *   eviction can only ever count fewer projects, never more).
  */
 export interface SharedLedger {
-  contribute(projectId: string, contributions: readonly Contribution[], now: number): Promise<void>;
+  /**
+   * Counts a project's says; false when Redis could not take them (the report is then refused with
+   * 503 and sent again: a say replaces the project's earlier one, so counting it twice is harmless).
+   */
+  contribute(projectId: string, contributions: readonly Contribution[], now: number): Promise<boolean>;
   /** Withdraws every say of the project; false when Redis could not be reached. */
   withdraw(projectId: string): Promise<boolean>;
   /** The published model, up to date with the ledger. */
@@ -53,7 +57,7 @@ export class LocalLedger implements SharedLedger {
     private readonly limits: { maxAssociations: number; maxContributions: number },
   ) {}
 
-  async contribute(projectId: string, contributions: readonly Contribution[], now: number): Promise<void> {
+  async contribute(projectId: string, contributions: readonly Contribution[], now: number): Promise<boolean> {
     const at = Math.floor(now / 60_000);
     let says = this.#says.get(projectId);
     if (says) this.#says.delete(projectId); // re-inserted last: most recent reporter
@@ -77,6 +81,7 @@ export class LocalLedger implements SharedLedger {
       this.#withdrawOldest(oldest);
       if (oldest.size === 0) this.#says.delete(oldestProject);
     }
+    return true;
   }
 
   async withdraw(projectId: string): Promise<boolean> {

@@ -87,7 +87,7 @@ export function createMetrics(options: MetricsOptions): Metrics {
     }),
     feedbackEvents: new Counter({
       name: `${PREFIX}feedback_events_total`,
-      help: 'Reported tool uses (POST /v1/catalog/feedback), by result: accepted (learned from) or ignored.',
+      help: 'Reported tool uses (POST /v1/catalog/feedback), by result: accepted (learned from), ignored, or refused (503: Redis could not store them).',
       labelNames: ['result'],
       registers,
     }),

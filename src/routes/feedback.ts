@@ -13,6 +13,13 @@ import { REQUEST_ENCODINGS } from './search.js';
 import { answerBodiesThatFailedEarly } from '../failed-body.js';
 
 /**
+ * Retry-After (seconds) of a report refused because Redis could not store it. The client's report
+ * queue tries a batch three times (packages/client, outcome-reports.ts), so 5 s between tries rides
+ * out about 10 s of Redis away: a restart, or its reconnection backoff (at most 2 s).
+ */
+const STORE_RETRY_AFTER_SECONDS = 5;
+
+/**
  * POST /v1/catalog/feedback (report tool use) and DELETE (forget it), on the /v1 and seed prefixes.
  * Authenticated and project-scoped like search; rate-limited and charged (requests in flight, bytes per
  * minute) by the same rules and limits as searches, in budgets of their own so that reports never take
@@ -54,7 +61,18 @@ export default async function feedbackRoutes(
       },
       async (request, reply) => {
         if (fairShare.enabled) fairShare.chargeWork(request.projectId, reportWork(request.body.events));
-        const answer = await learning.report(request.projectId, request.body.events, Date.now(), request.shareLearning);
+        const result = await learning.report(request.projectId, request.body.events, Date.now(), request.shareLearning);
+        if (!result.stored) {
+          // 202 means stored: a report kept only in this process would be lost with it (or with Redis's
+          // view of it), so the client is asked to send it again instead.
+          metrics.feedbackEvents.inc({ result: 'refused' }, request.body.events.length);
+          throw new ProblemError(
+            'STORE_UNAVAILABLE',
+            'The shared store could not be reached, so the reports were not stored. Retry after Retry-After seconds.',
+            { headers: { 'retry-after': String(STORE_RETRY_AFTER_SECONDS) } },
+          );
+        }
+        const { answer } = result;
         metrics.feedbackEvents.inc({ result: 'accepted' }, answer.accepted);
         metrics.feedbackEvents.inc({ result: 'ignored' }, answer.ignored.length);
         request.log.info(
@@ -74,6 +92,7 @@ export default async function feedbackRoutes(
         throw new ProblemError(
           'STORE_UNAVAILABLE',
           'The shared store could not be reached: the other replicas still use what this project taught. Retry.',
+          { headers: { 'retry-after': String(STORE_RETRY_AFTER_SECONDS) } },
         );
       }
       request.log.info({ audit: 'feedback-forget' }, 'feedback forgotten');

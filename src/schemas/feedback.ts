@@ -11,6 +11,7 @@ import {
   EXAMPLE_REQUEST_ID,
   problemResponse,
   RATE_LIMIT_HEADERS,
+  retryAfterHeader,
   tooManyRequestsHeaders,
   unauthorizedHeaders,
 } from './responses.js';
@@ -73,12 +74,29 @@ const common429 = problemResponse({
 });
 const common503 = problemResponse({
   description:
-    'Redis (REDIS_URL) could not be reached, so what the project taught could not be forgotten on every replica; retry.',
+    'Redis (REDIS_URL) could not be reached, so what the project taught could not be forgotten on every replica; retry ' +
+    'after `Retry-After` seconds.',
+  headers: retryAfterHeader,
   examples: {
     storeUnavailable: {
       summary: 'Redis unreachable',
       code: 'STORE_UNAVAILABLE',
       detail: 'The shared store could not be reached: the other replicas still use what this project taught. Retry.',
+    },
+  },
+});
+
+const report503 = problemResponse({
+  description:
+    'Redis (REDIS_URL) could not store the reports (down, too slow, or refusing writes): nothing was learned from ' +
+    'them, on any replica. Send the same body again after `Retry-After` seconds (the client package does); a report ' +
+    'stored twice counts once. A `202` always means stored.',
+  headers: retryAfterHeader,
+  examples: {
+    storeUnavailable: {
+      summary: 'Redis unreachable',
+      code: 'STORE_UNAVAILABLE',
+      detail: 'The shared store could not be reached, so the reports were not stored. Retry after Retry-After seconds.',
     },
   },
 });
@@ -115,7 +133,9 @@ export function reportRouteSchema(operationId: (typeof FEEDBACK_PATHS)[number]['
     security: [{ bearerAuth: [] }],
     response: {
       202: {
-        description: 'The usable events were learned from; the others are listed with why.',
+        description:
+          'The usable events were learned from and stored (with REDIS_URL: in Redis, for every replica); the others are ' +
+          'listed with why.',
         headers: { ...COMMON_RESPONSE_HEADERS, ...RATE_LIMIT_HEADERS },
         content: {
           'application/json': {
@@ -163,6 +183,7 @@ export function reportRouteSchema(operationId: (typeof FEEDBACK_PATHS)[number]['
         },
       }),
       429: common429,
+      503: report503,
     },
   };
 }

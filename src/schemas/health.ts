@@ -30,7 +30,10 @@ export function readinessRouteSchema() {
     summary: 'Readiness probe',
     description:
       'Answers 200 when the instance should receive traffic and 503 from the moment it starts shutting down ' +
-      '(SIGTERM), so load balancers drain it before the listener closes. Use it as the Kubernetes readiness probe.',
+      '(SIGTERM), so load balancers drain it before the listener closes. Use it as the Kubernetes readiness probe. ' +
+      'With the embedded encoder (`EMBEDDINGS=on`) it also answers 503 (`STARTING`) after the start until the ' +
+      "encoder's model has loaded in the background (seconds; longer on a busy host): meanwhile the service " +
+      'answers searches by words (`meta.semantic: "pending"`) but ranks worse than a ready replica.',
     security: [],
     response: {
       200: {
@@ -39,9 +42,14 @@ export function readinessRouteSchema() {
         content: { 'application/json': { schema: StatusSchema, examples: { ready: { value: { status: 'ready' } } } } },
       },
       503: problemResponse({
-        description: 'Shutting down: send traffic elsewhere.',
+        description: 'Shutting down, or still loading the embedded encoder: send traffic elsewhere.',
         examples: {
           shuttingDown: { summary: 'Draining', code: 'SHUTTING_DOWN', detail: 'The service is shutting down.' },
+          starting: {
+            summary: 'Loading the embedded encoder',
+            code: 'STARTING',
+            detail: 'Not ready yet: the embedded encoder (EMBEDDINGS=on) is loading its model.',
+          },
         },
       }),
     },

@@ -10,15 +10,15 @@ type VectorProviderDeps = Pick<VectorProviderOptions, 'memory' | 'shared' | 'onL
 
 /**
  * The semantic stage's vector provider as configured by EMBEDDINGS_* (docs/configuration.md): the
- * endpoint when one is set, else the embedded encoder, whose worker loads the model at start (`ready`,
- * run by services.ts's ready hook) rather than on the first search. With `shared` (REDIS_URL) the
- * replicas share vectors.
+ * endpoint when one is set, else the embedded encoder, whose workers start loading the model at start
+ * (`ready`, run by services.ts's ready hook) rather than on the first search, without holding the start
+ * up. With `shared` (REDIS_URL) the replicas share vectors.
  */
 export function vectorProviderFromConfig(
   config: EmbeddingsConfig,
   log: FastifyBaseLogger,
   deps: VectorProviderDeps,
-): { provider: VectorProvider; ready(): Promise<void> } {
+): { provider: VectorProvider; ready(): Promise<void>; loading(): string | undefined } {
   const options = {
     ...deps,
     cacheBytes: config.cacheBytes,
@@ -42,25 +42,53 @@ export function vectorProviderFromConfig(
           { source: 'endpoint', model: endpoint.model, endpoint: originOf(endpoint.baseUrl) },
           'semantic stage on: embeddings endpoint',
         ),
+      loading: () => undefined,
     };
   }
   const embedder = createEmbeddedSource({ threads: config.threads, backgroundNice: config.backgroundNice });
+  const provider = new VectorProvider(embedder, options);
+  // What /readyz says until the model is loaded (services.ts's `loading`).
+  let loading: string | undefined = 'the embedded encoder (EMBEDDINGS=on) is loading its model';
   return {
-    provider: new VectorProvider(embedder, options),
+    provider,
+    // Not awaited by the start: the model loads in its worker threads for seconds on a quiet host and
+    // for much longer on a busy one (issue 47: 16 s at load 7), and inside Fastify's onReady a load past its 10 s
+    // ended the start with FST_ERR_HOOK_TIMEOUT, naming neither the encoder nor a setting. Meanwhile
+    // searches rank by words and say so: a list's tools are queued for embedding and `meta.semantic`
+    // is "pending" (vector-provider.ts), as for any list not embedded yet. /readyz answers 503 until it is
+    // loaded (`loading`), so that a load balancer sends traffic to replicas that rank as well as the others.
     ready: async () => {
-      const { loadMs, backend, backgroundNice } = await embedder.warmUp();
       log.info(
-        {
-          source: 'embedded',
-          model: embedder.model,
-          loadMs: Math.round(loadMs),
-          backend,
-          queryThreads: config.threads,
-          // undefined where a thread's priority cannot be set: lists then embed at the searches' priority.
-          backgroundNice: backgroundNice ?? null,
+        { source: 'embedded', model: embedder.model },
+        'semantic stage on: embedded encoder loading in the background; searches rank by words until it is loaded (meta.semantic "pending")',
+      );
+      void embedder.warmUp().then(
+        ({ loadMs, backend, backgroundNice }) => {
+          loading = undefined;
+          log.info(
+            {
+              source: 'embedded',
+              model: embedder.model,
+              loadMs: Math.round(loadMs),
+              backend,
+              queryThreads: config.threads,
+              // undefined where a thread's priority cannot be set: lists then embed at the searches' priority.
+              backgroundNice: backgroundNice ?? null,
+            },
+            'semantic stage on: embedded encoder loaded',
+          );
         },
-        'semantic stage on: embedded encoder loaded',
+        (error: unknown) => {
+          // Closed while loading (a quick shutdown): nothing failed.
+          if (provider.closed) return;
+          loading = 'the embedded encoder (EMBEDDINGS=on) failed to load its model (see the log)';
+          log.error(
+            { err: error, source: 'embedded', model: embedder.model },
+            'the embedded encoder (EMBEDDINGS=on) failed to load: searches rank by words only, and /readyz answers 503',
+          );
+        },
       );
     },
+    loading: () => loading,
   };
 }

@@ -379,6 +379,11 @@ export class VectorProvider {
     );
   }
 
+  /** Whether close() was called (work failing after it is the shutdown, not a fault). */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
   /** Drops the background queue (one log line says how many texts) and stops the source. */
   close(): Promise<void> {
     this.#closed = true;

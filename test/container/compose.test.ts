@@ -98,6 +98,52 @@ describe('docker compose up', () => {
     expect(byReference.status).toBe(200);
   });
 
+  it('keeps what projects taught across restarts of its Redis and the service (AOF in a named volume)', async () => {
+    const token = signHs256(secret, { projectId: 'compose-learning' });
+    const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
+    // A request that shares no word with the sample tools: only what the project taught can rank one.
+    const request = { ...sampleSearch, query: ['jot the squad retro takeaways'] };
+    const search = async () =>
+      (await (
+        await fetchWithin(`${baseUrl}/v1/catalog/search`, { method: 'POST', headers, body: JSON.stringify(request) })
+      ).json()) as { results: Array<{ toolKey: string }>; meta: { learning?: string } };
+    for (const query of [
+      'jot retro takeaways for the squad',
+      'jot our squad retro takeaways',
+      'jot down retro takeaways',
+    ]) {
+      const report = await fetchWithin(`${baseUrl}/v1/catalog/feedback`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ events: [{ query: [query], toolKey: 'slack:post_message', outcome: 'succeeded' }] }),
+      });
+      expect(report.status).toBe(202);
+    }
+    expect((await search()).meta.learning).toBe('raised');
+
+    // Redis restarted (`docker compose restart redis`), then the service (an empty process): only what
+    // Redis kept on its volume can teach it.
+    const redisId = (await runCompose!(['ps', '--quiet', 'redis'], 30_000)).stdout.trim();
+    const mounts = JSON.parse(await docker(['inspect', '--format', '{{json .Mounts}}', redisId])) as Array<{
+      Type: string;
+      Destination: string;
+    }>;
+    expect(mounts).toContainEqual(expect.objectContaining({ Type: 'volume', Destination: '/data' }));
+    for (const service of ['redis', 'catalog-search']) {
+      const restart = await runCompose!(['restart', service], 60_000);
+      expect(restart.code, restart.stderr).toBe(0);
+    }
+    await waitForOk(`${baseUrl}/readyz`, 30_000);
+    // Ready before its Redis connection is: a few seconds at most.
+    let after = await search();
+    for (let tries = 0; tries < 100 && after.meta.learning === undefined; tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      after = await search();
+    }
+    expect(after.meta.learning).toBe('raised');
+    expect(after.results[0]!.toolKey).toBe('slack:post_message');
+  }, 120_000);
+
   it('runs the service locked down, and the image health check reports it healthy', async () => {
     const ps = await runCompose!(['ps', '--quiet', 'catalog-search'], 30_000);
     const id = ps.stdout.trim();

@@ -270,6 +270,45 @@ describe('deploy/base defaults, deploy/overlays/example and deploy/monitoring', 
     expect(compose.services.redis.command.join(' ')).toContain('--maxmemory-policy volatile-lru');
   });
 
+  it("the example overlay's Redis keeps what projects taught on a claim: AOF in the claim's mount, kept on delete", () => {
+    const redis = read('overlays/example/redis.yaml') as Array<K8sObject & { spec: any }>;
+    const statefulSet = redis.find((object) => object.kind === 'StatefulSet')!;
+    const pod = statefulSet.spec.template.spec;
+    const args: string[] = pod.containers[0].args;
+    // Append-only, synced every second, into the directory the claim is mounted on.
+    expect(args.join(' ')).toContain('--appendonly yes --appendfsync everysec');
+    const dir = args[args.indexOf('--dir') + 1];
+    const mount = pod.containers[0].volumeMounts.find((volume: { mountPath: string }) => volume.mountPath === dir);
+    expect(mount, `a volume mounted on --dir ${dir}`).toBeDefined();
+    // That volume is a claim per pod, not the pod's own (emptyDir) volume that a restart empties.
+    expect((pod.volumes ?? []).map((volume: { name: string }) => volume.name)).not.toContain(mount.name);
+    const claim = statefulSet.spec.volumeClaimTemplates.find(
+      (template: { metadata: { name: string } }) => template.metadata.name === mount.name,
+    );
+    expect(claim.spec.accessModes).toEqual(['ReadWriteOnce']);
+    expect(claim.spec.resources.requests.storage).toMatch(/^\d+(Gi|Mi)$/);
+    expect(statefulSet.spec.persistentVolumeClaimRetentionPolicy).toEqual({
+      whenDeleted: 'Retain',
+      whenScaled: 'Retain',
+    });
+    // Writable by Redis's user whoever provisioned it.
+    expect(pod.securityContext.fsGroup).toBe(pod.securityContext.runAsGroup);
+  });
+
+  it("docker-compose.yml's Redis keeps its append-only file in a named volume, on the command's --dir", () => {
+    const compose = parseAllDocuments(readFileSync(new URL('../../docker-compose.yml', BASE), 'utf8'))[0]!.toJS() as {
+      services: { redis: { command: string[]; volumes: string[]; read_only: boolean } };
+      volumes: Record<string, unknown>;
+    };
+    const { command, volumes } = compose.services.redis;
+    expect(command.join(' ')).toContain('--appendonly yes --appendfsync everysec');
+    const dir = command[command.indexOf('--dir') + 1];
+    const mounted = volumes.map((volume) => volume.split(':')).find(([, path]) => path === dir);
+    expect(mounted, `a volume on --dir ${dir}`).toBeDefined();
+    // A named volume (declared at the top level), not a path of the host.
+    expect(Object.keys(compose.volumes)).toContain(mounted![0]);
+  });
+
   it('the ServiceMonitor scrapes the pods through a metrics Service that selects them', () => {
     const [kustomize] = read('monitoring/kustomization.yaml') as [{ resources: string[] }];
     expect(kustomize.resources.sort()).toEqual(['../metrics', 'servicemonitor.yaml']);

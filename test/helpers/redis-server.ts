@@ -1,10 +1,11 @@
 // A real Redis for tests: Debian's redis-server (installed by .ci/run), started on a free loopback
-// port with no persistence, in its own process that the test stops (and may restart on the same
+// port with no persistence (unless `args` turn it on), in its own process that the test stops (and may restart on the same
 // port, to test an outage).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
+import { parse } from 'yaml';
 import { freePort } from './free-port.js';
 
 const REDIS_SERVER = process.env.REDIS_SERVER_BIN ?? '/usr/bin/redis-server';
@@ -28,6 +29,21 @@ export interface TestRedisOptions {
   tls?: { certFile: string; keyFile: string };
   /** More redis-server arguments (e.g. the shipped `--maxmemory-policy`); later ones win. */
   args?: readonly string[];
+}
+
+/**
+ * The Redis arguments docker-compose.yml ships (its redis `command`, which the Kubernetes overlay repeats:
+ * test/deploy), with its data directory (`--dir /data`, the volume) moved to `dir` on this machine.
+ */
+export function shippedRedisArgs(dir: string): string[] {
+  const compose = parse(readFileSync(new URL('../../docker-compose.yml', import.meta.url), 'utf8')) as {
+    services: { redis: { command: string[] } };
+  };
+  const args = compose.services.redis.command.slice(1);
+  const at = args.indexOf('--dir');
+  if (at < 0) throw new Error('docker-compose.yml: the redis command names no --dir');
+  args[at + 1] = dir;
+  return args;
 }
 
 export async function startTestRedis(options: TestRedisOptions = {}): Promise<TestRedis> {

@@ -7,7 +7,7 @@ import { sampleTools } from '../fixtures/tools.js';
 import { startTestRedis, type TestRedis } from '../helpers/redis-server.js';
 import { startServiceProcess, type ServiceProcess } from '../helpers/service-process.js';
 import { TEST_SECRET } from '../helpers/app.js';
-import { routerOf, TAUGHT_TOOL, UNMATCHED_REQUESTS } from '../routes/feedback-client.js';
+import { routerOf, TAUGHT_TOOL, UNMATCHED_REQUESTS, untilReportsStored } from '../routes/feedback-client.js';
 import { testToken } from '../helpers/tokens.js';
 
 const MAX_EVENTS = 20;
@@ -28,6 +28,8 @@ beforeAll(async () => {
   redis = await startTestRedis();
   inspect = new Redis(redis.url, { lazyConnect: false });
   replicas = await Promise.all([startServiceProcess(env()), startServiceProcess(env())]);
+  // Reports are refused (503) until a replica's Redis connection is up.
+  await Promise.all(replicas.map((replica) => untilReportsStored(replica.url)));
 }, 60_000);
 
 afterAll(async () => {
@@ -118,12 +120,13 @@ describe('learning from use across replicas (Redis)', () => {
     expect(await inspect.pttl('catalog-search:feedback:retention:log')).toBe(-1);
   });
 
-  it('with Redis down, searches and reports still answer, and DELETE says it could not forget everywhere (503)', async () => {
+  it('with Redis down, searches still answer, and reports and DELETE say they could not be stored (503)', async () => {
     const router = routerOf(replicas[0]!.url, 'outage');
     await redis.kill();
     try {
       expect((await router.search(TEST, sampleTools)).results).toBeDefined();
-      expect((await router.report([{ query: TEST, toolKey: TAUGHT_TOOL, outcome: 'succeeded' }])).status).toBe(202);
+      // Not 202: a report kept by this replica alone would be lost with it (durable-feedback.test.ts).
+      expect((await router.report([{ query: TEST, toolKey: TAUGHT_TOOL, outcome: 'succeeded' }])).status).toBe(503);
       const response = await fetch(`${replicas[0]!.url}/v1/catalog/feedback`, {
         method: 'DELETE',
         headers: { authorization: `Bearer ${testToken({ projectId: 'outage' })}` },

@@ -2,29 +2,29 @@
 // project filling it with distinct large lists, within its byte budget, evicts caches but never another
 // project's learning; a replica that never served that project reads it intact. And the rule that makes
 // it so holds for every key the service writes: a TTL on every cache key, none on a durable one.
-import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
 import { DURABLE_KINDS } from '../../src/redis/shared-store.js';
-import { routerOf, TAUGHT_TOOL, UNMATCHED_REQUESTS } from '../routes/feedback-client.js';
+import { routerOf, TAUGHT_TOOL, UNMATCHED_REQUESTS, untilReportsStored } from '../routes/feedback-client.js';
 import { sampleTools } from '../fixtures/tools.js';
 import { TEST_SECRET } from '../helpers/app.js';
-import { startTestRedis, type TestRedis } from '../helpers/redis-server.js';
+import { shippedRedisArgs, startTestRedis, type TestRedis } from '../helpers/redis-server.js';
 import { startServiceProcess, type ServiceProcess } from '../helpers/service-process.js';
 import { testToken } from '../helpers/tokens.js';
 
 const PREFIX = 'catalog-search:';
 const TEST = ['jot the squad retro takeaways'];
 
-/** The shipped Redis command (docker-compose.yml; test/deploy checks the Kubernetes one matches), with maxmemory 48 MB. */
-function shippedRedisArgs(maxmemory: string): string[] {
-  const compose = parse(readFileSync(new URL('../../docker-compose.yml', import.meta.url), 'utf8')) as {
-    services: { redis: { command: string[] } };
-  };
-  const args = compose.services.redis.command.slice(1);
+/**
+ * The shipped Redis command (docker-compose.yml; test/deploy checks the Kubernetes one matches), with maxmemory
+ * 48 MB and without its append-only file: this is about eviction, and the floods here would write hundreds of
+ * MB to disk (persistence: durable-feedback.test.ts).
+ */
+function evictionRedisArgs(maxmemory: string): string[] {
+  const args = shippedRedisArgs(tmpdir());
   args[args.indexOf('--maxmemory') + 1] = maxmemory;
-  return args;
+  return [...args, '--appendonly', 'no'];
 }
 
 /** A distinct ~4 MB list: few tools with long descriptions (all kept in the tool set, ranked on the first 2,000 characters). */
@@ -42,7 +42,7 @@ let inspect: Redis;
 let replicas: ServiceProcess[];
 
 beforeAll(async () => {
-  redis = await startTestRedis({ args: shippedRedisArgs('48mb') });
+  redis = await startTestRedis({ args: evictionRedisArgs('48mb') });
   inspect = new Redis(redis.url);
   const env = {
     AUTH_JWT_SECRET: TEST_SECRET,
@@ -54,6 +54,8 @@ beforeAll(async () => {
     LOG_LEVEL: 'warn',
   };
   replicas = await Promise.all([startServiceProcess(env), startServiceProcess(env)]);
+  // Reports are refused (503) until a replica's Redis connection is up.
+  await Promise.all(replicas.map((replica) => untilReportsStored(replica.url)));
 }, 120_000);
 
 afterAll(async () => {

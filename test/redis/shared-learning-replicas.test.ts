@@ -12,7 +12,7 @@ import { associationId, SharedModel } from '../../src/learning/shared-model.js';
 import { connectRedis } from '../../src/redis/redis-connection.js';
 import { SharedStore } from '../../src/redis/shared-store.js';
 import { sampleTools } from '../fixtures/tools.js';
-import { routerOf, TAUGHT_TOOL, UNMATCHED_REQUESTS } from '../routes/feedback-client.js';
+import { routerOf, TAUGHT_TOOL, UNMATCHED_REQUESTS, untilReportsStored } from '../routes/feedback-client.js';
 import { startApp, testConfig, type RunningApp } from '../helpers/app.js';
 import { startTestRedis, type TestRedis } from '../helpers/redis-server.js';
 
@@ -36,6 +36,8 @@ beforeAll(async () => {
       feedback: { ...config.feedback, shared: { enabled: true, minProjects: K, maxAssociations: 10_000 } },
     });
   replicas = await Promise.all([replica(), replica()]);
+  // Reports are refused (503) until a replica's Redis connection is up.
+  await Promise.all(replicas.map((replica) => untilReportsStored(replica.url)));
   // A replica keeps to itself until its Redis connection is ready: wait until each one's searches
   // are remembered in Redis.
   for (const [i, { url }] of replicas.entries()) {

@@ -40,3 +40,18 @@ export const UNMATCHED_REQUESTS = [
   ['jot down squad retro takeaways'],
 ];
 export const TAUGHT_TOOL = 'notion:create_page';
+
+/**
+ * Waits until the service at `url` stores reports (its Redis connection is up: until then a report is
+ * answered 503, as it should be), reporting for a project of its own; a bound that only a hang reaches.
+ */
+export async function untilReportsStored(url: string, timeoutMs = 30_000): Promise<void> {
+  const probe = routerOf(url, 'connection-probe');
+  const giveUpAt = Date.now() + timeoutMs;
+  for (;;) {
+    const { status } = await probe.report([{ query: ['probe'], toolKey: 'probe:tool', outcome: 'selected' }]);
+    if (status === 202) return;
+    if (Date.now() > giveUpAt) throw new Error(`${url} still answers reports with ${status}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

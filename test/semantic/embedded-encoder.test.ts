@@ -171,15 +171,20 @@ describe('service with the embedded encoder (the default configuration)', () => 
     return response.body;
   };
 
-  it('logs that the embedded encoder is the active source, on the WebAssembly backend with SIMD', () => {
-    const line = server.logs.lines.find((entry) => entry.msg === 'semantic stage on: embedded encoder loaded');
+  it('logs that the embedded encoder is the active source, on the WebAssembly backend with SIMD', async () => {
+    // It loads in the background, after the start (encoder-start.test.ts): wait for its line (a hang bound).
+    const loaded = () => server.logs.lines.find((entry) => entry.msg === 'semantic stage on: embedded encoder loaded');
+    for (let tries = 0; tries < 1200 && loaded() === undefined; tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const line = loaded();
     // Without SIMD (tfjs's plain .wasm build) the same queries took 2.7× as long here (52 vs 19 ms).
     expect(line).toMatchObject({
       source: 'embedded',
       model: 'use-lite-512',
       backend: { name: 'wasm', simd: true, threads: 1 },
     });
-  });
+  }, 150_000);
 
   it('"what is on my plate tomorrow" shares no word with any tool, yet once the list is embedded a calendar tool is in the top 3, matched by meaning', async () => {
     const first = await search(['what is on my plate tomorrow']);
