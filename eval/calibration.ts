@@ -32,7 +32,8 @@ const NO_FIT_PER_PAIR = 12;
  */
 const COUNTERPART_RELEVANCE = 0.5;
 
-interface Distribution {
+/** A distribution of top-1 relevance over a set of requests (the calibration report's rows). */
+export interface Distribution {
   label: string;
   requests: number;
   mean: number;

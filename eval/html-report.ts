@@ -5,6 +5,7 @@
 // structural, so the writer needs nothing of run.ts; test/browser/eval-report.test.ts opens a report.
 import { writeFileSync } from 'node:fs';
 import { pairedBootstrap } from './metrics.js';
+import type { Distribution } from './calibration.js';
 
 interface DatasetRow {
   dataset: string;
@@ -12,16 +13,6 @@ interface DatasetRow {
   totalQueries: number;
   tools: number;
   byRanker: Record<string, Record<string, number>>;
-}
-
-interface Distribution {
-  label: string;
-  requests: number;
-  mean: number;
-  p50: number;
-  p90: number;
-  max: number;
-  atLeastHalf: number;
 }
 
 interface LearningRow {
