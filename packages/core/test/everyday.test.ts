@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { rankTools, RULE_FAMILIES, type RuleFamily, type ToolInfo, type ToolListSearchRequest } from '../src/index.js';
 import { tokenize } from '../src/text/tokenize.js';
 import { withinOneEdit } from '../src/everyday/typos.js';
+import { findArgumentValues } from '../src/everyday/argument-values.js';
 
 const sample = JSON.parse(
   readFileSync(new URL('../../../examples/search-request.json', import.meta.url), 'utf8'),
@@ -79,6 +80,68 @@ describe('the lexicon: the tool world’s short forms and everyday words', () =>
   it('a request’s own word still beats a reading of another word', () => {
     // "message" is the tool's own word; "post" would only be a reading of "send".
     expect(keys('post a message to slack')[0]).toBe('slack:post_message');
+  });
+});
+
+describe('argument values: what a tool acts on counts as its kind, not as words', () => {
+  const kinds = (text: string) => findArgumentValues(text).map((value) => [value.text, value.kind]);
+
+  it('finds URLs, addresses, domains, file names, paths, quotes and arithmetic, and nothing else', () => {
+    expect(kinds('go to https://news.ycombinator.com.')).toEqual([['https://news.ycombinator.com', 'url']]);
+    expect(kinds('mail jane@acme.com about example.org')).toEqual([
+      ['jane@acme.com', 'email'],
+      ['example.org', 'domain'],
+    ]);
+    expect(kinds('open ~/notes/todo.txt and /var/log, C:\\Users\\me')).toEqual([
+      ['~/notes/todo.txt', 'file'],
+      ['/var/log', 'directory'],
+      ['C:\\Users\\me', 'directory'],
+    ]);
+    expect(kinds('save it as "weekly report" and compute 17% of 2350 or 3 * 7')).toEqual([
+      ['"weekly report"', 'quote'],
+      ['17% of 2350', 'arithmetic'],
+      ['3 * 7', 'arithmetic'],
+    ]);
+    // Look-alikes: an owner/repo slug, either/or, a date, a version, an abbreviation, a quoted single word.
+    for (const text of [
+      'acme/web',
+      'read and/or write',
+      'on 2023-10-05',
+      '24/7 uptime',
+      'v1.2',
+      'e.g. this',
+      "tag 'ERROR'",
+      "what's up",
+    ])
+      expect(kinds(text)).toEqual([]);
+  });
+
+  it("a URL's pieces match nothing; the URL counts as a url, and the explanation names it", () => {
+    const tools = [
+      tool('web:navigate', 'Navigate the browser to a URL.'),
+      tool('stocks:price', 'Price of a stock. Data from https://finance.example.com, see docs at example.com.'),
+    ];
+    const [first] = rank('go to https://news.ycombinator.com', undefined, tools);
+    expect(first!.tool.toolKey).toBe('web:navigate');
+    expect(first!.explanation).toContain('"url" (https://news.ycombinator.com)');
+    expect(rank('go to https://news.ycombinator.com', ['values'], tools)[0]!.tool.toolKey).toBe('stocks:price');
+  });
+
+  it('a path keeps its folder and file names as words, and counts as a file or directory besides', () => {
+    const tools = [
+      tool('excel:read_sheet', 'Read a sheet of an Excel workbook.'),
+      tool('fs:list_directory', 'List the entries of a directory.'),
+      tool('notes:create_note', 'Create a note.'),
+    ];
+    expect(rank('read /root/excel/sales.xlsx', undefined, tools)[0]!.tool.toolKey).toBe('excel:read_sheet');
+    expect(rank('show me what is in ~/Downloads', undefined, tools)[0]!.tool.toolKey).toBe('fs:list_directory');
+  });
+
+  it('a question with arithmetic finds the calculator, and quoted words still count', () => {
+    const tools = [tool('calc:calculate', 'Calculate a math expression.'), tool('tasks:close', 'Close a task.')];
+    expect(rank("what's 17% of 2350", undefined, tools)[0]!.tool.toolKey).toBe('calc:calculate');
+    expect(rank("what's 17% of 2350", ['values'], tools)).toEqual([]);
+    expect(rank("close the 'pay rent' task", undefined, tools)[0]!.tool.toolKey).toBe('tasks:close');
   });
 });
 

@@ -17,17 +17,20 @@ export interface QueryWord {
   terms: number[];
   /** A product name's parts ("git", "hub" of "GitHub"), whose whole is its term. */
   parts?: string[];
+  /** For an argument value (a URL, a file name): the words of its kind it stands for ("url"). */
+  value?: readonly string[];
 }
 
 // What a reading counts, by where it comes from. A join or a product name's parts are the same word
 // written another way; an abbreviation means what it stands for; an everyday noun or verb is near the
 // API's word but not the same (docs/ranking.md, "Everyday requests", has the sweep behind the shares).
-const RULES: Record<'joins' | 'parts' | LexiconFamily, ReadingRule> = {
+const RULES: Record<'joins' | 'parts' | 'values' | LexiconFamily, ReadingRule> = {
   joins: { score: 1, coverage: 1, fallback: false },
   parts: { score: 1, coverage: 1, fallback: true },
   abbreviations: { score: 0.9, coverage: 0.9, fallback: false },
   nouns: { score: 0.8, coverage: 0.85, fallback: false },
   verbs: { score: 0.7, coverage: 0.8, fallback: false },
+  values: { score: 0.8, coverage: 0.85, fallback: false },
 };
 
 // A join of two written words is tried only when it is short, as the compounds people split are.
@@ -53,6 +56,10 @@ export function everydayReadings(
   for (let w = 0; w < words.length; w += 1) {
     const word = words[w]!;
     if (word.negated) continue;
+    if (word.value !== undefined) {
+      builder.addValueReadings(word, termsOf, RULES.values);
+      continue;
+    }
     if (word.parts !== undefined && word.terms.length > 0 && builder.on('case'))
       builder.addReading(
         builder.unitOf(word.terms[0]!),
@@ -155,6 +162,19 @@ class ReadingsBuilder {
     return pairEntries.length > 0;
   }
 
+  /** An argument value's readings: each word of its kind ("directory", "folder", "path") one reading. */
+  addValueReadings(word: QueryWord, termsOf: (text: string) => string[], rule: ReadingRule): void {
+    let unit: number | undefined;
+    for (const kindWord of word.value ?? []) {
+      unit ??= this.#unitFor([word]);
+      this.addReading(
+        unit,
+        termsOf(kindWord).map((term) => [term, kindWord] as const),
+        rule,
+      );
+    }
+  }
+
   /**
    * Two written words that are one when closed ("log in", "web page"), tried only when some list of
    * the project has the closed word (so that no request adds words to the vocabulary for it), and only
@@ -198,9 +218,14 @@ class ReadingsBuilder {
   #unitFor(members: readonly QueryWord[]): number {
     for (const member of members)
       for (const t of member.terms) if (this.#unitOfTerm[t]! >= 0) return this.#unitOfTerm[t]!;
-    return this.#newUnit(members.map((member) => member.raw).join(' '), true);
+    return this.#newUnit(shortened(members.map((member) => member.raw).join(' ')), true);
   }
 }
+
+// A unit's name appears in explanations: a long URL or path is cut.
+const MAX_UNIT_NAME = 40;
+const shortened = (name: string): string =>
+  name.length > MAX_UNIT_NAME ? `${name.slice(0, MAX_UNIT_NAME - 1)}…` : name;
 
 // Words that never start or end a closed compound ("the current" is no "thecurrent").
 const NEVER_JOINED = new Set(

@@ -1,4 +1,5 @@
 import { crossLingualTerms } from './cross-lingual.js';
+import { findArgumentValues, type FoundValue } from '../everyday/argument-values.js';
 import { CJK_LETTER as CJK, CJK_RUNS } from '../languages/scripts.js';
 import { everydayReadings, type QueryWord } from '../everyday/readings.js';
 import type { RuleFamily } from '../everyday/rule-families.js';
@@ -382,17 +383,33 @@ export function analyzeQuery(query: string, without: readonly RuleFamily[] = NO_
   const seen = new Map<string, number>();
   const words: QueryWord[] = [];
   const caseRule = !without.includes('case');
-  const text = query.replace(/n['’]t\b/gi, ' not');
+  const negationsOpened = query.replace(/n['’]t\b/gi, ' not');
+  // Argument values (URLs, addresses, file names, paths) stand as one word each, for their kind
+  // (everyday/argument-values.ts); a placeholder keeps their dots and colons from breaking clauses.
+  const values = without.includes('values') || CJK.test(query) ? [] : findArgumentValues(negationsOpened);
+  const text = withPlaceholders(negationsOpened, values);
   let clauseIndex = 0;
   for (const clause of text.split(CLAUSE_BREAK)) {
     clauseIndex += 1;
     if (!clause) continue;
     let scope = 0;
     let lastEnd = -1;
-    for (const match of clause.matchAll(WORD_RUN)) {
-      const lower = match[0].toLowerCase().replace(/['’]/g, '');
+    for (const match of clause.matchAll(WORD_OR_VALUE)) {
       const hyphenBefore = lastEnd >= 0 && match.index === lastEnd + 1 && clause[lastEnd] === '-';
       lastEnd = match.index + match[0].length;
+      if (match[1] !== undefined) {
+        const value = values[Number(match[1])]!;
+        words.push({
+          raw: value.text,
+          clause: clauseIndex,
+          hyphenBefore: false,
+          negated: scope > 0,
+          terms: [],
+          value: value.words,
+        });
+        continue;
+      }
+      const lower = match[0].toLowerCase().replace(/['’]/g, '');
       if (NEGATIONS.has(lower)) {
         scope = NEGATION_SCOPE;
         continue;
@@ -444,6 +461,17 @@ export function analyzeQuery(query: string, without: readonly RuleFamily[] = NO_
 }
 
 const NO_FAMILIES: readonly RuleFamily[] = [];
+
+// A word, or an argument value's placeholder (withPlaceholders) with its index in group 1.
+const WORD_OR_VALUE = new RegExp(`\uE000(\\d+)\uE001|${WORD_RUN.source}`, 'gu');
+
+/** `text` with a placeholder no word or clause break matches before each value, or instead of it. */
+function withPlaceholders(text: string, values: readonly FoundValue[]): string {
+  let out = text;
+  for (let v = values.length - 1; v >= 0; v -= 1)
+    out = `${out.slice(0, values[v]!.start)}\uE000${v}\uE001${values[v]!.spelled ? ` ${values[v]!.text}` : ''}${out.slice(values[v]!.end)}`;
+  return out;
+}
 
 /** Per term of a run with CJK characters: the Latin word it came from (CJK terms name themselves). */
 function surfacesInCjkRun(run: string): Map<string, string> {
