@@ -210,6 +210,28 @@ describe('intent: a request that asks to see prefers tools that read', () => {
   });
 });
 
+describe("a tool's action is the first word of its name after its server's name", () => {
+  const tools = [
+    tool('discord:discord_delete_message', 'Delete messages of the general channel: messages, channel messages.'),
+    tool('discord:discord_read_messages', 'Read messages of a channel.'),
+    tool('git:git_diff_staged', 'Shows the staged changes.'),
+    tool('git:git_commit', 'Records changes to the repository.'),
+    tool('excel-search:search_in_excel', 'Looks in an Excel workbook for a value.'),
+  ];
+
+  it('a question never gets discord_delete_message first: it deletes, though its name starts with discord', () => {
+    const ranked = rank('what messages are in the general channel?', undefined, tools).map((r) => r.tool.toolKey);
+    expect(ranked[0]).toBe('discord:discord_read_messages');
+  });
+
+  it('"commit the staged changes" prefers git_commit; a verb in the server name is still the action', () => {
+    expect(rank('commit the staged changes', undefined, tools)[0]!.tool.toolKey).toBe('git:git_commit');
+    expect(rank('search excel for invoice 1043', undefined, tools)[0]!.tool.toolKey).toBe(
+      'excel-search:search_in_excel',
+    );
+  });
+});
+
 describe('relevance that separates a vague request from a precise one', () => {
   it('"slack" alone gives no tool a relevance above 0.7, and says why', () => {
     const ranked = rank('slack');

@@ -22,7 +22,7 @@ const DELETING_VERBS = stems(
 );
 const CHANGING_VERBS = stems(
   'create add update edit set write send post move rename merge insert upload put patch modify replace reply invite ' +
-    'schedule book start stop run execute trigger close open archive assign',
+    'schedule book start stop run execute trigger close open archive assign commit push',
 );
 
 // A request that asks to see: a question word or a reading verb, and no word that asks for a change.
@@ -49,6 +49,11 @@ export function asksToRead(words: readonly string[], text: string): boolean {
     if (READ_CUES.has(bare)) reads = true;
   }
   return reads;
+}
+
+/** Whether a stem is a verb that says what a tool does (read, change, delete). */
+export function isActionVerb(stem: string): boolean {
+  return DELETING_VERBS.has(stem) || READING_VERBS.has(stem) || CHANGING_VERBS.has(stem);
 }
 
 /** What a tool does, from its annotations, else the first word of its name (`firstNameTerm`, a stem). */

@@ -1,4 +1,4 @@
-import { Action, asksToRead, leadingActions, toolAction } from '../everyday/intent.js';
+import { Action, asksToRead, isActionVerb, leadingActions, toolAction } from '../everyday/intent.js';
 import type { QueryTerms } from '../text/tokenize.js';
 import { vocabulary } from '../text/vocabulary.js';
 import type { Corpus } from './corpus.js';
@@ -71,6 +71,25 @@ function inServerField(corpus: Corpus, doc: number, id: number): boolean {
   return false;
 }
 
+/**
+ * The first word of a tool's name after its server's name, where the name says what it does:
+ * git_commit commits, playwright_navigate navigates, discord_delete_message deletes. A name that is
+ * only server words keeps its first, and a verb is never skipped (search_in_excel of "excel-search").
+ */
+function actionTerm(corpus: Corpus, doc: number): string | undefined {
+  const start = corpus.toolStarts[doc]!;
+  const end = start + corpus.fieldLengths[doc * FIELD_COUNT]!;
+  if (end === start) return undefined;
+  let p = start;
+  while (
+    p < end - 1 &&
+    inServerField(corpus, doc, corpus.tokens[p]!) &&
+    !isActionVerb(vocabulary.termOf(corpus.tokens[p]!))
+  )
+    p += 1;
+  return vocabulary.termOf(corpus.tokens[p]!);
+}
+
 // A tool whose name starts with the action the request starts with gains this factor: "open a pull
 // request" means create_pull_request, not merge_pull_request (whose description says "open").
 const SAME_ACTION = 1.15;
@@ -80,8 +99,8 @@ function favourSameAction({ corpus, query, order, scores }: Scored): void {
   const actions = leadingActions(query.words);
   if (actions.size === 0) return;
   for (const doc of order) {
-    if (corpus.fieldLengths[doc * FIELD_COUNT]! === 0) continue;
-    if (actions.has(vocabulary.termOf(corpus.tokens[corpus.toolStarts[doc]!]!))) scores[doc]! *= SAME_ACTION;
+    const first = actionTerm(corpus, doc);
+    if (first !== undefined && actions.has(first)) scores[doc]! *= SAME_ACTION;
   }
 }
 
@@ -90,9 +109,7 @@ function preferReading({ corpus, order, scores }: Scored, tools: readonly ToolIn
   let bestKept = 0;
   const deleting: number[] = [];
   for (const doc of order) {
-    const nameLength = corpus.fieldLengths[doc * FIELD_COUNT]!;
-    const first = nameLength > 0 ? vocabulary.termOf(corpus.tokens[corpus.toolStarts[doc]!]!) : undefined;
-    const action = toolAction(tools[doc]!, first);
+    const action = toolAction(tools[doc]!, actionTerm(corpus, doc));
     if (action === Action.Deletes) {
       scores[doc]! *= DELETES_SHARE;
       deleting.push(doc);
