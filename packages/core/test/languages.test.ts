@@ -116,7 +116,9 @@ describe('loaded', () => {
   });
 
   // The eval's requests on their own datasets (read from ../shared/bench at run time, never copied):
-  // the digest of their top-10 answers, as main's core gave it at 452f0c0.
+  // the digest of their top-10 answers, as main's core gave it at 452f0c0, but for two requests that
+  // are mostly Latin text (library coordinates, a URL) and so read as English: the everyday rules'
+  // "google" as web search and a tool's action after its server's name changed their tails (#45).
   it.skipIf(!existsSync(join(BENCH_DIR, 'livemcpbench')) || !existsSync(join(BENCH_DIR, 'mcptoolbench_pp')))(
     'the Japanese eval requests on LiveMCPBench and MCPToolBench++ answer as on main (digest of the top 10)',
     () => {
@@ -127,7 +129,7 @@ describe('loaded', () => {
             hash.update(
               `${request.id}\t${r.tool.toolKey}\t${r.score.toPrecision(10)}\t${r.relevance.toPrecision(10)}\t${r.explanation}\n`,
             );
-      expect(hash.digest('hex')).toBe('35e0a2db56c33d639262a268443a113295411cfa46f936833db6c9e30885e7b5');
+      expect(hash.digest('hex')).toBe('557172295b81801fbaa09618fce5d21004b4949842c25dea687d620916ef95dd');
     },
   );
 });

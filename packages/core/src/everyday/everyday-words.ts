@@ -110,7 +110,6 @@ nouns: size, big, large, bigger, biggest, largest, disk space => size
 nouns: newest, most recent => latest
 nouns: today, now, right now => current
 nouns: how much => price; cost
-nouns: shop, shops, cafe, cafes, restaurant, restaurants, nearby => place; local
 nouns: forecast => weather
 nouns: song, track => music
 nouns: map, directions => route
