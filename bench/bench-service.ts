@@ -2,7 +2,7 @@
 // (info: request lines and the audit line) into /dev/null, with a development key to sign tokens.
 import pino from 'pino';
 import { buildApp, type AppDeps } from '../src/app.js';
-import { parseConfig, withDevelopmentKey, type Config } from '../src/config.js';
+import { parseConfig, withDevelopmentKey, type Config } from '../src/config/index.js';
 
 /**
  * The service's configuration for a bench: `env` on top of no per-project limits. One project sends

@@ -28,7 +28,7 @@ import {
   DEFAULT_MAX_DESCRIPTION_CHARS,
 } from '@catalog-search/client';
 import { buildApp } from '../src/app.js';
-import { parseConfig } from '../src/config.js';
+import { parseConfig } from '../src/config/index.js';
 import { loadCatalog as loadBenchCatalog } from '../eval/datasets.js';
 
 const HANG_TIMEOUT_MS = 1000;

@@ -12,7 +12,7 @@ import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import type { ToolInfo } from '@catalog-search/core';
 import { buildApp } from '../src/app.js';
-import { parseConfig } from '../src/config.js';
+import { parseConfig } from '../src/config/index.js';
 import { createReranker } from '../src/rerank/exports.js';
 import { startDeadline } from '../src/waits/deadline.js';
 import { rankTools } from '@catalog-search/core';

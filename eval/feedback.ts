@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { buildApp } from '../src/app.js';
-import { parseConfig } from '../src/config.js';
+import { parseConfig } from '../src/config/index.js';
 import type { SearchResponse, ToolInfo } from '../packages/core/src/index.js';
 import { loadDatasets, type Dataset, type EvalQuery } from './datasets.js';
 import { ndcgAt, pairedBootstrap } from './metrics.js';

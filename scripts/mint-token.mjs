@@ -62,7 +62,7 @@ function parseClaim(text) {
   }
 }
 
-// Without a secret or a key: the development server's key (src/development-key.ts keeps it in this
+// Without a secret or a key: the development server's key (src/auth/development-key.ts keeps it in this
 // git-ignored file when `npm start` runs with no key configured), so its tokens are minted too.
 const DEVELOPMENT_KEY_FILE = fileURLToPath(new URL('../.dev-jwt-secret', import.meta.url));
 const secret = process.env.AUTH_JWT_SECRET || (values['private-key'] ? undefined : developmentKey());

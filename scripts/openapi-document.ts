@@ -1,5 +1,5 @@
 import { buildApp } from '../src/app.js';
-import { parseConfig } from '../src/config.js';
+import { parseConfig } from '../src/config/index.js';
 import { toYaml } from '../src/openapi/serialize.js';
 
 /**

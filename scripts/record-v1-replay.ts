@@ -4,7 +4,7 @@
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from '../src/app.js';
-import { parseConfig } from '../src/config.js';
+import { parseConfig } from '../src/config/index.js';
 import { shapeOf, type RecordedExchange } from '../test/openapi/replay.js';
 
 const TOOLS = [

@@ -16,7 +16,7 @@ import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { BENCH_DIR } from '../eval/datasets.js';
 import { buildApp } from '../src/app.js';
-import { parseConfig } from '../src/config.js';
+import { parseConfig } from '../src/config/index.js';
 import { claims, signJwt } from '../test/helpers/tokens.js';
 
 export const CHUNK_TOOLS = 1_000;

@@ -1,19 +1,17 @@
-import cors from '@fastify/cors';
+import type { Server } from 'node:http';
 import { loadLanguages } from '@catalog-search/core';
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyHttpOptions, type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
-import type { Config } from './config.js';
-import { answerClientError, registerErrorHandling, sendProblem, toProblemError } from './errors.js';
-import apiVersionPlugin from './plugins/api-version.js';
-import authPlugin from './plugins/auth.js';
-import metricsPlugin from './plugins/metrics.js';
-import openapiPlugin from './plugins/openapi.js';
-import { requestIdFor } from './request-id.js';
+import type { Config } from './config/index.js';
+import { readBodyHeaders } from './http/body-headers.js';
+import { answerClientError, registerErrorHandling, sendProblem, toProblemError } from './http/errors.js';
+import { requestIdFor } from './http/request-id.js';
+import { boundedValidatorCompiler } from './http/schema-validator.js';
+import { discardUnreadBodies } from './http/unread-body.js';
+import { registerPlugins } from './plugins/all-plugins.js';
 import routes from './routes/all-routes.js';
-import { boundedValidatorCompiler } from './schema-validator.js';
-import { createServices, type ServiceDeps } from './services.js';
+import { createServices, type Services, type ServiceDeps } from './services.js';
 import { traceRequests } from './tracing/request-spans.js';
-import { discardUnreadBodies } from './unread-body.js';
 import type { Tracing } from './tracing/spans.js';
 
 declare module 'fastify' {
@@ -42,7 +40,28 @@ export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyI
   if (config.auth === undefined)
     throw new Error('buildApp: config.auth is required (server.ts makes a development key)');
 
-  const app = Fastify({
+  const app = Fastify(fastifyOptions(config, deps.logStream));
+  // Fastify's default ajv settings walk every string for maxLength on big bodies; TypeBox's compiled
+  // checks are markedly faster for a 1,000-tool list (and this one stops at the errors it reports).
+  app.setValidatorCompiler(boundedValidatorCompiler);
+  readBodyHeaders(app);
+  closeConnectionsOnShutdown(app);
+  discardUnreadBodies(app);
+  registerErrorHandling(app);
+
+  const services = createServices(config, deps, app.log);
+  runServices(app, services, deps.tracing);
+  registerPlugins(app, { config, auth: config.auth, services });
+  app.register(routes, { services });
+  return app;
+}
+
+/** Fastify's options: logging, body and header limits, timeouts, request ids, errors before routing. */
+function fastifyOptions(
+  config: Readonly<Config>,
+  logStream: DestinationStream | undefined,
+): FastifyHttpOptions<Server> {
+  return {
     // Routers forward third-party tool objects: a `__proto__` (or `constructor.prototype`) key in
     // one is removed while parsing, never a 400 for the whole list.
     onProtoPoisoning: 'remove',
@@ -50,7 +69,7 @@ export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyI
     logger: {
       level: config.logLevel,
       redact: { paths: ['req.headers.authorization', 'headers.authorization', 'authorization'], censor: '[redacted]' },
-      ...(deps.logStream ? { stream: deps.logStream } : {}),
+      ...(logStream ? { stream: logStream } : {}),
     },
     bodyLimit: config.http.bodyLimitBytes,
     http: {
@@ -77,28 +96,11 @@ export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyI
       reply.header('x-request-id', reply.request.id);
       sendProblem(reply, toProblemError(error));
     },
-  });
-  // Fastify's default ajv settings walk every string for maxLength on big bodies; TypeBox's compiled
-  // checks are markedly faster for a 1,000-tool list (and this one stops at the errors it reports).
-  app.setValidatorCompiler(boundedValidatorCompiler);
+  };
+}
 
-  // The API speaks JSON only: other bodies get 415, not a confusing schema error.
-  app.removeContentTypeParser('text/plain');
-  // A route that takes no body (DELETE /v1/catalog/feedback) serves a request without one whatever its
-  // content-type says: generated clients send `content-type: application/json` on every call, and Fastify
-  // parses an empty body by it (a 400 "The request body is empty", or a 415).
-  app.addHook('onRequest', async (request) => {
-    const { headers } = request;
-    const bodiless =
-      headers['transfer-encoding'] === undefined &&
-      (headers['content-length'] === undefined || headers['content-length'] === '0');
-    if (bodiless && request.routeOptions.schema?.body === undefined) delete headers['content-type'];
-    // Content codings are case-insensitive (RFC 9110 8.4.1): `GZIP` is gzip, not a 415. The decompressor
-    // compares the header as it is.
-    const encoding = headers['content-encoding'];
-    if (typeof encoding === 'string') headers['content-encoding'] = encoding.trim().toLowerCase();
-  });
-
+/** `lifecycle`, and every response's `x-request-id` and, once the listener is closed, `Connection: close`. */
+function closeConnectionsOnShutdown(app: FastifyInstance): void {
   app.decorate('lifecycle', { shuttingDown: false, closingConnections: false });
   app.addHook('preClose', async () => {
     app.lifecycle.shuttingDown = true;
@@ -107,56 +109,20 @@ export function buildApp(config: Readonly<Config>, deps: AppDeps = {}): FastifyI
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
     // Once the listener is closed, each connection closes after its response, which tells the client
-    // not to reuse it (see connection-drain.ts). Not earlier: while the listener is open, a client
+    // not to reuse it (see http/connection-drain.ts). Not earlier: while the listener is open, a client
     // told to reconnect may sit in the accept queue when it closes, and be reset.
     if (app.lifecycle.closingConnections) reply.header('connection', 'close');
   });
-  discardUnreadBodies(app);
-  registerErrorHandling(app);
+}
 
-  const services = createServices(config, deps, app.log);
+/** The services' start and stop with the app's, the languages loaded before the first request, tracing. */
+function runServices(app: FastifyInstance, services: Services, tracing: Tracing | undefined): void {
   app.decorate('metrics', services.metrics);
   app.addHook('onReady', services.ready);
   // Every language core can read (their dictionaries are not imported with core): loaded before the
   // first request, so a request in any of them is read against its dictionary from the start.
   app.addHook('onReady', () => loadLanguages());
   app.addHook('onClose', services.close);
-  if (deps.tracing) traceRequests(app, deps.tracing, new Set(['/healthz', '/readyz', config.metrics.path]));
-
-  if (config.corsOrigins.length > 0) {
-    // For routers whose client runs in a browser or an Electron renderer.
-    app.register(cors, {
-      origin: config.corsOrigins.includes('*') ? '*' : [...config.corsOrigins],
-      methods: ['GET', 'POST', 'DELETE'],
-      allowedHeaders: [
-        'authorization',
-        'content-type',
-        'x-learning',
-        'x-project-id',
-        'x-request-id',
-        'x-search-deadline-ms',
-      ],
-      exposedHeaders: [
-        'x-request-id',
-        'api-version',
-        'retry-after',
-        'x-ratelimit-limit',
-        'x-ratelimit-remaining',
-        'x-ratelimit-reset',
-      ],
-      maxAge: 600,
-    });
-  }
-  if (config.metrics.enabled) {
-    app.register(metricsPlugin, {
-      metrics: services.metrics,
-      path: config.metrics.port === undefined ? config.metrics.path : undefined,
-    });
-  }
-  app.register(apiVersionPlugin);
-  // Before the routes: it documents them as they are registered.
-  app.register(openapiPlugin, { serveDocs: config.docs.enabled });
-  app.register(authPlugin, { auth: config.auth });
-  app.register(routes, { services });
-  return app;
+  const { config } = services;
+  if (tracing) traceRequests(app, tracing, new Set(['/healthz', '/readyz', config.metrics.path]));
 }

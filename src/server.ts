@@ -4,10 +4,10 @@ import type { Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.js';
-import { ConfigError, parseConfig, withDevelopmentKey, type Config } from './config.js';
-import { trackConnections } from './connection-drain.js';
-import { developmentKey } from './development-key.js';
-import { stdoutLogDestination } from './log-destination.js';
+import { ConfigError, parseConfig, withDevelopmentKey, type Config } from './config/index.js';
+import { trackConnections } from './http/connection-drain.js';
+import { developmentKey } from './auth/development-key.js';
+import { stdoutLogDestination } from './logging/log-destination.js';
 import { listenForMetrics } from './metrics/metrics-server.js';
 import { startTracing } from './tracing/index.js';
 
@@ -39,7 +39,7 @@ const LOG_CLOSE_MS = 1000;
 const tracing = config.tracing ? await startTracing(config.tracing) : undefined;
 const app = buildApp(config, { logStream: logs, ...(tracing ? { tracing } : {}) });
 const connections = trackConnections(app.server);
-/** A keep-alive connection with no request for this long is closed on shutdown (see connection-drain.ts). */
+/** A keep-alive connection with no request for this long is closed on shutdown (see http/connection-drain.ts). */
 const DRAIN_QUIET_MS = 1000;
 // Set when METRICS_PORT serves metrics apart from the API.
 let metricsServer: Server | undefined;

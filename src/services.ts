@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Config } from './config.js';
+import type { Config } from './config/index.js';
 import { Learning } from './learning/learning.js';
 import { termKeysFor } from './learning/term-keys.js';
-import { ThrottledWarnings } from './log-throttle.js';
+import { ThrottledWarnings } from './logging/log-throttle.js';
 import { MemoryBudget } from './memory/exports.js';
 import { createMetrics, type Metrics } from './metrics/metrics.js';
 import { rerankerFromConfig } from './rerank/exports.js';
@@ -17,7 +17,7 @@ import { sharedAnswerCache } from './rerank/shared-answers.js';
 import { SharedStore } from './redis/shared-store.js';
 import { sharedVectors } from './semantic/shared-vectors.js';
 import { ToolSetStore } from './tool-sets/tool-set-store.js';
-import { originOf } from './url-origin.js';
+import { originOf } from './logging/url-origin.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,7 +1,7 @@
 import { KeyObject } from 'node:crypto';
 import { createRemoteJWKSet, customFetch, errors as joseErrors } from 'jose';
-import type { JwtAlgorithm } from '../config.js';
-import { ProblemError } from '../errors.js';
+import type { JwtAlgorithm } from '../config/index.js';
+import { ProblemError } from '../http/errors.js';
 
 /**
  * Finds the verification key for a token's `kid` in a JWKS document, with jose's remote key set:

@@ -1,5 +1,5 @@
-import { UNASSIGNED_PROJECT_ID } from '../config.js';
-import { ProblemError } from '../errors.js';
+import { UNASSIGNED_PROJECT_ID } from '../config/index.js';
+import { ProblemError } from '../http/errors.js';
 
 /**
  * The token's project claim is the tenant boundary. `""` and `UNASSIGNED_PROJECT_ID` both name the

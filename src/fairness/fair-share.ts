@@ -18,7 +18,7 @@
 // the end of its window, so a search costlier than one window's points is either never admitted or
 // admitted every window.
 import { pipeline, Transform, type Readable } from 'node:stream';
-import { ProblemError } from '../errors.js';
+import { ProblemError } from '../http/errors.js';
 
 interface FairShareLimits {
   /** Searches one project may have being worked on at once; 0 = no limit. */

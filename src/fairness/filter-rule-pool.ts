@@ -15,7 +15,7 @@
 // deadline (429, the task taken out of the queue).
 import { runToolNameRules, type NamedTool, type ToolInfo } from '@catalog-search/core';
 import { Piscina } from 'piscina';
-import { ProblemError } from '../errors.js';
+import { ProblemError } from '../http/errors.js';
 import { forProject, ProjectFairQueue } from './project-fair-queue.js';
 import type { FilterRuleResult, FilterRuleTask } from './filter-rule-worker.js';
 

@@ -1,6 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
-import { ProblemError } from '../errors.js';
+import { ProblemError } from '../http/errors.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { fallbackRateLimitStore } from './rate-limit-store.js';
 import { projectTag, type SharedStore } from '../redis/shared-store.js';

@@ -1,5 +1,5 @@
 import type { FeedbackResponse, SearchResult, ToolInfo } from '@catalog-search/core';
-import type { Config } from '../config.js';
+import type { Config } from '../config/index.js';
 import type { MemoryBudget } from '../memory/exports.js';
 import type { SharedStore } from '../redis/shared-store.js';
 import { ReportLog } from './report-log.js';

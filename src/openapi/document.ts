@@ -29,7 +29,7 @@ generates a UUID.
 ## Versioning and compatibility
 
 This is version ${API_VERSION} of the API, served under \`/v1\`. Every response carries
-\`${API_VERSION_HEADER}: ${API_VERSION}\`. \`POST /catalog/search\` is the seed path of the same
+\`${API_VERSION_HEADER}: ${API_VERSION}\`. \`POST /catalog/search\` is the unversioned path of the same
 operation and stays supported for all of v${API_VERSION}.
 
 Within v${API_VERSION} only **additive** changes are made:

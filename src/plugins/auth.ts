@@ -3,8 +3,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { createJwksResolver, type DecodedToken } from '../auth/jwks-resolver.js';
 import { projectFromClaims, shareLearningFromClaims, useSharedLearningFromClaims } from '../auth/project.js';
-import type { AuthConfig } from '../config.js';
-import { ProblemError } from '../errors.js';
+import type { AuthConfig } from '../config/index.js';
+import { ProblemError } from '../http/errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import type { RedisConfig } from '../config.js';
+import type { RedisConfig } from '../config/index.js';
 
 /**
  * The one Redis connection of a process (ioredis: TLS with `rediss://`, user and password from the

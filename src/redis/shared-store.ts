@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
-import { ThrottledWarnings } from '../log-throttle.js';
+import { ThrottledWarnings } from '../logging/log-throttle.js';
 import { warnIfDurableStateEvictable } from './eviction-policy.js';
 
 /** What the store reports, for metrics (plugins/metrics.ts). */

@@ -1,4 +1,4 @@
-import type { LlmConfig } from '../config.js';
+import type { LlmConfig } from '../config/index.js';
 import { createReranker, type LlmReranker, type RerankerConfig } from './reranker.js';
 
 /** The stage as configured by LLM_* (see docs/ranking.md, "LLM reranking"); `fetch` lets tests route the SDK. */

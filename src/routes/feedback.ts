@@ -1,16 +1,15 @@
 import { FeedbackEnvelopeSchema } from '@catalog-search/core';
-import compress from '@fastify/compress';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { ProblemError } from '../errors.js';
+import { acceptCompressedBodies } from '../http/compressed-bodies.js';
+import { ProblemError } from '../http/errors.js';
 import type { Learning } from '../learning/learning.js';
 import { reportWork } from '../learning/report-work.js';
 import { FEEDBACK_PATHS, forgetRouteSchema, reportRouteSchema } from '../schemas/feedback.js';
 import { admissionHook } from '../fairness/admission.js';
 import { limitRequestsPerProject } from '../fairness/project-rate-limit.js';
 import type { Services } from '../services.js';
-import { REQUEST_ENCODINGS } from './search.js';
-import { answerBodiesThatFailedEarly } from '../failed-body.js';
+import { answerBodiesThatFailedEarly } from '../http/failed-body.js';
 
 /**
  * Retry-After (seconds) of a report refused because Redis could not store it. The client's report
@@ -20,7 +19,7 @@ import { answerBodiesThatFailedEarly } from '../failed-body.js';
 const STORE_RETRY_AFTER_SECONDS = 5;
 
 /**
- * POST /v1/catalog/feedback (report tool use) and DELETE (forget it), on the /v1 and seed prefixes.
+ * POST /v1/catalog/feedback (report tool use) and DELETE (forget it), on the /v1 and unversioned prefixes.
  * Authenticated and project-scoped like search; rate-limited and charged (requests in flight, bytes per
  * minute) by the same rules and limits as searches, in budgets of their own so that reports never take
  * a project's searches away.
@@ -31,9 +30,8 @@ export default async function feedbackRoutes(
 ): Promise<void> {
   const { config, shared, metrics } = services;
 
-  // Bodies compressed as for search (FEEDBACK_MAX_BODY_BYTES applies to the decompressed bytes), rather
-  // than a gzip body read as JSON and refused as malformed.
-  await app.register(compress, { global: false, requestEncodings: [...REQUEST_ENCODINGS] });
+  // Compressed as for search (FEEDBACK_MAX_BODY_BYTES counts decompressed bytes): gzip is not malformed JSON.
+  await acceptCompressedBodies(app);
 
   await limitRequestsPerProject(app, {
     perMinute: config.rateLimitPerMinute,

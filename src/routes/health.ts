@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { ProblemError, sendProblem } from '../errors.js';
+import { ProblemError, sendProblem } from '../http/errors.js';
 import { livenessRouteSchema, readinessRouteSchema } from '../schemas/health.js';
 
 /**

@@ -5,8 +5,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Config } from '../config.js';
-import { playgroundPage, PLAYGROUND_SCRIPT, PLAYGROUND_STYLE } from './playground-page.js';
+import type { Config } from '../config/index.js';
+import { playgroundPage, PLAYGROUND_SCRIPT, PLAYGROUND_STYLE } from '../playground/page.js';
 
 const PLAYGROUND_PATH = '/playground';
 const DEV_PROJECT_ID = 'dev-project';

@@ -1,19 +1,16 @@
-import compress from '@fastify/compress';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { acceptCompressedBodies } from '../http/compressed-bodies.js';
+import { budgetFromHeader, DEADLINE_HEADER } from '../http/deadline-header.js';
+import { answerBodiesThatFailedEarly } from '../http/failed-body.js';
 import { admissionHook } from '../fairness/admission.js';
 import { limitRequestsPerProject } from '../fairness/project-rate-limit.js';
 import { LEARNING_HEADER, SEARCH_PATHS, SearchBodySchema, searchRouteSchema } from '../schemas/search.js';
 import { auditLine } from '../search/audit.js';
-import { budgetFromHeader, DEADLINE_HEADER } from '../waits/deadline.js';
 import { runSearch } from '../search/pipeline.js';
 import { readRequestList } from '../search/prepare.js';
 import type { Services } from '../services.js';
 import { requestTrace } from '../tracing/request-trace.js';
-import { answerBodiesThatFailedEarly } from '../failed-body.js';
-
-/** Content-Encodings a request body may have (search and feedback); any other gets 415. */
-export const REQUEST_ENCODINGS = ['gzip', 'deflate', 'br', 'identity'] as const;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -30,9 +27,7 @@ declare module 'fastify' {
 export default async function searchRoutes(app: FastifyInstance, { services }: { services: Services }): Promise<void> {
   const { config, fairShare } = services;
 
-  // A 1,000-tool list is ~800 KB of JSON sent with every search: accept it compressed. The body
-  // limit applies to the decompressed bytes, so a compression bomb gets 413.
-  await app.register(compress, { global: false, requestEncodings: [...REQUEST_ENCODINGS] });
+  await acceptCompressedBodies(app);
   await limitRequestsPerProject(app, {
     ...services,
     perMinute: config.rateLimitPerMinute,
@@ -54,7 +49,7 @@ export default async function searchRoutes(app: FastifyInstance, { services }: {
     },
   });
 
-  // One handler on two paths: /v1/catalog/search and the seed path /catalog/search (one operation).
+  // One handler on two paths: /v1/catalog/search and the unversioned path /catalog/search (one operation).
   for (const { url, operationId } of SEARCH_PATHS) {
     app.withTypeProvider<TypeBoxTypeProvider>().post(
       url,

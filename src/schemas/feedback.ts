@@ -4,8 +4,8 @@ import {
   type FeedbackRequest,
   type FeedbackResponse,
 } from '@catalog-search/core';
-import type { Config } from '../config.js';
-import { bodyTooLargeDetail } from '../errors.js';
+import type { Config } from '../config/index.js';
+import { bodyTooLargeDetail } from '../http/errors.js';
 import {
   COMMON_RESPONSE_HEADERS,
   EXAMPLE_REQUEST_ID,
@@ -14,9 +14,10 @@ import {
   retryAfterHeader,
   tooManyRequestsHeaders,
   unauthorizedHeaders,
+  unsupportedMediaTypeResponse,
 } from './responses.js';
 
-/** The versioned paths, and the seed prefix's (as /catalog/search beside /v1/catalog/search): one operation each. */
+/** The versioned paths, and the unversioned prefix's (as /catalog/search beside /v1/catalog/search): one operation each. */
 export const FEEDBACK_PATHS = [
   { url: '/v1/catalog/feedback', report: 'reportFeedback', forget: 'forgetFeedback' },
   { url: '/catalog/feedback', report: 'reportFeedbackUnversioned', forget: 'forgetFeedbackUnversioned' },
@@ -35,9 +36,9 @@ export const EXAMPLE_FEEDBACK_RESPONSE: FeedbackResponse = {
   ignored: [{ index: 2, reason: 'requestId: no recent search of this project has this id; send query' }],
 };
 
-const seedNote = (unversioned: boolean, path: string) =>
+const unversionedNote = (unversioned: boolean, path: string) =>
   unversioned
-    ? `**The seed path of \`${path}\`**: same request, response and errors; new integrations should call the /v1 path.\n\n`
+    ? `**The unversioned path of \`${path}\`**: same request, response and errors; new integrations should call the /v1 path.\n\n`
     : '';
 
 const common401 = problemResponse({
@@ -107,9 +108,11 @@ export function reportRouteSchema(operationId: (typeof FEEDBACK_PATHS)[number]['
   return {
     operationId,
     tags: ['Feedback'],
-    summary: unversioned ? 'Report tool use (seed path, same as /v1)' : 'Report which tool was used and how it went',
+    summary: unversioned
+      ? 'Report tool use (unversioned path, same as /v1)'
+      : 'Report which tool was used and how it went',
     description:
-      seedNote(unversioned, '/v1/catalog/feedback') +
+      unversionedNote(unversioned, '/v1/catalog/feedback') +
       "After `tool_discovery`, the router's agent calls one of the results with `tool_execute`: report that here, and " +
       'the project\'s later searches rank the tool higher for similar requests (its explanation then says "raised by past ' +
       'use", and `meta.learning` is `raised`). Learning is per project unless the deployment turns on shared learning ' +
@@ -172,16 +175,7 @@ export function reportRouteSchema(operationId: (typeof FEEDBACK_PATHS)[number]['
           },
         },
       }),
-      415: problemResponse({
-        description: 'The body is not `application/json`, or its `Content-Encoding` is not `gzip`, `deflate` or `br`.',
-        examples: {
-          mediaType: {
-            summary: 'Wrong content type',
-            code: 'UNSUPPORTED_MEDIA_TYPE',
-            detail: 'Send the request body as application/json.',
-          },
-        },
-      }),
+      415: unsupportedMediaTypeResponse,
       429: common429,
       503: report503,
     },
@@ -195,10 +189,10 @@ export function forgetRouteSchema(operationId: (typeof FEEDBACK_PATHS)[number]['
     operationId,
     tags: ['Feedback'],
     summary: unversioned
-      ? 'Forget what the project taught (seed path, same as /v1)'
+      ? 'Forget what the project taught (unversioned path, same as /v1)'
       : 'Forget everything the project taught',
     description:
-      seedNote(unversioned, '/v1/catalog/feedback') +
+      unversionedNote(unversioned, '/v1/catalog/feedback') +
       'Forgets every report of the project, in every replica and in Redis: its next searches rank as if it had never ' +
       'reported (no `meta.learning`). With shared learning it also withdraws the project from every association it counted ' +
       'towards: one that falls below `LEARNING_SHARED_MIN_PROJECTS` projects is no longer used for anyone.',

@@ -1,7 +1,14 @@
 // Response building blocks for route schemas. Fastify serializes each status with the schema under
 // its media type; @fastify/swagger turns the same objects into the OpenAPI responses, so what is
 // documented is what is sent.
-import { ProblemError, ProblemSchema, problemBody, type ErrorCode, type FieldError, type Problem } from '../errors.js';
+import {
+  ProblemError,
+  ProblemSchema,
+  problemBody,
+  type ErrorCode,
+  type FieldError,
+  type Problem,
+} from '../http/errors.js';
 import { API_VERSION, API_VERSION_HEADER } from './api-version.js';
 
 const PROBLEM_MEDIA_TYPE = 'application/problem+json';
@@ -106,6 +113,18 @@ export function problemResponse(options: ProblemResponseOptions) {
     },
   };
 }
+
+/** 415, the same for every route that takes a body (search, feedback: http/compressed-bodies.ts). */
+export const unsupportedMediaTypeResponse = problemResponse({
+  description: 'The body is not `application/json`, or its `Content-Encoding` is not `gzip`, `deflate` or `br`.',
+  examples: {
+    mediaType: {
+      summary: 'Wrong content type',
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      detail: 'Send the request body as application/json.',
+    },
+  },
+});
 
 export const tooManyRequestsHeaders = { ...RETRY_AFTER_HEADER, ...RATE_LIMIT_HEADERS };
 export const retryAfterHeader = RETRY_AFTER_HEADER;

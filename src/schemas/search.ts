@@ -11,8 +11,8 @@ import {
   SearchResponseSchema,
 } from '@catalog-search/core';
 import { Type } from '@sinclair/typebox';
-import type { Config } from '../config.js';
-import { bodyTooLargeDetail } from '../errors.js';
+import type { Config } from '../config/index.js';
+import { bodyTooLargeDetail } from '../http/errors.js';
 import {
   COMMON_RESPONSE_HEADERS,
   EXAMPLE_REQUEST_ID,
@@ -21,6 +21,7 @@ import {
   retryAfterHeader,
   tooManyRequestsHeaders,
   unauthorizedHeaders,
+  unsupportedMediaTypeResponse,
 } from './responses.js';
 import {
   EXAMPLE_DEGRADED_SEARCH_RESPONSE,
@@ -43,7 +44,7 @@ export const SearchBodySchema = Type.Object(
   { additionalProperties: false },
 );
 
-/** The versioned path is the one to integrate against; the seed path serves the same operation. */
+/** The versioned path is the one to integrate against; the unversioned path serves the same operation. */
 export const SEARCH_PATHS = [
   { url: '/v1/catalog/search', operationId: 'searchCatalog' },
   { url: '/catalog/search', operationId: 'searchCatalogUnversioned' },
@@ -118,13 +119,13 @@ const SearchHeadersSchema = Type.Object({
 const mib = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
 
 function describeSearch(limits: SearchLimits, operationId: string): string {
-  const seedNote =
+  const unversionedNote =
     operationId === 'searchCatalogUnversioned'
-      ? '**This is the seed path of `POST /v1/catalog/search`**: same request, response, errors and ' +
+      ? '**This is the unversioned path of `POST /v1/catalog/search`**: same request, response, errors and ' +
         'headers. It stays supported for the whole of v1; new integrations should call `/v1/catalog/search`.\n\n'
       : '';
   return (
-    seedNote +
+    unversionedNote +
     "Ranks the router's whole Available Tool List against a task and returns the best tools first, each with a " +
     'calibrated `relevance` (0–1, comparable across requests) and a short `explanation`.\n\n' +
     'The router sends its complete tool list (`tools` or `servers`), or refers to a list it sent before ' +
@@ -199,7 +200,9 @@ export function searchRouteSchema(operationId: (typeof SEARCH_PATHS)[number]['op
     operationId,
     tags: ['Search'],
     summary:
-      operationId === 'searchCatalog' ? 'Search the tool catalog' : 'Search the tool catalog (seed path, same as /v1)',
+      operationId === 'searchCatalog'
+        ? 'Search the tool catalog'
+        : 'Search the tool catalog (unversioned path, same as /v1)',
     description: describeSearch(limits, operationId),
     security: [{ bearerAuth: [] }],
     headers: SearchHeadersSchema,
@@ -302,16 +305,7 @@ export function searchRouteSchema(operationId: (typeof SEARCH_PATHS)[number]['op
           },
         },
       }),
-      415: problemResponse({
-        description: 'The body is not `application/json`, or its `Content-Encoding` is not `gzip`, `deflate` or `br`.',
-        examples: {
-          mediaType: {
-            summary: 'Wrong content type',
-            code: 'UNSUPPORTED_MEDIA_TYPE',
-            detail: 'Send the request body as application/json.',
-          },
-        },
-      }),
+      415: unsupportedMediaTypeResponse,
       429: problemResponse({
         description: 'This project has used up its searches for the current minute; retry after `Retry-After` seconds.',
         headers: tooManyRequestsHeaders,

@@ -16,7 +16,7 @@ import {
   type PreparedSearch,
   type SearchEnvelope,
 } from '@catalog-search/core';
-import { ProblemError, type FieldError } from '../errors.js';
+import { ProblemError, type FieldError } from '../http/errors.js';
 import {
   referencedList,
   registeredList,

@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { EmbeddingsConfig } from '../config.js';
+import type { EmbeddingsConfig } from '../config/index.js';
 import { createEmbeddedSource } from './embedded-source.js';
 import { createEndpointSource } from './endpoint-source.js';
 import { VectorProvider, type VectorProviderOptions } from './vector-provider.js';
-import { originOf } from '../url-origin.js';
+import { originOf } from '../logging/url-origin.js';
 
 /** What the provider gets from the app: the cache budget, Redis when configured, a vector-cache counter. */
 type VectorProviderDeps = Pick<VectorProviderOptions, 'memory' | 'shared' | 'onLookup'>;

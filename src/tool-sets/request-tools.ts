@@ -1,5 +1,5 @@
 import { TOOL_SET_ID_PATTERN, type ToolList } from '@catalog-search/core';
-import { ProblemError } from '../errors.js';
+import { ProblemError } from '../http/errors.js';
 import type { ToolSetStore } from './tool-set-store.js';
 
 /** A request's tool list, as sent or as referred to. */

@@ -1,4 +1,4 @@
-import type { TracingConfig } from '../config.js';
+import type { TracingConfig } from '../config/index.js';
 import type { Tracing } from './spans.js';
 
 /**

@@ -11,7 +11,7 @@ interface WaitBounds {
 /**
  * The work's value, or `undefined` once a bound is reached, whichever comes first. A failure before
  * then is passed on; a later one is ignored. The timer is cleared as soon as the wait ends and lives
- * in Node's timer list, so no garbage collection can lose it (docs/performance.md#deadlines-and-gc).
+ * in Node's timer list, so no garbage collection can lose it (docs/performance.md#deadlines-and-the-garbage-collector).
  */
 export function boundedWait<T>(work: Promise<T>, bounds: WaitBounds): Promise<T | undefined> {
   const { signal, ms } = bounds;

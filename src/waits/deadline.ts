@@ -1,26 +1,9 @@
 import { abortAfter, type AbortAfter } from './abort-after.js';
-import { ProblemError } from '../errors.js';
 
 /**
- * A search's time budget: SEARCH_DEADLINE_MS, lowered by the client's X-Search-Deadline-Ms (its
- * remaining budget) when that is smaller. The clock starts when the request arrived.
- */
-export const DEADLINE_HEADER = 'x-search-deadline-ms';
-
-export function budgetFromHeader(header: string | string[] | undefined, configuredMs: number): number {
-  if (header === undefined) return configuredMs;
-  const value = Array.isArray(header) ? header.join(',') : header.trim();
-  if (!/^\d{1,9}$/.test(value) || Number(value) < 1) {
-    throw new ProblemError('INVALID_REQUEST', 'X-Search-Deadline-Ms must be a positive integer (milliseconds).', {
-      errors: [{ field: 'X-Search-Deadline-Ms', message: 'must be a positive integer (milliseconds)' }],
-    });
-  }
-  return Math.min(Number(value), configuredMs);
-}
-
-/**
- * The one deadline of a search, handed to every stage. Monotonic (`performance.now()`), so a wall
- * clock step cannot stretch or cut it.
+ * The one deadline of a search, handed to every stage: its budget (SEARCH_DEADLINE_MS, lowered by the
+ * client's X-Search-Deadline-Ms: http/deadline-header.ts) from when the request arrived. Monotonic
+ * (`performance.now()`), so a wall clock step cannot stretch or cut it.
  */
 export interface Deadline {
   /** When the answer must be sent, in `performance.now()` milliseconds. */

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createJwksResolver, type DecodedToken, type JwksResolverOptions } from '../../src/auth/jwks-resolver.js';
-import { ASYMMETRIC_ALGORITHMS } from '../../src/config.js';
-import { ProblemError } from '../../src/errors.js';
+import { ASYMMETRIC_ALGORITHMS } from '../../src/config/index.js';
+import { ProblemError } from '../../src/http/errors.js';
 import { JwksServer, newSigningKey, signWith, type SigningKey } from '../helpers/jwks-server.js';
 
 /** The JWKS key source on a real loopback JWKS server: whole sets, throttled refetches, stale-while-refresh. */

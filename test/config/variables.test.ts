@@ -7,7 +7,7 @@ import {
   renderEnvExample,
   replaceBetweenMarkers,
 } from '../../scripts/config-reference.js';
-import { ConfigError, parseConfig, type Env } from '../../src/config.js';
+import { ConfigError, parseConfig, type Env } from '../../src/config/index.js';
 import { VARIABLES, type Variable } from '../../src/config/variables.js';
 
 const docs = readFileSync(new URL('../../docs/configuration.md', import.meta.url), 'utf8');

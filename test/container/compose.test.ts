@@ -91,7 +91,7 @@ describe('docker compose up', () => {
         body: JSON.stringify(body),
       });
     const full = (await (await search(sampleSearch)).json()) as { meta: { toolSet: string } };
-    const restart = await runCompose(['restart', 'catalog-search']);
+    const restart = await runCompose!(['restart', 'catalog-search']);
     expect(restart.code, restart.stderr).toBe(0);
     await waitForOk(`${baseUrl}/readyz`, 30_000);
     const byReference = await search({ query: sampleSearch.query, toolSet: full.meta.toolSet });

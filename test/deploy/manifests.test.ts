@@ -16,7 +16,7 @@ import { Service } from 'kubernetes-models/v1/Service';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { buildApp } from '../../src/app.js';
-import { parseConfig, type Env } from '../../src/config.js';
+import { parseConfig, type Env } from '../../src/config/index.js';
 
 const BASE = new URL('../../deploy/base/', import.meta.url);
 const SECRET_TEMPLATE = 'secret.template.yaml';
@@ -198,7 +198,7 @@ describe('deploy/base manifests', () => {
     };
     const { config, read } = parseConfigRecordingReads(env);
     for (const name of [...Object.keys(configMap.data), ...Object.keys(secretTemplate.stringData)]) {
-      expect(read, `${name} is read by src/config.ts`).toContain(name);
+      expect(read, `${name} is read by src/config/index.ts`).toContain(name);
     }
     expect(config.production).toBe(true);
     expect(config.port).toBe(container.ports[0].containerPort);
@@ -447,7 +447,7 @@ describe('.env.example', () => {
   it('documents only variables the service reads, including every variable the ConfigMap sets', () => {
     const { read } = parseConfigRecordingReads(everythingOn);
     for (const { name } of assignments) {
-      if (!composeOnly.includes(name)) expect(read, `${name} is read by src/config.ts`).toContain(name);
+      if (!composeOnly.includes(name)) expect(read, `${name} is read by src/config/index.ts`).toContain(name);
     }
     const documented = assignments.map((a) => a.name);
     for (const name of Object.keys(configMap.data)) expect(documented).toContain(name);

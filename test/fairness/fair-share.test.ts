@@ -7,7 +7,7 @@ import { startApp, testConfig } from '../helpers/app.js';
 import { bearer } from '../helpers/tokens.js';
 import { sampleTools } from '../fixtures/tools.js';
 import { FairShare, WORK_PER_CPU_MS, type SearchSlot } from '../../src/fairness/fair-share.js';
-import type { ProblemError } from '../../src/errors.js';
+import type { ProblemError } from '../../src/http/errors.js';
 import { searchAs } from '../helpers/search.js';
 
 async function search(

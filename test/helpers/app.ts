@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppDeps } from '../../src/app.js';
-import { parseConfig, type AuthConfig, type Config, type Env } from '../../src/config.js';
+import { parseConfig, type AuthConfig, type Config, type Env } from '../../src/config/index.js';
 
 export const TEST_SECRET = 'test-secret-that-is-at-least-32-bytes-long!!';
 

@@ -1,4 +1,4 @@
-// The one search call of the tests: POST /v1/catalog/search (or the seed path) over real HTTP with a
+// The one search call of the tests: POST /v1/catalog/search (or the unversioned path) over real HTTP with a
 // project's token. Tests about the raw HTTP exchange (streamed bodies, aborted sockets) keep their own fetch.
 import { testToken } from './tokens.js';
 
@@ -7,7 +7,7 @@ export interface SearchAsOptions {
   projectId?: string;
   /** A token to send instead of one for `projectId`; `null` sends no Authorization header. */
   token?: string | null;
-  /** `/v1/catalog/search` (default) or the unversioned seed path `/catalog/search`. */
+  /** `/v1/catalog/search` (default) or the unversioned path `/catalog/search`. */
   path?: '/v1/catalog/search' | '/catalog/search';
   /** Sent as the x-search-deadline-ms header. */
   deadlineMs?: number;

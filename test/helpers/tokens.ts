@@ -1,5 +1,5 @@
 import { createHmac, createPrivateKey, sign, type KeyObject } from 'node:crypto';
-import type { JwtAlgorithm } from '../../src/config.js';
+import type { JwtAlgorithm } from '../../src/config/index.js';
 import { TEST_SECRET } from './app.js';
 
 /**

@@ -1,7 +1,7 @@
-// Relative links in the READMEs and docs/ point at files and headings of this repository; moving a
-// file or renaming a heading breaks them silently. The checker runs on a small planted tree (each
-// broken link must be reported) and on the real documents (nothing), so it cannot pass by reading
-// nothing.
+// Relative links in the READMEs (the folders' included) and docs/, and the docs/*.md references of code
+// comments (src/, packages/*/src), point at files and headings of this repository; moving a file or
+// renaming a heading breaks them silently. The checker runs on a small planted tree (each broken link
+// must be reported) and on the real documents and code (nothing), so it cannot pass by reading nothing.
 import {
   existsSync,
   mkdirSync,
@@ -57,20 +57,45 @@ function brokenLinks(baseDir: string, files: string[]): { broken: string[]; chec
   return { broken: broken.sort(), checked };
 }
 
-/** README.md, docs/*.md and the other documents people read, as paths under `baseDir`. */
-function documents(baseDir: string): string[] {
+/** Every `docs/<file>.md#anchor` a code comment of `files` names (from the repository root) that does not exist. */
+function brokenCodeReferences(baseDir: string, files: string[]): { broken: string[]; checked: number } {
+  const broken: string[] = [];
+  let checked = 0;
+  for (const file of files) {
+    for (const [target = ''] of readFileSync(join(baseDir, file), 'utf8').matchAll(
+      /\bdocs\/[\w.-]+\.md(?:#[\w-]+)?/g,
+    )) {
+      checked += 1;
+      const [path = '', anchor] = target.split('#', 2);
+      const linked = join(baseDir, path);
+      if (!existsSync(linked)) broken.push(`${file}: ${target} (no such file)`);
+      else if (anchor && !anchorsOf(linked).has(anchor)) broken.push(`${file}: ${target} (no such heading)`);
+    }
+  }
+  return { broken: broken.sort(), checked };
+}
+
+/** The files under `baseDir` whose names end in `suffix`, as paths under it (dependencies and builds left out). */
+function filesEndingIn(baseDir: string, suffix: string): string[] {
   const found: string[] = [];
   const walk = (dir: string) => {
     for (const name of readdirSync(dir)) {
       if (name === 'node_modules' || name === 'dist' || name.startsWith('.')) continue;
       const path = join(dir, name);
       if (statSync(path).isDirectory()) walk(path);
-      else if (name.endsWith('.md')) found.push(relative(baseDir, path));
+      else if (name.endsWith(suffix)) found.push(relative(baseDir, path));
     }
   };
   walk(baseDir);
   return found.sort();
 }
+
+/** README.md (every folder's), docs/*.md and the other documents people read, as paths under `baseDir`. */
+const documents = (baseDir: string): string[] => filesEndingIn(baseDir, '.md');
+
+/** The code of src/ and packages/*\/src, as paths under `baseDir`. */
+const code = (baseDir: string): string[] =>
+  filesEndingIn(baseDir, '.ts').filter((file) => /^(src|packages\/[^/]+\/src)\//.test(file));
 
 const made: string[] = [];
 afterAll(() => {
@@ -111,6 +136,23 @@ describe('relative links in the documents', () => {
     });
   });
 
+  it("reports a code comment's reference to a missing document or heading", () => {
+    const dir = fixtureTree({
+      'docs/api.md': '# API\n\n## Errors\n',
+      'src/routes/search.ts': '// See docs/api.md#errors, docs/api.md#old-name and docs/gone.md.\nexport {};\n',
+      'packages/core/src/rank.ts': '/** As docs/api.md says (docs/api.md#nowhere). */\nexport {};\n',
+      'test/x.test.ts': '// docs/not-read.md: tests are not read\n',
+    });
+    expect(brokenCodeReferences(dir, code(dir))).toEqual({
+      broken: [
+        'packages/core/src/rank.ts: docs/api.md#nowhere (no such heading)',
+        'src/routes/search.ts: docs/api.md#old-name (no such heading)',
+        'src/routes/search.ts: docs/gone.md (no such file)',
+      ],
+      checked: 5,
+    });
+  });
+
   it('slugs headings as GitHub does (code marks, punctuation, repeats)', () => {
     const dir = fixtureTree({
       'a.md': '# Learning from use: POST /v1/catalog/feedback\n## `meta.skipped`\n## Same\n## Same\n',
@@ -125,8 +167,18 @@ describe('relative links in the documents', () => {
 
   it('finds every link of the READMEs and docs/ in place', () => {
     const files = documents(root);
-    expect(files).toEqual(expect.arrayContaining(['README.md', 'docs/development.md', 'packages/client/README.md']));
+    expect(files).toEqual(
+      expect.arrayContaining(['README.md', 'docs/development.md', 'packages/client/README.md', 'src/search/README.md']),
+    );
     const { broken, checked } = brokenLinks(root, files);
+    expect(broken).toEqual([]);
+    expect(checked).toBeGreaterThan(50);
+  });
+
+  it('finds every docs/ reference of the code comments in place', () => {
+    const files = code(root);
+    expect(files).toEqual(expect.arrayContaining(['src/app.ts', 'packages/core/src/index.ts']));
+    const { broken, checked } = brokenCodeReferences(root, files);
     expect(broken).toEqual([]);
     expect(checked).toBeGreaterThan(50);
   });

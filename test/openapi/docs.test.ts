@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { ConfigError, parseConfig } from '../../src/config.js';
+import { ConfigError, parseConfig } from '../../src/config/index.js';
 import { testConfig } from '../helpers/app.js';
 
 /** /docs, /openapi.json and /openapi.yaml: served by default, all gone with DOCS_ENABLED=false. */

@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SearchResponse } from '@catalog-search/core';
-import { parseConfig } from '../../src/config.js';
+import { parseConfig } from '../../src/config/index.js';
 import { LocalLedger, MAX_CONTRIBUTIONS_PER_PROJECT, type SharedLedger } from '../../src/learning/shared-ledger.js';
 import { RedisLedger } from '../../src/learning/shared-ledger-redis.js';
 import { associationId, SharedModel } from '../../src/learning/shared-model.js';

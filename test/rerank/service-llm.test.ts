@@ -1,7 +1,7 @@
 // The LLM stage inside the real service, end to end: real HTTP to the service, signed tokens, the
 // real openai SDK talking to the OpenAI-compatible double.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Config } from '../../src/config.js';
+import type { Config } from '../../src/config/index.js';
 import { startApp, testConfig, type RunningApp } from '../helpers/app.js';
 import { promptCandidates, startOpenAITestServer, type OpenAITestServer } from '../helpers/openai-test-server.js';
 import { everydayTools } from '../fixtures/tools.js';

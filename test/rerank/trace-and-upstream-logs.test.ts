@@ -1,7 +1,7 @@
 // W3C trace context carried from a search to its model call and into the audit line; model
 // failures logged at warn with their cause, at most once per cause every 10 s.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Config } from '../../src/config.js';
+import type { Config } from '../../src/config/index.js';
 import { startApp, testConfig, type RunningApp } from '../helpers/app.js';
 import { startOpenAITestServer, type OpenAITestServer } from '../helpers/openai-test-server.js';
 import { everydayTools } from '../fixtures/tools.js';

@@ -3,7 +3,7 @@
 // header it relies on, X-Learning: off. (test/browser/playground.test.ts drives the page in Chromium.)
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig, withDevelopmentKey, type Config } from '../../src/config.js';
+import { parseConfig, withDevelopmentKey, type Config } from '../../src/config/index.js';
 import { sampleRequest } from '../fixtures/tools.js';
 import { startApp, TEST_SECRET, testConfig, type RunningApp } from '../helpers/app.js';
 import { searchAs } from '../helpers/search.js';

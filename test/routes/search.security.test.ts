@@ -2,7 +2,7 @@ import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { algorithmsForKey, ASYMMETRIC_ALGORITHMS, type AuthConfig } from '../../src/config.js';
+import { algorithmsForKey, ASYMMETRIC_ALGORITHMS, type AuthConfig } from '../../src/config/index.js';
 import { startApp, testConfig, type RunningApp } from '../helpers/app.js';
 import { searchAs } from '../helpers/search.js';
 import { bearer, claims, nowSec, type TestAlg, testToken } from '../helpers/tokens.js';

@@ -3,7 +3,7 @@
 // failing endpoint degrades to the lexical answer, named in meta.semantic.
 import type { SearchResponse, ToolInfo } from '@catalog-search/core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Config } from '../../src/config.js';
+import type { Config } from '../../src/config/index.js';
 import { startApp, testConfig, type RunningApp } from '../helpers/app.js';
 import { startOpenAITestServer, promptCandidates, type OpenAITestServer } from '../helpers/openai-test-server.js';
 import { searchAs } from '../helpers/search.js';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '../../src/config.js';
+import { parseConfig } from '../../src/config/index.js';
 import { startTracing } from '../../src/tracing/index.js';
 import { startApp, testConfig, type RunningApp } from '../helpers/app.js';
 import { startOpenAITestServer, type OpenAITestServer } from '../helpers/openai-test-server.js';

@@ -49,8 +49,8 @@ describe('streamed request bodies', () => {
 
   it('a Request that ignores duplex, turns the stream into text, or is missing fails the feature test', () => {
     class IgnoresDuplex extends Request {
-      constructor(url: string, init: RequestInit) {
-        super(url, { method: init.method, body: 'text' });
+      constructor(input: RequestInfo | URL, init?: RequestInit) {
+        super(input, { method: init?.method, body: 'text' });
       }
     }
     class StreamAsText {

@@ -24,7 +24,7 @@ export {
   DEFAULT_MAX_CONTEXT_CHARS,
   DEFAULT_MAX_QUERY_CHARS,
   RANKED_QUERY_CHARS,
-} from './request/text-length.js';
+} from './text/text-length.js';
 export { inspectNesting, MAX_NESTING_DEPTH } from './request/nesting-depth.js';
 export {
   countTools,

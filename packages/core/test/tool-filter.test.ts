@@ -143,18 +143,14 @@ describe('filter', () => {
       ],
     });
     // The same rules on a short name run.
-    expect(runToolNameRules(rules, [{ toolKey: 's:ab', toolName: 'ab', serverName: 'S' }], 60_000)).toEqual({
+    expect(runToolNameRules(rules, [{ toolKey: 's:ab', toolName: 'ab' }], 60_000)).toEqual({
       ok: true,
       passes: Uint8Array.from([1]),
     });
     // 64 server globs on long names are far from the bound.
     const globs = Array.from({ length: 64 }, (_, i) => `server${i}:*`);
     expect(
-      runToolNameRules(
-        globs,
-        [{ toolKey: `server1:${'x'.repeat(200)}`, toolName: 'x'.repeat(200), serverName: 'S' }],
-        60_000,
-      ),
+      runToolNameRules(globs, [{ toolKey: `server1:${'x'.repeat(200)}`, toolName: 'x'.repeat(200) }], 60_000),
     ).toMatchObject({ ok: true });
   });
 

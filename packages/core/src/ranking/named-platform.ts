@@ -1,4 +1,4 @@
-import { codePointPrefix, RANKED_QUERY_CHARS } from '../request/text-length.js';
+import { codePointPrefix, RANKED_QUERY_CHARS } from '../text/text-length.js';
 import { analyzeQuery } from '../text/tokenize.js';
 import { vocabulary } from '../text/vocabulary.js';
 import type { Corpus } from './corpus.js';

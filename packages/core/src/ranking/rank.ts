@@ -6,7 +6,7 @@ import { favourNamedPlatforms } from './named-platform.js';
 import { scoreSubQuery, type SubQueryResult } from './score-query.js';
 import { useVocabulary, vocabulary } from '../text/vocabulary.js';
 import type { ToolInfo } from '../schemas.js';
-import { codePointPrefix, RANKED_QUERY_CHARS } from '../request/text-length.js';
+import { codePointPrefix, RANKED_QUERY_CHARS } from '../text/text-length.js';
 import type { RankedTool, RankInput, RankOptions } from './types.js';
 
 /**

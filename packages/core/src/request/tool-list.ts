@@ -1,7 +1,7 @@
 import { MAX_NAME_CHARS, MAX_SKIPPED_LISTED, type SkippedTool, type ToolInfo } from '../schemas.js';
 import { inspectNesting, MAX_NESTING_DEPTH, withoutPoisonKeys } from './nesting-depth.js';
 import { sameJson } from '../tool-sets/same-json.js';
-import { exceedsCodePoints } from './text-length.js';
+import { exceedsCodePoints } from '../text/text-length.js';
 
 /**
  * Strict envelope, lenient tools. Routers build the tool list from whatever third-party MCP servers

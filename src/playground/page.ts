@@ -1,4 +1,4 @@
-// The playground's page, style and script (served by playground.ts). Plain HTML, CSS and browser
+// The playground's page, style and script (served by routes/playground.ts). Plain HTML, CSS and browser
 // JavaScript, no framework and nothing fetched from elsewhere, so it works offline. Kept as strings so
 // that the build and the image need no copy step. test/browser/playground.test.ts drives it in Chromium.
 

@@ -1,8 +1,8 @@
 import { SearchEnvelopeSchema } from '@catalog-search/core';
 import { describe, expect, it } from 'vitest';
-import { boundedValidatorCompiler } from '../src/schema-validator.js';
-import { testConfig } from './helpers/app.js';
-import { buildApp } from '../src/app.js';
+import { boundedValidatorCompiler } from '../../src/http/schema-validator.js';
+import { testConfig } from '../helpers/app.js';
+import { buildApp } from '../../src/app.js';
 
 describe('request validation', () => {
   it('collects at most 20 errors however many the body has (TypeBoxValidatorCompiler collected all: +659 MB for a 4 MB body)', () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEVELOPMENT_KEY_FILE, developmentKey } from '../src/development-key.js';
+import { DEVELOPMENT_KEY_FILE, developmentKey } from '../../src/auth/development-key.js';
 
 // The development server's key survives a restart (the tokens it printed keep working); a junk or
 // unwritable file never stops it from starting.

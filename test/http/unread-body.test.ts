@@ -4,8 +4,8 @@
 // the connection after the answer instead.
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startApp, testConfig, type RunningApp } from './helpers/app.js';
-import { testToken } from './helpers/tokens.js';
+import { startApp, testConfig, type RunningApp } from '../helpers/app.js';
+import { testToken } from '../helpers/tokens.js';
 
 const REQUEST_TIMEOUT_MS = 8_000;
 /** The service as deployed: per-project admission on (it reads the body through a metered stream), a long request timeout. */

@@ -46,6 +46,6 @@ function readKey(file: string): string | undefined {
 
 /** From src/ (tsx) or dist/src/ (npm start) up to the directory with the package manifest. */
 function repositoryRoot(): string {
-  const candidates = ['..', '../..'].map((up) => fileURLToPath(new URL(`${up}/`, import.meta.url)));
+  const candidates = ['../..', '../../..'].map((up) => fileURLToPath(new URL(`${up}/`, import.meta.url)));
   return candidates.find((dir) => existsSync(join(dir, 'package.json'))) ?? process.cwd();
 }

@@ -1,10 +1,10 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, testConfig, type RunningApp } from './helpers/app.js';
-import { startTestRedis, type TestRedis } from './helpers/redis-server.js';
-import { searchAs } from './helpers/search.js';
-import { bearer } from './helpers/tokens.js';
-import { sampleTools } from './fixtures/tools.js';
+import { startApp, testConfig, type RunningApp } from '../helpers/app.js';
+import { startTestRedis, type TestRedis } from '../helpers/redis-server.js';
+import { searchAs } from '../helpers/search.js';
+import { bearer } from '../helpers/tokens.js';
+import { sampleTools } from '../fixtures/tools.js';
 
 // With Redis, the per-project rate limit (the routes' last preParsing hook) waits on a Redis round trip
 // after the body's decompressor is set up: a body that fails to decompress can fail during that wait,
