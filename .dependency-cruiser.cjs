@@ -23,6 +23,8 @@ const serviceRoot = ['app.ts', 'server.ts', 'services.ts'];
 
 // packages/core/src/, bottom first.
 const coreLayers = [
+  // Helpers that import nothing: bounded waits (service and client), rounding.
+  ['numbers', 'waits'],
   ['schemas.ts'],
   // Wire schemas of feedback, tool-set ids, the languages' scripts and registry.
   ['feedback-schemas.ts', 'languages', 'tool-sets'],

@@ -106,7 +106,7 @@ export function createServices(config: Readonly<Config>, deps: ServiceDeps, log:
     log.info('semantic stage off: searches rank by words only (meta.semantic "off"); EMBEDDINGS=on turns it on');
 
   // `filter.tools` rules run in a worker thread, never on the event loop (fairness/filter-rule-pool.ts).
-  const toolNames = new FilterRulePool();
+  const filterRules = new FilterRulePool();
   return {
     config,
     search: config.search,
@@ -114,7 +114,7 @@ export function createServices(config: Readonly<Config>, deps: ServiceDeps, log:
     metrics,
     shared,
     toolSets,
-    toolNames,
+    filterRules,
     // Per project: searches worked on and waiting at once, work (tools × sub-queries) and bytes per minute.
     fairShare: new FairShare(config.fairShare, { onRefused: (limit) => metrics.costLimited.inc({ limit }) }),
     // Reports have a work budget of their own, of the searches' size, so they never take a project's searches away.
@@ -132,13 +132,13 @@ export function createServices(config: Readonly<Config>, deps: ServiceDeps, log:
           memory,
           shared,
           keys: termKeysFor(config.feedback.secret, config.auth?.key),
-          lists: (projectId, toolSet) => toolSets!.resolve(projectId, toolSet),
+          lists: toolSets,
         })
       : undefined,
     ready: async () => semantic?.ready(),
     loading: () => semantic?.loading(),
     close: async () => {
-      await Promise.all([toolNames.close(), semantic?.provider.close()]);
+      await Promise.all([filterRules.close(), semantic?.provider.close()]);
       shared?.redis.disconnect();
     },
   };

@@ -1,4 +1,4 @@
-import { capRelevanceDownTheList, type RankedTool, type ToolInfo } from '@catalog-search/core';
+import { capRelevanceDownTheList, round3, type RankedTool, type ToolInfo } from '@catalog-search/core';
 import type { LearnedBoost } from './project-model.js';
 import { WordSupport } from './shared-guards.js';
 
@@ -254,7 +254,7 @@ class LearnedMatch implements RankedTool {
     private readonly heldUnnamed = false,
   ) {
     this.score = sum;
-    this.relevance = Math.round(Math.min(1, sum) * 1000) / 1000;
+    this.relevance = round3(Math.min(1, sum));
   }
 
   get status(): LearningStatus {

@@ -16,8 +16,13 @@ import type { ReportedUse } from './project-model.js';
  */
 type ReportResult = { stored: true; answer: FeedbackResponse } | { stored: false };
 
-/** The lists a project searched, by tool-set id (the tool-set store): how a report's toolKey is told by content. */
-type ListResolver = (projectId: string, toolSet: string) => Promise<readonly ToolInfo[] | undefined>;
+/**
+ * The lists a project searched, by tool-set id: how a report's toolKey is told by content. The
+ * tool-set store (src/tool-sets/tool-set-store.ts) is the one services.ts passes.
+ */
+interface SearchedLists {
+  resolve(projectId: string, toolSet: string): Promise<readonly ToolInfo[] | undefined>;
+}
 
 /**
  * Learning from use: the router reports which tool its agent used for a search and how it went
@@ -30,13 +35,13 @@ export class Learning {
   readonly #log: ReportLog;
   readonly #keys: TermKeys;
   readonly #shared: SharedLearning | undefined;
-  readonly #lists: ListResolver | undefined;
+  readonly #lists: SearchedLists | undefined;
   readonly #searchTtlMs: number;
 
   constructor(
     config: Readonly<Config['feedback']>,
     private readonly maxQueryChars: number,
-    deps: { memory: MemoryBudget; shared?: SharedStore | undefined; keys: TermKeys; lists?: ListResolver | undefined },
+    deps: { memory: MemoryBudget; shared?: SharedStore | undefined; keys: TermKeys; lists?: SearchedLists | undefined },
   ) {
     this.#keys = deps.keys;
     this.#lists = deps.lists;
@@ -179,7 +184,7 @@ export class Learning {
     for (const { list, usage } of reports) {
       let tools = byList.get(list);
       if (tools === undefined) {
-        tools = (this.#lists?.(projectId, list) ?? Promise.resolve(undefined)).then((found) =>
+        tools = (this.#lists?.resolve(projectId, list) ?? Promise.resolve(undefined)).then((found) =>
           found === undefined ? undefined : new Map(found.map((tool) => [tool.toolKey, tool])),
         );
         byList.set(list, tools);

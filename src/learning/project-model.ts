@@ -63,8 +63,8 @@ interface ToolBag {
 const MAX_TERMS_PER_TOOL = 256;
 /**
  * Terms in fewer than this share of a tool's reports add nothing: one stray report in ten is noise.
- * Swept 0.1–0.3 (eval --feedback): 0.1 gained most on ToolLens (+0.200 vs +0.181 at 0.3, clean) and
- * lost nothing elsewhere.
+ * Swept 0.1–0.3 (eval --feedback): 0.1 gained most on ToolLens and lost nothing elsewhere (figures:
+ * docs/ranking.md#learning-from-use).
  */
 const MIN_TERM_SHARE = 0.1;
 /**

@@ -125,79 +125,22 @@ export class MemoryBudget {
   cache<V>(name: string, options: CacheOptions<V>): ProjectCache<V> {
     if (this.#byCache.has(name)) throw new Error(`MemoryBudget: a cache named "${name}" exists already`);
     this.#byCache.set(name, 0);
-    const prefix = `${name}\u0000`;
-    const onRemove = options.onRemove as Held['onRemove'];
-    const ttl = options.ttlMs;
-    const maxEntries = options.maxEntriesPerProject;
-    // Keys written per project, oldest first, when the cache has a count limit.
-    const written = maxEntries === undefined ? undefined : new Map<string, Set<string>>();
-    const countWrite = (projectId: string, key: string) => {
-      if (written === undefined || maxEntries === undefined) return;
-      let keys = written.get(projectId);
-      if (keys === undefined) written.set(projectId, (keys = new Set()));
-      keys.delete(key);
-      keys.add(key);
-      while (keys.size > maxEntries) {
-        const oldest = keys.values().next().value!;
-        keys.delete(oldest);
-        this.#projects.get(projectId)?.delete(oldest);
-      }
-      // Keys of entries the budget evicted are pruned here, so the lists stay bounded by the count limit.
-      if (written.size > 2 * this.#projects.size + 16) {
-        for (const projectId of written.keys()) if (!this.#projects.has(projectId)) written.delete(projectId);
-      }
-    };
-    // Entries in order of use, oldest first, when the cache has a byte limit of its own below the
-    // budget (one at or above it never binds first, and the list costs time on every lookup:
-    // docs/performance.md#the-memory-budgets-lookups). An entry leaves the list whenever it leaves the
-    // cache (untrack).
-    const maxBytes = options.maxBytes !== undefined && options.maxBytes < this.maxBytes ? options.maxBytes : undefined;
-    const used = maxBytes === undefined ? undefined : new Map<string, { projectId: string; key: string }>();
-    const untrack =
-      used === undefined ? undefined : (projectId: string, key: string) => used.delete(`${projectId}\u0000${key}`);
-    const touch = (projectId: string, key: string) => {
-      if (used === undefined) return;
-      const at = `${projectId}\u0000${key}`;
-      used.delete(at);
-      used.set(at, { projectId, key });
-    };
-    const keepWithinBytes = () => {
-      if (used === undefined || maxBytes === undefined) return;
-      for (const [at, { projectId, key }] of used) {
-        if ((this.#byCache.get(name) ?? 0) <= maxBytes) return;
-        used.delete(at);
-        this.#projects.get(projectId)?.delete(key);
-      }
-    };
-    const heldKey = (key: string) => (prefix + key) as HeldKey;
-    const getHeld = (projectId: string, key: HeldKey) => {
-      const value = this.#projects.get(projectId)?.get(key)?.value as V | undefined;
-      if (value !== undefined) touch(projectId, key);
-      return value;
-    };
-    return {
-      name,
-      get: (projectId, key) => getHeld(projectId, heldKey(key)),
-      heldKey,
-      getHeld,
-      set: (projectId, key, value) => {
-        const size = ENTRY_OVERHEAD_BYTES + stringBytes(prefix) + stringBytes(key) + options.sizeOf(value);
-        if (maxBytes !== undefined && size > maxBytes) return false;
-        const held = this.#set(projectId, prefix + key, { cache: name, value, size, onRemove, untrack }, ttl);
-        if (held) {
-          countWrite(projectId, prefix + key);
-          touch(projectId, prefix + key);
-          keepWithinBytes();
-        }
-        return held;
-      },
-      delete: (projectId, key) => {
-        const partition = this.#projects.get(projectId);
-        partition?.delete(prefix + key);
-        if (partition?.size === 0) this.#projects.delete(projectId);
-      },
-    };
+    return new BudgetCache<V>(name, options, this.#entries, this.maxBytes);
   }
+
+  /** What the budget's caches reach of it (BudgetEntries). */
+  readonly #entries: BudgetEntries = {
+    partition: (projectId) => this.#projects.get(projectId),
+    projectCount: () => this.#projects.size,
+    hasProject: (projectId) => this.#projects.has(projectId),
+    write: (projectId, key, held, ttl) => this.#set(projectId, key, held, ttl),
+    delete: (projectId, key) => {
+      const partition = this.#projects.get(projectId);
+      partition?.delete(key);
+      if (partition?.size === 0) this.#projects.delete(projectId);
+    },
+    cacheBytes: (name) => this.#byCache.get(name) ?? 0,
+  };
 
   /** Bytes held for one project (all caches). */
   projectBytes(projectId: string): number {
@@ -273,5 +216,138 @@ export class MemoryBudget {
       while (partition.calculatedSize > level && partition.size > 0 && this.#used > target) partition.pop();
     }
     for (const [projectId, partition] of this.#projects) if (partition.size === 0) this.#projects.delete(projectId);
+  }
+}
+
+/** What a cache reaches of its budget: the projects' entries, and writing one against the budget. */
+interface BudgetEntries {
+  partition(projectId: string): LRUCache<string, Held> | undefined;
+  projectCount(): number;
+  hasProject(projectId: string): boolean;
+  write(projectId: string, key: string, held: Held, ttl: number | undefined): boolean;
+  /** Deletes the entry, and the project's partition once it is empty. */
+  delete(projectId: string, key: string): void;
+  /** Bytes the named cache holds (all projects). */
+  cacheBytes(name: string): number;
+}
+
+/**
+ * One named cache of the budget: its keys are prefixed with its name, so caches share each project's
+ * partition without clashing. A count limit (WriteOrder) and a byte limit of its own (UseOrder) are
+ * kept only by the caches that have one.
+ */
+class BudgetCache<V> implements ProjectCache<V> {
+  readonly #prefix: string;
+  readonly #writes: WriteOrder | undefined;
+  readonly #uses: UseOrder | undefined;
+
+  constructor(
+    readonly name: string,
+    private readonly options: CacheOptions<V>,
+    private readonly entries: BudgetEntries,
+    budgetBytes: number,
+  ) {
+    this.#prefix = `${name}\u0000`;
+    const { maxEntriesPerProject, maxBytes } = options;
+    this.#writes = maxEntriesPerProject === undefined ? undefined : new WriteOrder(maxEntriesPerProject, entries);
+    // A byte limit at or above the budget never binds first, and its list costs time on every lookup
+    // (docs/performance.md#the-memory-budgets-lookups).
+    this.#uses = maxBytes !== undefined && maxBytes < budgetBytes ? new UseOrder(name, maxBytes, entries) : undefined;
+  }
+
+  // Arrow functions: callers may pass these on unbound (as they could the closures before).
+  readonly heldKey = (key: string): HeldKey => (this.#prefix + key) as HeldKey;
+
+  readonly get = (projectId: string, key: string): V | undefined => this.getHeld(projectId, this.heldKey(key));
+
+  readonly getHeld = (projectId: string, key: HeldKey): V | undefined => {
+    const value = this.entries.partition(projectId)?.get(key)?.value as V | undefined;
+    if (value !== undefined) this.#uses?.touch(projectId, key);
+    return value;
+  };
+
+  readonly set = (projectId: string, key: string, value: V): boolean => {
+    const { options } = this;
+    const size = ENTRY_OVERHEAD_BYTES + stringBytes(this.#prefix) + stringBytes(key) + options.sizeOf(value);
+    if (this.#uses !== undefined && size > this.#uses.maxBytes) return false;
+    const held = this.entries.write(
+      projectId,
+      this.#prefix + key,
+      {
+        cache: this.name,
+        value,
+        size,
+        onRemove: options.onRemove as Held['onRemove'],
+        untrack: this.#uses?.untrack,
+      },
+      options.ttlMs,
+    );
+    if (held) {
+      this.#writes?.wrote(projectId, this.#prefix + key);
+      this.#uses?.touch(projectId, this.#prefix + key);
+      this.#uses?.keepWithinBytes();
+    }
+    return held;
+  };
+
+  readonly delete = (projectId: string, key: string): void => this.entries.delete(projectId, this.#prefix + key);
+}
+
+/** Keys written per project, oldest first, for a cache with a count limit: past it, the oldest go. */
+class WriteOrder {
+  readonly #written = new Map<string, Set<string>>();
+
+  constructor(
+    private readonly maxEntries: number,
+    private readonly entries: BudgetEntries,
+  ) {}
+
+  wrote(projectId: string, key: string): void {
+    let keys = this.#written.get(projectId);
+    if (keys === undefined) this.#written.set(projectId, (keys = new Set()));
+    keys.delete(key);
+    keys.add(key);
+    while (keys.size > this.maxEntries) {
+      const oldest = keys.values().next().value!;
+      keys.delete(oldest);
+      this.entries.partition(projectId)?.delete(oldest);
+    }
+    // Keys of entries the budget evicted are pruned here, so the lists stay bounded by the count limit.
+    if (this.#written.size > 2 * this.entries.projectCount() + 16) {
+      for (const projectId of this.#written.keys())
+        if (!this.entries.hasProject(projectId)) this.#written.delete(projectId);
+    }
+  }
+}
+
+/**
+ * Entries in order of use, oldest first, for a cache with a byte limit of its own below the budget:
+ * past it, the least recently used go. An entry leaves the list whenever it leaves the cache (untrack).
+ */
+class UseOrder {
+  readonly #used = new Map<string, { projectId: string; key: string }>();
+
+  constructor(
+    private readonly name: string,
+    readonly maxBytes: number,
+    private readonly entries: BudgetEntries,
+  ) {}
+
+  readonly untrack = (projectId: string, key: string): void => {
+    this.#used.delete(`${projectId}\u0000${key}`);
+  };
+
+  touch(projectId: string, key: string): void {
+    const at = `${projectId}\u0000${key}`;
+    this.#used.delete(at);
+    this.#used.set(at, { projectId, key });
+  }
+
+  keepWithinBytes(): void {
+    for (const [at, { projectId, key }] of this.#used) {
+      if (this.entries.cacheBytes(this.name) <= this.maxBytes) return;
+      this.#used.delete(at);
+      this.entries.partition(projectId)?.delete(key);
+    }
   }
 }

@@ -39,8 +39,17 @@ export function createMetrics(options: MetricsOptions): Metrics {
   // Process metrics, event-loop lag among them (nodejs_eventloop_lag_seconds and its percentiles).
   if (options.defaultMetrics) collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 20 });
   const registers = [registry];
-  const metrics: Metrics = {
-    registry,
+  // Registered in this order, which is the order of the scrape's text.
+  const metrics: Metrics = { registry, ...searchMetrics(registers), ...limitAndStoreMetrics(registers) };
+  registerScrapeGauges(registers, options);
+  return metrics;
+}
+
+type Registers = Registry[];
+
+/** A search's course: its HTTP duration, ranker, list size and model call. */
+function searchMetrics(registers: Registers) {
+  return {
     httpDuration: new Histogram({
       name: `${PREFIX}http_request_duration_seconds`,
       help: 'HTTP request duration by route template and status code.',
@@ -73,6 +82,12 @@ export function createMetrics(options: MetricsOptions): Metrics {
       labelNames: ['kind'],
       registers,
     }),
+  } satisfies Partial<Metrics>;
+}
+
+/** Caches, tool-set references, reports, the limits that refuse, and Redis's failures. */
+function limitAndStoreMetrics(registers: Registers) {
+  return {
     cacheRequests: new Counter({
       name: `${PREFIX}cache_requests_total`,
       help: "Cache lookups by cache (llm: the answer cache, per search with a model; rank: the project's analyses, per search; vectors: the semantic stage, per tool) and result (hit, miss).",
@@ -114,7 +129,11 @@ export function createMetrics(options: MetricsOptions): Metrics {
       labelNames: ['operation'],
       registers,
     }),
-  };
+  } satisfies Partial<Metrics>;
+}
+
+/** Gauges read at scrape time: the tool-set store's bytes and the memory budget's. */
+function registerScrapeGauges(registers: Registers, options: MetricsOptions): void {
   new Gauge({
     name: `${PREFIX}tool_set_store_bytes`,
     help: 'Estimated bytes of tool lists held in process for toolSet references (bounded by TOOL_SET_CACHE_BYTES).',
@@ -140,5 +159,4 @@ export function createMetrics(options: MetricsOptions): Metrics {
       this.set(options.memoryUsage().maxBytes);
     },
   });
-  return metrics;
 }

@@ -1,6 +1,6 @@
 // Which tools the model sees. The prompt has a token budget, not a fixed top-k: a small tool list
 // goes in whole; a larger one is filled in three passes so that tools sharing no word with the
-// request still get a chance (lexical recall on LiveMCPBench is only ~0.7 at 150 candidates):
+// request still get a chance (lexical recall falls short well inside the budget: docs/ranking.md#llm-reranking):
 //   1. coverage: the best few tools of every sub-query, round-robin, so no step of a multi-step
 //      task is crowded out by another;
 //   2. lexical order with server expansion: walking the lexical ranking, the first time a server

@@ -6,7 +6,7 @@ import type { DegradedReason, RankedTool } from '@catalog-search/core';
 import { LRUCache } from 'lru-cache';
 import type { Reranker, RerankOptions, RerankOutcome, RerankRequest, RerankStats } from './stage.js';
 import { createEndpointClient } from '../endpoint/openai-client.js';
-import { MemoryBudget } from '../memory/exports.js';
+import { MemoryBudget, type ProjectCache } from '../memory/exports.js';
 import { AnswerCache, cachedAnswerBytes, type CachedAnswer } from './answer-cache.js';
 import { ANSWER_BODY_LIMITS } from './answer-limits.js';
 import { DEFAULT_CANDIDATE_OPTIONS, type Candidate, type CandidateOptions } from './candidates.js';
@@ -82,110 +82,91 @@ interface ProjectState {
 export function createReranker(config: RerankerConfig): LlmReranker {
   // The tokenizer's tables now, at start, rather than inside the first search's deadline (token-count.ts).
   loadTokenizer();
-  const reserveMs = config.reserveMs ?? 50;
-  const cacheTtlMs = config.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS;
-  const minCallMs = config.minCallMs ?? 100;
-  const client = createEndpointClient({
-    ...(config.baseURL ? { baseURL: config.baseURL } : {}),
-    ...(config.apiKey ? { apiKey: config.apiKey } : {}),
-    limits: ANSWER_BODY_LIMITS,
-    ...(config.fetch ? { fetch: config.fetch } : {}),
-  });
-  const modes = new OutputModeMemory();
-  const planPrompt = createPromptPlanner({
-    model: config.model,
-    promptTokenBudget: config.promptTokenBudget ?? DEFAULT_PROMPT_TOKEN_BUDGET,
-    candidates: { ...DEFAULT_CANDIDATE_OPTIONS, ...config.candidates },
-  });
+  return new LlmStage(config);
+}
 
-  const memory = config.memory ?? new MemoryBudget({ maxBytes: DEFAULT_STAGE_MEMORY_BYTES, projectShare: 0.25 });
-  const answerCache =
-    cacheTtlMs > 0
-      ? memory.cache<CachedAnswer>('llm-answers', {
-          sizeOf: cachedAnswerBytes,
-          ttlMs: cacheTtlMs,
-          maxEntriesPerProject: config.cacheMaxEntries ?? 500,
-        })
-      : undefined;
-  const lineCache = memory.cache<LineParts>('candidate-lines', { sizeOf: linePartsBytes });
-  const projects = new LRUCache<string, ProjectState>({ max: config.maxProjects ?? 1_000 });
-  const project = (projectId: string): ProjectState => {
-    let state = projects.get(projectId);
-    if (!state) {
-      state = {
-        answers: new AnswerCache(answerCache, projectId),
-        lineParts: new LinePartsCache(lineCache, projectId),
-        flights: new SingleFlights(),
-      };
-      projects.set(projectId, state);
-    }
-    return state;
-  };
+/** A request's prompt, and what merging the model's grades into its ranking needs. */
+interface PlannedRerank {
+  prompt: PromptPlan;
+  byId: Map<string, Candidate>;
+  sizes: { candidates: number; promptTokens: number };
+  /** The ranking with `grades` merged in (complete: every candidate was graded). */
+  merged(grades: RawGrade[], complete: boolean): RankedTool[];
+}
 
-  async function rerank(request: RerankRequest, options: RerankOptions): Promise<RerankOutcome> {
+const NO_CALL = { cached: false, shared: false, candidates: 0, promptTokens: 0, modelMs: 0 };
+
+function lexicalOutcome(
+  lexical: RankedTool[],
+  degraded: DegradedReason | undefined,
+  stats: Partial<RerankStats> = {},
+): RerankOutcome {
+  return { ranked: lexical, ranker: 'bm25', ...(degraded ? { degraded } : {}), stats: { ...NO_CALL, ...stats } };
+}
+
+class LlmStage implements LlmReranker {
+  readonly model: string;
+  private readonly reserveMs: number;
+  private readonly cacheTtlMs: number;
+  private readonly minCallMs: number;
+  private readonly client: ReturnType<typeof createEndpointClient>;
+  private readonly modes = new OutputModeMemory();
+  private readonly planPrompt: ReturnType<typeof createPromptPlanner>;
+  private readonly answerCache: ProjectCache<CachedAnswer> | undefined;
+  private readonly lineCache: ProjectCache<LineParts>;
+  private readonly projects: LRUCache<string, ProjectState>;
+
+  constructor(private readonly config: RerankerConfig) {
+    this.model = config.model;
+    this.reserveMs = config.reserveMs ?? 50;
+    this.cacheTtlMs = config.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS;
+    this.minCallMs = config.minCallMs ?? 100;
+    this.client = createEndpointClient({
+      ...(config.baseURL ? { baseURL: config.baseURL } : {}),
+      ...(config.apiKey ? { apiKey: config.apiKey } : {}),
+      limits: ANSWER_BODY_LIMITS,
+      ...(config.fetch ? { fetch: config.fetch } : {}),
+    });
+    this.planPrompt = createPromptPlanner({
+      model: config.model,
+      promptTokenBudget: config.promptTokenBudget ?? DEFAULT_PROMPT_TOKEN_BUDGET,
+      candidates: { ...DEFAULT_CANDIDATE_OPTIONS, ...config.candidates },
+    });
+    const memory = config.memory ?? new MemoryBudget({ maxBytes: DEFAULT_STAGE_MEMORY_BYTES, projectShare: 0.25 });
+    this.answerCache =
+      this.cacheTtlMs > 0
+        ? memory.cache<CachedAnswer>('llm-answers', {
+            sizeOf: cachedAnswerBytes,
+            ttlMs: this.cacheTtlMs,
+            maxEntriesPerProject: config.cacheMaxEntries ?? 500,
+          })
+        : undefined;
+    this.lineCache = memory.cache<LineParts>('candidate-lines', { sizeOf: linePartsBytes });
+    this.projects = new LRUCache<string, ProjectState>({ max: config.maxProjects ?? 1_000 });
+  }
+
+  plan(request: RerankRequest, projectId: string): PromptPlan {
+    return this.planPrompt(request, this.project(projectId).lineParts);
+  }
+
+  async rerank(request: RerankRequest, options: RerankOptions): Promise<RerankOutcome> {
     const { tools, lexical } = request;
     const { deadline } = options;
-    const noCall = { cached: false, shared: false, candidates: 0, promptTokens: 0, modelMs: 0 };
-    const lexicalOutcome = (degraded: DegradedReason | undefined, stats: Partial<RerankStats> = {}): RerankOutcome => ({
-      ranked: lexical,
-      ranker: 'bm25',
-      ...(degraded ? { degraded } : {}),
-      stats: { ...noCall, ...stats },
-    });
-    if (tools.length === 0) return lexicalOutcome(undefined);
-
-    const state = project(options.projectId);
-    const prompt = planPrompt(request, state.lineParts);
-    const byId = new Map(prompt.candidates.map((candidate) => [candidate.id, candidate]));
-    const shown = new Set(prompt.candidates.map((candidate) => candidate.toolIndex));
-    const sizes = { candidates: prompt.candidates.length, promptTokens: prompt.promptTokens };
-    const merged = (grades: RawGrade[], complete: boolean): RankedTool[] =>
-      mergeRanking({ tools, lexical, grades: toCandidateGrades(grades, byId), shown, complete });
-
-    if (prompt.candidates.length === 0) {
-      // The queries and context alone fill the prompt budget: no candidate fits, so no call is made.
-      return lexicalOutcome('over_budget', sizes);
+    if (tools.length === 0) return lexicalOutcome(lexical, undefined);
+    const state = this.project(options.projectId);
+    const planned = this.planned(request, state);
+    const { prompt, sizes } = planned;
+    // The queries and context alone fill the prompt budget: no candidate fits, so no call is made.
+    if (prompt.candidates.length === 0) return lexicalOutcome(lexical, 'over_budget', sizes);
+    const cached = await this.cachedGrades(state, options.projectId, prompt.key);
+    if (cached)
+      return { ranked: planned.merged(cached, true), ranker: 'llm', stats: { ...NO_CALL, cached: true, ...sizes } };
+    if (deadline.signal.aborted || deadline.remainingMs() - this.reserveMs < this.minCallMs) {
+      return lexicalOutcome(lexical, 'timeout', sizes);
     }
-    const hit = state.answers.get(prompt.key);
-    if (hit) return { ranked: merged(hit, true), ranker: 'llm', stats: { ...noCall, cached: true, ...sizes } };
-    // Another replica may have answered it: one bounded Redis read, unless the call is already in flight here.
-    if (config.sharedAnswers && cacheTtlMs > 0 && !state.flights.get(prompt.key)) {
-      const sharedHit = await config.sharedAnswers.get(options.projectId, prompt.key);
-      if (sharedHit) {
-        state.answers.set(prompt.key, sharedHit);
-        return { ranked: merged(sharedHit, true), ranker: 'llm', stats: { ...noCall, cached: true, ...sizes } };
-      }
-    }
-    if (deadline.signal.aborted || deadline.remainingMs() - reserveMs < minCallMs) {
-      return lexicalOutcome('timeout', sizes);
-    }
-
-    let flight = state.flights.get(prompt.key);
-    const shared = flight !== undefined;
-    if (!flight) {
-      const call = {
-        client,
-        model: config.model,
-        modes,
-        prompt,
-        candidateIds: new Set(byId.keys()),
-        backstopAt: deadline.at,
-        ...(options.headers ? { headers: options.headers } : {}),
-        ...(config.onUpstreamFailure ? { onFailure: config.onUpstreamFailure } : {}),
-      };
-      flight = state.flights.start(prompt.key, (started) => callForGrades(call, started), deadline.at);
-      flight.done.then(
-        // Only complete answers are kept: a cut or failed one would be repeated for as long as it lived.
-        (result) => {
-          if (!result.complete || result.failure) return;
-          state.answers.set(prompt.key, result.grades);
-          if (cacheTtlMs > 0) config.sharedAnswers?.set(options.projectId, prompt.key, result.grades, cacheTtlMs);
-        },
-        () => undefined, // the waiting requests see the rejection
-      );
-    }
-    const result = await participate(flight, deadline.signal, deadline.at - reserveMs);
-
+    const shared = state.flights.get(prompt.key) !== undefined;
+    const flight = state.flights.get(prompt.key) ?? this.startCall(state, planned, options);
+    const result = await participate(flight, deadline.signal, deadline.at - this.reserveMs);
     const usage = shared ? undefined : result.usage;
     const stats: RerankStats = {
       cached: false,
@@ -196,21 +177,85 @@ export function createReranker(config: RerankerConfig): LlmReranker {
     };
     if (result.grades.length === 0) {
       // Nothing usable arrived. A complete, well-formed "no tool helps" answer is still the model's answer.
-      if (!result.failure) return { ranked: merged([], true), ranker: 'llm', stats };
-      return lexicalOutcome(result.failure, stats);
+      if (!result.failure) return { ranked: planned.merged([], true), ranker: 'llm', stats };
+      return lexicalOutcome(lexical, result.failure, stats);
     }
     const complete = result.complete && !result.failure;
     const degraded = complete
       ? {}
       : { degraded: result.failure === 'answer_too_long' ? result.failure : ('partial' as const) };
-    return { ranked: merged(result.grades, complete), ranker: 'llm', ...degraded, stats };
+    return { ranked: planned.merged(result.grades, complete), ranker: 'llm', ...degraded, stats };
   }
 
-  return {
-    model: config.model,
-    rerank,
-    plan: (request, projectId) => planPrompt(request, project(projectId).lineParts),
-  };
+  /** What the stage keeps for a project, made on its first search. */
+  private project(projectId: string): ProjectState {
+    let state = this.projects.get(projectId);
+    if (!state) {
+      state = {
+        answers: new AnswerCache(this.answerCache, projectId),
+        lineParts: new LinePartsCache(this.lineCache, projectId),
+        flights: new SingleFlights(),
+      };
+      this.projects.set(projectId, state);
+    }
+    return state;
+  }
+
+  private planned(request: RerankRequest, state: ProjectState): PlannedRerank {
+    const { tools, lexical } = request;
+    const prompt = this.planPrompt(request, state.lineParts);
+    const byId = new Map(prompt.candidates.map((candidate) => [candidate.id, candidate]));
+    const shown = new Set(prompt.candidates.map((candidate) => candidate.toolIndex));
+    return {
+      prompt,
+      byId,
+      sizes: { candidates: prompt.candidates.length, promptTokens: prompt.promptTokens },
+      merged: (grades, complete) =>
+        mergeRanking({ tools, lexical, grades: toCandidateGrades(grades, byId), shown, complete }),
+    };
+  }
+
+  /**
+   * The grades of an answer kept for this prompt: in this process, else (one bounded Redis read,
+   * unless the call is already in flight here) from another replica, kept here too.
+   */
+  private async cachedGrades(state: ProjectState, projectId: string, key: string): Promise<RawGrade[] | undefined> {
+    const hit = state.answers.get(key);
+    if (hit) return hit;
+    if (!this.config.sharedAnswers || this.cacheTtlMs <= 0 || state.flights.get(key)) return undefined;
+    const sharedHit = await this.config.sharedAnswers.get(projectId, key);
+    if (sharedHit) state.answers.set(key, sharedHit);
+    return sharedHit;
+  }
+
+  /** Starts the model call for this prompt, which later identical requests join until it ends. */
+  private startCall(state: ProjectState, planned: PlannedRerank, options: RerankOptions) {
+    const { config } = this;
+    const { prompt } = planned;
+    const { deadline } = options;
+    const call = {
+      client: this.client,
+      model: config.model,
+      modes: this.modes,
+      prompt,
+      candidateIds: new Set(planned.byId.keys()),
+      backstopAt: deadline.at,
+      ...(options.headers ? { headers: options.headers } : {}),
+      ...(config.onUpstreamFailure ? { onFailure: config.onUpstreamFailure } : {}),
+    };
+    const flight = state.flights.start(prompt.key, (started) => callForGrades(call, started), deadline.at);
+    flight.done.then(
+      // Only complete answers are kept: a cut or failed one would be repeated for as long as it lived.
+      (result) => {
+        if (!result.complete || result.failure) return;
+        state.answers.set(prompt.key, result.grades);
+        if (this.cacheTtlMs > 0)
+          config.sharedAnswers?.set(options.projectId, prompt.key, result.grades, this.cacheTtlMs);
+      },
+      () => undefined, // the waiting requests see the rejection
+    );
+    return flight;
+  }
 }
 
 function toCandidateGrades(grades: RawGrade[], byId: Map<string, Candidate>): CandidateGrade[] {

@@ -1,7 +1,6 @@
 // Single flight: identical concurrent requests (same project, same prompt) share one model call.
 // Each waits for it only until its own deadline; the call is aborted once nobody waits any more.
-import type { DegradedReason } from '@catalog-search/core';
-import { boundedWait } from '../waits/bounded-wait.js';
+import { boundedWait, type DegradedReason } from '@catalog-search/core';
 import type { TokenUsage } from './stage.js';
 import type { RawGrade } from './grade-parser.js';
 

@@ -1,7 +1,6 @@
-import type { DegradedReason, RankedTool, ToolInfo } from '@catalog-search/core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Deadline } from '../waits/deadline.js';
-import { boundedWait } from '../waits/bounded-wait.js';
+import { boundedWait, type DegradedReason, type RankedTool, type ToolInfo } from '@catalog-search/core';
 
 /**
  * The rerank stage: its contract (`Reranker`, implemented by the LLM stage in src/rerank and by any

@@ -134,51 +134,56 @@ export function reportRouteSchema(operationId: (typeof FEEDBACK_PATHS)[number]['
       `| reports kept per project | ${config.feedback.maxEvents}, newest (\`FEEDBACK_MAX_EVENTS\`) | older ones dropped |\n` +
       `| requests per project per minute | ${config.rateLimitPerMinute === 0 ? 'unlimited' : config.rateLimitPerMinute} (\`RATE_LIMIT_PER_MINUTE\`, a budget apart from searches) | 429 |\n`,
     security: [{ bearerAuth: [] }],
-    response: {
-      202: {
-        description:
-          'The usable events were learned from and stored (with REDIS_URL: in Redis, for every replica); the others are ' +
-          'listed with why.',
-        headers: { ...COMMON_RESPONSE_HEADERS, ...RATE_LIMIT_HEADERS },
-        content: {
-          'application/json': {
-            schema: FeedbackResponseSchema,
-            examples: {
-              oneIgnored: { summary: 'Two events learned from, one ignored', value: EXAMPLE_FEEDBACK_RESPONSE },
-            },
+    response: reportResponses(config),
+  };
+}
+
+/** The report route's responses: 202 with what was learned from and ignored, and every error. */
+function reportResponses(config: Readonly<Config>) {
+  return {
+    202: {
+      description:
+        'The usable events were learned from and stored (with REDIS_URL: in Redis, for every replica); the others are ' +
+        'listed with why.',
+      headers: { ...COMMON_RESPONSE_HEADERS, ...RATE_LIMIT_HEADERS },
+      content: {
+        'application/json': {
+          schema: FeedbackResponseSchema,
+          examples: {
+            oneIgnored: { summary: 'Two events learned from, one ignored', value: EXAMPLE_FEEDBACK_RESPONSE },
           },
         },
       },
-      400: problemResponse({
-        description:
-          'The envelope is invalid: not a JSON object, no `events`, more than the limit of events, or another field.',
-        examples: {
-          tooMany: {
-            summary: 'Too many events',
-            code: 'INVALID_REQUEST',
-            detail: `body /events: Expected array length to be less or equal to ${MAX_FEEDBACK_EVENTS}`,
-            errors: [
-              { field: '/events', message: `Expected array length to be less or equal to ${MAX_FEEDBACK_EVENTS}` },
-            ],
-          },
-        },
-      }),
-      401: common401,
-      403: common403,
-      413: problemResponse({
-        description: `The body (decompressed) is larger than \`FEEDBACK_MAX_BODY_BYTES\` (${config.feedback.maxBodyBytes} bytes).`,
-        examples: {
-          bodyTooLarge: {
-            summary: 'Body too large',
-            code: 'PAYLOAD_TOO_LARGE',
-            detail: bodyTooLargeDetail(config.feedback.maxBodyBytes),
-          },
-        },
-      }),
-      415: unsupportedMediaTypeResponse,
-      429: common429,
-      503: report503,
     },
+    400: problemResponse({
+      description:
+        'The envelope is invalid: not a JSON object, no `events`, more than the limit of events, or another field.',
+      examples: {
+        tooMany: {
+          summary: 'Too many events',
+          code: 'INVALID_REQUEST',
+          detail: `body /events: Expected array length to be less or equal to ${MAX_FEEDBACK_EVENTS}`,
+          errors: [
+            { field: '/events', message: `Expected array length to be less or equal to ${MAX_FEEDBACK_EVENTS}` },
+          ],
+        },
+      },
+    }),
+    401: common401,
+    403: common403,
+    413: problemResponse({
+      description: `The body (decompressed) is larger than \`FEEDBACK_MAX_BODY_BYTES\` (${config.feedback.maxBodyBytes} bytes).`,
+      examples: {
+        bodyTooLarge: {
+          summary: 'Body too large',
+          code: 'PAYLOAD_TOO_LARGE',
+          detail: bodyTooLargeDetail(config.feedback.maxBodyBytes),
+        },
+      },
+    }),
+    415: unsupportedMediaTypeResponse,
+    429: common429,
+    503: report503,
   };
 }
 

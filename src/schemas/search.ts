@@ -191,6 +191,110 @@ function describeSearch(limits: SearchLimits, operationId: string): string {
 const unlimited = (limit: number) => (limit === 0 ? 'unlimited' : limit.toLocaleString('en-US'));
 
 /**
+ * The search route's error responses that no setting changes (413 names the limits: searchRouteSchema
+ * writes it). A table: integer keys, so the statuses list in ascending order wherever they are spread.
+ */
+const SEARCH_ERROR_RESPONSES = {
+  400: problemResponse({
+    description:
+      'The request is invalid: a body field (named in `errors[].field` as a JSON Pointer; each problem once), ' +
+      'malformed JSON, both or neither of `tools` and `servers`, a `filter.tools` rule that is not a valid glob or ' +
+      'RE2 expression, or a bad `X-Search-Deadline-Ms` header. Tools that cannot be used are skipped (200), not refused.',
+    examples: {
+      field: {
+        summary: 'A field is invalid',
+        code: 'INVALID_REQUEST',
+        detail: 'body /query: Expected array length to be greater or equal to 1',
+        errors: [{ field: '/query', message: 'Expected array length to be greater or equal to 1' }],
+      },
+      unsafeRule: {
+        summary: 'A filter rule RE2 cannot run',
+        code: 'INVALID_REQUEST',
+        detail:
+          'body /filter/tools/0: is not a valid RE2 regular expression: error parsing regexp: invalid escape sequence: `\\1`',
+        errors: [
+          {
+            field: '/filter/tools/0',
+            message: 'is not a valid RE2 regular expression: error parsing regexp: invalid escape sequence: `\\1`',
+          },
+        ],
+      },
+    },
+  }),
+  401: problemResponse({
+    description: 'No bearer token, or the token is invalid: bad signature, expired, wrong issuer or audience.',
+    headers: unauthorizedHeaders,
+    examples: {
+      missing: {
+        summary: 'No Authorization header',
+        code: 'UNAUTHORIZED',
+        detail: 'Missing bearer token: send "Authorization: Bearer <JWT>".',
+      },
+      expired: { summary: 'The token has expired', code: 'UNAUTHORIZED', detail: 'The token has expired.' },
+    },
+  }),
+  403: problemResponse({
+    description:
+      'The token is valid but names no project (no string project claim), or `X-Project-Id` does not match it.',
+    examples: {
+      projectMismatch: {
+        summary: 'X-Project-Id differs from the token',
+        code: 'FORBIDDEN',
+        detail: 'The X-Project-Id header does not match the token\'s "projectId" claim.',
+      },
+    },
+  }),
+  409: problemResponse({
+    description:
+      'The `toolSet` this request refers to is not held for this project (never sent, expired, evicted, or the ' +
+      'service restarted): send the same request with the list as `tools`.',
+    examples: {
+      toolSetUnknown: {
+        summary: 'Tool set unknown',
+        code: 'TOOL_SET_UNKNOWN',
+        detail: `body /toolSet: this service does not have tool set "${EXAMPLE_TOOL_SET}" (any more); send the list as tools.`,
+        errors: [{ field: '/toolSet', message: 'unknown tool set: send the tools again' }],
+      },
+    },
+  }),
+  415: unsupportedMediaTypeResponse,
+  429: problemResponse({
+    description: 'This project has used up its searches for the current minute; retry after `Retry-After` seconds.',
+    headers: tooManyRequestsHeaders,
+    examples: {
+      rateLimited: {
+        summary: 'Rate limited',
+        code: 'RATE_LIMITED',
+        detail: 'This project may make 600 searches per minute; retry in 17 s.',
+      },
+    },
+  }),
+  500: problemResponse({
+    description: 'An unexpected failure. The body never carries internals; the `requestId` finds the logged error.',
+    examples: {
+      internal: {
+        summary: 'Internal error',
+        code: 'INTERNAL',
+        detail: 'The service failed to handle the request; it has been logged.',
+      },
+    },
+  }),
+  503: problemResponse({
+    description:
+      'The token could not be verified because the signing keys (AUTH_JWKS_URL) could not be fetched. ' +
+      'Retry after `Retry-After` seconds.',
+    headers: retryAfterHeader,
+    examples: {
+      authUnavailable: {
+        summary: 'Key set unreachable',
+        code: 'AUTH_UNAVAILABLE',
+        detail: 'The signing keys (JWKS) could not be fetched; retry later.',
+      },
+    },
+  }),
+};
+
+/**
  * Everything the search route declares besides its body: documentation, the request headers and a
  * schema for every response status (the response schemas also keep internal fields from leaking).
  */
@@ -227,55 +331,7 @@ export function searchRouteSchema(operationId: (typeof SEARCH_PATHS)[number]['op
           },
         },
       },
-      400: problemResponse({
-        description:
-          'The request is invalid: a body field (named in `errors[].field` as a JSON Pointer; each problem once), ' +
-          'malformed JSON, both or neither of `tools` and `servers`, a `filter.tools` rule that is not a valid glob or ' +
-          'RE2 expression, or a bad `X-Search-Deadline-Ms` header. Tools that cannot be used are skipped (200), not refused.',
-        examples: {
-          field: {
-            summary: 'A field is invalid',
-            code: 'INVALID_REQUEST',
-            detail: 'body /query: Expected array length to be greater or equal to 1',
-            errors: [{ field: '/query', message: 'Expected array length to be greater or equal to 1' }],
-          },
-          unsafeRule: {
-            summary: 'A filter rule RE2 cannot run',
-            code: 'INVALID_REQUEST',
-            detail:
-              'body /filter/tools/0: is not a valid RE2 regular expression: error parsing regexp: invalid escape sequence: `\\1`',
-            errors: [
-              {
-                field: '/filter/tools/0',
-                message: 'is not a valid RE2 regular expression: error parsing regexp: invalid escape sequence: `\\1`',
-              },
-            ],
-          },
-        },
-      }),
-      401: problemResponse({
-        description: 'No bearer token, or the token is invalid: bad signature, expired, wrong issuer or audience.',
-        headers: unauthorizedHeaders,
-        examples: {
-          missing: {
-            summary: 'No Authorization header',
-            code: 'UNAUTHORIZED',
-            detail: 'Missing bearer token: send "Authorization: Bearer <JWT>".',
-          },
-          expired: { summary: 'The token has expired', code: 'UNAUTHORIZED', detail: 'The token has expired.' },
-        },
-      }),
-      403: problemResponse({
-        description:
-          'The token is valid but names no project (no string project claim), or `X-Project-Id` does not match it.',
-        examples: {
-          projectMismatch: {
-            summary: 'X-Project-Id differs from the token',
-            code: 'FORBIDDEN',
-            detail: 'The X-Project-Id header does not match the token\'s "projectId" claim.',
-          },
-        },
-      }),
+      ...SEARCH_ERROR_RESPONSES,
       413: problemResponse({
         description: `The body is larger than ${mib(limits.bodyLimitBytes)} (\`MAX_BODY_BYTES\`, decompressed), or it lists more than ${limits.maxTools} tools (\`MAX_TOOLS\`).`,
         examples: {
@@ -289,54 +345,6 @@ export function searchRouteSchema(operationId: (typeof SEARCH_PATHS)[number]['op
             summary: 'Body too large',
             code: 'PAYLOAD_TOO_LARGE',
             detail: bodyTooLargeDetail(limits.bodyLimitBytes),
-          },
-        },
-      }),
-      409: problemResponse({
-        description:
-          'The `toolSet` this request refers to is not held for this project (never sent, expired, evicted, or the ' +
-          'service restarted): send the same request with the list as `tools`.',
-        examples: {
-          toolSetUnknown: {
-            summary: 'Tool set unknown',
-            code: 'TOOL_SET_UNKNOWN',
-            detail: `body /toolSet: this service does not have tool set "${EXAMPLE_TOOL_SET}" (any more); send the list as tools.`,
-            errors: [{ field: '/toolSet', message: 'unknown tool set: send the tools again' }],
-          },
-        },
-      }),
-      415: unsupportedMediaTypeResponse,
-      429: problemResponse({
-        description: 'This project has used up its searches for the current minute; retry after `Retry-After` seconds.',
-        headers: tooManyRequestsHeaders,
-        examples: {
-          rateLimited: {
-            summary: 'Rate limited',
-            code: 'RATE_LIMITED',
-            detail: 'This project may make 600 searches per minute; retry in 17 s.',
-          },
-        },
-      }),
-      500: problemResponse({
-        description: 'An unexpected failure. The body never carries internals; the `requestId` finds the logged error.',
-        examples: {
-          internal: {
-            summary: 'Internal error',
-            code: 'INTERNAL',
-            detail: 'The service failed to handle the request; it has been logged.',
-          },
-        },
-      }),
-      503: problemResponse({
-        description:
-          'The token could not be verified because the signing keys (AUTH_JWKS_URL) could not be fetched. ' +
-          'Retry after `Retry-After` seconds.',
-        headers: retryAfterHeader,
-        examples: {
-          authUnavailable: {
-            summary: 'Key set unreachable',
-            code: 'AUTH_UNAVAILABLE',
-            detail: 'The signing keys (JWKS) could not be fetched; retry later.',
           },
         },
       }),

@@ -24,7 +24,7 @@ import type { FairShare } from '../fairness/fair-share.js';
 import { rankLexically } from '../lexical/stage.js';
 import { prepareRequest } from './prepare.js';
 import type { ProjectRankCaches } from '../lexical/rank-caches.js';
-import { rerankWithinDeadline, type Reranker, type RerankStats } from '../rerank/stage.js';
+import { rerankWithinDeadline, type Reranker, type RerankOutcome, type RerankStats } from '../rerank/stage.js';
 import { answerableToolSet, respond } from './respond.js';
 import { rankHybrid } from '../semantic/stage.js';
 import type { FilterRulePool } from '../fairness/filter-rule-pool.js';
@@ -33,7 +33,8 @@ import type { FilterRulePool } from '../fairness/filter-rule-pool.js';
 export interface SearchServices {
   search: { maxDescriptionChars: number };
   toolSets: ToolSetStore;
-  toolNames: FilterRulePool;
+  /** The worker pool that runs `filter.tools` rules off the event loop. */
+  filterRules: FilterRulePool;
   fairShare: FairShare;
   rankCaches: ProjectRankCaches;
   metrics: Metrics;
@@ -86,7 +87,7 @@ async function searchWithin(
   services.metrics.cacheRequests.inc({ cache: 'rank', result: services.rankCaches.has(projectId) ? 'hit' : 'miss' });
   const rankCache = services.rankCaches.for(projectId);
   // Still remembered below when learning is off for this search: a report of it teaches as any other.
-  const learned =
+  const learningStep =
     request.learning === false
       ? undefined
       : await services.learning?.forSearch(projectId, request.useSharedLearning !== false);
@@ -101,7 +102,7 @@ async function searchWithin(
     reranker: services.reranker,
     trace,
     vectors: services.vectors,
-    learned,
+    learningStep,
     toolSetRef: prepared,
   });
   services.rankCaches.measure(projectId, rankCache);
@@ -136,7 +137,7 @@ export interface SearchContext {
    */
   toolSetRef?: { toolSet?: string | undefined; kept?: Promise<boolean> | undefined } | undefined;
   /** The learning step (src/learning), when the project has reported tool use; undefined: it has not. */
-  learned?: LearningStep | undefined;
+  learningStep?: LearningStep | undefined;
   /**
    * The request's trace (src/tracing/request-trace.ts): a child span per stage when tracing is on, the
    * caller's trace context on outbound calls either way. Attributes are counts and outcomes only.
@@ -154,110 +155,150 @@ export async function searchCatalog(
   request: PreparedSearch,
   ctx: SearchContext,
 ): Promise<{ response: SearchResponse; rerank?: RerankStats }> {
-  const { reranker, requestId, vectors } = ctx;
   const trace = ctx.trace ?? NO_TRACE;
-  const { maxResults } = request;
+  const wholeListId = startRequestVector(request, ctx);
+  const lexical = await trace.stage('search.lexical', () => rankByWords(request, ctx), lexicalSpan(request));
 
+  // What follows waits on a model or an embeddings endpoint: the search gives up its work slot (fair-share.ts).
+  if (ctx.vectors || ctx.reranker) ctx.onWaiting?.();
+  const hybrid = ctx.vectors ? await rankByMeaning(ctx.vectors, request, lexical.ranked, ctx, wholeListId) : undefined;
+  // Past use (src/learning) is added after the word and meaning rankings, before the model reads them.
+  const afterLearning = ctx.learningStep?.apply(hybrid?.ranked ?? lexical.ranked, request, request.maxResults);
+  const candidates = afterLearning?.ranked ?? hybrid?.ranked ?? lexical.ranked;
+  const stages = stagesMeta(hybrid, afterLearning);
+
+  const rerank =
+    ctx.reranker && request.tools.length > 0
+      ? await rerankCandidates(ctx.reranker, request, candidates, lexical.bySubQuery, ctx)
+      : undefined;
+  const meta: SearchMeta = rerank
+    ? {
+        ranker: rerank.ranker,
+        ...stages,
+        requestId: ctx.requestId,
+        ...(rerank.degraded ? { degraded: rerank.degraded } : {}),
+      }
+    : { ranker: 'bm25', ...stages, requestId: ctx.requestId };
+  const response = respond(rerank?.ranked ?? candidates, request, meta, await answerableToolSet(ctx.toolSetRef ?? {}));
+  return rerank?.stats ? { response, rerank: rerank.stats } : { response };
+}
+
+/**
+ * Starts making the request's vector in the encoder's thread while this one ranks by words, when the
+ * semantic stage is on and the search ranks the whole list its id names; returns that id, else undefined
+ * (a filter left tools out, so the id does not name what is ranked).
+ */
+function startRequestVector(request: PreparedSearch, ctx: SearchContext): string | undefined {
   const listId = ctx.toolSetRef?.toolSet;
-  // The id names the whole list: only when no filter left tools out.
   const wholeListId = listId !== undefined && request.tools === request.list ? listId : undefined;
-  // The request's vector is made in the encoder's thread while this one ranks by words.
-  if (vectors && wholeListId !== undefined)
-    vectors.startRequest(
+  if (ctx.vectors && wholeListId !== undefined)
+    ctx.vectors.startRequest(
       ctx.projectId,
       request.query.filter((query) => query.trim() !== ''),
       wholeListId,
     );
+  return wholeListId;
+}
 
-  const lexical = await trace.stage(
-    'search.lexical',
-    () =>
-      rankLexically(request, {
-        // A reranker, semantic fusion, learning or a tag boost (each can lift any matching tool into the answer) needs every match.
-        limit: reranker || vectors || ctx.learned || needsWholeRanking(request) ? Number.POSITIVE_INFINITY : maxResults,
-        cache: ctx.rankCache,
-        maxDescriptionChars: ctx.maxDescriptionChars,
-        // The rerank stage's prompt holds the best tools of every step of a multi-step task.
-        bySubQuery: reranker !== undefined && request.query.length > 1,
+function rankByWords(request: PreparedSearch, ctx: SearchContext): ReturnType<typeof rankLexically> {
+  const { reranker, vectors, learningStep } = ctx;
+  return rankLexically(request, {
+    // A reranker, semantic fusion, learning or a tag boost (each can lift any matching tool into the answer) needs every match.
+    limit:
+      reranker || vectors || learningStep || needsWholeRanking(request) ? Number.POSITIVE_INFINITY : request.maxResults,
+    cache: ctx.rankCache,
+    maxDescriptionChars: ctx.maxDescriptionChars,
+    // The rerank stage's prompt holds the best tools of every step of a multi-step task.
+    bySubQuery: reranker !== undefined && request.query.length > 1,
+  });
+}
+
+/** The lexical span's attributes: counts only. */
+function lexicalSpan(request: PreparedSearch) {
+  return ({ ranked }: { ranked: readonly RankedTool[] }) => ({
+    'catalog_search.tools': request.tools.length,
+    'catalog_search.queries': request.query.length,
+    'catalog_search.matches': ranked.length,
+  });
+}
+
+function rankByMeaning(
+  vectors: VectorProvider,
+  request: PreparedSearch,
+  lexical: RankedTool[],
+  ctx: SearchContext,
+  wholeListId: string | undefined,
+): ReturnType<typeof rankHybrid> {
+  return (ctx.trace ?? NO_TRACE).stage(
+    'search.semantic',
+    // The embeddings calls' traceparent names the semantic span (tracing on) or this request (off).
+    (headers) =>
+      rankHybrid(vectors, request, lexical, {
+        projectId: ctx.projectId,
+        deadline: ctx.deadline,
+        ...(headers ? { headers } : {}),
+        ...(wholeListId !== undefined ? { listId: wholeListId } : {}),
       }),
-    ({ ranked }) => ({
-      'catalog_search.tools': request.tools.length,
-      'catalog_search.queries': request.query.length,
-      'catalog_search.matches': ranked.length,
-    }),
+    (fused) => ({ 'catalog_search.semantic': fused.status }),
   );
+}
 
-  // What follows waits on a model or an embeddings endpoint: the search gives up its work slot (fair-share.ts).
-  if (vectors || reranker) ctx.onWaiting?.();
-  const hybrid = vectors
-    ? await trace.stage(
-        'search.semantic',
-        // The embeddings calls' traceparent names the semantic span (tracing on) or this request (off).
-        (headers) =>
-          rankHybrid(vectors, request, lexical.ranked, {
-            projectId: ctx.projectId,
-            deadline: ctx.deadline,
-            ...(headers ? { headers } : {}),
-            ...(wholeListId !== undefined ? { listId: wholeListId } : {}),
-          }),
-        (fused) => ({ 'catalog_search.semantic': fused.status }),
-      )
-    : undefined;
-  // Past use (src/learning) is added after the word and meaning rankings, before the model reads them;
-  // meta.learning goes with meta.semantic into both answers below.
-  const learned = ctx.learned?.apply(hybrid?.ranked ?? lexical.ranked, request, maxResults);
-  const candidates = learned?.ranked ?? hybrid?.ranked ?? lexical.ranked;
-  // meta.fused: meaning moved this ranking; meta.learning "raised": past use did. Without either, a bm25
-  // answer is the lexical ranking, which the client's local fallback reproduces exactly.
-  const stages = {
+/**
+ * What the semantic stage and learning put in `meta`, for either answer. meta.fused: meaning moved the
+ * ranking; meta.learning "raised": past use did. Without either, a bm25 answer is the lexical ranking,
+ * which the client's local fallback reproduces exactly.
+ */
+function stagesMeta(
+  hybrid: Awaited<ReturnType<typeof rankHybrid>> | undefined,
+  afterLearning: { status?: SearchMeta['learning'] | undefined } | undefined,
+) {
+  return {
     semantic: hybrid?.status ?? 'off',
     ...(hybrid?.fused ? { fused: true } : {}),
-    ...(learned?.status ? { learning: learned.status } : {}),
+    ...(afterLearning?.status ? { learning: afterLearning.status } : {}),
   } satisfies Partial<SearchMeta>;
+}
 
-  let ranked: RankedTool[] = candidates;
-  let meta: SearchMeta = { ranker: 'bm25', ...stages, requestId };
-  let rerank: RerankStats | undefined;
-  if (reranker && request.tools.length > 0) {
-    const outcome = await trace.stage(
-      'search.rerank',
-      // The model call's traceparent names the rerank span (tracing on) or this request (off).
-      (headers) =>
-        rerankWithinDeadline(
-          reranker,
-          {
-            query: request.query,
-            ...(request.context === undefined ? {} : { context: request.context }),
-            tools: request.tools,
-            lexical: candidates,
-            maxResults,
-            ...(lexical.bySubQuery.length > 0 ? { bySubQuery: lexical.bySubQuery } : {}),
-          },
-          { projectId: ctx.projectId, deadline: ctx.deadline, ...(headers ? { headers } : {}) },
-          ctx.log,
-        ),
-      ({ ranker, degraded, stats }) => ({
-        'catalog_search.ranker': ranker,
-        ...(degraded ? { 'catalog_search.degraded': degraded } : {}),
-        ...(stats
-          ? {
-              'catalog_search.llm.candidates': stats.candidates,
-              'catalog_search.llm.prompt_tokens': stats.promptTokens,
-              'catalog_search.llm.cached': stats.cached,
-              'catalog_search.llm.shared': stats.shared,
-            }
-          : {}),
-      }),
-    );
-    ranked = outcome.ranked;
-    meta = {
-      ranker: outcome.ranker,
-      ...stages,
-      requestId,
-      ...(outcome.degraded ? { degraded: outcome.degraded } : {}),
-    };
-    rerank = outcome.stats;
-  }
-  const response = respond(ranked, request, meta, await answerableToolSet(ctx.toolSetRef ?? {}));
-  return rerank ? { response, rerank } : { response };
+function rerankCandidates(
+  reranker: Reranker,
+  request: PreparedSearch,
+  candidates: RankedTool[],
+  bySubQuery: readonly (readonly number[])[],
+  ctx: SearchContext,
+): Promise<RerankOutcome> {
+  return (ctx.trace ?? NO_TRACE).stage(
+    'search.rerank',
+    // The model call's traceparent names the rerank span (tracing on) or this request (off).
+    (headers) =>
+      rerankWithinDeadline(
+        reranker,
+        {
+          query: request.query,
+          ...(request.context === undefined ? {} : { context: request.context }),
+          tools: request.tools,
+          lexical: candidates,
+          maxResults: request.maxResults,
+          ...(bySubQuery.length > 0 ? { bySubQuery } : {}),
+        },
+        { projectId: ctx.projectId, deadline: ctx.deadline, ...(headers ? { headers } : {}) },
+        ctx.log,
+      ),
+    rerankSpan,
+  );
+}
+
+/** The rerank span's attributes: the outcome and the model call's counts, never request text. */
+function rerankSpan({ ranker, degraded, stats }: RerankOutcome) {
+  return {
+    'catalog_search.ranker': ranker,
+    ...(degraded ? { 'catalog_search.degraded': degraded } : {}),
+    ...(stats
+      ? {
+          'catalog_search.llm.candidates': stats.candidates,
+          'catalog_search.llm.prompt_tokens': stats.promptTokens,
+          'catalog_search.llm.cached': stats.cached,
+          'catalog_search.llm.shared': stats.shared,
+        }
+      : {}),
+  };
 }

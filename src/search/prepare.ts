@@ -64,13 +64,13 @@ export async function prepareRequest(
   envelope: SearchEnvelope,
   sent: RequestToolList,
   projectId: string,
-  services: { toolNames: FilterRulePool; toolSets: ToolSetStore; fairShare: FairShare },
+  services: { filterRules: FilterRulePool; toolSets: ToolSetStore; fairShare: FairShare },
   deadline?: Deadline,
 ): Promise<PreparedRequest> {
-  const { toolNames, toolSets, fairShare } = services;
+  const { filterRules, toolSets, fairShare } = services;
   const rules = envelope.filter?.tools ?? [];
   const filtered =
-    rules.length > 0 ? await toolNames.run(projectId, rules, sent.list.tools, deadline?.signal) : undefined;
+    rules.length > 0 ? await filterRules.run(projectId, rules, sent.list.tools, deadline?.signal) : undefined;
   // Every run is charged, refused or not: the CPU was spent either way.
   if (filtered !== undefined && fairShare.enabled) fairShare.chargeCpu(projectId, filtered.ms);
   const prepared = prepareSearch(envelope, sent.list, filtered ? { toolNames: filtered.run } : {});

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { abortAfter } from '../waits/abort-after.js';
+import { abortAfter } from '@catalog-search/core';
 import { EmbeddingError, type Embedder, type EmbeddingFailure } from './embedder.js';
 import type { SourceBreaker } from './source-breaker.js';
 

@@ -18,7 +18,7 @@
 // the next task would pay the model's load again. The caller stops waiting instead.
 // The figures behind each choice: docs/performance.md#the-semantic-stages-figures.
 import { Piscina } from 'piscina';
-import { boundedWait } from '../waits/bounded-wait.js';
+import { boundedWait } from '@catalog-search/core';
 import { EmbeddingError, type EmbedCall, type Embedder } from './embedder.js';
 import { LOCAL_DIMENSIONS, LOCAL_MODEL, LOCAL_SCRIPTS, type EncoderBackend } from './local-encoder.js';
 import type { EncoderThreadData } from './local-encoder-worker.js';

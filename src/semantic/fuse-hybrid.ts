@@ -1,4 +1,4 @@
-import { capRelevanceDownTheList, type RankedTool, type ToolInfo } from '@catalog-search/core';
+import { capRelevanceDownTheList, round3, type RankedTool, type ToolInfo } from '@catalog-search/core';
 
 export interface FusionOptions {
   /**
@@ -62,7 +62,7 @@ export function semanticRelevance(z: number, listSize: number): number {
   const { margin, span, max } = SEMANTIC_RELEVANCE;
   const floor = Math.sqrt(2 * Math.log(Math.max(listSize, 2))) + margin;
   if (!(z > floor)) return 0;
-  return Math.round(Math.min(1, (z - floor) / span) * max * 1000) / 1000;
+  return round3(Math.min(1, (z - floor) / span) * max);
 }
 
 /**

@@ -31,8 +31,7 @@ export async function rankHybrid(
     context.projectId,
     { query: queries, tools: request.tools },
     context.deadline,
-    context.headers,
-    context.listId,
+    { headers: context.headers, listId: context.listId },
   );
   if (vectors.queries === undefined) return { ranked: lexical, status: vectors.status, fused: false };
   const { similarity, compared } = bestDots(vectors.queries, vectors.tools);

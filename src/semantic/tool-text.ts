@@ -2,7 +2,7 @@
 // it reads (a fixed part per text plus a part per token), so a tool's text keeps what says what the tool
 // does and leaves out what repeats or pads it: fewer tokens, a list embedded sooner, and eval's NDCG@10
 // within noise on every set. Figures: docs/ranking.md#semantic-stage ("What is embedded").
-import type { ToolInfo } from '@catalog-search/core';
+import { REQUEST_FILLER, type ToolInfo } from '@catalog-search/core';
 
 /** Description characters embedded at most, within its first sentence. */
 export const EMBEDDED_DESCRIPTION_CHARS = 120;
@@ -66,21 +66,6 @@ export function toolText(tool: ToolInfo): string {
   return `${head}${title}: ${description}`.trim();
 }
 
-/**
- * Words a request spends on asking and on grammar ("Can you please help me find the …") that say nothing
- * of which tool fits; each costs the encoder a token. Left out, they shorten eval's requests, with
- * eval's NDCG@10 within noise on every set (docs/ranking.md#semantic-stage, "What is embedded").
- * Compared in lower case, without trailing punctuation.
- */
-const FILLER_WORDS = new Set([
-  // Asking: who asks, and how politely.
-  ...['please', 'kindly', 'can', 'could', 'would', 'help', 'need', 'want', 'like', 'just'],
-  ...['i', "i'm", "i'd", 'me', 'my', 'you'],
-  // Grammar: articles, pronouns, and the commonest verbs and prepositions.
-  ...['a', 'an', 'the', 'this', 'that', 'these', 'those', 'some', 'any', 'it', 'its'],
-  ...['is', 'are', 'be', 'to', 'of', 'for', 'we', 'our', 'us'],
-]);
-
 /** Punctuation that may open or close a word of a request: `'https://…'.`, `(/root/a.md)`. */
 const WORD_PARTS = /^([("'`[]*)(.*?)([)"'`\],.;:!?]*)$/;
 
@@ -107,7 +92,8 @@ function shortWord(word: string): string {
  * The text embedded for a sub-query, in the service and in eval alike (so that eval measures the
  * ranking served): its first
  * `EMBEDDED_QUERY_CHARS` characters with white space collapsed, URLs and file paths shortened
- * (`shortWord`) and filler words left out, e.g. "Can you save the summary to /root/markdown/cv.md?" →
+ * (`shortWord`) and core's REQUEST_FILLER words left out (compared in lower case, without trailing
+ * punctuation; left out, they shorten eval's requests with its NDCG@10 within noise on every set), e.g. "Can you save the summary to /root/markdown/cv.md?" →
  * "save summary md file?"; a request of nothing but filler is embedded as it was. Fewer tokens, so less
  * encoder CPU, with eval's warm NDCG@10 within noise on every set; shorter cuts (a lower character cap,
  * or the first sentence only) lose ranking on ToolBench, whose requests ask for several tools one
@@ -118,7 +104,7 @@ export function queryText(query: string): string {
   const kept = text
     .split(' ')
     .map(shortWord)
-    .filter((word) => word !== '' && !FILLER_WORDS.has(word.toLowerCase().replace(/[,.;:!?]+$/, '')))
+    .filter((word) => word !== '' && !REQUEST_FILLER.has(word.toLowerCase().replace(/[,.;:!?]+$/, '')))
     .join(' ');
   return kept === '' ? text : kept;
 }

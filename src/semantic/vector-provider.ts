@@ -1,7 +1,5 @@
-import type { SemanticStatus, ToolInfo } from '@catalog-search/core';
 import type { FastifyBaseLogger } from 'fastify';
-import { abortAfter } from '../waits/abort-after.js';
-import { boundedWait } from '../waits/bounded-wait.js';
+import { abortAfter, boundedWait, type SemanticStatus, type ToolInfo } from '@catalog-search/core';
 import { BackgroundEmbedder } from './background-embedder.js';
 import { EmbeddingError, type Embedder, type EmbeddingFailure } from './embedder.js';
 import { SourceBreaker, type SourceBreakerOptions } from './source-breaker.js';
@@ -58,6 +56,30 @@ const LIST_KEY_BYTES_PER_TOOL = stringBytes('0'.repeat(43)) + stringBytes(`vecto
 /** Request embeddings calls in flight at most (an endpoint that hangs must not collect unbounded calls). */
 const MAX_QUERY_CALLS = 16;
 
+/** What a search passes besides its project, request and deadline. */
+interface VectorsOptions {
+  /** Headers for the embeddings calls: the search's W3C trace context. */
+  headers?: Readonly<Record<string, string>> | undefined;
+  /** The list's tool-set id, when known (a list sent in full is a new array on every search). */
+  listId?: string | undefined;
+}
+
+/** A search's waits: for its tools' vectors (0: none), and for its request's vector. */
+interface WaitBounds {
+  shareMs: number;
+  queryWaitMs: number;
+}
+
+/** A list's tool vectors as held for one search, and how to read them again once more have come. */
+interface HeldVectors {
+  /** Each tool's content id. */
+  ids: readonly string[];
+  /** How many of the first tools the project can keep vectors of. */
+  reach: number;
+  tools: ToolVectors;
+  refresh(indexes: readonly number[]): void;
+}
+
 /**
  * The vector provider behind the semantic stage (src/semantic/stage.ts): vectors for a request's
  * sub-queries and tools, from the cache or the source.
@@ -67,7 +89,7 @@ const MAX_QUERY_CALLS = 16;
  * The request's own vector is made only if it is ready within `queryWaitMs`; otherwise the search is
  * lexical (`timeout`) and the vector, when it comes, is kept for the next search. A source that keeps
  * failing is skipped for a cool-down (SourceBreaker). Every wait ends by its bound or the deadline,
- * whatever the garbage collector does (src/waits/abort-after.ts).
+ * whatever the garbage collector does (core's abortAfter, packages/core/src/waits/abort-after.ts).
  */
 export class VectorProvider {
   readonly #cache: VectorCache;
@@ -130,26 +152,65 @@ export class VectorProvider {
     };
   }
 
+  /**
+   * The vectors of a search: its sub-queries' and its list's tools', as far as they are ready within
+   * the search's waits (the status says how far). Steps: the waits' bounds, the list's vectors held,
+   * the lacking ones read from Redis or queued for embedding, the request's vector, the status.
+   */
   async vectors(
     projectId: string,
     request: { query: readonly string[]; tools: readonly ToolInfo[] },
     deadline: { remainingMs(): number; signal: AbortSignal },
-    /** Headers for the embeddings calls: the search's W3C trace context. */
-    headers?: Readonly<Record<string, string>>,
-    /** The list's tool-set id, when known (a list sent in full is a new array on every search). */
-    listId?: string,
+    options: VectorsOptions = {},
   ): Promise<SemanticVectors> {
-    const { waitShare } = this.options;
-    const shareMs = Math.floor(deadline.remainingMs() * waitShare);
-    // The request's vector may take at most half of what is left: the rest is the model's and the answer's.
-    const queryWaitMs = Math.min(Math.max(this.#queryWaitMs, shareMs), Math.floor(deadline.remainingMs() / 2));
-    const { dimensions } = this.embedder;
+    const { headers, listId } = options;
+    const bounds = this.#waitBounds(deadline);
+    const held = this.#heldVectors(projectId, request.tools, listId);
+    const { tools } = held;
+    const lacking = tools.absent();
+    const hits = held.reach - lacking.length;
+    this.options.onLookup?.(hits, tools.length - hits);
+    // Awaited for the read from Redis only: `cold` is the wait for the embedding, joined below.
+    const { cold } =
+      lacking.length > 0
+        ? await this.#fetchLacking(projectId, request.tools, held, lacking, bounds, deadline, headers)
+        : { cold: undefined };
+    // Nothing to compare a request's vector with, and no wait for any: no call for it (a list's first search).
+    if (bounds.shareMs <= 0 && tools.length > 0 && tools.ready === 0) {
+      return { status: this.#breaker.open ? 'unavailable' : 'pending', tools };
+    }
+    const [queries, coldFailure] = await Promise.all([
+      this.#queryVectors(projectId, request.query, bounds.queryWaitMs, headers),
+      cold,
+    ]);
+    if (cold !== undefined) held.refresh(tools.absent());
+    if (!Array.isArray(queries)) return { status: queries, tools: new LookedUpVectors([], 0) };
+    const { ready } = tools;
+    if (ready === tools.length) return { status: 'hybrid', queries, tools };
+    if (coldFailure) return { status: coldFailure, queries, tools };
+    return { status: ready === 0 ? 'pending' : 'partial', ...(ready === 0 ? {} : { queries }), tools };
+  }
 
-    const keys = this.#keysOf(projectId, request.tools, listId);
-    const { ids, held } = keys;
-    // Only the first tools whose vectors the project can keep are looked up, fetched or embedded
-    // (VectorCache.capacity); the rest rank lexically. Not even looked up: a lookup would keep them.
-    const reach = Math.min(held.length, this.#cache.capacity(dimensions));
+  /**
+   * How long a search waits: for its tools' vectors, its share of what is left (EMBEDDINGS_WAIT_PERCENT;
+   * 0: it never waits for them), and for the request's vector at most half of what is left (the rest is
+   * the model's and the answer's).
+   */
+  #waitBounds(deadline: { remainingMs(): number }): WaitBounds {
+    const shareMs = Math.floor(deadline.remainingMs() * this.options.waitShare);
+    const queryWaitMs = Math.min(Math.max(this.#queryWaitMs, shareMs), Math.floor(deadline.remainingMs() / 2));
+    return { shareMs, queryWaitMs };
+  }
+
+  /**
+   * The list's tool vectors this process holds. Only the first tools whose vectors the project can keep
+   * are looked up, fetched or embedded (VectorCache.capacity); the rest rank lexically. Not even looked
+   * up: a lookup would keep them.
+   */
+  #heldVectors(projectId: string, list: readonly ToolInfo[], listId: string | undefined): HeldVectors {
+    const keys = this.#keysOf(projectId, list, listId);
+    const { held } = keys;
+    const reach = Math.min(held.length, this.#cache.capacity(this.embedder.dimensions));
     const lookUp = (index: number) => this.#ofSourceLength(this.#cache.getHeld(projectId, held[index]!));
     const tools: ToolVectors =
       (listId === undefined ? undefined : this.#matrixOf(projectId, listId, keys, reach, lookUp)) ??
@@ -157,45 +218,37 @@ export class VectorProvider {
         held.map((_, index) => (index < reach ? lookUp(index) : undefined)),
         reach,
       );
-    const absent = () => tools.absent();
-    const refresh = (indexes: readonly number[]) => tools.refresh(indexes, lookUp);
-    const lacking = absent();
-    const hits = reach - lacking.length;
-    this.options.onLookup?.(hits, tools.length - hits);
-    // Queued either way; a search waits for them only with a wait share (EMBEDDINGS_WAIT_PERCENT).
-    const waits = shareMs > 0;
-    let cold: Promise<EmbeddingFailure | undefined> | undefined;
-    if (lacking.length > 0) {
-      await this.#readShared(
-        projectId,
-        lacking.map((index) => ids[index]!),
-      );
-      refresh(lacking);
-      // Texts are worked out only for tools not queued yet (BackgroundEmbedder.embed).
-      const missing = new Map<string, () => string>();
-      for (const index of absent()) missing.set(ids[index]!, () => toolText(request.tools[index]!));
-      // Queued even while the breaker is open: the background embedder sends nothing then, and its first
-      // batch after the cool-down is the probe.
-      if (missing.size > 0) {
-        const wait = waits ? abortAfter(shareMs, deadline.signal) : undefined;
-        cold = this.#background.embed(projectId, missing, wait?.signal, headers).finally(() => wait?.dispose());
-      }
-    }
-    // Nothing to compare a request's vector with, and no wait for any: no call for it (a list's first search).
-    if (!waits && tools.length > 0 && tools.ready === 0) {
-      return { status: this.#breaker.open ? 'unavailable' : 'pending', tools };
-    }
+    return { ids: keys.ids, reach, tools, refresh: (indexes) => tools.refresh(indexes, lookUp) };
+  }
 
-    const [queries, coldFailure] = await Promise.all([
-      this.#queryVectors(projectId, request.query, queryWaitMs, headers),
-      cold,
-    ]);
-    if (cold !== undefined) refresh(absent());
-    if (!Array.isArray(queries)) return { status: queries, tools: new LookedUpVectors([], 0) };
-    const { ready } = tools;
-    if (ready === tools.length) return { status: 'hybrid', queries, tools };
-    if (coldFailure) return { status: coldFailure, queries, tools };
-    return { status: ready === 0 ? 'pending' : 'partial', ...(ready === 0 ? {} : { queries }), tools };
+  /**
+   * The lacking tool vectors: read from Redis (another replica may have them), the rest queued for
+   * embedding, which the search waits for only with a wait share. Returns that wait (its failure, if
+   * any), undefined when nothing was queued, wrapped: an async function returning it would await it.
+   */
+  async #fetchLacking(
+    projectId: string,
+    list: readonly ToolInfo[],
+    held: HeldVectors,
+    lacking: readonly number[],
+    bounds: WaitBounds,
+    deadline: { signal: AbortSignal },
+    headers: Readonly<Record<string, string>> | undefined,
+  ): Promise<{ cold: Promise<EmbeddingFailure | undefined> | undefined }> {
+    const { ids } = held;
+    await this.#readShared(
+      projectId,
+      lacking.map((index) => ids[index]!),
+    );
+    held.refresh(lacking);
+    // Texts are worked out only for tools not queued yet (BackgroundEmbedder.embed).
+    const missing = new Map<string, () => string>();
+    for (const index of held.tools.absent()) missing.set(ids[index]!, () => toolText(list[index]!));
+    if (missing.size === 0) return { cold: undefined };
+    // Queued even while the breaker is open: the background embedder sends nothing then, and its first
+    // batch after the cool-down is the probe.
+    const wait = bounds.shareMs > 0 ? abortAfter(bounds.shareMs, deadline.signal) : undefined;
+    return { cold: this.#background.embed(projectId, missing, wait?.signal, headers).finally(() => wait?.dispose()) };
   }
 
   /**

@@ -7,6 +7,7 @@ import {
   trace,
   type Span,
 } from '@opentelemetry/api';
+import { boundedWait } from '@catalog-search/core';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
@@ -60,18 +61,11 @@ export function startOtelTracing(config: TracingConfig): Tracing {
       return wrap(tracer.startSpan(name, { kind: SpanKind.SERVER, attributes }, parent));
     },
     async shutdown(timeoutMs) {
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<never>((_resolve, reject) => {
-        timer = setTimeout(
-          () => reject(new Error(`the last spans were not exported within ${timeoutMs} ms`)),
-          timeoutMs,
-        );
-      });
-      try {
-        await Promise.race([provider.shutdown(), late]);
-      } finally {
-        clearTimeout(timer);
-      }
+      const done = await boundedWait(
+        provider.shutdown().then(() => true),
+        { ms: timeoutMs },
+      );
+      if (done === undefined) throw new Error(`the last spans were not exported within ${timeoutMs} ms`);
     },
   };
 }

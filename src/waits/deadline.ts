@@ -1,4 +1,4 @@
-import { abortAfter, type AbortAfter } from './abort-after.js';
+import { abortAfter, type AbortAfter } from '@catalog-search/core';
 
 /**
  * The one deadline of a search, handed to every stage: its budget (SEARCH_DEADLINE_MS, lowered by the

@@ -124,12 +124,12 @@ describe('a request embedded while the lexical stage runs (VectorProvider.startR
   it("makes no call for a list with no vectors yet, and one call, not two, for a list's next request", async () => {
     const before = source.tasksDone();
     provider.startRequest('p1', ['which meetings do I have on Monday'], 'list-1');
-    let answer = await provider.vectors('p1', { query: ['warm up'], tools }, startDeadline(4000), undefined, 'list-1');
+    let answer = await provider.vectors('p1', { query: ['warm up'], tools }, startDeadline(4000), { listId: 'list-1' });
     const giveUpAt = Date.now() + 90_000;
     while (answer.status !== 'hybrid' && Date.now() < giveUpAt) {
       // A pause lets the background lane's answers in (a search of a pending list awaits nothing).
       await new Promise((resolve) => setTimeout(resolve, 100));
-      answer = await provider.vectors('p1', { query: ['warm up'], tools }, startDeadline(4000), undefined, 'list-1');
+      answer = await provider.vectors('p1', { query: ['warm up'], tools }, startDeadline(4000), { listId: 'list-1' });
     }
     expect(answer.status).toBe('hybrid');
     // One request embedded: the loop's "warm up" once the list had vectors. The early call for a list with
@@ -143,8 +143,7 @@ describe('a request embedded while the lexical stage runs (VectorProvider.startR
       { query: ['which meetings do I have on Monday'], tools },
       // A bound long enough for a busy machine: what is asserted is the number of calls.
       startDeadline(60_000),
-      undefined,
-      'list-1',
+      { listId: 'list-1' },
     );
     expect(request.queries).toHaveLength(1);
     expect(source.tasksDone().query).toBe(queryTasks + 1);

@@ -371,42 +371,26 @@ describe('semantic stage: a list sent in full again', () => {
           get: () => ((descriptionReads += 1), description),
         });
       });
-    const first = await semantic.vectors(
-      'p1',
-      { query: ['thing 7'], tools: resend() },
-      startDeadline(4000),
-      undefined,
-      'list-id-rho',
-    );
+    const first = await semantic.vectors('p1', { query: ['thing 7'], tools: resend() }, startDeadline(4000), {
+      listId: 'list-id-rho',
+    });
     expect(first.status).toBe('hybrid');
     const keyBytes = memory.usage().byCache['list-keys'] ?? 0;
     expect(keyBytes).toBeGreaterThan(50 * 100);
     expect(memory.projectBytes('p1')).toBeGreaterThanOrEqual(keyBytes);
     // The same id with another list's tools (a stale entry) is not used: its length differs, so it is keyed anew.
-    const other = await semantic.vectors(
-      'p1',
-      { query: ['thing 7'], tools: tools('sigma', 20) },
-      startDeadline(4000),
-      undefined,
-      'list-id-rho',
-    );
+    const other = await semantic.vectors('p1', { query: ['thing 7'], tools: tools('sigma', 20) }, startDeadline(4000), {
+      listId: 'list-id-rho',
+    });
     expect(other.tools).toHaveLength(20);
     // Keyed anew once more (the entry held the 20 tools), then a resend is not keyed at all.
-    await semantic.vectors(
-      'p1',
-      { query: ['thing 7'], tools: resend() },
-      startDeadline(4000),
-      undefined,
-      'list-id-rho',
-    );
+    await semantic.vectors('p1', { query: ['thing 7'], tools: resend() }, startDeadline(4000), {
+      listId: 'list-id-rho',
+    });
     descriptionReads = 0;
-    const again = await semantic.vectors(
-      'p1',
-      { query: ['thing 7'], tools: resend() },
-      startDeadline(4000),
-      undefined,
-      'list-id-rho',
-    );
+    const again = await semantic.vectors('p1', { query: ['thing 7'], tools: resend() }, startDeadline(4000), {
+      listId: 'list-id-rho',
+    });
     expect(again.status).toBe('hybrid');
     expect(descriptionReads).toBe(0);
     expect(again.tools.toArray().map((vector) => [...vector!.slice(0, 4)])).toEqual(
@@ -417,7 +401,7 @@ describe('semantic stage: a list sent in full again', () => {
 
 describe("semantic stage: a list's matrix (searched by its tool-set id)", () => {
   const search = (semantic: VectorProvider, list: ToolInfo[], listId: string, projectId = 'p1') =>
-    semantic.vectors(projectId, { query: ['thing 3'], tools: list }, startDeadline(4000), undefined, listId);
+    semantic.vectors(projectId, { query: ['thing 3'], tools: list }, startDeadline(4000), { listId });
 
   it('holds the vectors of a list searched by id in the memory budget, and they are the cached ones', async () => {
     const memory = new MemoryBudget({ maxBytes: 64 * 1024 * 1024, projectShare: 0.25 });

@@ -3,7 +3,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it, vi } from 'vitest';
-import { abortAfter } from '../../src/waits/abort-after.js';
+import { abortAfter } from '@catalog-search/core';
 import { startDeadline } from '../../src/waits/deadline.js';
 
 // A major GC on demand without starting node with --expose-gc (the flag set at run time, the function

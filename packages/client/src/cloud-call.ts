@@ -1,6 +1,12 @@
-import type { PreparedSearch, ReferenceSearchRequest, SearchRequest, SearchResponse } from '@catalog-search/core';
+import {
+  raceSignal,
+  type PreparedSearch,
+  type ReferenceSearchRequest,
+  type SearchRequest,
+  type SearchResponse,
+} from '@catalog-search/core';
 import { canGzip, COMPRESSION_THRESHOLD, encodeBody, type Compression } from './compression.js';
-import { raceSignal, type Deadline } from './deadline.js';
+import type { Deadline } from './deadline.js';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,

@@ -1,8 +1,10 @@
+import { abortAfter } from '@catalog-search/core';
+
 /**
  * One search's time budget: an AbortSignal that fires when `timeoutMs` elapses or when the
- * caller's signal fires, whichever is first. The caller's signal is chained by hand (not
- * `AbortSignal.any`) so the listener is removed in `dispose()`: routers often pass one long-lived
- * signal for a whole session, and every search must leave nothing attached to it.
+ * caller's signal fires, whichever is first. The caller's signal is chained by core's abortAfter
+ * (not `AbortSignal.any`) so the listener is removed in `dispose()`: routers often pass one
+ * long-lived signal for a whole session, and every search must leave nothing attached to it.
  */
 export interface Deadline {
   readonly signal: AbortSignal;
@@ -21,27 +23,21 @@ export interface Deadline {
 export const monotonicNow = (): number => globalThis.performance?.now() ?? Date.now();
 
 export function startDeadline(timeoutMs: number, callerSignal: AbortSignal | undefined): Deadline {
-  const controller = new AbortController();
   const startedAt = monotonicNow();
+  // Core's timer signal: it fires whatever the garbage collector does, and leaves the caller's signal on dispose.
+  const wait = abortAfter(timeoutMs, callerSignal);
   let timedOut = false;
   let callerAborted = false;
-
-  const onCallerAbort = (): void => {
-    if (controller.signal.aborted) return;
-    callerAborted = true;
-    controller.abort(callerSignal?.reason);
+  // Set before anyone listening to the deadline's signal hears of the abort (this listener is first).
+  const settle = (): void => {
+    if (callerSignal?.aborted) callerAborted = true;
+    else timedOut = true;
   };
-  const timer = setTimeout(() => {
-    if (controller.signal.aborted) return;
-    timedOut = true;
-    controller.abort(new Error(`timed out after ${timeoutMs} ms`));
-  }, timeoutMs);
-
-  if (callerSignal?.aborted) onCallerAbort();
-  else callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
+  if (wait.signal.aborted) settle();
+  else wait.signal.addEventListener('abort', settle, { once: true });
 
   return {
-    signal: controller.signal,
+    signal: wait.signal,
     timeoutMs,
     get timedOut() {
       return timedOut;
@@ -50,28 +46,6 @@ export function startDeadline(timeoutMs: number, callerSignal: AbortSignal | und
       return callerAborted;
     },
     remainingMs: () => timeoutMs - (monotonicNow() - startedAt),
-    dispose: () => {
-      clearTimeout(timer);
-      callerSignal?.removeEventListener('abort', onCallerAbort);
-    },
+    dispose: () => wait.dispose(),
   };
-}
-
-/** Settles with `promise`, or rejects with the signal's reason as soon as it fires (for awaits that take no signal). */
-export function raceSignal<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }

@@ -1,4 +1,4 @@
-import { MAX_FEEDBACK_EVENTS, type FeedbackEvent } from '@catalog-search/core';
+import { boundedWait, MAX_FEEDBACK_EVENTS, type FeedbackEvent } from '@catalog-search/core';
 import type { FetchLike } from './cloud-call.js';
 
 /** One tool use to report: the search's `meta.requestId` (or its `query`), the tool, and how it went. */
@@ -210,17 +210,14 @@ export class OutcomeReporter {
 /** The longest timers wait: a longer delay fires at once. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-/** Resolves when `work` settles or after `ms`, whichever is first; the timer is cleared either way. */
+/**
+ * Resolves when `work` settles or after `ms`, whichever is first (without work: after `ms`), never
+ * rejecting; core's boundedWait clears the timer either way.
+ */
 async function within(work: Promise<unknown> | undefined, ms: number): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const elapsed = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, ms);
-  });
-  try {
-    await (work === undefined ? elapsed : Promise.race([work.then(noop, noop), elapsed]));
-  } finally {
-    clearTimeout(timer);
-  }
+  // Without work, a promise of its own that never settles: the wait lasts its bound, and nothing is
+  // left holding it afterwards (a shared one would keep every wait's reaction).
+  await boundedWait(work === undefined ? new Promise<void>(() => {}) : work.then(noop, noop), { ms });
 }
 
 const noop = (): void => undefined;

@@ -2,6 +2,7 @@ import {
   inspectNesting,
   MAX_NESTING_DEPTH,
   readToolList,
+  round3,
   type McpServerTools,
   type SearchBoost,
   type SearchFilter,
@@ -278,7 +279,7 @@ function keptByKey(tools: readonly ToolInfo[] | readonly McpServerTools[], group
 }
 
 function describe(result: SearchResult, kept: Kept | undefined, detail: ToolDiscoveryDetail): ToolDiscoveryResult {
-  const described: ToolDiscoveryResult = { toolKey: result.toolKey, relevance: round(result.relevance) };
+  const described: ToolDiscoveryResult = { toolKey: result.toolKey, relevance: round3(result.relevance) };
   if (detail === 'minimal') return described;
   described.toolName = result.toolName;
   described.serverName = result.serverName;
@@ -412,7 +413,6 @@ function shorten(text: string, max: number): string {
   return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s.,;:]+$/, '')}…`;
 }
 
-const round = (value: number): number => Math.round(value * 1000) / 1000;
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 const record = (value: unknown): Record<string, unknown> | undefined => (isRecord(value) ? value : undefined);

@@ -3,6 +3,7 @@ export * from './feedback-schemas.js';
 export type { RankCache, RankInput, RankOptions, RankedTool } from './ranking/types.js';
 export { RULE_FAMILIES, type RuleFamily } from './everyday/rule-families.js';
 export { capRelevanceDownTheList } from './ranking/calibrate.js';
+export { round3 } from './numbers/round.js';
 export {
   rankTools,
   rankToolsBySubQuery,
@@ -15,6 +16,7 @@ export { createRankCache, type RankCacheOptions } from './ranking/rank-cache.js'
 export { toSearchResult } from './ranking/to-search-result.js';
 export { detachString } from './text/detach.js';
 export { tokenize } from './text/tokenize.js';
+export { REQUEST_FILLER } from './text/stop-words.js';
 export { LANGUAGE_CODES, loadLanguages, loadedLanguages } from './languages/registry.js';
 export { FNV_OFFSET, fnvStep } from './text/fnv.js';
 export {
@@ -48,3 +50,5 @@ export {
 export { MAX_STEPS_PER_TOOL, runToolNameRules, type NamedTool, type ToolNameRun } from './request/tool-name-rules.js';
 export { canonicalToolSet, toolSetId, toolSetIdOf } from './tool-sets/tool-set-id.js';
 export { sameJson } from './tool-sets/same-json.js';
+export { abortAfter, type AbortAfter } from './waits/abort-after.js';
+export { boundedWait, raceSignal } from './waits/bounded-wait.js';

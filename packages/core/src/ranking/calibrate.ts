@@ -1,3 +1,4 @@
+import { round3 } from '../numbers/round.js';
 import { idf } from './bm25f.js';
 
 /**
@@ -46,8 +47,4 @@ export function relevanceFromCoverage(coverage: number, share: number): number {
 export function capRelevanceDownTheList(ranked: readonly { relevance: number }[]): void {
   for (let i = 1; i < ranked.length; i += 1)
     ranked[i]!.relevance = Math.min(ranked[i]!.relevance, ranked[i - 1]!.relevance);
-}
-
-export function round3(value: number): number {
-  return Math.round(value * 1000) / 1000;
 }

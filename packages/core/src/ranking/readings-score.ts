@@ -45,81 +45,16 @@ export function scoreReadings(
   matchedUnits: Uint16Array,
   hits: Map<number, number[]>,
 ): ReadingsTotals {
-  const { readings, positiveCount, negatedCount, idfs, calIdfs, docFreq, listSize, negationPenalty } = scoring;
-  const units = readings.unitCount;
-  const readingStart = positiveCount + negatedCount;
-  const readingTerms = readings.terms.length;
-  const readingOf = (r: number): number => (readings.termReading ? readings.termReading[r]! : r);
-  const ruleOf = (reading: number): ReadingRule => readings.readings?.[reading] ?? TRANSLATION;
-  const unitOf = (t: number): number =>
-    t < positiveCount ? readings.unitOfTerm[t]! : t < readingStart ? -1 : readings.termWord[t - readingStart]!;
-
-  // Words some tool of the list has as written: their fallback readings are not used.
-  const ownFound = new Uint8Array(units);
-  for (let t = 0; t < positiveCount; t += 1) {
-    const unit = readings.unitOfTerm[t]!;
-    if (unit >= 0 && docFreq[t]! > 0) ownFound[unit] = 1;
-  }
-  const usable = (t: number): boolean =>
-    t < readingStart || !(ruleOf(readingOf(t - readingStart)).fallback && ownFound[unitOf(t)] === 1);
-
-  const mass = new Float64Array(units).fill(Infinity);
-  for (let t = 0; t < readingStart + readingTerms; t += 1) {
-    const unit = unitOf(t);
-    if (unit >= 0 && docFreq[t]! > 0 && usable(t)) mass[unit] = Math.min(mass[unit]!, calIdfs[t]!);
-  }
-  const unmatched = calibrationIdf(0, listSize);
-  let idfMass = 0;
-  let unitCount = 0;
-  for (let u = 0; u < units; u += 1) {
-    if (mass[u] === Infinity) {
-      if (readings.optional?.[u] === 1) continue;
-      mass[u] = unmatched;
-    }
-    idfMass += mass[u]!;
-    unitCount += 1;
-  }
-
-  const readingCount = readings.readings ? readings.readings.length : readingTerms;
-  const own = new Float64Array(units);
-  const alternative = new Float64Array(units);
-  const ownCoverage = new Float64Array(units);
-  const alternativeCoverage = new Float64Array(units);
-  const readingScore = new Float64Array(readingCount);
-  const readingEvidence = new Float64Array(readingCount);
-  // Per reading: its unit (a reading's terms are all of one unit).
-  const readingUnit = new Int32Array(readingCount);
-  for (let r = 0; r < readingTerms; r += 1) readingUnit[readingOf(r)] = readings.termWord[r]!;
-  const touched: number[] = [];
-  const isTouched = new Uint8Array(units);
-  const touchedReadings: number[] = [];
-  let doc = -1;
-  const flush = (): void => {
-    for (const reading of touchedReadings) {
-      const unit = readingUnit[reading]!;
-      const rule = ruleOf(reading);
-      alternative[unit] = Math.max(alternative[unit]!, rule.score * readingScore[reading]!);
-      alternativeCoverage[unit] = Math.max(alternativeCoverage[unit]!, rule.coverage * readingEvidence[reading]!);
-      readingScore[reading] = readingEvidence[reading] = 0;
-    }
-    touchedReadings.length = 0;
-    for (const unit of touched) {
-      scores[doc]! += Math.max(own[unit]!, alternative[unit]!);
-      coverage[doc]! += Math.max(ownCoverage[unit]!, alternativeCoverage[unit]!);
-      matchedUnits[doc]! += 1;
-      own[unit] = alternative[unit] = ownCoverage[unit] = alternativeCoverage[unit] = 0;
-      isTouched[unit] = 0;
-    }
-    touched.length = 0;
-  };
-
+  const { positiveCount, idfs, calIdfs, negationPenalty } = scoring;
+  const terms = new ReadingTerms(scoring);
+  const { readingStart } = terms;
+  const { mass, totals } = unitMasses(terms, scoring);
+  const sums = new UnitSums(terms, scores, coverage, matchedUnits);
   for (let m = 0; m < matches.count; m += 1) {
-    if (matches.docs[m] !== doc) {
-      if (doc >= 0) flush();
-      doc = matches.docs[m]!;
-    }
+    const doc = matches.docs[m]!;
+    sums.moveTo(doc);
     const t = matches.terms[m]!;
-    if (!usable(t)) continue;
+    if (!terms.usable(t)) continue;
     const field = matches.fields[m]!;
     const contribution = termScore(idfs[t]!, matches.weights[m]!);
     let list = hits.get(doc);
@@ -129,26 +64,176 @@ export function scoreReadings(
       scores[doc]! -= negationPenalty * contribution;
       continue;
     }
-    const unit = unitOf(t);
+    const unit = terms.unitOf(t);
     if (unit < 0) {
       scores[doc]! += contribution;
       continue;
     }
-    if (isTouched[unit] === 0) {
-      isTouched[unit] = 1;
-      touched.push(unit);
-    }
     const evidence = Math.min(calIdfs[t]!, mass[unit]!) * FIELD_QUALITY[field]!;
-    if (t < positiveCount) {
-      own[unit]! += contribution;
-      ownCoverage[unit] = Math.max(ownCoverage[unit]!, evidence);
-    } else {
-      const reading = readingOf(t - readingStart);
-      if (readingScore[reading] === 0 && readingEvidence[reading] === 0) touchedReadings.push(reading);
-      readingScore[reading]! += contribution;
-      readingEvidence[reading] = Math.max(readingEvidence[reading]!, evidence);
+    if (t < positiveCount) sums.addOwn(unit, contribution, evidence);
+    else sums.addReading(unit, terms.readingOf(t - readingStart), contribution, evidence);
+  }
+  sums.moveTo(-1);
+  return totals;
+}
+
+/**
+ * The request's terms as scoring reads them: positive terms, then negated ones, then reading terms
+ * (`readingStart` on); which word (unit) and reading each belongs to, and whether it counts.
+ */
+class ReadingTerms {
+  readonly readingStart: number;
+  readonly readingTerms: number;
+  readonly units: number;
+  /** Per unit: 1 when some tool of the list has the word as written (its fallback readings are not used). */
+  private readonly ownFound: Uint8Array;
+
+  constructor(readonly scoring: ReadingsScoring) {
+    const { readings, positiveCount, negatedCount, docFreq } = scoring;
+    this.readingStart = positiveCount + negatedCount;
+    this.readingTerms = readings.terms.length;
+    this.units = readings.unitCount;
+    this.ownFound = new Uint8Array(this.units);
+    for (let t = 0; t < positiveCount; t += 1) {
+      const unit = readings.unitOfTerm[t]!;
+      if (unit >= 0 && docFreq[t]! > 0) this.ownFound[unit] = 1;
     }
   }
-  if (doc >= 0) flush();
-  return { idfMass, unitCount };
+
+  /** The reading of reading term `r` (counted from `readingStart`). */
+  readingOf(r: number): number {
+    const { termReading } = this.scoring.readings;
+    return termReading ? termReading[r]! : r;
+  }
+
+  ruleOf(reading: number): ReadingRule {
+    return this.scoring.readings.readings?.[reading] ?? TRANSLATION;
+  }
+
+  /** The unit of term `t`, or -1 for a negated term. */
+  unitOf(t: number): number {
+    const { readings, positiveCount } = this.scoring;
+    if (t < positiveCount) return readings.unitOfTerm[t]!;
+    return t < this.readingStart ? -1 : readings.termWord[t - this.readingStart]!;
+  }
+
+  /** False for a fallback reading's term of a word the list has as written. */
+  usable(t: number): boolean {
+    return (
+      t < this.readingStart ||
+      !(this.ruleOf(this.readingOf(t - this.readingStart)).fallback && this.ownFound[this.unitOf(t)] === 1)
+    );
+  }
+}
+
+/** Per unit, the idf of its most common rendering in the list (`mass`), and the request's totals. */
+function unitMasses(terms: ReadingTerms, scoring: ReadingsScoring): { mass: Float64Array; totals: ReadingsTotals } {
+  const { readings, calIdfs, docFreq, listSize } = scoring;
+  const mass = new Float64Array(terms.units).fill(Infinity);
+  for (let t = 0; t < terms.readingStart + terms.readingTerms; t += 1) {
+    const unit = terms.unitOf(t);
+    if (unit >= 0 && docFreq[t]! > 0 && terms.usable(t)) mass[unit] = Math.min(mass[unit]!, calIdfs[t]!);
+  }
+  const unmatched = calibrationIdf(0, listSize);
+  let idfMass = 0;
+  let unitCount = 0;
+  for (let u = 0; u < terms.units; u += 1) {
+    if (mass[u] === Infinity) {
+      if (readings.optional?.[u] === 1) continue;
+      mass[u] = unmatched;
+    }
+    idfMass += mass[u]!;
+    unitCount += 1;
+  }
+  return { mass, totals: { idfMass, unitCount } };
+}
+
+/**
+ * One tool's sums per unit while its matches are read (they come grouped by tool): its own terms'
+ * score and evidence, and per reading the same; `moveTo` adds the better of the two per unit to the
+ * tool's score, coverage and matched units when the next tool starts.
+ */
+class UnitSums {
+  private readonly own: Float64Array;
+  private readonly alternative: Float64Array;
+  private readonly ownCoverage: Float64Array;
+  private readonly alternativeCoverage: Float64Array;
+  private readonly readingScore: Float64Array;
+  private readonly readingEvidence: Float64Array;
+  /** Per reading: its unit (a reading's terms are all of one unit). */
+  private readonly readingUnit: Int32Array;
+  private readonly touched: number[] = [];
+  private readonly isTouched: Uint8Array;
+  private readonly touchedReadings: number[] = [];
+  private doc = -1;
+
+  constructor(
+    private readonly terms: ReadingTerms,
+    private readonly scores: Float64Array,
+    private readonly coverage: Float64Array,
+    private readonly matchedUnits: Uint16Array,
+  ) {
+    const { readings } = terms.scoring;
+    const units = terms.units;
+    const readingCount = readings.readings ? readings.readings.length : terms.readingTerms;
+    this.own = new Float64Array(units);
+    this.alternative = new Float64Array(units);
+    this.ownCoverage = new Float64Array(units);
+    this.alternativeCoverage = new Float64Array(units);
+    this.readingScore = new Float64Array(readingCount);
+    this.readingEvidence = new Float64Array(readingCount);
+    this.readingUnit = new Int32Array(readingCount);
+    for (let r = 0; r < terms.readingTerms; r += 1) this.readingUnit[terms.readingOf(r)] = readings.termWord[r]!;
+    this.isTouched = new Uint8Array(units);
+  }
+
+  /** Starts summing for `doc` (-1: none), after adding up the previous tool's. */
+  moveTo(doc: number): void {
+    if (doc === this.doc) return;
+    if (this.doc >= 0) this.flush();
+    this.doc = doc;
+  }
+
+  addOwn(unit: number, contribution: number, evidence: number): void {
+    this.touch(unit);
+    this.own[unit]! += contribution;
+    this.ownCoverage[unit] = Math.max(this.ownCoverage[unit]!, evidence);
+  }
+
+  addReading(unit: number, reading: number, contribution: number, evidence: number): void {
+    this.touch(unit);
+    if (this.readingScore[reading] === 0 && this.readingEvidence[reading] === 0) this.touchedReadings.push(reading);
+    this.readingScore[reading]! += contribution;
+    this.readingEvidence[reading] = Math.max(this.readingEvidence[reading]!, evidence);
+  }
+
+  private touch(unit: number): void {
+    if (this.isTouched[unit] === 0) {
+      this.isTouched[unit] = 1;
+      this.touched.push(unit);
+    }
+  }
+
+  private flush(): void {
+    const doc = this.doc;
+    for (const reading of this.touchedReadings) {
+      const unit = this.readingUnit[reading]!;
+      const rule = this.terms.ruleOf(reading);
+      this.alternative[unit] = Math.max(this.alternative[unit]!, rule.score * this.readingScore[reading]!);
+      this.alternativeCoverage[unit] = Math.max(
+        this.alternativeCoverage[unit]!,
+        rule.coverage * this.readingEvidence[reading]!,
+      );
+      this.readingScore[reading] = this.readingEvidence[reading] = 0;
+    }
+    this.touchedReadings.length = 0;
+    for (const unit of this.touched) {
+      this.scores[doc]! += Math.max(this.own[unit]!, this.alternative[unit]!);
+      this.coverage[doc]! += Math.max(this.ownCoverage[unit]!, this.alternativeCoverage[unit]!);
+      this.matchedUnits[doc]! += 1;
+      this.own[unit] = this.alternative[unit] = this.ownCoverage[unit] = this.alternativeCoverage[unit] = 0;
+      this.isTouched[unit] = 0;
+    }
+    this.touched.length = 0;
+  }
 }

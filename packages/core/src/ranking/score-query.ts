@@ -55,33 +55,14 @@ export function scoreSubQuery(corpus: Corpus, text: string, context: ScoringCont
   if (corpus.epoch !== vocabulary.epoch) throw new Error('corpus used after the vocabulary was renewed');
   const n = corpus.size;
   const without = context.without ?? [];
-  let query = analyzeQuery(text, without);
+  const { query, allTerms, matches } = matchQuery(corpus, text, without);
+  const readings = query.readings;
   const scores = new Float64Array(n);
   const coverage = new Float64Array(n);
   const matchedTerms = new Uint16Array(n);
   const hits = new Map<number, number[]>();
-  // Reading terms (a Japanese request's English glosses, everyday readings) follow the request's own.
-  let allTerms = [...query.terms, ...query.negated, ...(query.readings?.terms ?? [])];
-  let matches = findTermMatches(corpus, allTerms);
-  // A word no tool has may be a typo of one that some tool has: search again with the guesses.
-  const guessed =
-    without.includes('typos') || query.crossLingual ? undefined : guessTypos(corpus, query, allTerms, matches.docFreq);
-  if (guessed) {
-    query = { ...query, readings: guessed };
-    allTerms = [...query.terms, ...query.negated, ...guessed.terms];
-    matches = findTermMatches(corpus, allTerms);
-  }
-  const readings = query.readings;
-
-  let idfMass = 0;
-  const idfs = new Float64Array(allTerms.length);
-  const calIdfs = new Float64Array(allTerms.length);
-  for (let t = 0; t < allTerms.length; t += 1) {
-    const docFreq = matches.docFreq[t]!;
-    calIdfs[t] = calibrationIdf(docFreq, n);
-    if (t < query.terms.length) idfMass += calIdfs[t]!;
-    idfs[t] = idf(docFreq, n);
-  }
+  const { idfs, calIdfs, ownIdfMass } = termIdfs(allTerms.length, query.terms.length, matches.docFreq, n);
+  let idfMass = ownIdfMass;
   let termCount = Math.max(query.terms.length, 1);
   if (readings) {
     const scoring = {
@@ -97,24 +78,8 @@ export function scoreSubQuery(corpus: Corpus, text: string, context: ScoringCont
     const totals = scoreReadings(matches, scoring, scores, coverage, matchedTerms, hits);
     idfMass = totals.idfMass;
     termCount = Math.max(totals.unitCount, 1);
-  }
-  // Matches come tool by tool, query terms ascending within a tool: each tool's sum adds up term by term.
-  for (let m = 0; !readings && m < matches.count; m += 1) {
-    const doc = matches.docs[m]!;
-    const t = matches.terms[m]!;
-    const weight = matches.weights[m]!;
-    const field = matches.fields[m]!;
-    const contribution = termScore(idfs[t]!, weight);
-    let list = hits.get(doc);
-    if (list === undefined) hits.set(doc, (list = []));
-    list.push(t * FIELD_COUNT + field);
-    if (t >= query.terms.length) {
-      scores[doc]! -= NEGATION_PENALTY * contribution;
-    } else {
-      scores[doc]! += contribution;
-      coverage[doc]! += calIdfs[t]! * FIELD_QUALITY[field]!;
-      matchedTerms[doc]! += 1;
-    }
+  } else {
+    scoreTerms(matches, query.terms.length, { idfs, calIdfs }, { scores, coverage, matchedTerms, hits });
   }
 
   const exact = findExactNames(corpus, text);
@@ -133,18 +98,96 @@ export function scoreSubQuery(corpus: Corpus, text: string, context: ScoringCont
     without,
   );
   addServerAffinity(corpus, scores, order, hits);
-  // A query that names a tool gets that tool first, whatever else matched: its score is lifted above
-  // every other tool's, so that scores stay in rank order.
-  if (exact.size > 0) {
-    let lift = 0;
-    for (const doc of order) if (!exact.has(doc)) lift = Math.max(lift, scores[doc]!);
-    for (const doc of exact) {
-      scores[doc] = lift + Math.max(scores[doc]!, 1);
-      relevance[doc] = Math.max(relevance[doc]!, EXACT_RELEVANCE);
-    }
-  }
+  liftExactNames(exact, order, scores, relevance);
   order.sort((a, b) => scores[b]! - scores[a]! || a - b);
   return { query, order, scores, relevance, hits, exact, termCount, serverOnly };
+}
+
+/**
+ * The request's terms and where the list has them. Reading terms (a Japanese request's English
+ * glosses, everyday readings) follow the request's own. A word no tool has may be a typo of one that
+ * some tool has: then the list is searched again with the guesses.
+ */
+function matchQuery(
+  corpus: Corpus,
+  text: string,
+  without: readonly RuleFamily[],
+): { query: QueryTerms; allTerms: string[]; matches: ReturnType<typeof findTermMatches> } {
+  const query = analyzeQuery(text, without);
+  const allTerms = [...query.terms, ...query.negated, ...(query.readings?.terms ?? [])];
+  const matches = findTermMatches(corpus, allTerms);
+  const guessed =
+    without.includes('typos') || query.crossLingual ? undefined : guessTypos(corpus, query, allTerms, matches.docFreq);
+  if (!guessed) return { query, allTerms, matches };
+  const guessedTerms = [...query.terms, ...query.negated, ...guessed.terms];
+  return {
+    query: { ...query, readings: guessed },
+    allTerms: guessedTerms,
+    matches: findTermMatches(corpus, guessedTerms),
+  };
+}
+
+/** Each term's BM25 idf and calibration idf, and the calibration idf mass of the request's own terms. */
+function termIdfs(
+  termCount: number,
+  ownTerms: number,
+  docFreqs: ArrayLike<number>,
+  n: number,
+): { idfs: Float64Array; calIdfs: Float64Array; ownIdfMass: number } {
+  let ownIdfMass = 0;
+  const idfs = new Float64Array(termCount);
+  const calIdfs = new Float64Array(termCount);
+  for (let t = 0; t < termCount; t += 1) {
+    const docFreq = docFreqs[t]!;
+    calIdfs[t] = calibrationIdf(docFreq, n);
+    if (t < ownTerms) ownIdfMass += calIdfs[t]!;
+    idfs[t] = idf(docFreq, n);
+  }
+  return { idfs, calIdfs, ownIdfMass };
+}
+
+/**
+ * Scores, coverage and matched terms of a request without readings. Matches come tool by tool, query
+ * terms ascending within a tool: each tool's sum adds up term by term; a negated term (from
+ * `positiveCount` on) takes a share of its score away.
+ */
+function scoreTerms(
+  matches: ReturnType<typeof findTermMatches>,
+  positiveCount: number,
+  { idfs, calIdfs }: { idfs: Float64Array; calIdfs: Float64Array },
+  into: { scores: Float64Array; coverage: Float64Array; matchedTerms: Uint16Array; hits: Map<number, number[]> },
+): void {
+  const { scores, coverage, matchedTerms, hits } = into;
+  for (let m = 0; m < matches.count; m += 1) {
+    const doc = matches.docs[m]!;
+    const t = matches.terms[m]!;
+    const field = matches.fields[m]!;
+    const contribution = termScore(idfs[t]!, matches.weights[m]!);
+    let list = hits.get(doc);
+    if (list === undefined) hits.set(doc, (list = []));
+    list.push(t * FIELD_COUNT + field);
+    if (t >= positiveCount) {
+      scores[doc]! -= NEGATION_PENALTY * contribution;
+    } else {
+      scores[doc]! += contribution;
+      coverage[doc]! += calIdfs[t]! * FIELD_QUALITY[field]!;
+      matchedTerms[doc]! += 1;
+    }
+  }
+}
+
+/**
+ * A query that names a tool gets that tool first, whatever else matched: its score is lifted above
+ * every other tool's, so that scores stay in rank order.
+ */
+function liftExactNames(exact: Set<number>, order: number[], scores: Float64Array, relevance: Float64Array): void {
+  if (exact.size === 0) return;
+  let lift = 0;
+  for (const doc of order) if (!exact.has(doc)) lift = Math.max(lift, scores[doc]!);
+  for (const doc of exact) {
+    scores[doc] = lift + Math.max(scores[doc]!, 1);
+    relevance[doc] = Math.max(relevance[doc]!, EXACT_RELEVANCE);
+  }
 }
 
 /** Typo readings for the request's words the list lacks (everyday/typos.ts), or undefined. */
@@ -168,8 +211,8 @@ function guessTypos(
 
 // Tools of a server that matched well are likely companions in a task (create_document, add_paragraph,
 // convert_to_pdf): each tool gains this share of its server's best score. Tools that matched nothing
-// themselves get only AFFINITY_TAIL of it, which ranks them after every direct match. (Measured on the
-// eval: +3 points Recall@40 on livemcpbench, +19 on toolret_apibank, no NDCG@10 loss anywhere.)
+// themselves get only AFFINITY_TAIL of it, which ranks them after every direct match. What it gained
+// on the eval: docs/ranking.md#server-affinity.
 const AFFINITY = 0.1;
 const AFFINITY_TAIL = 0.02;
 

@@ -1,5 +1,5 @@
 import { TAG_BOOST, type SearchBoost } from '../schemas.js';
-import { round3 } from '../ranking/calibrate.js';
+import { round3 } from '../numbers/round.js';
 import type { RankedTool } from '../ranking/types.js';
 import { matchingTags, tagSet } from './tool-filter.js';
 

@@ -1,4 +1,4 @@
-// The one "stop waiting" helper (src/waits/bounded-wait.ts): the work's value if it comes first,
+// The one "stop waiting" helper (core's waits/bounded-wait.ts): the work's value if it comes first,
 // `undefined` at the first bound reached, the work's early failure passed on and a late one ignored,
 // and nothing left behind (timer, abort listener) once the wait is over, whatever the collector does.
 import { getEventListeners } from 'node:events';

@@ -1,5 +1,6 @@
 // The one way a caller stops waiting for work it does not own: a shared model call, a worker's
-// vectors, a reranker that may hang. The work goes on (its owner ends it); only the wait is bounded.
+// vectors, a reranker that may hang, the trace exporter at shutdown, the client's report queue. The
+// work goes on (its owner ends it); only the wait is bounded. The service and the client both use it.
 
 interface WaitBounds {
   /** Stop waiting when this aborts (the request's deadline, or its client gone). */
@@ -38,6 +39,32 @@ export function boundedWait<T>(work: Promise<T>, bounds: WaitBounds): Promise<T 
       },
       (error: unknown) => {
         end();
+        reject(error);
+      },
+    );
+  });
+}
+
+/**
+ * The work's value, or a rejection with the signal's reason as soon as it aborts: boundedWait for a
+ * caller that must fail rather than go on without the value (the client's POST, which takes no
+ * signal of its own at every step). The listener is removed as soon as the wait ends.
+ */
+export function raceSignal<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    work.catch(() => {});
+    return Promise.reject(signal.reason);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
         reject(error);
       },
     );
