@@ -1,4 +1,4 @@
-// `npm run eval [-- --json FILE] [--html FILE] [--max N] [--only NAME,NAME] [--no-calibration] [--llm] [--feedback [--projects N [--k K,K]]] [--fusion JSON] [--oracle Z,Z] [--lang ja] [--everyday] [--without FAMILY,FAMILY]`
+// `npm run eval [-- --json FILE] [--html FILE] [--max N] [--only NAME,NAME] [--no-calibration] [--llm] [--feedback [--projects N [--k K,K]]] [--fusion JSON] [--oracle Z,Z] [--lang ja] [--everyday [--languages]] [--without FAMILY,FAMILY]`
 // Ranks every sampled query of every dataset in ../shared/bench with each ranker and prints NDCG@10,
 // Recall@5/10/40 and MRR per dataset, the average over datasets, and each ranker's change relative to
 // the first (the plain BM25 baseline), each later ranker's NDCG@10 change against ours with a paired
@@ -7,7 +7,8 @@
 // the same size, prompt tokens); `--llm` adds the LLM stage itself against LLM_BASE_URL / LLM_MODEL.
 // `--feedback` measures learning from use instead (eval/feedback.ts), on all of each set's requests
 // unless --max is given. `--everyday` ranks the team's everyday requests instead (eval/everyday.ts), with
-// an ablation row per rule family; `--without a,b` runs our ranker ("ours") with those rule families
+// an ablation row per rule family (with `--languages`, the everyday table per language instead:
+// eval/everyday-languages.ts); `--without a,b` runs our ranker ("ours") with those rule families
 // left out (RULE_FAMILIES in core) and adds "all-on" (every family) after it, so the NDCG@10 change
 // section gives what the families add on the public sets, with paired intervals.
 import { writeFileSync } from 'node:fs';
@@ -22,6 +23,7 @@ import { runFeedbackEval } from './feedback.js';
 import { runSharedFeedbackEval } from './shared-feedback.js';
 import { runCrossLingualEval } from './cross-lingual.js';
 import { runEverydayEval } from './everyday.js';
+import { runEverydayLanguagesEval } from './everyday-languages.js';
 import { writeHtmlReport } from './html-report.js';
 import { loadLanguages, rankTools, RULE_FAMILIES, type RuleFamily } from '../packages/core/src/index.js';
 import { DEFAULT_FUSION, type FusionOptions } from '../src/semantic/fuse-hybrid.js';
@@ -56,6 +58,8 @@ const { values } = parseArgs({
     lang: { type: 'string' },
     // The team's everyday requests on four lists, with the rule-family ablation (eval/everyday.ts).
     everyday: { type: 'boolean', default: false },
+    // With --everyday: twelve of them in nine languages beside English (eval/everyday-languages.ts).
+    languages: { type: 'boolean', default: false },
     // Rule families our ranker leaves out, e.g. 'verbs,nouns' (measuring a family on the public sets).
     without: { type: 'string' },
   },
@@ -84,6 +88,12 @@ if (values.feedback && values.projects !== undefined) {
 if (values.lang) {
   const rows = await runCrossLingualEval(values.lang);
   if (values.json) writeFileSync(values.json, `${JSON.stringify({ crossLingual: rows }, null, 2)}\n`);
+  process.exit(0);
+}
+
+if (values.everyday && values.languages) {
+  const rows = runEverydayLanguagesEval();
+  if (values.json) writeFileSync(values.json, `${JSON.stringify({ everydayLanguages: rows }, null, 2)}\n`);
   process.exit(0);
 }
 

@@ -16,7 +16,7 @@ export { createRankCache, type RankCacheOptions } from './ranking/rank-cache.js'
 export { toSearchResult } from './ranking/to-search-result.js';
 export { detachString } from './text/detach.js';
 export { tokenize } from './text/tokenize.js';
-export { REQUEST_FILLER } from './text/stop-words.js';
+export { REQUEST_FILLER } from './languages/stop-words.js';
 export { LANGUAGE_CODES, loadLanguages, loadedLanguages } from './languages/registry.js';
 export { FNV_OFFSET, fnvStep } from './text/fnv.js';
 export {

@@ -49,6 +49,16 @@ describe('Japanese requests find English tools', () => {
     expect(explanation).not.toContain(query);
   });
 
+  it('with a tool described in Japanese, the explanation names words, not bigrams across two of them', () => {
+    const tools: ToolInfo[] = [
+      ...sample.tools,
+      { toolKey: 'jp:add_event', toolName: 'add_event', serverName: 'JP', description: 'カレンダーに会議を追加します' },
+    ];
+    const explanation = rank('カレンダーに明日の会議を追加して', tools)[0]!.explanation!;
+    expect(explanation).toContain('"カレンダー", "会議", "追加" in description');
+    for (const fragment of ['ーに', '議を', 'を追', '加し']) expect(explanation).not.toContain(`"${fragment}"`);
+  });
+
   it('a translation is weaker than the word itself: a tool with the English word in its name is not beaten by a synonym', () => {
     const tools: ToolInfo[] = [
       { toolKey: 'a:send_email', toolName: 'send_email', serverName: 'A', description: 'Send an email.' },

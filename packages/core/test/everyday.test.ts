@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { rankTools, RULE_FAMILIES, type RuleFamily, type ToolInfo, type ToolListSearchRequest } from '../src/index.js';
 import { tokenize } from '../src/text/tokenize.js';
-import { withinOneEdit } from '../src/everyday/typos.js';
+import { withinOneEdit } from '../src/languages/one-edit.js';
 import { findArgumentValues } from '../src/everyday/argument-values.js';
 
 const sample = JSON.parse(

@@ -1,5 +1,5 @@
 import type { RuleFamily } from '../everyday/rule-families.js';
-import type { QueryReadings, ReadingRule } from '../text/query-readings.js';
+import type { QueryReadings, ReadingRule } from '../languages/query-readings.js';
 import { termOfWord, vocabulary } from '../text/vocabulary.js';
 import { inVerbPosition } from './intent.js';
 import { lexiconEntries, lexiconKey, type LexiconFamily } from './lexicon.js';

@@ -1,4 +1,5 @@
-import type { QueryReadings, ReadingRule } from '../text/query-readings.js';
+import type { QueryReadings, ReadingRule } from '../languages/query-readings.js';
+import { withinOneEdit } from '../languages/one-edit.js';
 
 // A word one slip from a word of the list counts this share of it: likely what was meant, but not
 // what was written (docs/ranking.md, "Everyday requests").
@@ -87,21 +88,4 @@ function termByTerm(terms: readonly string[], surface: ReadonlyMap<string, strin
     unitOfTerm: Int32Array.from(terms, (_, t) => t),
     unitCount: terms.length,
   };
-}
-
-/** Whether `a` and `b` differ by at most one insertion, deletion, substitution or swap of neighbours. */
-export function withinOneEdit(a: string, b: string): boolean {
-  if (a === b) return false;
-  const la = a.length;
-  const lb = b.length;
-  if (Math.abs(la - lb) > 1) return false;
-  let i = 0;
-  while (i < la && i < lb && a[i] === b[i]) i += 1;
-  if (la === lb) {
-    // One substitution, or two neighbours swapped.
-    if (a.slice(i + 1) === b.slice(i + 1)) return true;
-    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
-  }
-  // One letter more in the longer.
-  return la > lb ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
 }

@@ -21,20 +21,37 @@ export class Headwords {
 
   /**
    * The longest headword that `text` has at `start`, at most `maxLength` UTF-16 units long, with its
-   * glosses; undefined when none.
+   * glosses; undefined when none. `read` may gloss a form that is no headword, or refuse one that is
+   * (Japanese: an inflected stem, a lone kana): it is asked about every form up to the first length no
+   * headword begins with, that one included.
    */
-  longestAt(text: string, start: number, maxLength: number): { end: number; glosses: string } | undefined {
+  longestAt(
+    text: string,
+    start: number,
+    maxLength: number,
+    read: (form: string, glosses: string | undefined) => string | undefined = (_, glosses) => glosses,
+  ): { end: number; glosses: string } | undefined {
     let [low, high] = this.firstCharRanges.get(text.charCodeAt(start)) ?? [0, 0];
     let best: { end: number; glosses: string } | undefined;
     const last = Math.min(text.length, start + maxLength);
-    for (let end = start + 1; end <= last && low < high; end += 1) {
+    for (let end = start + 1; end <= last; end += 1) {
       const form = text.slice(start, end);
       low = this.lowerBound(form, low, high);
       high = this.lowerBound(`${form}\uffff`, low, high);
-      if (low < high && this.lines[low]!.startsWith(`${form}\t`))
-        best = { end, glosses: this.lines[low]!.slice(form.length + 1) };
+      const exact =
+        low < high && this.lines[low]!.startsWith(`${form}\t`) ? this.lines[low]!.slice(form.length + 1) : undefined;
+      const glosses = read(form, exact);
+      if (glosses !== undefined) best = { end, glosses };
+      if (low >= high) break;
     }
     return best;
+  }
+
+  /** The glosses of the headword `form` ("会議" → "meeting|conference|..."), or undefined. */
+  get(form: string): string | undefined {
+    const [low, high] = this.firstCharRanges.get(form.charCodeAt(0)) ?? [0, 0];
+    const at = this.lowerBound(`${form}\t`, low, high);
+    return at < high && this.lines[at]!.startsWith(`${form}\t`) ? this.lines[at]!.slice(form.length + 1) : undefined;
   }
 
   /** The first index in [low, high) whose line is not below `key`. */

@@ -9,7 +9,9 @@
  *   runs on every request, loaded or not);
  * - how a text is segmented, and how each word is glossed into the tools' language: `words`, one pass,
  *   since a dictionary language segments by its headwords (the longest one that matches);
- * - which pieces of a request carry no meaning: `carriesNoMeaning` (particles, endings).
+ * - which pieces of a request carry no meaning: `carriesNoMeaning` (particles, endings; a Latin-script
+ *   language's filler words, which the tokenizer then drops from the request);
+ * - optionally, which of the list's own English words a word without a gloss stands for: `cognatesIn`.
  */
 export interface Language {
   readonly code: string;
@@ -20,6 +22,13 @@ export interface Language {
    * meaning: it still scores as text but is no word of the request and does not lower its coverage.
    */
   carriesNoMeaning(piece: string): boolean;
+  /**
+   * Optional, for a language read without a dictionary (Latin-script languages, Korean loanwords): the
+   * words of the tool list (`listTerms`, stems) that `word`, a word of the request no tool has, is a
+   * loanword or cognate of ("calendario" → calendar, "캘린더" → calendar). `stem` stems an English word
+   * as the list's were. Asked at ranking time, when the list is known (languages/cognate-readings.ts).
+   */
+  cognatesIn?(word: string, listTerms: Iterable<string>, stem: (word: string) => string): string[];
 }
 
 /** A word of a request that a language's dictionary knows, with where it is and its English glosses. */

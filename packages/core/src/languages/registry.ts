@@ -1,4 +1,5 @@
 import type { Language } from './language.js';
+import { latinLanguageOf } from './latin-markers.js';
 import { HAN_LETTER, HANGUL_LETTER, KANA } from './scripts.js';
 
 /**
@@ -27,6 +28,14 @@ const LANGUAGES: readonly LanguageEntry[] = [
     detect: (text) => HAN_LETTER.test(text) && !HANGUL_LETTER.test(text),
     load: () => import('./zh/index.js'),
   },
+  // Hangul is Korean (with or without hanja).
+  { code: 'ko', detect: (text) => HANGUL_LETTER.test(text), load: () => import('./ko/index.js') },
+  // Latin-script languages, told from English by their filler words (latin-markers.ts).
+  { code: 'de', detect: (text) => latinLanguageOf(text) === 'de', load: () => import('./de/index.js') },
+  { code: 'fr', detect: (text) => latinLanguageOf(text) === 'fr', load: () => import('./fr/index.js') },
+  { code: 'es', detect: (text) => latinLanguageOf(text) === 'es', load: () => import('./es/index.js') },
+  { code: 'pt', detect: (text) => latinLanguageOf(text) === 'pt', load: () => import('./pt/index.js') },
+  { code: 'it', detect: (text) => latinLanguageOf(text) === 'it', load: () => import('./it/index.js') },
 ];
 
 /** The codes of the languages core can load, in the registry's order. */

@@ -33,7 +33,7 @@ export function explainMatch(
   const { terms, negated, readings } = result.query;
   const positiveCount = terms.length;
   const readingStart = positiveCount + negated.length;
-  // A request with readings counts its words (query-readings.ts); a word matched twice counts once.
+  // A request with readings counts its words (languages/query-readings.ts); a word matched twice counts once.
   const matchedUnits = new Set<number>();
   for (const hit of result.hits.get(toolIndex) ?? []) {
     const termIndex = Math.floor(hit / FIELD_COUNT);
@@ -42,6 +42,9 @@ export function explainMatch(
       continue;
     }
     const throughReading = termIndex >= readingStart;
+    // A translated request's pieces that are no word of it (a bigram across two words, "を追"; a particle)
+    // still score but are not named: the explanation names words (a tool described in Japanese).
+    if (result.query.crossLingual && !throughReading && readings!.unitOfTerm[termIndex]! < 0) continue;
     if (readings) {
       const unit = throughReading ? readings.termWord[termIndex - readingStart]! : readings.unitOfTerm[termIndex]!;
       if (unit >= 0) matchedUnits.add(unit);

@@ -1,4 +1,4 @@
-import type { QueryReadings, ReadingRule } from '../text/query-readings.js';
+import type { QueryReadings, ReadingRule } from '../languages/query-readings.js';
 import { termScore } from './bm25f.js';
 import { calibrationIdf } from './calibrate.js';
 import { FIELD_COUNT, FIELD_PARAMS, FIELDS } from './fields.js';
@@ -31,7 +31,7 @@ interface ReadingsTotals {
 }
 
 /**
- * BM25F scores, coverage and matched words for a request with readings (query-readings.ts), word by
+ * BM25F scores, coverage and matched words for a request with readings (languages/query-readings.ts), word by
  * word: each word (unit) adds once, the better of its own terms' match (summed, as the bigrams of a
  * Japanese word) and its best reading's (weaker, by the reading's rule). A product name's parts count
  * only where no tool has the whole. The idf mass counts per word the idf of its most common rendering in

@@ -7,7 +7,7 @@ import type { ToolInfo } from '../schemas.js';
 import type { RuleFamily } from '../everyday/rule-families.js';
 import { findTermMatches, listTermIds } from './term-matches.js';
 import { typoReadings } from '../everyday/typos.js';
-import type { QueryReadings } from '../text/query-readings.js';
+import type { QueryReadings } from '../languages/query-readings.js';
 import { vocabulary } from '../text/vocabulary.js';
 import { idf, termScore } from './bm25f.js';
 import { FIELD_COUNT, FIELD_PARAMS, FIELDS } from './fields.js';
@@ -106,7 +106,8 @@ export function scoreSubQuery(corpus: Corpus, text: string, context: ScoringCont
 /**
  * The request's terms and where the list has them. Reading terms (a Japanese request's English
  * glosses, everyday readings) follow the request's own. A word no tool has may be a typo of one that
- * some tool has: then the list is searched again with the guesses.
+ * some tool has: then the list is searched again with the guesses; in a language read against the
+ * list's words (languages/cognate-readings.ts), with its loanwords and cognates.
  */
 function matchQuery(
   corpus: Corpus,
@@ -116,8 +117,13 @@ function matchQuery(
   const query = analyzeQuery(text, without);
   const allTerms = [...query.terms, ...query.negated, ...(query.readings?.terms ?? [])];
   const matches = findTermMatches(corpus, allTerms);
-  const guessed =
-    without.includes('typos') || query.crossLingual ? undefined : guessTypos(corpus, query, allTerms, matches.docFreq);
+  const guessed = without.includes('typos')
+    ? undefined
+    : query.cognates
+      ? query.cognates(() => listTerms(corpus), matches.docFreq, new Set(allTerms))
+      : query.crossLingual
+        ? undefined
+        : guessTypos(corpus, query, allTerms, matches.docFreq);
   if (!guessed) return { query, allTerms, matches };
   const guessedTerms = [...query.terms, ...query.negated, ...guessed.terms];
   return {
@@ -204,9 +210,12 @@ function guessTypos(
     docFreq,
     searched: new Set(searched),
   };
-  return typoReadings(input, function* listTerms() {
-    for (const id of listTermIds(corpus)) yield vocabulary.termOf(id);
-  });
+  return typoReadings(input, () => listTerms(corpus));
+}
+
+/** The list's distinct terms. */
+function* listTerms(corpus: Corpus): Iterable<string> {
+  for (const id of listTermIds(corpus)) yield vocabulary.termOf(id);
 }
 
 // Tools of a server that matched well are likely companions in a task (create_document, add_paragraph,

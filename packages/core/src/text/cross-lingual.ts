@@ -1,4 +1,5 @@
-import type { QueryReadings } from './query-readings.js';
+import type { QueryReadings } from '../languages/query-readings.js';
+import type { Language } from '../languages/language.js';
 import { loadedLanguageOf } from '../languages/registry.js';
 import { CJK_CHAR, CJK_LETTER as CJK } from '../languages/scripts.js';
 
@@ -12,24 +13,30 @@ import { CJK_CHAR, CJK_LETTER as CJK } from '../languages/scripts.js';
  * does not know). Bigrams across a word boundary ("に明" of "カレンダーに明日") and bigrams of kana
  * only outside any word (endings, particles: "して") belong to no unit: they still score as today but
  * neither count as words of the request nor lower its coverage. Each gloss term is a reading of its own
- * (query-readings.ts).
+ * (languages/query-readings.ts).
  */
 
+/** The loaded language `text` (a sub-query) is written in, or undefined (languages/registry.ts). */
+export function languageOf(text: string): Language | undefined {
+  // Half-width katakana and full-width forms as the tokenizer folds them (NFKC).
+  return loadedLanguageOf(text.normalize('NFKC'));
+}
+
 /**
- * The cross-lingual terms of `text` (a sub-query), given its positive terms and the tokenizer's
- * `termsOf`; undefined when the text is in no loaded language (languages/registry.ts) or has no word
- * with an English gloss.
+ * The cross-lingual terms of `text` (a sub-query in `language`), given its positive terms and the
+ * tokenizer's `termsOf`; undefined when it has no word with an English gloss (nor, in a language read
+ * without a dictionary, any word at all).
  */
 export function crossLingualTerms(
   text: string,
+  language: Language,
   positive: readonly string[],
   termsOf: (text: string) => string[],
 ): QueryReadings | undefined {
-  // Half-width katakana and full-width forms as the tokenizer folds them (NFKC).
   text = text.normalize('NFKC');
-  const language = loadedLanguageOf(text);
-  if (language === undefined) return undefined;
   const found = language.words(text);
+  // Terms of the words outside CJK scripts (a Latin-script language's): each word's terms are its unit.
+  const latinUnit = new Map<string, number>();
   const own = new Set(positive);
   const words: string[] = [];
   const spans: { start: number; end: number }[] = [];
@@ -48,10 +55,12 @@ export function crossLingualTerms(
         termGloss.push(gloss);
       }
     }
-    // A word whose glosses are all stop words ("ください": "please") is no word of the request.
-    if (termWord.at(-1) === index) {
+    // A word whose glosses are all stop words ("ください": "please") is no word of the request; in a
+    // language read against the list's words (cognatesIn), every word it gives is one.
+    if (termWord.at(-1) === index || language.cognatesIn !== undefined) {
       words.push(word.text);
       spans.push(word);
+      if (!CJK.test(word.text)) for (const term of termsOf(word.text)) latinUnit.set(term, index);
     }
   }
   if (words.length === 0) return undefined;
@@ -74,8 +83,8 @@ export function crossLingualTerms(
   const unitOfTerm = new Int32Array(positive.length);
   for (let t = 0; t < positive.length; t += 1) {
     const term = positive[t]!;
-    // Terms of Latin words are units of their own; so are bigrams outside every word.
-    const unit = CJK.test(term) ? (unitOf.get(term) ?? -1) : -2;
+    // Terms of Latin words are units of their own (or their word's); so are bigrams outside every word.
+    const unit = CJK.test(term) ? (unitOf.get(term) ?? -1) : (latinUnit.get(term) ?? -2);
     unitOfTerm[t] = unit === -2 ? unitCount++ : unit;
   }
   return { words, terms, termWord, termGloss, unitOfTerm, unitCount };

@@ -1,11 +1,13 @@
-import { crossLingualTerms } from './cross-lingual.js';
+import { cognateReadings } from '../languages/cognate-readings.js';
+import { crossLingualTerms, languageOf } from './cross-lingual.js';
 import { findArgumentValues, type FoundValue } from '../everyday/argument-values.js';
 import { CJK_LETTER as CJK, CJK_RUNS } from '../languages/scripts.js';
 import { everydayReadings, type QueryWord } from '../everyday/readings.js';
 import type { RuleFamily } from '../everyday/rule-families.js';
-import type { QueryReadings } from './query-readings.js';
+import type { QueryReadings } from '../languages/query-readings.js';
+import type { Language } from '../languages/language.js';
 import { FNV_OFFSET, fnvStep } from './fnv.js';
-import { NEGATIONS } from './stop-words.js';
+import { NEGATIONS } from '../languages/stop-words.js';
 import { TokenBuffer } from './token-buffer.js';
 import { useVocabulary, vocabulary } from './vocabulary.js';
 
@@ -367,6 +369,16 @@ export interface QueryTerms {
   readings?: QueryReadings;
   /** Set when `readings` are a Japanese request's glosses. */
   crossLingual?: true;
+  /**
+   * For a request in a language read against the list's own words (Latin-script languages, Korean):
+   * readings for its words no tool has, given the list's terms and their document frequencies
+   * (languages/cognate-readings.ts). Ranking asks once it knows the list.
+   */
+  cognates?: (
+    listTerms: () => Iterable<string>,
+    docFreq: Int32Array,
+    searched: ReadonlySet<string>,
+  ) => QueryReadings | undefined;
   /** The words as written, lower case, for the rules that read the request as a whole (intent). */
   words: string[];
 }
@@ -388,6 +400,7 @@ export function analyzeQuery(query: string, without: readonly RuleFamily[] = NO_
   // (everyday/argument-values.ts); a placeholder keeps their dots and colons from breaking clauses.
   const values = without.includes('values') || CJK.test(query) ? [] : findArgumentValues(negationsOpened);
   const text = withPlaceholders(negationsOpened, values);
+  const language = languageOf(query);
   let clauseIndex = 0;
   for (const clause of text.split(CLAUSE_BREAK)) {
     clauseIndex += 1;
@@ -410,20 +423,14 @@ export function analyzeQuery(query: string, without: readonly RuleFamily[] = NO_
         continue;
       }
       const lower = match[0].toLowerCase().replace(/['’]/g, '');
+      // A Latin-script language's filler words ("eine", "le", "por") are none of the request's, even those
+      // English reads as a negation (Portuguese "no": in the).
+      if (language !== undefined && LATIN_ONLY.test(match[0]) && language.carriesNoMeaning(match[0])) continue;
       if (NEGATIONS.has(lower)) {
         scope = NEGATION_SCOPE;
         continue;
       }
-      // Bare numbers in a request are arguments (ids, dates, amounts), not what a tool does.
-      let produced = termsOf(match[0]).filter((term) => !/^[0-9]+$/.test(term));
-      // A product name gives its parts and then its whole (tokenize's addIdentifier): the whole is the
-      // word; its parts stand in only where the list lacks it (everyday/readings.ts).
-      let parts: string[] | undefined;
-      if (produced.length > 1 && isProductName(match[0].replace(/['’].*$/, ''))) {
-        parts = produced.slice(0, -1);
-        produced = caseRule ? produced.slice(-1) : parts;
-        if (!caseRule) parts = undefined;
-      }
+      const { produced, parts } = wordTerms(match[0], caseRule);
       // A run with CJK in it is often the whole request (no spaces): its terms are named by their own
       // characters, or by the Latin word they came from, not by the run.
       const surfaces = CJK.test(match[0]) ? surfacesInCjkRun(match[0]) : undefined;
@@ -444,8 +451,36 @@ export function analyzeQuery(query: string, without: readonly RuleFamily[] = NO_
       if (produced.length > 0 && scope > 0) scope -= 1;
     }
   }
+  return withReadings({ query, language, terms, negated, surface, words, without });
+}
+
+/**
+ * A request word's terms. Bare numbers are arguments (ids, dates, amounts), not what a tool does. A
+ * product name gives its parts and then its whole (tokenize's addIdentifier): the whole is the word;
+ * its parts stand in only where the list lacks it (everyday/readings.ts).
+ */
+function wordTerms(raw: string, caseRule: boolean): { produced: string[]; parts?: string[] } {
+  const produced = termsOf(raw).filter((term) => !/^[0-9]+$/.test(term));
+  if (produced.length <= 1 || !isProductName(raw.replace(/['’].*$/, ''))) return { produced };
+  const parts = produced.slice(0, -1);
+  return caseRule ? { produced: produced.slice(-1), parts } : { produced: parts };
+}
+
+/** A request's words as analyzeQuery found them, before readings. */
+interface FoundWords {
+  query: string;
+  language: Language | undefined;
+  terms: string[];
+  negated: string[];
+  surface: Map<string, string>;
+  words: QueryWord[];
+  without: readonly RuleFamily[];
+}
+
+/** The analysis with its readings: a language's glosses (and cognates), or English's everyday readings. */
+function withReadings({ query, language, terms, negated, surface, words, without }: FoundWords): QueryTerms {
   const written = words.map((word) => word.raw.toLowerCase());
-  const crossLingual = crossLingualTerms(query, terms, termsOf);
+  const crossLingual = language && crossLingualTerms(query, language, terms, termsOf);
   if (crossLingual === undefined) {
     const readings = everydayReadings(words, terms, termsOf, without);
     return readings
@@ -457,8 +492,26 @@ export function analyzeQuery(query: string, without: readonly RuleFamily[] = NO_
     const unit = crossLingual.unitOfTerm[t]!;
     if (unit >= 0 && unit < crossLingual.words.length) surface.set(terms[t]!, crossLingual.words[unit]!);
   }
-  return { terms, negated, surface, readings: crossLingual, crossLingual: true, words: written };
+  const analyzed: QueryTerms = { terms, negated, surface, readings: crossLingual, crossLingual: true, words: written };
+  if (language!.cognatesIn !== undefined)
+    analyzed.cognates = (listTerms, docFreq, searched) =>
+      cognateReadings(
+        {
+          language: language!,
+          readings: crossLingual,
+          docFreq,
+          positiveCount: terms.length,
+          negatedCount: negated.length,
+          searched,
+          stem: (word) => termsOf(word)[0] ?? '',
+        },
+        listTerms,
+      );
+  return analyzed;
 }
+
+// A word of Latin letters (and marks): the only kind a Latin-script language's filler words are.
+const LATIN_ONLY = /^[\p{Script=Latin}\p{M}'’]+$/u;
 
 const NO_FAMILIES: readonly RuleFamily[] = [];
 

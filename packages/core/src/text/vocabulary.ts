@@ -1,7 +1,7 @@
 import { stem as porter2 } from 'porter2';
 import { detachString } from './detach.js';
 import { RunTable } from './run-table.js';
-import { STOP_WORDS } from './stop-words.js';
+import { STOP_WORDS } from '../languages/stop-words.js';
 
 const MAX_WORDS = 60_000;
 // And at most this many characters of words and terms together: hostile lists can bring long words.

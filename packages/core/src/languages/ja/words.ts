@@ -1,5 +1,6 @@
 import type { LanguageWord } from '../language.js';
 import { HAN_LETTER as HAN, JAPANESE_CHAR, KANA, KANA_ONLY, KATAKANA_CHAR as KATAKANA } from '../scripts.js';
+import { Headwords } from '../headwords.js';
 import { JA_EN_ENTRIES } from './ja-en-dictionary.js';
 
 /**
@@ -18,51 +19,19 @@ import { JA_EN_ENTRIES } from './ja-en-dictionary.js';
 // Longest headword tried, in characters (longer compounds are rare and cost a lookup each).
 const MAX_WORD = 10;
 
-let lines: string[] | undefined;
-// Per first character (UTF-16 unit) of a headword: the range of its lines, [start, end).
-let firstCharRanges: Map<number, [number, number]> | undefined;
+let headwords: Headwords | undefined;
 
 /**
- * The dictionary's lines, split on the first Japanese request (a few milliseconds; no map of entries is
- * built: the lines are sorted by headword, so a lookup is a binary search within its first character's lines).
+ * The dictionary, split into its sorted lines on the first Japanese request (a few milliseconds; no map
+ * of entries is built: a lookup is a binary search within its first character's lines, headwords.ts).
  */
-function dictionaryLines(): string[] {
-  if (lines !== undefined) return lines;
-  const split = JA_EN_ENTRIES.split('\n');
-  const ranges = new Map<number, [number, number]>();
-  for (let k = 0; k < split.length; k += 1) {
-    const code = split[k]!.charCodeAt(0);
-    const range = ranges.get(code);
-    if (range === undefined) ranges.set(code, [k, k + 1]);
-    else range[1] = k + 1;
-  }
-  firstCharRanges = ranges;
-  return (lines = split);
-}
-
-/** The lines whose headword starts with the character `code`: [start, end), empty if none. */
-function firstCharRange(code: number): readonly [number, number] {
-  return firstCharRanges!.get(code) ?? [0, 0];
-}
-
-/** The glosses of a headword ("会議" → "meeting|conference|..."), or undefined. */
-function lookUp(headword: string, sorted: string[]): string | undefined {
-  const key = `${headword}\t`;
-  let low = 0;
-  let high = sorted.length - 1;
-  while (low <= high) {
-    const middle = (low + high) >>> 1;
-    const line = sorted[middle]!;
-    if (line.startsWith(key)) return line.slice(key.length);
-    if (line < key) low = middle + 1;
-    else high = middle - 1;
-  }
-  return undefined;
+function dictionary(): Headwords {
+  return (headwords ??= new Headwords(JA_EN_ENTRIES));
 }
 
 /** Whether the dictionary's lines have been split (for tests: an English request never reads it). */
 export function dictionaryLoaded(): boolean {
-  return lines !== undefined;
+  return headwords !== undefined;
 }
 
 // The last kana of an inflected stem → the dictionary forms' endings it can come from:
@@ -100,33 +69,23 @@ const STEM_ENDINGS: Record<string, readonly string[]> = {
 };
 
 /** The glosses of the dictionary word `form` is an inflected stem of, or undefined. */
-function inflected(form: string, map: string[]): string | undefined {
+function inflected(form: string, dict: Headwords): string | undefined {
   // Only words written with kanji inflect here: a kana fragment would match too much.
   if (form.length < 2 || !HAN.test(form[0]!)) return undefined;
   const last = form.at(-1)!;
   const stem = form.slice(0, -1);
   for (const ending of STEM_ENDINGS[last] ?? []) {
-    const glosses = lookUp(stem + ending, map);
+    const glosses = dict.get(stem + ending);
     if (glosses !== undefined) return glosses;
   }
   // Ichidan verbs: the stem is the word without る (教え → 教える).
-  return lookUp(`${form}る`, map);
-}
-
-/** The first index in [low, high) whose line is not below `key`. */
-function lowerBound(sorted: string[], key: string, low: number, high: number): number {
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (sorted[middle]! < key) low = middle + 1;
-    else high = middle;
-  }
-  return low;
+  return dict.get(`${form}る`);
 }
 
 /** The dictionary words of `text`, in order; undefined for a text without kana (not Japanese). */
 export function japaneseWords(text: string): LanguageWord[] | undefined {
   if (!KANA.test(text)) return undefined;
-  const map = dictionaryLines();
+  const dict = dictionary();
   const words: LanguageWord[] = [];
   let i = 0;
   let lastEnd = 0;
@@ -140,27 +99,17 @@ export function japaneseWords(text: string): LanguageWord[] | undefined {
     }
     let runEnd = i;
     while (runEnd < text.length && runEnd - i < MAX_WORD && JAPANESE_CHAR.test(text[runEnd]!)) runEnd += 1;
-    // Longest match: the headwords starting with the text from i form a range of the sorted lines that
-    // narrows as the form grows, so the search stops at the first length no headword begins with.
-    let best: { end: number; glosses: string } | undefined;
-    let [low, high] = firstCharRange(text.charCodeAt(i));
-    for (let end = i + 1; end <= runEnd; end += 1) {
-      const form = text.slice(i, end);
-      low = lowerBound(map, form, low, high);
-      high = lowerBound(map, `${form}\uffff`, low, high);
+    // Longest match: the headwords starting with the text from i narrow as the form grows (headwords.ts).
+    const best = dict.longestAt(text, i, runEnd - i, (form, exact) =>
       // A lone kana is a particle or an ending, never a word worth translating.
-      const alone = form.length === 1 && KANA_ONLY.test(form);
-      const exact = low < high && map[low]!.startsWith(`${form}\t`) ? map[low]!.slice(form.length + 1) : undefined;
-      const glosses = alone ? undefined : (exact ?? inflected(form, map));
-      if (glosses !== undefined) best = { end, glosses };
-      if (low >= high) break;
+      form.length === 1 && KANA_ONLY.test(form) ? undefined : (exact ?? inflected(form, dict)),
+    );
+    if (best === undefined) {
+      i += 1;
+      continue;
     }
-    const found = best !== undefined;
-    if (best !== undefined) {
-      words.push({ text: text.slice(i, best.end), start: i, end: best.end, glosses: best.glosses.split('|') });
-      i = lastEnd = best.end;
-    }
-    if (!found) i += 1;
+    words.push({ text: text.slice(i, best.end), start: i, end: best.end, glosses: best.glosses.split('|') });
+    i = lastEnd = best.end;
   }
   return words;
 }

@@ -1,0 +1,122 @@
+import { STOP_WORDS } from './stop-words.js';
+
+/**
+ * Which Latin-script language a request is written in, by its filler words: German, French, Spanish,
+ * Portuguese and Italian requests are told from English (and from each other) by the articles,
+ * prepositions and pronouns they cannot do without. This runs on every request (the registry's
+ * `detect`), so it is word lists only, no dictionary; the language folders drop the same words
+ * (`latin-language.ts`).
+ *
+ * Per language, `strong` words are never English words ("eine", "der", "avec", "para"), `shared` ones
+ * are filler there and English words here ("an", "in", "die", "con", "per"). A request is in a
+ * language when it has a strong word, at least two of its filler words, and more of them than English
+ * filler words of its own: an English request keeps its answer, whatever German or Italian word it quotes
+ * (`packages/core/test/latin-languages.test.ts` and the request digests, docs/ranking.md).
+ */
+export type LatinCode = 'de' | 'fr' | 'es' | 'pt' | 'it';
+
+interface Markers {
+  strong: ReadonlySet<string>;
+  shared: ReadonlySet<string>;
+  /** Letters the language writes and English does not: a text with one counts one strong word more. */
+  letters: RegExp;
+}
+
+const words = (list: string): ReadonlySet<string> => new Set(list.split(' '));
+
+export const MARKERS: Readonly<Record<LatinCode, Markers>> = {
+  de: {
+    strong: words(
+      'der das dem den ein eine einen einem einer eines und für über oder nicht mein meine meinen meinem meiner ' +
+        'dein deine deinen deinem unser unsere unseren unserem bitte auf bei nach vom zum zur ich wir mir mich uns ' +
+        'welche welcher welches welchen gibt sind wird werden wurde wurden kann soll sollen alle allen auch noch dass ' +
+        'wenn wie wo dieser diese dieses diesen ihr ihre ihren ihrem sich zu aus mit von ist habe haben mal',
+    ),
+    shared: words('die an am in im um was so es du man also hat'),
+    letters: /[äöüß]/u,
+  },
+  fr: {
+    strong: words(
+      'le les une et avec pour dans sur mon mes ton tes ses sont qui que quoi quel quelle quels quelles je tu nous ' +
+        'vous elle au aux cette ces tous toutes moi toi leur leurs du des est à il ne pas ' +
+        'puis aussi très tres votre vos notre nos plait',
+    ),
+    shared: words('la un de a en son sa ma ce l d j y s'),
+    letters: /[àâçèéêëîïôùûœ]/u,
+  },
+  es: {
+    strong: words(
+      'el los las una unos unas del y con para por mis tus sus qué que cómo cuál cuáles hay está están este esta ' +
+        'estos estas todos todas también nuevo nueva mañana favor mí tu les sobre desde hasta entre cuando donde ' +
+        'dónde pero muy ya hoy',
+    ),
+    shared: words('la un de a en me o es mi su lo al se le todo'),
+    letters: /[ñ¡¿áéíóú]/u,
+  },
+  pt: {
+    strong: words(
+      'os um uma uns umas da dos das nas meu minha meus minhas seu sua seus suas são que qual quais tem está este ' +
+        'esta estes estas todos todas também novo nova pra pelo pela não é para por ao às você ' +
+        'isso isto esse essa hoje amanhã favor',
+    ),
+    shared: words('o a as do no de e se me com em nos na pro'),
+    letters: /[ãõçáéíóúâêôà]/u,
+  },
+  it: {
+    strong: words(
+      'il gli uno una della dei degli delle alla alle ai nel nella nei nelle mio mia miei mie tuo tua è sono che ' +
+        'cosa quale quali tutti tutte anche nuovo nuova di dal dalla sul sulla da questo ' +
+        'questa quello quella oggi domani favore',
+    ),
+    shared: words('un per a in e me al del ci con lo la le su'),
+    letters: /[àèéìòù]/u,
+  },
+};
+
+const CODES = Object.keys(MARKERS) as LatinCode[];
+
+let lastText: string | undefined;
+let lastCode: LatinCode | undefined;
+
+/** The Latin-script language `text` is written in, or undefined (English, or too little to tell). */
+export function latinLanguageOf(text: string): LatinCode | undefined {
+  // The registry asks once per language about the same text: one reading serves them all.
+  if (text === lastText) return lastCode;
+  lastText = text;
+  return (lastCode = readLanguage(text));
+}
+
+// Quoted text is what the request is about, not the language it is written in ("Translate the following
+// text from French to English: “Le système éducatif…”").
+const QUOTED = /"[^"]*"|“[^”]*”|«[^»]*»|„[^“”]*[“”]/g;
+// A word: letters only, written in lower case or capitalized (base64, identifiers and "A, B, C" are none).
+const WORD = /^(?:\p{Lu}?\p{Ll}+|\p{Ll})$/u;
+
+function readLanguage(text: string): LatinCode | undefined {
+  const unquoted = text.replace(QUOTED, ' ');
+  const lower = unquoted.toLowerCase();
+  const tokens = unquoted
+    .split(/[^\p{L}\p{M}]+/u)
+    .filter((token) => WORD.test(token))
+    .map((token) => token.toLowerCase());
+  if (tokens.length < 2) return undefined;
+  let best: LatinCode | undefined;
+  let bestCount = 0;
+  for (const code of CODES) {
+    const { strong, shared, letters } = MARKERS[code];
+    let strongCount = letters.test(lower) ? 1 : 0;
+    let sharedCount = 0;
+    let english = 0;
+    for (const token of tokens) {
+      if (strong.has(token)) strongCount += 1;
+      else if (shared.has(token)) sharedCount += 1;
+      else if (STOP_WORDS.has(token)) english += 1;
+    }
+    const count = strongCount + sharedCount;
+    if (strongCount >= 1 && count >= 2 && count > english && count > bestCount) {
+      best = code;
+      bestCount = count;
+    }
+  }
+  return best;
+}
