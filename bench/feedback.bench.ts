@@ -6,11 +6,11 @@
 import { createRankCache, rankTools, type RankedTool } from '../packages/core/src/index.js';
 import { applyBoosts } from '../src/learning/learning-step.js';
 import { requestTerms } from '../src/learning/report-events.js';
-import { ProjectModel } from '../src/learning/project-model.js';
-import { commonStepBoosts } from '../src/learning/common-steps.js';
-import { associationId, SharedModel, TOOL_USE_TERM } from '../src/learning/shared-model.js';
+import { ProjectModel } from '../src/learning/own/project-model.js';
+import { commonStepBoosts } from '../src/learning/shared/common-steps.js';
+import { associationId, SharedModel, TOOL_USE_TERM } from '../src/learning/shared/shared-model.js';
 import { TermKeys } from '../src/learning/term-keys.js';
-import { listHashes, ListWords } from '../src/learning/shared-learning.js';
+import { listHashes, ListWords } from '../src/learning/shared/shared-learning.js';
 import { loadDatasets } from '../eval/datasets.js';
 import { hash53 } from '../eval/sample-hash.js';
 import { alternatingRounds, median } from './rounds.js';
@@ -83,7 +83,13 @@ for (const dataset of loadDatasets({ only: ['toollens', 'toolbench_stb', 'mcptoo
         projectsOf.set(id, projects);
       }
   });
-  const model = new SharedModel({ minProjects: SHARED_K, halfLifeMs: 30 * 86_400_000, maxBoost: 0.9 });
+  const model = new SharedModel({
+    minProjects: SHARED_K - 1,
+    thresholdSpread: 1,
+    draw: () => 0,
+    halfLifeMs: 30 * 86_400_000,
+    maxBoost: 0.9,
+  });
   for (const [id, projects] of projectsOf)
     model.set(id, { pos: projects.size, neg: 0, posAt: at * projects.size, negAt: 0 });
   const cache = createRankCache();

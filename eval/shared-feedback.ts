@@ -104,5 +104,9 @@ function startService(k: number) {
     LEARNING_SHARED: 'true',
     LEARNING_SHARED_MIN_PROJECTS: String(k),
     LEARNING_SECRET: randomBytes(32).toString('base64url'),
+    // To weigh another spread of the keyed thresholds (docs/ranking.md, "Shared learning across projects").
+    ...(process.env.LEARNING_SHARED_THRESHOLD_SPREAD
+      ? { LEARNING_SHARED_THRESHOLD_SPREAD: process.env.LEARNING_SHARED_THRESHOLD_SPREAD }
+      : {}),
   });
 }

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config/index.js';
 import { Learning } from './learning/learning.js';
-import { termKeysFor } from './learning/term-keys.js';
+import { termKeysFor, type TermKeys } from './learning/term-keys.js';
 import { ThrottledWarnings } from './logging/log-throttle.js';
 import { MemoryBudget } from './memory/exports.js';
 import { createMetrics, type Metrics } from './metrics/metrics.js';
@@ -87,7 +87,9 @@ export function createServices(config: Readonly<Config>, deps: ServiceDeps, log:
     onLookup: (result) => metrics.toolSetReferences.inc({ result }),
   });
 
-  const reranker = deps.reranker ?? llmReranker(config, memory, shared, log);
+  // The deployment's keyed hashes: learning's words, and every request-derived Redis key (docs/privacy.md).
+  const keys = termKeysFor(config.feedback.secret, config.auth?.key);
+  const reranker = deps.reranker ?? llmReranker(config, memory, shared ? { store: shared, keys } : undefined, log);
   if (config.llm) log.info({ model: config.llm.model, endpoint: originOf(config.llm.baseUrl) }, 'LLM rerank stage on');
   else if (!deps.reranker)
     log.info('BM25-only: LLM_MODEL is not set, searches are ranked lexically (meta.ranker "bm25")');
@@ -95,7 +97,7 @@ export function createServices(config: Readonly<Config>, deps: ServiceDeps, log:
   const semantic = config.embeddings
     ? vectorProviderFromConfig(config.embeddings, log, {
         memory,
-        shared: shared ? sharedVectors(shared) : undefined,
+        shared: shared ? sharedVectors(shared, (id) => keys.stored(id)) : undefined,
         onLookup: (hits, misses) => {
           metrics.cacheRequests.inc({ cache: 'vectors', result: 'hit' }, hits);
           metrics.cacheRequests.inc({ cache: 'vectors', result: 'miss' }, misses);
@@ -131,7 +133,7 @@ export function createServices(config: Readonly<Config>, deps: ServiceDeps, log:
       ? new Learning(config.feedback, config.search.maxQueryChars, {
           memory,
           shared,
-          keys: termKeysFor(config.feedback.secret, config.auth?.key),
+          keys,
           lists: toolSets,
         })
       : undefined,
@@ -147,14 +149,14 @@ export function createServices(config: Readonly<Config>, deps: ServiceDeps, log:
 function llmReranker(
   config: Readonly<Config>,
   memory: MemoryBudget,
-  shared: SharedStore | undefined,
+  shared: { store: SharedStore; keys: TermKeys } | undefined,
   log: FastifyBaseLogger,
 ): Reranker | undefined {
   if (!config.llm) return undefined;
   const warnings = new ThrottledWarnings(log);
   return rerankerFromConfig(config.llm, {
     memory,
-    ...(shared ? { sharedAnswers: sharedAnswerCache(shared) } : {}),
+    ...(shared ? { sharedAnswers: sharedAnswerCache(shared.store, (key) => shared.keys.stored(key)) } : {}),
     // One line per cause every 10 s at most: an outage must be seen, not flood the logs.
     onUpstreamFailure: (failure) =>
       warnings.warn(

@@ -70,21 +70,7 @@ export function parseConfig(env: Env): Readonly<Config> {
       ttlMs: read.integer('TOOL_SET_TTL_MS'),
       cacheBytes: read.integer('TOOL_SET_CACHE_BYTES'),
     },
-    feedback: {
-      enabled: read.boolean('FEEDBACK_LEARNING'),
-      halfLifeMs: read.decimal('FEEDBACK_HALF_LIFE_DAYS') * 86_400_000,
-      priorReports: read.decimal('FEEDBACK_MIN_REPORTS'),
-      maxBoost: read.decimal('FEEDBACK_MAX_BOOST'),
-      maxEvents: read.integer('FEEDBACK_MAX_EVENTS'),
-      searchTtlMs: read.integer('FEEDBACK_SEARCH_TTL_MS'),
-      maxBodyBytes: read.integer('FEEDBACK_MAX_BODY_BYTES'),
-      shared: {
-        enabled: read.boolean('LEARNING_SHARED'),
-        minProjects: read.integer('LEARNING_SHARED_MIN_PROJECTS'),
-        maxAssociations: read.integer('LEARNING_SHARED_MAX_ASSOCIATIONS'),
-      },
-      secret: read.secret('LEARNING_SECRET'),
-    },
+    feedback: parseFeedback(read, production, problems),
     metrics: parseMetrics(read, production, problems),
     docs: { enabled: read.boolean('DOCS_ENABLED') },
     // A page for trying the API: on for development, a choice in production (off unless asked for).
@@ -100,15 +86,36 @@ export function parseConfig(env: Env): Readonly<Config> {
     // Node refuses such a server: the headers are part of the request.
     problems.push(`HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS (${config.http.requestTimeoutMs})`);
   }
-  const { secret, shared } = config.feedback;
+  if (problems.length > 0) throw new ConfigError(problems);
+  return deepFreeze(config);
+}
+
+/** Learning from use: its settings, and the secret shared learning's privacy rests on. */
+function parseFeedback(read: EnvReader, production: boolean, problems: string[]): Config['feedback'] {
+  const feedback: Config['feedback'] = {
+    enabled: read.boolean('FEEDBACK_LEARNING'),
+    halfLifeMs: read.decimal('FEEDBACK_HALF_LIFE_DAYS') * 86_400_000,
+    priorReports: read.decimal('FEEDBACK_MIN_REPORTS'),
+    maxBoost: read.decimal('FEEDBACK_MAX_BOOST'),
+    maxEvents: read.integer('FEEDBACK_MAX_EVENTS'),
+    searchTtlMs: read.integer('FEEDBACK_SEARCH_TTL_MS'),
+    maxBodyBytes: read.integer('FEEDBACK_MAX_BODY_BYTES'),
+    shared: {
+      enabled: read.boolean('LEARNING_SHARED'),
+      minProjects: read.integer('LEARNING_SHARED_MIN_PROJECTS'),
+      thresholdSpread: read.integer('LEARNING_SHARED_THRESHOLD_SPREAD'),
+      maxAssociations: read.integer('LEARNING_SHARED_MAX_ASSOCIATIONS'),
+    },
+    secret: read.secret('LEARNING_SECRET'),
+  };
+  const { secret, shared } = feedback;
   if (secret !== undefined && Buffer.byteLength(secret) < 32)
     problems.push('LEARNING_SECRET: must be at least 32 bytes');
   // Shared learning's privacy rests on the hashes being unguessable: never on a derived key in production.
-  if (production && shared.enabled && config.feedback.enabled && secret === undefined) {
+  if (production && shared.enabled && feedback.enabled && secret === undefined) {
     problems.push('LEARNING_SECRET: required in production with LEARNING_SHARED=true (at least 32 bytes)');
   }
-  if (problems.length > 0) throw new ConfigError(problems);
-  return deepFreeze(config);
+  return feedback;
 }
 
 /** Development only (server.ts, NODE_ENV != production, no key set): verify with a throwaway HS256 secret. */

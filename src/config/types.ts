@@ -167,11 +167,13 @@ export interface Config {
     searchTtlMs: number;
     /** Largest report body, decompressed (FEEDBACK_MAX_BODY_BYTES). */
     maxBodyBytes: number;
-    /** Shared learning across projects (LEARNING_SHARED*, src/learning/shared-learning.ts). */
+    /** Shared learning across projects (LEARNING_SHARED*, src/learning/shared/shared-learning.ts). */
     shared: {
       enabled: boolean;
       /** Distinct projects an association needs before it is used for anyone (LEARNING_SHARED_MIN_PROJECTS). */
       minProjects: number;
+      /** Each association's keyed threshold lies in k + 1 … k + this (LEARNING_SHARED_THRESHOLD_SPREAD). */
+      thresholdSpread: number;
       /** Associations kept for the whole deployment (LEARNING_SHARED_MAX_ASSOCIATIONS). */
       maxAssociations: number;
     };

@@ -607,7 +607,16 @@ export const VARIABLES = {
     min: 1,
     max: 1000,
     description:
-      'k-anonymity of shared learning: distinct projects (each counted once, however often it reported) that must have reported an association before any other project sees it.',
+      'k-anonymity of shared learning: an association is used for other projects only once more than this many distinct projects (each counted once, however often it reported) reported it, at its own threshold (`LEARNING_SHARED_THRESHOLD_SPREAD`).',
+  },
+  LEARNING_SHARED_THRESHOLD_SPREAD: {
+    section: 'feedback',
+    kind: 'integer',
+    default: 3,
+    min: 1,
+    max: 100,
+    description:
+      "Each association's threshold is drawn, keyed by `LEARNING_SECRET`, from k + 1 to k + this many projects (k: `LEARNING_SHARED_MIN_PROJECTS`), so colluding projects cannot tell where it lies: k − 1 of them never see one other project's report, k of them at most for one association in this many; 1: exactly k + 1. See [privacy](privacy.md#colluding-projects).",
   },
   LEARNING_SHARED_MAX_ASSOCIATIONS: {
     section: 'feedback',

@@ -1,6 +1,6 @@
 import { capRelevanceDownTheList, round3, type RankedTool, type ToolInfo } from '@catalog-search/core';
-import type { LearnedBoost } from './project-model.js';
-import { WordSupport } from './shared-guards.js';
+import type { LearnedBoost } from './boost.js';
+import { WordSupport } from './shared/shared-guards.js';
 
 /**
  * `meta.learning`: the project's past use raised a tool of this answer, or only other projects'

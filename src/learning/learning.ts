@@ -2,13 +2,13 @@ import type { FeedbackResponse, SearchResult, ToolInfo } from '@catalog-search/c
 import type { Config } from '../config/index.js';
 import type { MemoryBudget } from '../memory/exports.js';
 import type { SharedStore } from '../redis/shared-store.js';
-import { ReportLog } from './report-log.js';
+import { ReportLog } from './own/report-log.js';
 import { learningStep, type LearningStep } from './learning-step.js';
 import { RecentSearches } from './recent-searches.js';
 import { readEvents, reportWeight, requestTerms, searchOf, type IgnoredEvent } from './report-events.js';
-import { SharedLearning, type SharedReport } from './shared-learning.js';
+import { SharedLearning, type SharedReport } from './shared/shared-learning.js';
 import type { TermKeys } from './term-keys.js';
-import type { ReportedUse } from './project-model.js';
+import type { ReportedUse } from './own/project-model.js';
 
 /**
  * What became of a report: stored (with Redis: in its log there, and counted in the shared model), or
@@ -49,6 +49,7 @@ export class Learning {
       ? new SharedLearning(
           {
             minProjects: config.shared.minProjects,
+            thresholdSpread: config.shared.thresholdSpread,
             maxAssociations: config.shared.maxAssociations,
             halfLifeMs: config.halfLifeMs,
             maxBoost: config.maxBoost,

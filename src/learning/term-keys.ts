@@ -4,6 +4,8 @@ import type { AuthKey } from '../config/types.js';
 
 /** Characters of a keyed hash kept (base64url, 96 bits): collisions among millions of terms stay negligible. */
 const HASH_CHARS = 16;
+/** Characters of a stored key's keyed hash (base64url, 132 bits). */
+const STORED_CHARS = 22;
 
 /**
  * Request words and tools as keyed hashes (HMAC-SHA-256 with the deployment's LEARNING_SECRET), the
@@ -37,8 +39,29 @@ export class TermKeys {
     return this.#hash('tool', `${normalise(tool.toolName)}\n${normalise(tool.description ?? '')}`);
   }
 
+  /**
+   * A Redis key's request-derived part (a request vector's or an LLM answer's content hash), keyed
+   * so that a dump cannot confirm a guessed request by hashing it (128 bits: no collisions to fear).
+   */
+  stored(id: string): string {
+    return this.#digest('stored', id).slice(0, STORED_CHARS);
+  }
+
+  /**
+   * A number in [0, 1) that only the key's holder can compute for `value`: shared learning draws each
+   * association's threshold with it (shared-model.ts), so no tenant can tell where one lies.
+   */
+  draw(domain: string, value: string): number {
+    const digest = createHmac('sha256', this.#key).update(`draw\0${domain}\0${value}`).digest();
+    return digest.readUIntBE(0, 6) / 2 ** 48;
+  }
+
   #hash(domain: string, value: string): string {
-    return createHmac('sha256', this.#key).update(`${domain}\0${value}`).digest('base64url').slice(0, HASH_CHARS);
+    return this.#digest(domain, value).slice(0, HASH_CHARS);
+  }
+
+  #digest(domain: string, value: string): string {
+    return createHmac('sha256', this.#key).update(`${domain}\0${value}`).digest('base64url');
   }
 }
 

@@ -12,17 +12,19 @@ const MAX_VECTOR_BYTES = 4096 * 4;
 
 /**
  * Tool and query vectors shared by all replicas, so a list embedded on one is hybrid on the others'
- * first search. Keys are `<prefix>vector:<project>:<content id>`: the same per-project scope as the
- * in-process cache (vector-cache.ts says why). Values are the raw Float32 bytes (2 KB for 512
+ * first search. Keys are `<prefix>vector:<project>:<keyed content id>`: the same per-project scope as
+ * the in-process cache (vector-cache.ts says why); the content id (a SHA-256 of a request's or a tool's
+ * text) is keyed again by `keyed` (the deployment's key, term-keys.ts), so a dump cannot confirm a
+ * guessed request. Values are the raw Float32 bytes (2 KB for 512
  * dimensions; JSON would be about 4.5×), in the machine's byte order: every platform Node runs on
  * in production is little-endian.
  */
-export function sharedVectors(store: SharedStore): SharedVectors {
+export function sharedVectors(store: SharedStore, keyed: (id: string) => string): SharedVectors {
   return {
     async read(projectId, ids) {
       const values = await store.getBuffers(
         'vector-read',
-        ids.map((id) => store.key('vector', projectId, id)),
+        ids.map((id) => store.key('vector', projectId, keyed(id))),
       );
       return values.map((value) => (value === undefined ? undefined : decode(value)));
     },
@@ -30,7 +32,7 @@ export function sharedVectors(store: SharedStore): SharedVectors {
       const values = entries.map(
         ([id, vector]) =>
           [
-            store.key('vector', projectId, id),
+            store.key('vector', projectId, keyed(id)),
             Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength),
           ] as const,
       );

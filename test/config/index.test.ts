@@ -136,7 +136,7 @@ describe('parseConfig', () => {
       maxEvents: 5000,
       searchTtlMs: 900_000,
       maxBodyBytes: 256 * 1024,
-      shared: { enabled: false, minProjects: 5, maxAssociations: 100_000 },
+      shared: { enabled: false, minProjects: 5, thresholdSpread: 3, maxAssociations: 100_000 },
       secret: undefined,
     });
     const set = parseConfig({
@@ -156,7 +156,7 @@ describe('parseConfig', () => {
       maxEvents: 100,
       searchTtlMs: 60_000,
       maxBodyBytes: 4096,
-      shared: { enabled: false, minProjects: 5, maxAssociations: 100_000 },
+      shared: { enabled: false, minProjects: 5, thresholdSpread: 3, maxAssociations: 100_000 },
       secret: undefined,
     });
     const named = problemsOf({

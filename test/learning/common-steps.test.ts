@@ -2,7 +2,7 @@
 // little, only for requests whose best word matches are on its server.
 import { describe, expect, it } from 'vitest';
 import type { RankedTool, ToolInfo } from '@catalog-search/core';
-import { commonStepBoosts } from '../../src/learning/common-steps.js';
+import { commonStepBoosts } from '../../src/learning/shared/common-steps.js';
 
 const MAX_BOOST = 0.81;
 const tool = (serverName: string, toolName: string): ToolInfo => ({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { tokenize, type ToolInfo } from '@catalog-search/core';
-import { ListWords } from '../../src/learning/shared-learning.js';
+import { ListWords } from '../../src/learning/shared/shared-learning.js';
 
 const tool = (serverName: string, toolName: string, description: string, title?: string): ToolInfo => ({
   toolKey: `${serverName}:${toolName}`,

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { reportWeight, requestTerms } from '../../src/learning/report-events.js';
-import { ProjectModel } from '../../src/learning/project-model.js';
+import { ProjectModel } from '../../src/learning/own/project-model.js';
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 10, 25);

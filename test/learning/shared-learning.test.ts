@@ -9,13 +9,15 @@ import { testToken } from '../helpers/tokens.js';
 import { routerOf, TAUGHT_TOOL, UNMATCHED_REQUESTS } from '../routes/feedback-client.js';
 
 const K = 3;
+/** Every association's threshold exactly K (k = K − 1, no spread), so the K-th project is the one that tips it. */
+const EXACTLY_K = { minProjects: K - 1, thresholdSpread: 1 };
 const TEST = ['jot the squad retro takeaways'];
 let server: RunningApp;
 let off: RunningApp;
 
 function sharedConfig(enabled: boolean) {
   const config = testConfig();
-  return { ...config, feedback: { ...config.feedback, shared: { enabled, minProjects: K, maxAssociations: 10_000 } } };
+  return { ...config, feedback: { ...config.feedback, shared: { enabled, ...EXACTLY_K, maxAssociations: 10_000 } } };
 }
 
 beforeAll(async () => {

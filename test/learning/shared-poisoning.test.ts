@@ -10,7 +10,10 @@ import { testToken } from '../helpers/tokens.js';
 import { routerOf } from '../routes/feedback-client.js';
 
 const K = 5;
-const ATTACKERS = K;
+/** Each association's threshold lies in K + 1 … K + SPREAD (LEARNING_SHARED_THRESHOLD_SPREAD). */
+const SPREAD = 3;
+// As many projects as the highest keyed threshold asks (shared-model.ts): every association passes.
+const ATTACKERS = K + SPREAD;
 
 const github = (toolName: string, description: string, annotations?: ToolInfo['annotations']): ToolInfo => ({
   toolKey: `github:${toolName}`,
@@ -59,7 +62,13 @@ let off: RunningApp;
 
 function sharedConfig(enabled: boolean) {
   const config = testConfig();
-  return { ...config, feedback: { ...config.feedback, shared: { enabled, minProjects: K, maxAssociations: 10_000 } } };
+  return {
+    ...config,
+    feedback: {
+      ...config.feedback,
+      shared: { enabled, minProjects: K, thresholdSpread: SPREAD, maxAssociations: 10_000 },
+    },
+  };
 }
 
 beforeAll(async () => {

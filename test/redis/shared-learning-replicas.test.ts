@@ -6,9 +6,13 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SearchResponse } from '@catalog-search/core';
 import { parseConfig } from '../../src/config/index.js';
-import { LocalLedger, MAX_CONTRIBUTIONS_PER_PROJECT, type SharedLedger } from '../../src/learning/shared-ledger.js';
-import { RedisLedger } from '../../src/learning/shared-ledger-redis.js';
-import { associationId, SharedModel } from '../../src/learning/shared-model.js';
+import {
+  LocalLedger,
+  MAX_CONTRIBUTIONS_PER_PROJECT,
+  type SharedLedger,
+} from '../../src/learning/shared/shared-ledger.js';
+import { RedisLedger } from '../../src/learning/shared/shared-ledger-redis.js';
+import { associationId, SharedModel } from '../../src/learning/shared/shared-model.js';
 import { connectRedis } from '../../src/redis/redis-connection.js';
 import { SharedStore } from '../../src/redis/shared-store.js';
 import { sampleTools } from '../fixtures/tools.js';
@@ -17,6 +21,8 @@ import { startApp, testConfig, type RunningApp } from '../helpers/app.js';
 import { startTestRedis, type TestRedis } from '../helpers/redis-server.js';
 
 const K = 3;
+/** Every association's threshold exactly K (k = K − 1, no spread), so the K-th project is the one that tips it. */
+const EXACTLY_K = { minProjects: K - 1, thresholdSpread: 1 };
 const TEST = ['jot the squad retro takeaways'];
 /** The requests' own words (none is in the tools' text): none may be readable in Redis. */
 const REQUEST_WORDS = ['jot', 'retro', 'takeaways', 'squad', 'somewhere', 'everyone'];
@@ -33,7 +39,7 @@ beforeAll(async () => {
       ...config,
       // Generous: a busy machine must not pause Redis use (shared-store.ts) in the middle of the test.
       redis: parseConfig({ REDIS_URL: redis.url, REDIS_TIMEOUT_MS: '2000' }).redis,
-      feedback: { ...config.feedback, shared: { enabled: true, minProjects: K, maxAssociations: 10_000 } },
+      feedback: { ...config.feedback, shared: { enabled: true, ...EXACTLY_K, maxAssociations: 10_000 } },
     });
   replicas = await Promise.all([replica(), replica()]);
   // Reports are refused (503) until a replica's Redis connection is up.
@@ -144,7 +150,7 @@ describe('a flood of unique terms (200 projects × 500 each)', () => {
     expect(model.size).toBe(1);
   }
 
-  const modelOptions = { minProjects: K, halfLifeMs: 30 * 86_400_000, maxBoost: 0.75 };
+  const modelOptions = { ...EXACTLY_K, draw: () => 0, halfLifeMs: 30 * 86_400_000, maxBoost: 0.75 };
 
   it('in process: the ledger stays within its bound', async () => {
     const model = new SharedModel(modelOptions);
@@ -167,8 +173,10 @@ describe('a flood of unique terms (200 projects × 500 each)', () => {
     try {
       const model = new SharedModel(modelOptions);
       await flood(new RedisLedger(model, shared, MAX_ASSOCIATIONS), model);
+      // The associations (the hash also marks each project that has says: one field each).
+      expect(await inspect.zcard('flood:learning-shared:#deployment:evidence')).toBeLessThanOrEqual(MAX_ASSOCIATIONS);
       expect(await inspect.hlen('flood:learning-shared:#deployment:associations')).toBeLessThanOrEqual(
-        MAX_ASSOCIATIONS,
+        MAX_ASSOCIATIONS + 200 + K,
       );
       let modelBytes = 0;
       for (const name of ['associations', 'evidence', 'changes', 'seq']) {
@@ -190,4 +198,40 @@ describe('a flood of unique terms (200 projects × 500 each)', () => {
       shared.redis.disconnect();
     }
   }, 120_000);
+
+  it('in Redis: DELETE never claims to withdraw says an eviction took (allkeys-lru)', async () => {
+    const shared = new SharedStore(
+      connectRedis({ url: redis.url, commandTimeoutMs: 5000, keyPrefix: 'evict:' }),
+      'evict:',
+      { error: () => {}, fallback: () => {} },
+      pino({ level: 'silent' }),
+    );
+    await new Promise<void>((resolve) => shared.redis.once('ready', () => resolve()));
+    try {
+      const ledger = new RedisLedger(new SharedModel(modelOptions), shared, MAX_ASSOCIATIONS);
+      const id = associationId(termOf(1, 1), TOOL);
+      for (const project of ['kept', 'evicted']) {
+        expect(await ledger.contribute(project, [{ id, sign: 1 }], Date.now())).toBe(true);
+      }
+      // What allkeys-lru may do: evict one project's says key and leave the counts.
+      const [saysKey] = await inspect.keys('evict:learning-shared:*evicted*');
+      expect(saysKey).toBeDefined();
+      await inspect.del(saysKey!);
+      // Its DELETE is refused (503 at the route), and the counts stay as they are: nothing is
+      // claimed withdrawn that was not.
+      expect(await ledger.withdraw('evicted')).toBe(false);
+      const associations = 'evict:learning-shared:#deployment:associations';
+      expect(await inspect.hget(associations, id)).toMatch(/^2,/);
+      // A project whose says are there, and one that never said anything, withdraw as before.
+      expect(await ledger.withdraw('kept')).toBe(true);
+      expect(await inspect.hget(associations, id)).toMatch(/^1,/);
+      expect(await ledger.withdraw('never-reported')).toBe(true);
+      // A replica reading the whole model skips the marks: one association, nothing else.
+      const fresh = new SharedModel({ ...modelOptions, minProjects: 0 });
+      await new RedisLedger(fresh, shared, MAX_ASSOCIATIONS).model();
+      expect(fresh.size).toBe(1);
+    } finally {
+      shared.redis.disconnect();
+    }
+  });
 });

@@ -1,5 +1,7 @@
 // Two service processes on one real Redis, as two replicas behind one Service: rate limits, LLM
 // answers and tool sets are shared, and a Redis outage costs no search.
+import { createHash } from 'node:crypto';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SearchResponse } from '@catalog-search/core';
 import { TEST_SECRET } from '../helpers/app.js';
@@ -90,6 +92,22 @@ describe('two replicas on one Redis', () => {
     // Another project asking the same gets its own call: nothing is shared across projects.
     await search(replicas[b]!, 'llm-project-2', body);
     expect(model.requests.length).toBe(before + 2);
+
+    // The answer's Redis key holds no plain hash of the prompt (which holds the request): a dump
+    // cannot confirm a guessed request (issue 48). The plain hash as the prompt planner makes it.
+    const plain = createHash('sha256')
+      .update('test-model')
+      .update('\0')
+      .update(JSON.stringify(model.requests[before]!.body.messages))
+      .digest('base64url');
+    const client = new Redis(redis.url);
+    try {
+      const keys = await client.keys('*llm*');
+      expect(keys.length).toBeGreaterThan(0);
+      expect(keys.join('\n')).not.toContain(plain);
+    } finally {
+      client.disconnect();
+    }
   });
 
   it('searches a toolSet registered through one replica through the other', async () => {

@@ -9,7 +9,7 @@ import { MemoryBudget } from '../../src/memory/exports.js';
 import { startDeadline } from '../../src/waits/deadline.js';
 import { createEndpointSource } from '../../src/semantic/endpoint-source.js';
 import { VectorProvider } from '../../src/semantic/vector-provider.js';
-import { toolText } from '../../src/semantic/tool-text.js';
+import { queryText, toolText } from '../../src/semantic/tool-text.js';
 import { VectorCache } from '../../src/semantic/vector-cache.js';
 import { connectRedis } from '../../src/redis/redis-connection.js';
 import { SharedStore } from '../../src/redis/shared-store.js';
@@ -92,6 +92,15 @@ describe('vectors shared through Redis', () => {
       const value = await client.getBuffer(keys[0]!);
       expect(value!.byteLength % 4).toBe(0);
       expect(await client.pttl(keys[0]!)).toBeGreaterThan(0);
+      // A dump holds no plain hash of the request (nor of a tool's text): each content id is keyed with
+      // the deployment's key first (issue 48), so a guessed request cannot be confirmed by hashing it.
+      const plain = [
+        VectorCache.contentId('test-embed', `query\u0000${queryText(query)}`),
+        ...sampleRequest.tools.map((tool) => VectorCache.contentId('test-embed', toolText(tool))),
+      ];
+      const dump = (await client.keys('*')).join('\n');
+      for (const id of plain) expect(dump).not.toContain(id);
+      expect(dump).not.toContain(query);
     } finally {
       client.disconnect();
     }
@@ -137,7 +146,7 @@ describe('vectors read back from Redis', () => {
       memory: new MemoryBudget({ maxBytes: 64 * 1024 * 1024, projectShare: 0.5 }),
       waitShare: 0.9,
       maxQueuedPerProject: 100,
-      shared: sharedVectors(shared),
+      shared: sharedVectors(shared, (id) => `keyed-${id}`),
     });
     try {
       const dimensions = (await stage.vectors('check', { query: ['learn the length'], tools: [] }, startDeadline(4000)))
@@ -158,7 +167,7 @@ describe('vectors read back from Redis', () => {
       await Promise.all(
         tools.map((tool, i) =>
           shared.redis.set(
-            shared.key('vector', 'check', VectorCache.contentId('test-embed', toolText(tool))),
+            shared.key('vector', 'check', `keyed-${VectorCache.contentId('test-embed', toolText(tool))}`),
             Buffer.from(foreign[i]!.buffer),
           ),
         ),

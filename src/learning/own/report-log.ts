@@ -1,5 +1,5 @@
-import type { MemoryBudget, ProjectCache } from '../memory/exports.js';
-import type { SharedStore } from '../redis/shared-store.js';
+import type { MemoryBudget, ProjectCache } from '../../memory/exports.js';
+import type { SharedStore } from '../../redis/shared-store.js';
 import { ProjectModel, type ReportedUse, type ProjectModelOptions } from './project-model.js';
 
 interface ReportLogOptions {

@@ -1,5 +1,5 @@
 import type { RankedTool, ToolInfo } from '@catalog-search/core';
-import { DESTRUCTIVE_EVIDENCE, type LearnedBoost } from './project-model.js';
+import { DESTRUCTIVE_EVIDENCE, type LearnedBoost } from '../boost.js';
 
 /** A tool is a common step when the projects that used it number this many times the list's mean per tool. */
 const COMMON_STEP_RATIO = 8;

@@ -1,4 +1,4 @@
-import { DESTRUCTIVE_EVIDENCE, type LearnedBoost } from './project-model.js';
+import { DESTRUCTIVE_EVIDENCE, type LearnedBoost } from '../boost.js';
 
 /**
  * What the projects reported for one (term, tool) association: how many distinct projects last
@@ -23,8 +23,23 @@ const TERM_CHARS = 16;
 export const TOOL_USE_TERM = '~'.repeat(TERM_CHARS);
 
 interface SharedModelOptions {
-  /** k: an outcome counts only once this many distinct projects reported it (LEARNING_SHARED_MIN_PROJECTS). */
+  /**
+   * k (LEARNING_SHARED_MIN_PROJECTS): an outcome counts only once more than k distinct projects
+   * reported it, at the association's own threshold (`draw`).
+   */
   minProjects: number;
+  /**
+   * A keyed number in [0, 1) for an association id (term-keys.ts, TermKeys.draw): where its threshold
+   * lies between k + 1 and k + thresholdSpread. Without the deployment's key nobody can compute it.
+   */
+  draw: (id: string) => number;
+  /**
+   * Thresholds lie in k + 1 … k + thresholdSpread (LEARNING_SHARED_THRESHOLD_SPREAD): k − 1 colluding
+   * projects and a victim's one report are k, below every threshold, so they see nothing; k colluders
+   * with a victim pass only the thresholds at k + 1 (one in thresholdSpread) and cannot tell which
+   * those are (docs/privacy.md, "Colluding projects").
+   */
+  thresholdSpread: number;
   halfLifeMs: number;
   /** The largest boost shared learning adds (a share of FEEDBACK_MAX_BOOST: weaker than the project's own). */
   maxBoost: number;
@@ -106,19 +121,22 @@ export class SharedModel {
   set(id: string, aggregate: Aggregate | undefined): void {
     const term = id.slice(0, TERM_CHARS);
     const tool = id.slice(TERM_CHARS);
-    const { minProjects } = this.options;
-    const pos = aggregate && aggregate.pos >= minProjects ? aggregate.pos : 0;
-    const neg = aggregate && aggregate.neg >= minProjects ? aggregate.neg : 0;
-    const net = pos - neg;
+    const pos = aggregate && this.#passes(id, aggregate.pos) ? aggregate.pos : 0;
+    const neg = aggregate && this.#passes(id, aggregate.neg) ? aggregate.neg : 0;
     // Minutes since the epoch at which the net evidence stands (the counted side's mean report time).
     const at = pos > 0 ? aggregate!.posAt / aggregate!.pos : 0;
     if (term === TOOL_USE_TERM) {
+      // Common steps compare tools' use with each other, so the count stays (docs/privacy.md says so).
+      const net = pos - neg;
       const held = this.#used.has(tool);
       if (net > 0) this.#used.set(tool, { net, at });
       else this.#used.delete(tool);
       this.#associations += (net > 0 ? 1 : 0) - (held ? 1 : 0);
       return;
     }
+    // Past its threshold an association weighs the same however many projects said it: a boost's
+    // relevance must not count them (k + 1 colluders would otherwise read a victim's say off it).
+    const net = pos > neg ? this.#heldProjects : 0;
     let bag = this.#tools.get(tool);
     const held = bag?.terms.has(term) ?? false;
     if (net <= 0) {
@@ -192,6 +210,22 @@ export class SharedModel {
       });
     }
     return boosts;
+  }
+
+  /** The weight of every held association, in projects: the top of the thresholds' range. */
+  get #heldProjects(): number {
+    return this.options.minProjects + this.options.thresholdSpread;
+  }
+
+  /**
+   * Whether `projects` reach the association's keyed threshold (k + 1 … k + thresholdSpread). The
+   * HMAC is computed only inside that range (most counts are below or above it).
+   */
+  #passes(id: string, projects: number): boolean {
+    const { minProjects, draw, thresholdSpread } = this.options;
+    if (projects <= minProjects) return false;
+    if (projects >= minProjects + thresholdSpread) return true;
+    return projects >= minProjects + 1 + Math.floor(draw(id) * thresholdSpread);
   }
 
   /** Projects counted at `at` (minutes since the epoch), decayed to `now` by the half-life. */

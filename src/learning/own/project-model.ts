@@ -4,6 +4,8 @@
  * project's report log (report-log.ts), so every replica that reads the same log learns the same.
  */
 
+import { DESTRUCTIVE_EVIDENCE, type LearnedBoost } from '../boost.js';
+
 /** One report as the log keeps it: when, which tool, how much it counts, and the request's words. */
 export interface ReportedUse {
   /** Milliseconds since the epoch. */
@@ -27,18 +29,6 @@ export interface ProjectModelOptions {
   priorReports: number;
   /** The largest learned boost, in relevance (0–1) added to the lexical relevance (FEEDBACK_MAX_BOOST). */
   maxBoost: number;
-}
-
-/** Why a tool was raised: its boost and how many similar requests it served (for the explanation). */
-export interface LearnedBoost {
-  boost: number;
-  /** The boost for a tool its list marks destructive, which needs DESTRUCTIVE_EVIDENCE times the reports. */
-  cautiousBoost: number;
-  similarRequests: number;
-  /** Learned from other projects' reports (shared-model.ts): `similarRequests` counts projects. */
-  shared?: true;
-  /** A step many projects took with this server's tools, whatever the request (common-steps.ts). */
-  commonStep?: true;
 }
 
 /**
@@ -67,12 +57,6 @@ const MAX_TERMS_PER_TOOL = 256;
  * docs/ranking.md#learning-from-use).
  */
 const MIN_TERM_SHARE = 0.1;
-/**
- * A tool its list marks destructive needs this many times the reports of another for the same boost
- * (its prior is priorReports × this): a prompt-injected agent's "succeeded" must not raise a
- * delete as easily as an honest router's many reports raise a read (docs/ranking.md, threat model).
- */
-export const DESTRUCTIVE_EVIDENCE = 4;
 
 export class ProjectModel {
   readonly #tools = new Map<string, ToolBag>();

@@ -1,4 +1,4 @@
-import type { SharedStore } from '../redis/shared-store.js';
+import type { SharedStore } from '../../redis/shared-store.js';
 import { MAX_CONTRIBUTIONS_PER_PROJECT, type Contribution, type SharedLedger } from './shared-ledger.js';
 import type { Aggregate, SharedModel } from './shared-model.js';
 
@@ -7,6 +7,13 @@ import type { Aggregate, SharedModel } from './shared-model.js';
  * (Lua's unpack limit is ~8,000); a replica further behind reloads the whole model.
  */
 const MAX_CHANGES = 4000;
+/**
+ * A project that has says is marked in the associations hash itself (field `#says:<its says key>`):
+ * an eviction (allkeys-lru) takes the mark with the counts, or leaves both, so a says key evicted
+ * alone is told from a project that never said anything, and DELETE does not answer 204 while the
+ * counts it added stay. '#' is outside base64url: no association id starts with it.
+ */
+const SAYS_MARK = '#says:';
 
 // Shared by the scripts: an association's counts ("pos,neg,posAt,negAt" in KEYS[1], pos + neg in the
 // KEYS[2] sorted set for eviction) moved by one project's say; ids that changed are collected.
@@ -62,8 +69,9 @@ local extra = redis.call('ZCARD', KEYS[3]) - tonumber(ARGV[2])
 if extra > 0 then
   for _, member in ipairs(redis.call('ZRANGE', KEYS[3], 0, extra - 1)) do withdraw(member) end
 end
+redis.call('HSET', KEYS[1], '${SAYS_MARK}' .. KEYS[3], '1')
 local max = tonumber(ARGV[3])
-local over = redis.call('HLEN', KEYS[1]) - max
+local over = redis.call('ZCARD', KEYS[2]) - max
 if over > 0 then
   for _, id in ipairs(redis.call('ZRANGE', KEYS[2], 0, over + math.floor(max / 10) - 1)) do
     redis.call('HDEL', KEYS[1], id)
@@ -73,10 +81,14 @@ if over > 0 then
 end
 return publish()`;
 
-// KEYS as above. Withdraws every say of the project.
+// KEYS as above. Withdraws every say of the project; answers -1, withdrawing nothing, when the counts
+// hold its mark but its says are gone (evicted under allkeys-lru): what it said cannot be found.
 const WITHDRAW_SCRIPT = `${COUNT}
+local mark = '${SAYS_MARK}' .. KEYS[3]
+if redis.call('HEXISTS', KEYS[1], mark) == 1 and redis.call('EXISTS', KEYS[3]) == 0 then return -1 end
 for _, member in ipairs(redis.call('ZRANGE', KEYS[3], 0, -1)) do withdraw(member) end
 redis.call('DEL', KEYS[3])
+redis.call('HDEL', KEYS[1], mark)
 return publish()`;
 
 // KEYS: associations, changes, seq. ARGV: known seq. Answers [seq, mode, ...]: mode 0 nothing new,
@@ -127,11 +139,12 @@ export class RedisLedger implements SharedLedger {
     return counted !== undefined;
   }
 
+  /** False when Redis could not be reached, or when the project's says were evicted (nothing withdrawn). */
   async withdraw(projectId: string): Promise<boolean> {
     const done = await this.shared.command('learning-shared-withdraw', (redis) =>
       redis.eval(WITHDRAW_SCRIPT, 5, ...this.#keys(projectId)),
     );
-    return done !== undefined;
+    return done !== undefined && done !== -1;
   }
 
   /** One read at a time: searches at once wait for the same catch-up. */
@@ -156,7 +169,7 @@ export class RedisLedger implements SharedLedger {
       this.published.clear();
       for (let i = 0; i + 1 < first.length; i += 2) {
         const id = first[i];
-        if (typeof id === 'string') this.published.set(id, parseAggregate(first[i + 1]));
+        if (typeof id === 'string' && !id.startsWith(SAYS_MARK)) this.published.set(id, parseAggregate(first[i + 1]));
       }
     }
     this.#seq = Number(next) || 0;

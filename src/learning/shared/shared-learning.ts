@@ -1,6 +1,6 @@
 import { FNV_OFFSET, fnvStep, tokenize, type RankedTool, type ToolInfo } from '@catalog-search/core';
-import type { MemoryBudget } from '../memory/exports.js';
-import type { SharedStore } from '../redis/shared-store.js';
+import type { MemoryBudget } from '../../memory/exports.js';
+import type { SharedStore } from '../../redis/shared-store.js';
 import {
   LOCAL_BYTES_PER_AGGREGATE,
   LOCAL_BYTES_PER_CONTRIBUTION,
@@ -18,12 +18,13 @@ import {
   SharedModel,
   TOOL_USE_TERM,
 } from './shared-model.js';
-import type { TermKeys } from './term-keys.js';
-import type { LearnedBoost } from './project-model.js';
-import type { RequestTerms } from './learning-step.js';
+import type { TermKeys } from '../term-keys.js';
+import type { LearnedBoost } from '../boost.js';
+import type { RequestTerms } from '../learning-step.js';
 
 interface SharedLearningOptions {
   minProjects: number;
+  thresholdSpread: number;
   maxAssociations: number;
   halfLifeMs: number;
   maxBoost: number;
@@ -54,8 +55,9 @@ const SAYS_PER_ASSOCIATION = 2;
 /**
  * Shared learning across projects (LEARNING_SHARED, docs/privacy.md): every project's reports also
  * count, once per project, towards (term, tool) associations keyed by hashes; an association is used
- * for anyone only once LEARNING_SHARED_MIN_PROJECTS distinct projects said it, and it is used for
- * all projects' searches after their own learning, more weakly.
+ * for anyone only once more than LEARNING_SHARED_MIN_PROJECTS distinct projects said it (at its keyed
+ * threshold: shared-model.ts), and it is used for all projects' searches after their own learning,
+ * more weakly.
  */
 export class SharedLearning {
   readonly #ledger: SharedLedger;
@@ -78,6 +80,8 @@ export class SharedLearning {
     this.#maxBoost = options.maxBoost * SHARED_BOOST_SHARE;
     const model = new SharedModel({
       minProjects: options.minProjects,
+      thresholdSpread: options.thresholdSpread,
+      draw: (id) => keys.draw('threshold', id),
       halfLifeMs: options.halfLifeMs,
       maxBoost: this.#maxBoost,
     });
