@@ -54,6 +54,22 @@ export interface ServiceDeps {
   memory?: MemoryBudget | undefined;
 }
 
+/** REDIS_URL: shared by the replicas, never required (every use falls back to this process). */
+function sharedStore(config: Readonly<Config>, metrics: Metrics, log: FastifyBaseLogger): SharedStore | undefined {
+  if (!config.redis) return undefined;
+  log.info({ redis: originOf(config.redis.url) }, 'shared state in Redis (REDIS_URL)');
+  return new SharedStore(
+    connectRedis(config.redis),
+    config.redis.keyPrefix,
+    {
+      error: (operation) => metrics.redisErrors.inc({ operation }),
+      fallback: (operation) => metrics.redisFallbacks.inc({ operation }),
+    },
+    log,
+    { cacheMs: config.redis.commandTimeoutMs, stateMs: config.redis.stateTimeoutMs ?? config.redis.commandTimeoutMs },
+  );
+}
+
 export function createServices(config: Readonly<Config>, deps: ServiceDeps, log: FastifyBaseLogger): Services {
   const memory = deps.memory ?? cacheBudget(config);
   // Assigned below; the tool-set gauge reads it at scrape time.
@@ -64,19 +80,7 @@ export function createServices(config: Readonly<Config>, deps: ServiceDeps, log:
     memoryUsage: () => memory.usage(),
   });
 
-  // REDIS_URL: shared by the replicas, never required (every use falls back to this process).
-  const shared = config.redis
-    ? new SharedStore(
-        connectRedis(config.redis),
-        config.redis.keyPrefix,
-        {
-          error: (operation) => metrics.redisErrors.inc({ operation }),
-          fallback: (operation) => metrics.redisFallbacks.inc({ operation }),
-        },
-        log,
-      )
-    : undefined;
-  if (config.redis) log.info({ redis: originOf(config.redis.url) }, 'shared state in Redis (REDIS_URL)');
+  const shared = sharedStore(config, metrics, log);
 
   toolSets = new ToolSetStore({
     memory,

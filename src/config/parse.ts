@@ -196,6 +196,7 @@ function isScriptName(name: string): boolean {
 function parseRedis(read: EnvReader, problems: string[]): RedisConfig | undefined {
   const url = read.optionalString('REDIS_URL');
   const commandTimeoutMs = read.integer('REDIS_TIMEOUT_MS');
+  const stateTimeoutMs = read.integer('REDIS_STATE_TIMEOUT_MS');
   const keyPrefix = read.string('REDIS_KEY_PREFIX');
   if (url === undefined) return undefined;
   let protocol = '';
@@ -208,7 +209,7 @@ function parseRedis(read: EnvReader, problems: string[]): RedisConfig | undefine
     problems.push('REDIS_URL: must be a redis:// or rediss:// URL (e.g. rediss://:password@redis.example:6380/0)');
     return undefined;
   }
-  return { url, commandTimeoutMs, keyPrefix };
+  return { url, commandTimeoutMs, stateTimeoutMs, keyPrefix };
 }
 
 /**

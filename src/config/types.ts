@@ -86,8 +86,13 @@ export interface EmbeddingsConfig {
 export interface RedisConfig {
   /** `redis://` or `rediss://` (TLS) URL, with user and password when the server wants them. */
   url: string;
-  /** Longest wait for one Redis command; past it the search uses its in-process path. */
+  /** Longest wait for a cache's Redis command (REDIS_TIMEOUT_MS); past it the search uses its in-process path. */
   commandTimeoutMs: number;
+  /**
+   * Longest wait for shared state: rate limit, tool sets, LLM answers, feedback (REDIS_STATE_TIMEOUT_MS;
+   * parsed config always has it; a config built by hand without it waits commandTimeoutMs for all).
+   */
+  stateTimeoutMs?: number | undefined;
   /** Prefix of every key this service writes (several deployments can share one Redis). */
   keyPrefix: string;
 }

@@ -498,8 +498,21 @@ export const VARIABLES = {
     min: 1,
     max: 60_000,
     description:
-      'Longest wait for one Redis command; past it the search goes on with its in-process state, and a feedback ' +
-      'report is refused (503 with `Retry-After`, so the client resends it) rather than answered 202 unstored.',
+      "Longest wait for a Redis command whose miss costs only some work here (the semantic stage's vectors); past it " +
+      'the search goes on with its in-process state. What makes the replicas one service waits `REDIS_STATE_TIMEOUT_MS`.',
+  },
+  REDIS_STATE_TIMEOUT_MS: {
+    section: 'sharedState',
+    kind: 'integer',
+    default: 1000,
+    min: 1,
+    max: 60_000,
+    description:
+      'Longest wait for a Redis command whose miss a caller would see: the shared rate limit, tool sets, LLM answers and ' +
+      'feedback. Past it the search goes on with this replica\'s state and says so (`meta.sharedState: "local"`; the ' +
+      'rate limit then counts each admitted search once per replica, so replicas never admit more than the limit ' +
+      'together), and a feedback report is refused (503 with `Retry-After`, so the client resends it) rather than ' +
+      'answered 202 unstored. A search waits at most its deadline for a model answer.',
   },
   REDIS_KEY_PREFIX: {
     section: 'sharedState',

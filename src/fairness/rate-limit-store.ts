@@ -1,21 +1,16 @@
-import { createRequire } from 'node:module';
 import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
+import type { Redis } from 'ioredis';
+import { LRUCache } from 'lru-cache';
 import type { SharedStore } from '../redis/shared-store.js';
 
-// @fastify/rate-limit's in-process store; the package does not export it by name, only as a file.
-const require = createRequire(import.meta.url);
 type Callback = (error: Error | null, result?: { current: number; ttl: number }) => void;
 /** The store protocol as the plugin calls it (its type declarations leave out the last two arguments). */
 interface Store {
   incr(key: string, callback: Callback, timeWindow: number, max: number): void;
   child(routeOptions: unknown): Store;
 }
-type StoreArgs = [continueExceeding: boolean, exponentialBackoff: boolean];
-const LocalStore = require('@fastify/rate-limit/store/LocalStore.js') as new (
-  ...args: [...StoreArgs, cache: number]
-) => Store;
 
-/** Projects whose in-process buckets are kept for the fallback (as @fastify/rate-limit's default). */
+/** Projects whose buckets are remembered for the fallback (as @fastify/rate-limit's default store). */
 const LOCAL_BUCKETS = 5000;
 
 /**
@@ -34,75 +29,58 @@ end
 return {current, ttl}
 `;
 
-interface CountingRedis {
-  catalogRateLimit(
-    key: string,
-    timeWindow: number,
-    callback: (error: Error | null, result?: [number, number]) => void,
-  ): void;
-}
+type CountingRedis = Redis & { catalogRateLimit(key: string, timeWindow: number): Promise<[number, number]> };
 
-/** The shared buckets in Redis, under `prefix` (the route's method and URL appended per route, as the plugin's stores do). */
-class RedisStore implements Store {
-  constructor(
-    private readonly shared: SharedStore,
-    private readonly prefix: string,
-  ) {
-    if (!('catalogRateLimit' in shared.redis))
-      shared.redis.defineCommand('catalogRateLimit', { numberOfKeys: 1, lua: COUNT_SCRIPT });
-  }
-
-  incr(key: string, callback: Callback, timeWindow: number): void {
-    (this.shared.redis as unknown as CountingRedis).catalogRateLimit(this.prefix + key, timeWindow, (error, result) => {
-      if (error || result === undefined) callback(error ?? new Error('no answer from the rate-limit script'));
-      else callback(null, { current: result[0], ttl: result[1] });
-    });
-  }
-
-  child(routeOptions: unknown): Store {
-    const { routeInfo } = routeOptions as { routeInfo: { method: string; url: string } };
-    return new RedisStore(this.shared, `${this.prefix}${routeInfo.method}${routeInfo.url}-`);
-  }
+/** A bucket as this replica last knew it: the shared count when Redis answered, its own estimate since. */
+interface Bucket {
+  count: number;
+  /** `Date.now()` when the window ends. */
+  endsAt: number;
 }
 
 /**
- * Rate-limit buckets shared by all replicas through Redis, and counted in process when Redis fails
- * or is away: then each replica limits on its own (a project may get up to replicas × the limit for
- * that while), which is better than refusing searches or not limiting at all. Redis commands are
- * bounded by REDIS_TIMEOUT_MS (redis-connection.ts).
+ * Rate-limit buckets shared by all replicas through Redis (waiting REDIS_STATE_TIMEOUT_MS, shared-store.ts).
+ * When Redis fails or is away, each replica counts on, conservatively: from the bucket's last shared
+ * count, each request it admits counts as one per replica (the number of replicas seen beating in
+ * Redis), so that the replicas together admit no more than the limit. Before, each replica counted
+ * alone and a project got up to replicas × the limit (30 of a limit of 20 with two replicas at load 11).
  */
 export function fallbackRateLimitStore(shared: SharedStore): FastifyRateLimitStoreCtor {
+  if (!('catalogRateLimit' in shared.redis))
+    shared.redis.defineCommand('catalogRateLimit', { numberOfKeys: 1, lua: COUNT_SCRIPT });
+  const redis = shared.redis as CountingRedis;
+
   class FallbackStore implements Store {
     constructor(
-      readonly options: { continueExceeding?: boolean; exponentialBackoff?: boolean },
-      readonly redis: Store = new RedisStore(shared, shared.keyPrefixOf('rate-limit')),
-      readonly local: Store = new LocalStore(
-        Boolean(options.continueExceeding),
-        Boolean(options.exponentialBackoff),
-        LOCAL_BUCKETS,
-      ),
+      readonly options: unknown,
+      readonly prefix: string = shared.keyPrefixOf('rate-limit'),
+      readonly buckets = new LRUCache<string, Bucket>({ max: LOCAL_BUCKETS }),
     ) {}
 
-    incr(key: string, callback: Callback, timeWindow: number, max: number): void {
-      if (!shared.available) {
-        shared.reportFallback('rate-limit');
-        this.local.incr(key, callback, timeWindow, max);
-        return;
-      }
-      this.redis.incr(
-        key,
-        (error, result) => {
-          if (error === null && result !== undefined) return callback(null, result);
-          shared.reportError('rate-limit', error);
-          this.local.incr(key, callback, timeWindow, max);
-        },
-        timeWindow,
-        max,
-      );
+    incr(key: string, callback: Callback, timeWindow: number): void {
+      void shared
+        .command('rate-limit', () => redis.catalogRateLimit(this.prefix + key, timeWindow))
+        .then((answer) => {
+          const now = Date.now();
+          let bucket = this.buckets.get(key);
+          if (answer !== undefined) {
+            // Searches admitted here while Redis was away are not in its count: never count below them.
+            const [shared, ttl] = answer;
+            const known = bucket !== undefined && bucket.endsAt > now ? bucket.count + 1 : 0;
+            const current = Math.max(shared, known);
+            this.buckets.set(key, { count: current, endsAt: now + ttl });
+            return callback(null, { current, ttl });
+          }
+          if (bucket === undefined || bucket.endsAt <= now) bucket = { count: 0, endsAt: now + timeWindow };
+          bucket.count += shared.replicas;
+          this.buckets.set(key, bucket);
+          callback(null, { current: bucket.count, ttl: bucket.endsAt - now });
+        });
     }
 
     child(routeOptions: unknown): Store {
-      return new FallbackStore(this.options, this.redis.child(routeOptions), this.local.child(routeOptions));
+      const { routeInfo } = routeOptions as { routeInfo: { method: string; url: string } };
+      return new FallbackStore(this.options, `${this.prefix}${routeInfo.method}${routeInfo.url}-`);
     }
   }
   return FallbackStore as unknown as FastifyRateLimitStoreCtor;

@@ -1,8 +1,9 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
 import { ThrottledWarnings } from '../logging/log-throttle.js';
 import { warnIfDurableStateEvictable } from './eviction-policy.js';
+import { markLocalState, redisWaitLeft } from './local-state.js';
 
 /** What the store reports, for metrics (plugins/metrics.ts). */
 interface SharedStoreEvents {
@@ -20,6 +21,66 @@ interface SharedStoreEvents {
  */
 const PAUSE_AFTER_TIMEOUT_MS = 1000;
 
+/**
+ * How long an operation waits for Redis is decided by what giving up costs:
+ * - `cache`: a read or write of a cache whose miss costs some CPU here (vectors). REDIS_TIMEOUT_MS;
+ * - `state`: state that makes the replicas one service, where giving up is visible to a caller: the
+ *   shared rate limit (would admit more than the limit), a tool set (another replica answers 409), a
+ *   model answer (paid for twice), what projects teach (a report refused). REDIS_STATE_TIMEOUT_MS.
+ * At load 11 on 2 cores with one 100 ms wait for all, a limit of 20 admitted 30, 9 of 12 tool sets
+ * were unknown on the other replica, 12 requests cost 23 model calls and 23 of 60 reports got 503
+ * (test/reliability/replicas-under-load.test.ts).
+ */
+type Wait = 'cache' | 'state';
+
+/**
+ * Every replica says it is alive this often, in one sorted set (`<prefix>replicas:`, a TTL like every
+ * cache key); a member silent for three beats is gone. The count is what a replica left without Redis
+ * divides the shared rate limit by (rate-limit-store.ts), so it is the last one seen, never reset.
+ */
+const BEAT_MS = 5000;
+const FIRST_BEATS_MS = 1000;
+const STATE_OPERATIONS = /^(rate-limit|tool-set-|llm-answer-|feedback-|learning-shared-)/;
+const waitOf = (operation: string): Wait => (STATE_OPERATIONS.test(operation) ? 'state' : 'cache');
+
+/** Per-operation waits, ms (config: REDIS_TIMEOUT_MS and REDIS_STATE_TIMEOUT_MS). */
+interface RedisWaits {
+  cacheMs: number;
+  stateMs: number;
+}
+
+/** Our own wait for a command ran out (the command itself goes on, bounded by the connection's timeout). */
+class WaitExpired extends Error {
+  constructor(
+    ms: number,
+    /** The operation's whole wait ran out (not a shorter one left by the request's deadline). */
+    readonly whole: boolean,
+  ) {
+    super(`no answer within ${ms} ms`);
+  }
+}
+
+/**
+ * The command's answer, or WaitExpired after `ms`. When the timer fires, the answer is looked for once
+ * more after the poll phase (setImmediate): on a busy event loop a timer and the socket's reply are due
+ * in the same turn, and timers run first, so an answer that Redis sent in time was counted as late.
+ */
+function within<T>(work: Promise<T>, ms: number, whole: boolean): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => setImmediate(() => reject(new WaitExpired(ms, whole))), ms);
+    work.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
 /*
  * The kinds of value kept, one key space each, and the one rule that decides a key's TTL:
  * - a cache (what a project gets back by sending its request again: a list, an answer, a vector, a
@@ -30,7 +91,7 @@ const PAUSE_AFTER_TIMEOUT_MS = 1000;
  * push out another project's durable state (docs/operations.md#redis; eviction-policy.ts warns when
  * the policy would).
  */
-type CacheKind = 'llm' | 'tool-set' | 'rate-limit' | 'vector' | 'feedback-search';
+type CacheKind = 'llm' | 'tool-set' | 'rate-limit' | 'vector' | 'feedback-search' | 'replicas';
 /** Kinds kept without a TTL (see above). */
 export const DURABLE_KINDS = ['feedback', 'learning-shared'] as const;
 type SharedKind = CacheKind | (typeof DURABLE_KINDS)[number];
@@ -43,14 +104,18 @@ type SharedKind = CacheKind | (typeof DURABLE_KINDS)[number];
  */
 export class SharedStore {
   readonly #warnings: ThrottledWarnings;
-  /** `performance.now()` until which Redis is not used (after a timeout). */
-  #pausedUntil = 0;
+  /** `performance.now()` until which Redis is not used, per wait (after a timeout of that wait). */
+  readonly #pausedUntil: Record<Wait, number> = { cache: 0, state: 0 };
+  readonly #id = randomUUID();
+  #replicas = 1;
 
   constructor(
     readonly redis: Redis,
     private readonly keyPrefix: string,
     private readonly events: SharedStoreEvents,
     log: FastifyBaseLogger,
+    /** Absent: every command waits as long as the connection's commandTimeout. */
+    private readonly waits?: RedisWaits,
   ) {
     this.#warnings = new ThrottledWarnings(log);
     // ioredis emits connection errors as events: without a listener they would crash the process.
@@ -65,7 +130,35 @@ export class SharedStore {
       log.info('Redis connected: state is shared with the other replicas');
       // Fire and forget: a warning at most, and it never rejects.
       void warnIfDurableStateEvictable(redis, log);
+      void this.#beat();
+      // Once more soon: replicas started together each saw only those that had beaten before it.
+      setTimeout(() => void this.#beat(), FIRST_BEATS_MS).unref();
     });
+    const beat = setInterval(() => void this.#beat(), BEAT_MS).unref();
+    redis.once('end', () => clearInterval(beat));
+  }
+
+  /** How many replicas share this Redis, as last seen (1 until seen). */
+  get replicas(): number {
+    return this.#replicas;
+  }
+
+  /** Says this replica is alive and counts the replicas that are (never rejects). */
+  async #beat(): Promise<void> {
+    if (!this.availableFor('replicas')) return;
+    const key = this.keyPrefixOf('replicas');
+    const now = Date.now();
+    const answer = await this.#run('replicas', () =>
+      this.redis
+        .multi()
+        .zadd(key, now, this.#id)
+        .zremrangebyscore(key, '-inf', now - 3 * BEAT_MS)
+        .pexpire(key, 3 * BEAT_MS)
+        .zcard(key)
+        .exec(),
+    );
+    const counted = answer?.[3]?.[1];
+    if (typeof counted === 'number' && counted >= 1) this.#replicas = counted;
   }
 
   /** Key of a project's value: the project id is hashed when long, so a key stays short. */
@@ -78,9 +171,12 @@ export class SharedStore {
     return `${this.keyPrefix}${kind}:`;
   }
 
-  /** Whether to use Redis now: connected, and not paused after a timeout. */
-  get available(): boolean {
-    return this.redis.status === 'ready' && performance.now() >= this.#pausedUntil;
+  /** Whether to use Redis now for `operation`: connected, and not paused after a timeout. */
+  availableFor(operation: string): boolean {
+    const now = performance.now();
+    // A state wait that ran out means Redis is stalled: caches leave it alone too.
+    const pausedUntil = Math.max(this.#pausedUntil.state, waitOf(operation) === 'cache' ? this.#pausedUntil.cache : 0);
+    return this.redis.status === 'ready' && now >= pausedUntil;
   }
 
   async get(operation: string, key: string): Promise<string | undefined> {
@@ -135,30 +231,49 @@ export class SharedStore {
 
   /** Runs a command; on any failure reports it and resolves undefined. */
   async #run<T>(operation: string, command: () => Promise<T>): Promise<T | undefined> {
-    if (!this.available) {
+    if (!this.availableFor(operation)) {
       this.reportFallback(operation);
       return undefined;
     }
     try {
-      return await command();
+      const waits = this.waits;
+      if (!waits) return await command();
+      // The operation's wait, and never past the request's deadline (local-state.ts).
+      const wait = waitOf(operation) === 'state' ? waits.stateMs : waits.cacheMs;
+      const left = redisWaitLeft() ?? Infinity;
+      return await within(command(), Math.min(wait, left), left >= wait);
     } catch (error) {
       this.reportError(operation, error);
       return undefined;
     }
   }
 
-  /** The caller goes on without Redis because it is not available. */
+  /**
+   * The caller goes on without Redis because it is not available: counted (redis_fallbacks_total),
+   * logged (throttled), and marked on the request (`meta.sharedState: "local"`, local-state.ts).
+   */
   reportFallback(operation: string): void {
     this.events.fallback(operation);
+    markLocalState();
+    this.#warnings.warn(
+      `redis-fallback-${operation}`,
+      { operation, redisStatus: this.redis.status },
+      'Redis not used (not connected, or paused after a timeout); this replica uses its own state',
+    );
   }
 
   /** A command failed (or timed out) and the caller goes on without it. */
   reportError(operation: string, error: unknown): void {
     // ioredis rejects a command past its commandTimeout with this message (and no code).
-    if (error instanceof Error && error.message === 'Command timed out')
-      this.#pausedUntil = performance.now() + PAUSE_AFTER_TIMEOUT_MS;
+    // Only a whole wait that ran out says Redis is stalled: a request's short deadline does not.
+    if (
+      (error instanceof WaitExpired && error.whole) ||
+      (error instanceof Error && error.message === 'Command timed out')
+    )
+      this.#pausedUntil[waitOf(operation)] = performance.now() + PAUSE_AFTER_TIMEOUT_MS;
     this.events.error(operation);
     this.events.fallback(operation);
+    markLocalState();
     const { message, code } = (error ?? {}) as NodeJS.ErrnoException;
     this.#warnings.warn(
       `redis-${operation}`,

@@ -2,9 +2,11 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { acceptCompressedBodies } from '../http/compressed-bodies.js';
 import { budgetFromHeader, DEADLINE_HEADER } from '../http/deadline-header.js';
+import { abortedWhenClientLeaves } from '../http/client-gone.js';
 import { answerBodiesThatFailedEarly } from '../http/failed-body.js';
 import { admissionHook } from '../fairness/admission.js';
 import { limitRequestsPerProject } from '../fairness/project-rate-limit.js';
+import { boundRedisWaits, trackLocalState, usedLocalState } from '../redis/local-state.js';
 import { LEARNING_HEADER, SEARCH_PATHS, SearchBodySchema, searchRouteSchema } from '../schemas/search.js';
 import { auditLine } from '../search/audit.js';
 import { runSearch } from '../search/pipeline.js';
@@ -57,9 +59,11 @@ export default async function searchRoutes(app: FastifyInstance, { services }: {
         schema: { ...searchRouteSchema(operationId, config), body: SearchBodySchema },
         decompress: {},
         onRequest: [
+          trackLocalState, // first: the rate limit and every later step run inside it (meta.sharedState)
           app.authenticate,
           async (request) => {
             request.searchBudgetMs = budgetFromHeader(request.headers[DEADLINE_HEADER], config.search.deadlineMs);
+            boundRedisWaits(request.searchBudgetMs);
           },
         ],
         ...(fairShare.enabled ? { preParsing: admit } : {}),
@@ -68,10 +72,7 @@ export default async function searchRoutes(app: FastifyInstance, { services }: {
         },
       },
       async (request, reply) => {
-        const cancel = new AbortController();
-        reply.raw.once('close', () => {
-          if (!reply.raw.writableFinished) cancel.abort();
-        });
+        const cancel = abortedWhenClientLeaves(reply);
         const trace = requestTrace(request.span, request.headers);
         const outcome = await runSearch(
           {
@@ -84,13 +85,13 @@ export default async function searchRoutes(app: FastifyInstance, { services }: {
             trace,
             budgetMs: request.searchBudgetMs,
             elapsedMs: () => reply.elapsedTime,
-            cancel: cancel.signal,
+            cancel,
             onWaiting: () => request.searchSlot?.startWaiting(),
-            // The header schema admits only `on` and `off`.
-            learning: request.headers[LEARNING_HEADER] !== 'off',
+            learning: request.headers[LEARNING_HEADER] !== 'off', // the header schema admits on and off only
           },
           services,
         );
+        if (usedLocalState()) outcome.response.meta.sharedState = 'local';
         request.log.info(auditLine(outcome, trace, reply.elapsedTime), 'search');
         return outcome.response;
       },

@@ -412,8 +412,13 @@ describe('parseConfig', () => {
     expect(config.redis).toEqual({
       url: 'rediss://default:s3cret@redis.example:6380/0',
       commandTimeoutMs: 50,
+      // Shared state waits longer than a cache by default (REDIS_STATE_TIMEOUT_MS).
+      stateTimeoutMs: 1000,
       keyPrefix: 'catalog-search:',
     });
+    expect(
+      parseConfig({ AUTH_JWT_SECRET: SECRET, REDIS_URL: 'redis://r', REDIS_STATE_TIMEOUT_MS: '2500' }).redis,
+    ).toMatchObject({ commandTimeoutMs: 100, stateTimeoutMs: 2500 });
     const problems = problemsOf({ AUTH_JWT_SECRET: SECRET, REDIS_URL: 'http://user:s3cret@redis.example' });
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(/^REDIS_URL: must be a redis:\/\/ or rediss:\/\/ URL/);

@@ -111,15 +111,17 @@ describe('security: one project cannot take more than its share', () => {
   it('charges the CPU time of filter.tools rules, refused or not: a project past its budget waits, others do not', async () => {
     // 6,000 per minute = a bucket of 1,000 units, ~3 ms of CPU (WORK_PER_CPU_MS).
     const server = await startApp(limits({ workPerMinute: 6_000 }));
-    // 16 rules of ~200 instructions each on 256-character names: 25–100 ms a tool here, far more than
-    // the bucket for 5 tools on any machine, and far within the 2 s budget; the ranking costs 5 units.
-    const tools = Array.from({ length: 5 }, (_, i) => ({
+    // 4 rules of ~200 instructions each on 256-character names: 6–25 ms a tool on a quiet machine, so
+    // 12–50 ms for 2 tools, 4x the bucket or more on any machine; the ranking costs 2 units. Stretched
+    // tenfold by a busy host (load 15-20) it still ends well within the search's deadline and the 2 s
+    // budget: 16 rules on 5 tools ran past the deadline there and the search was refused instead.
+    const tools = Array.from({ length: 2 }, (_, i) => ({
       toolKey: `s:${i}`,
       toolName: 'ab'.repeat(124) + i,
       serverName: 'S',
       description: 'create an issue',
     }));
-    const rules = Array.from({ length: 16 }, (_, i) => `/[a-z]{1,100}b${i}/`);
+    const rules = Array.from({ length: 4 }, (_, i) => `/[a-z]{1,100}b${i}/`);
     try {
       const filtered = await search(server.url, 'filtering', {
         query: ['create an issue'],

@@ -51,3 +51,49 @@ describe('shared rate-limit buckets', () => {
     expect(Number(await shared.redis.pttl(key))).toBeGreaterThan(50_000);
   });
 });
+
+describe('without Redis, the buckets count conservatively', () => {
+  it('goes on from the last shared count, each search counted once per replica seen beating', async () => {
+    const own = await startTestRedis();
+    const connect = () =>
+      new SharedStore(
+        connectRedis({ url: own.url, commandTimeoutMs: 2_000, keyPrefix: 'fallback:' }),
+        'fallback:',
+        { error: () => {}, fallback: () => {} },
+        pino({ level: 'silent' }),
+      );
+    const until = async (check: () => boolean | Promise<boolean>) => {
+      for (let at = 0; at < 200 && !(await check()); at += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+    };
+    // Two replicas: the second beats once the first has, so it counts both.
+    const other = connect();
+    await until(async () => (await other.redis.zcard('fallback:replicas:').catch(() => 0)) === 1);
+    const replica = connect();
+    await until(() => replica.replicas === 2);
+    try {
+      expect(replica.replicas).toBe(2);
+      const Store = fallbackRateLimitStore(replica) as unknown as new (options: object) => StoreLike;
+      const store = new Store({});
+      for (let at = 1; at <= 3; at += 1) expect((await count(store, 'busy')).current).toBe(at);
+      await own.kill();
+      await until(() => replica.redis.status !== 'ready');
+      // The other replica may admit as many meanwhile: each admitted search counts twice here.
+      const counted = await count(store, 'busy');
+      expect(counted.current).toBe(5);
+      expect(counted.ttl).toBeGreaterThan(50_000);
+      expect((await count(store, 'busy')).current).toBe(7);
+      // A bucket never seen in Redis starts at 0: with a limit of 10, each replica admits 5.
+      const admitted = [];
+      for (let at = 0; at < 10; at += 1) admitted.push((await count(store, 'new')).current);
+      expect(admitted.filter((current) => current <= 10)).toHaveLength(5);
+      // Redis back (empty: a restart): the searches admitted meanwhile still count.
+      await own.start();
+      await until(() => replica.availableFor('rate-limit'));
+      expect((await count(store, 'busy')).current).toBe(8);
+    } finally {
+      replica.redis.disconnect();
+      other.redis.disconnect();
+      await own.stop();
+    }
+  }, 30_000);
+});

@@ -74,3 +74,31 @@ it('waits for one Redis timeout, not one per Redis use, while Redis does not ans
   expect(elapsed).toBeLessThan(2500);
   await new Promise((resolve) => setTimeout(resolve, 3000 - elapsed + 200));
 }, 20_000);
+
+it("never waits for Redis past a search's deadline, however long its waits are set", async () => {
+  // Waits of 5 s: without the deadline's bound, a search with 300 ms would wait for Redis to wake.
+  const patient = await startApp(
+    testConfig({
+      redis: { url: redis.url, commandTimeoutMs: 5_000, stateTimeoutMs: 5_000, keyPrefix: 'patient:' },
+      rateLimitPerMinute: 1000,
+    }),
+  );
+  try {
+    expect((await searchAs(patient, sampleRequest, { token })).status).toBe(200);
+    await redis.sleep(3);
+    const started = Date.now();
+    const answer = await searchAs(
+      patient,
+      { ...sampleRequest, query: ['a short deadline'] },
+      { token, deadlineMs: 300 },
+    );
+    const elapsed = Date.now() - started;
+    expect(answer.status).toBe(200);
+    expect(answer.body.meta.sharedState).toBe('local');
+    // Hang detection only: far below the 3 s Redis sleeps, whatever the machine's load.
+    expect(elapsed).toBeLessThan(2_500);
+    await new Promise((resolve) => setTimeout(resolve, 3000 - elapsed + 200));
+  } finally {
+    await patient.close();
+  }
+}, 20_000);

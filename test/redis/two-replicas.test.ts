@@ -79,6 +79,7 @@ describe('two replicas on one Redis', () => {
     const first = await search(replicas[a]!, 'llm-project', body);
     expect(first.status).toBe(200);
     expect(first.body.meta.ranker).toBe('llm');
+    expect(first.body.meta).not.toHaveProperty('sharedState');
     expect(model.requests.length).toBe(before + 1);
 
     const second = await search(replicas[b]!, 'llm-project', body);
@@ -144,6 +145,8 @@ describe('two replicas on one Redis', () => {
     ]);
     const elapsed = Date.now() - started;
     expect(outcomes.map((outcome) => outcome.status)).toEqual([200, 200, 200]);
+    // Each says it was answered with the replica's own state.
+    expect(outcomes.map((outcome) => outcome.body.meta.sharedState)).toEqual(['local', 'local', 'local']);
     // Hang detection only: each Redis use is cut at REDIS_TIMEOUT_MS (1 s), then Redis is left alone
     // for a while (shared-store.ts), far below the 6 s sleep.
     expect(elapsed).toBeLessThan(5_000);
@@ -162,13 +165,15 @@ describe('two replicas on one Redis', () => {
       }
     };
     await searchBoth();
+    await bothReplicasCounted();
     await redis.kill();
     for (let round = 0; round < 5; round += 1) await searchBoth();
-    // Rate limits still hold meanwhile, per replica.
+    // Rate limits still hold meanwhile, conservatively: each replica counts a search once per replica
+    // seen (two), so that both together admit no more than the limit.
     const alone: number[] = [];
     for (let n = 0; n <= RATE_LIMIT; n += 1)
       alone.push((await search(replicas[a]!, 'outage-limited', probe(n))).status);
-    expect(alone.filter((status) => status === 200)).toHaveLength(RATE_LIMIT);
+    expect(alone.filter((status) => status === 200)).toHaveLength(RATE_LIMIT / 2);
     expect(alone.at(-1)).toBe(429);
     await redis.start();
 
@@ -206,3 +211,25 @@ describe('two replicas on one Redis', () => {
     }
   }, 30_000);
 });
+
+/**
+ * Waits until each replica has counted both (shared-store.ts's beats): both are in the replicas set,
+ * and each has beaten since both were, so each read a count of two. Without Redis, a replica divides
+ * the limit by the count it saw last; killing Redis before then would test a replica that saw one.
+ */
+async function bothReplicasCounted(): Promise<void> {
+  const client = new Redis(redis.url);
+  try {
+    const key = 'catalog-search:replicas:';
+    let bothSince = 0;
+    for (;;) {
+      const members = await client.zrange(key, '0', '-1', 'WITHSCORES');
+      const scores = members.filter((_, i) => i % 2 === 1).map(Number);
+      if (scores.length >= 2 && bothSince === 0) bothSince = Math.max(...scores);
+      if (bothSince > 0 && Math.min(...scores) > bothSince) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  } finally {
+    client.disconnect();
+  }
+}

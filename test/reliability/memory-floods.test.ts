@@ -131,3 +131,94 @@ describe.each([
     DURATION_MS + 45_000,
   );
 });
+
+/** `count` made-up words never seen before (letters only, so each is a term of its own). */
+function newWords(count: number, seed: number): string {
+  let state = seed * 2_654_435_761;
+  const word = () =>
+    Array.from({ length: 7 }, () => {
+      state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+      return String.fromCharCode(97 + (state % 26));
+    }).join('');
+  return Array.from({ length: count }, word).join(' ');
+}
+
+/** Bytes each cache of the budget holds, and the budget, from /metrics. */
+async function cacheBytes(url: string): Promise<{ heldMb: number; budgetMb: number }> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const sum = (name: string) =>
+    text
+      .split('\n')
+      .filter((line) => line.startsWith(name))
+      .reduce((total, line) => total + Number(line.split(' ').pop()), 0) /
+    2 ** 20;
+  return { heldMb: sum('catalog_search_cache_bytes{'), budgetMb: sum('catalog_search_cache_budget_bytes') };
+}
+
+describe('memory (learning)', () => {
+  it('a flood of accepted reports (300 projects, 900 bodies of never-seen words, heap capped at 256 MB) stays within the budget', async () => {
+    // No Redis: every report is learned in process. The heap cap is what a replica with a 512 Mi limit
+    // gets; before learning counted against the budget, this flood ended in a V8 out-of-memory.
+    const service = await startService(
+      {
+        CACHE_MEMORY_MB: String(CACHE_MB),
+        RATE_LIMIT_MB_PER_MINUTE: '0',
+        RATE_LIMIT_WORK_PER_MINUTE: '0',
+        EMBEDDINGS: 'off',
+        METRICS_ENABLED: 'true',
+        LEARNING_SHARED: 'true',
+        LEARNING_SECRET: 'flood-test-learning-secret-of-32-bytes-or-more',
+      },
+      ['--max-old-space-size=256'],
+    );
+    const baseline = await baselineRss(service.url, service.child.pid!);
+    const watch = watchRss(service.child.pid!);
+    // 100 events a body, each a request of 40 new words (~320 characters): 3.6 million new words in all.
+    const body = (at: number) =>
+      JSON.stringify({
+        events: Array.from({ length: 100 }, (_, event) => ({
+          query: newWords(40, at * 100 + event),
+          toolKey: `flood:tool_${event % 20}`,
+          outcome: 'succeeded',
+        })),
+      });
+    const statuses: number[] = [];
+    let next = 0;
+    const sender = async () => {
+      while (next < 900) {
+        const at = next++;
+        const response = await fetch(`${service.url}/v1/catalog/feedback`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${testToken({ projectId: `flood-${at % 300}` })}`,
+            'content-type': 'application/json',
+          },
+          body: body(at),
+          signal: AbortSignal.timeout(30_000),
+        }).catch(() => undefined);
+        await response?.arrayBuffer();
+        statuses.push(response?.status ?? 0);
+      }
+    };
+    await Promise.all([sender(), sender(), sender(), sender()]);
+    const rss = watch.stop();
+    const alive = (await fetch(`${service.url}/healthz`).catch(() => undefined))?.status;
+    const held = await cacheBytes(service.url);
+    const boundMb = baseline + CACHE_MB + WORKING_MB;
+    report('memory: feedback flood', {
+      bodies: statuses.length,
+      statuses: statusCounts(statuses.map((status) => ({ status }))),
+      baselineMb: round(baseline),
+      peakMb: round(rss.peakMb),
+      lastMb: round(rss.lastMb),
+      boundMb: round(boundMb),
+      heldMb: round(held.heldMb),
+      budgetMb: round(held.budgetMb),
+    });
+    expect(alive).toBe(200);
+    expect(statuses.every((status) => status === 202)).toBe(true);
+    expect(held.heldMb).toBeLessThanOrEqual(held.budgetMb);
+    expect(rss.peakMb).toBeLessThanOrEqual(boundMb);
+    await service.stop();
+  }, 240_000);
+});

@@ -358,6 +358,14 @@ export const SearchMetaSchema = Type.Object(
       }),
     ),
     skippedCount: Type.Optional(Type.Integer({ minimum: 1, description: 'How many tools were skipped in all.' })),
+    sharedState: Type.Optional(
+      Type.Literal('local', {
+        description:
+          'Present only when the replica answering could not use the state replicas share in Redis in time (down, ' +
+          'or slower than REDIS_STATE_TIMEOUT_MS) and used its own instead for this search: its rate-limit count, tool ' +
+          'sets, model answers. The answer is still whole; a `toolSet` it hands out may be unknown to other replicas.',
+      }),
+    ),
     learning: Type.Optional(
       Type.Union([Type.Literal('raised'), Type.Literal('shared'), Type.Literal('unchanged')], {
         description:
