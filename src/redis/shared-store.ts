@@ -27,9 +27,8 @@ const PAUSE_AFTER_TIMEOUT_MS = 1000;
  * - `state`: state that makes the replicas one service, where giving up is visible to a caller: the
  *   shared rate limit (would admit more than the limit), a tool set (another replica answers 409), a
  *   model answer (paid for twice), what projects teach (a report refused). REDIS_STATE_TIMEOUT_MS.
- * At load 11 on 2 cores with one 100 ms wait for all, a limit of 20 admitted 30, 9 of 12 tool sets
- * were unknown on the other replica, 12 requests cost 23 model calls and 23 of 60 reports got 503
- * (test/reliability/replicas-under-load.test.ts).
+ * One short wait for everything made busy replicas stop being one service (docs/operations.md#redis,
+ * test/reliability/replicas-under-load.test.ts).
  */
 type Wait = 'cache' | 'state';
 

@@ -79,10 +79,9 @@ export class ProjectModel {
 
   /** Approximate bytes held (terms two bytes a character, ~48 bytes a map entry), for the memory budget. */
   get bytes(): number {
-    // Measured on V8 (Node 20) with keyed-hash terms, 50 models of three shapes (few tools with many
-    // terms, many tools with few, many searches): heap 1.7-3.8x what 64/160/96 counted. An entry is its
-    // number in the tool's map, its posting (a Set per new term) and its term string (a slice that keeps
-    // its 43-character HMAC alive); these figures count 1.0-1.5x the heap (issue 47).
+    // An entry is its number in the tool's map, its posting (a Set per new term) and its term string (a
+    // slice that keeps its HMAC alive): figures measured against the heap, so that a flood of reports
+    // cannot hold more than the budget counts (docs/performance.md#learnings-bytes-in-the-memory-budget).
     return 256 + this.#entries * 320 + this.#tools.size * 400 + this.#counted * 200;
   }
 

@@ -72,8 +72,8 @@ redis.call('PERSIST', KEYS[3])
 return 1`;
 
 /** Bytes an event takes in process (UTF-16 strings and object overhead): for the budget's estimate. */
-// Measured on V8 (Node 20): 109 bytes a keyed-hash term (its array slot and a slice that keeps the whole
-// HMAC string alive), 1.44x what 40 + 2 per character counted (issue 47).
+// A keyed-hash term is its array slot and a slice that keeps the whole HMAC string alive: measured
+// against the heap (docs/performance.md#learnings-bytes-in-the-memory-budget).
 const eventBytes = (event: ReportedUse) =>
   160 + 2 * event.toolKey.length + event.terms.reduce((sum, term) => sum + 80 + 2 * term.length, 0);
 
