@@ -1,7 +1,14 @@
 // The everyday rules (issue 45): requests as people and their agents type them, on the README's sample list.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { rankTools, RULE_FAMILIES, type RuleFamily, type ToolInfo, type ToolListSearchRequest } from '../src/index.js';
+import {
+  loadLanguages,
+  rankTools,
+  RULE_FAMILIES,
+  type RuleFamily,
+  type ToolInfo,
+  type ToolListSearchRequest,
+} from '../src/index.js';
 import { tokenize } from '../src/text/tokenize.js';
 import { withinOneEdit } from '../src/languages/one-edit.js';
 import { findArgumentValues } from '../src/everyday/argument-values.js';
@@ -77,6 +84,41 @@ describe('the lexicon: the tool world’s short forms and everyday words', () =>
     expect(keys('open a pull request', ['verbs'])[0]).toBe('github:merge_pull_request');
   });
 
+  it('a phrase stands for a word only where all of it is: "google" is a web search, not any search', () => {
+    const [first] = rank('google the node 22 release notes');
+    expect(first!.tool.toolKey).toBe('brave-search:web_search');
+    for (const result of rank('google the node 22 release notes'))
+      if (result.tool.toolKey === 'notion:search_pages') expect(result.explanation).not.toContain('(google)');
+  });
+
+  it('the words of an idiom count only as what it means: "get rid of" deletes, it does not get', () => {
+    const tools = [
+      tool('files:get_file_info', 'Get information about a file.'),
+      tool('files:delete_file', 'Delete a file.'),
+    ];
+    const ranked = rank('get rid of the old report file', undefined, tools);
+    expect(ranked[0]!.tool.toolKey).toBe('files:delete_file');
+    expect(ranked[0]!.explanation).toContain('"delete" (get rid)');
+    expect(ranked.find((r) => r.tool.toolKey === 'files:get_file_info')?.explanation ?? '').not.toContain('"get"');
+  });
+
+  it('a negated word finds its "un" form: "isn\'t staged" reads as unstaged', () => {
+    const tools = [
+      tool('git:git_diff_unstaged', 'Shows changes in the working directory.'),
+      tool('git:git_commit', 'Records changes to the repository.'),
+    ];
+    const [first] = rank("what did I change that isn't staged yet?", undefined, tools);
+    expect(first!.tool.toolKey).toBe('git:git_diff_unstaged');
+    expect(first!.explanation).toContain('"unstaged" (not staged)');
+    expect(rank("what did I change that isn't staged yet?", ['joins'], tools)[0]!.tool.toolKey).toBe('git:git_commit');
+  });
+
+  it('a repository slug counts as a repository, not as its words', () => {
+    expect(keys("what's in the docs folder of the acme/web repo")[0]).toBe('github:get_file_contents');
+    for (const result of rank('what bugs are still open in acme/web?'))
+      expect(result.explanation).not.toMatch(/"web"(?! search)/);
+  });
+
   it('a request’s own word still beats a reading of another word', () => {
     // "message" is the tool's own word; "post" would only be a reading of "send".
     expect(keys('post a message to slack')[0]).toBe('slack:post_message');
@@ -102,10 +144,15 @@ describe('argument values: what a tool acts on counts as its kind, not as words'
       ['17% of 2350', 'arithmetic'],
       ['3 * 7', 'arithmetic'],
     ]);
-    // Look-alikes: an owner/repo slug, either/or, a date, a version, an abbreviation, a quoted single word.
+    // A repository as code hosts name it; its owner has no dot (youtu.be/abc is a link's host and path).
+    expect(kinds('file a bug in acme/web and read vercel/next.js')).toEqual([
+      ['acme/web', 'repository'],
+      ['vercel/next.js', 'repository'],
+    ]);
+    // Look-alikes: either/or, a unit, a date, a version, an abbreviation, a quoted single word.
     for (const text of [
-      'acme/web',
       'read and/or write',
+      'at 9km/hr',
       'on 2023-10-05',
       '24/7 uptime',
       'v1.2',
@@ -198,6 +245,22 @@ describe('intent: a request that asks to see prefers tools that read', () => {
     const deleteAt = ranked.indexOf('gcal:delete_event');
     for (const reader of ['gcal:list_events', 'gcal:find_free_time'])
       expect(ranked.indexOf(reader)).toBeLessThan(deleteAt);
+  });
+
+  it('a question about many of something prefers the tool that lists them', () => {
+    expect(keys('what channels do we have on slack?')[0]).toBe('slack:list_channels');
+    expect(keys('what channels do we have on slack?', ['intent'])[0]).toBe('slack:get_channel_history');
+    // A request for a change is not about listing, plural or not.
+    expect(keys('post to the channels on slack')[0]).toBe('slack:post_message');
+  });
+
+  it('a question in Japanese or Chinese, with its full-width mark, keeps delete_event below the reading tools', async () => {
+    await loadLanguages(['ja', 'zh']);
+    for (const question of ['明日のカレンダーの予定は？', '明天我的日历上有什么？']) {
+      const ranked = keys(question);
+      expect(ranked[0]).toBe('gcal:list_events');
+      expect(ranked.indexOf('gcal:delete_event')).toBeGreaterThan(ranked.indexOf('gcal:find_free_time'));
+    }
   });
 
   it('a tool marked destructive is never first for a question, whatever it is named', () => {

@@ -5,13 +5,14 @@
  * ("url", "file", "directory"), which is what a tool that takes it says.
  */
 
-type ArgumentKind = 'url' | 'email' | 'domain' | 'file' | 'directory' | 'quote' | 'arithmetic';
+type ArgumentKind = 'url' | 'email' | 'domain' | 'repository' | 'file' | 'directory' | 'quote' | 'arithmetic';
 
 // The words a tool that takes a value of each kind uses (each one reading of the value).
 const KIND_WORDS: Record<ArgumentKind, readonly string[]> = {
   url: ['url'],
   email: ['email'],
   domain: ['domain', 'url'],
+  repository: ['repository', 'repo'],
   file: ['file'],
   directory: ['directory', 'folder', 'path'],
   quote: ['text'],
@@ -25,7 +26,7 @@ const DOMAIN_ENDINGS = new Set(
 );
 // What a value looks like: a URL, an e-mail address, a path (~/, ./, / or a Windows drive), a dotted name.
 const VALUE =
-  /(?:\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]+)|(?:\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+)|(?:(?<![\w/])(?:~|\.{1,2})?\/[\w.~@%+-]+(?:\/[\w.~@%+-]*)*)|(?:\b[A-Za-z]:\\[^\s"'<>]*)|(?:\b[\w-]+(?:\.[\w-]+)*\.[A-Za-z][A-Za-z0-9]{0,4}\b)/g;
+  /(?:\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]+)|(?:(?<![\w/.~-])[A-Za-z0-9][A-Za-z0-9-]*\/[A-Za-z0-9][\w.-]*(?![\w/]))|(?:\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+)|(?:(?<![\w/])(?:~|\.{1,2})?\/[\w.~@%+-]+(?:\/[\w.~@%+-]*)*)|(?:\b[A-Za-z]:\\[^\s"'<>]*)|(?:\b[\w-]+(?:\.[\w-]+)*\.[A-Za-z][A-Za-z0-9]{0,4}\b)/g;
 const EXTENSION = /\.([A-Za-z][A-Za-z0-9]{0,4})$/;
 
 /** One value found in a request, where it stands and what it is. */
@@ -95,9 +96,25 @@ function namesIn(value: string, kind: ArgumentKind): string[] {
     .filter((label) => label !== 'www' && /[A-Za-z]{2}/.test(label));
 }
 
+// Words people join with a slash that name no repository ("read and/or write", "on/off").
+const SLASH_PAIRS = new Set(
+  (
+    'and/or either/or yes/no on/off read/write input/output true/false he/she his/her him/her client/server ' +
+    'pros/cons start/stop open/close enable/disable allow/deny get/set push/pull min/max am/pm ok/cancel'
+  ).split(' '),
+);
+// A repository as code hosts name it: owner/name ("vercel/next.js", "acme/web"); an owner has no dots.
+const REPOSITORY = /^[A-Za-z0-9][A-Za-z0-9-]*\/[A-Za-z0-9][\w.-]*$/;
+
 /** What a value is, or undefined for text that only looks like one ("e.g", "v1.2", "and/or"). */
 function kindOf(value: string): ArgumentKind | undefined {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return 'url';
+  if (REPOSITORY.test(value)) {
+    const [owner, name] = value.split('/') as [string, string];
+    // Three letters a side: units ("km/hr", "mb/s") are no repositories.
+    const named = /[A-Za-z]{3}/.test(owner) && /[A-Za-z]{3}/.test(name);
+    return named && !SLASH_PAIRS.has(value.toLowerCase()) ? 'repository' : undefined;
+  }
   if (value.includes('@') && !value.startsWith('/') && !value.startsWith('~')) return 'email';
   const isPath = /^(?:~|\.{1,2})?\//.test(value) || /^[A-Za-z]:\\/.test(value);
   const last = value.split(/[\\/]/).filter(Boolean).pop() ?? '';

@@ -25,7 +25,8 @@ const CHANGING_VERBS = stems(
     'schedule book start stop run execute trigger close open archive assign commit push',
 );
 
-// A request that asks to see: a question word or a reading verb, and no word that asks for a change.
+// A request that asks to see: a question word or mark (full-width too: "明日の予定は？"), or a reading
+// verb, and no word that asks for a change.
 const READ_CUES = new Set(
   (
     'what whats which when where who whom how list show check find view see display any get read search look ' +
@@ -42,13 +43,36 @@ const CHANGE_CUES = new Set(
 
 /** Whether a request's words (lower case, as written) ask to see something rather than change it. */
 export function asksToRead(words: readonly string[], text: string): boolean {
-  let reads = text.trimEnd().endsWith('?');
+  let reads = /[?？]$/.test(text.trimEnd());
   for (const word of words) {
     const bare = word.replace(/['’]/g, '');
     if (CHANGE_CUES.has(bare)) return false;
     if (READ_CUES.has(bare)) reads = true;
   }
   return reads;
+}
+
+// Words ending in "s" that are no plural of a thing.
+const NOT_PLURAL = new Set('does goes is was has this its yes us thus whats thats lets heres theres'.split(' '));
+
+/**
+ * The plural nouns of a request that asks about many of something ("what channels do we have", "my
+ * linear tickets"): one that asks to see, or names no action; none for a request that asks for a change.
+ */
+export function pluralsAskedAbout(words: readonly string[], text: string): string[] {
+  const plurals: string[] = [];
+  for (const word of words) {
+    const bare = word.replace(/['’]/g, '');
+    if (CHANGE_CUES.has(bare)) return [];
+    if (isPlural(bare)) plurals.push(bare);
+  }
+  return plurals.length > 0 && (asksToRead(words, text) || leadingActions(words).size === 0) ? plurals : [];
+}
+
+function isPlural(word: string): boolean {
+  if (word.length < 4 || !word.endsWith('s') || word.endsWith('ss') || NOT_PLURAL.has(word)) return false;
+  const stem = porter2(word);
+  return word === `${stem}s` || word === `${stem}es` || (word.endsWith('ies') && stem.endsWith('i'));
 }
 
 /** Whether a stem is a verb that says what a tool does (read, change, delete). */

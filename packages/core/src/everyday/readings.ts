@@ -27,9 +27,9 @@ export interface QueryWord {
 const RULES: Record<'joins' | 'parts' | 'values' | LexiconFamily, ReadingRule> = {
   joins: { score: 1, coverage: 1, fallback: false },
   parts: { score: 1, coverage: 1, fallback: true },
-  abbreviations: { score: 0.9, coverage: 0.9, fallback: false },
-  nouns: { score: 0.8, coverage: 0.85, fallback: false },
-  verbs: { score: 0.7, coverage: 0.8, fallback: false },
+  abbreviations: { score: 0.9, coverage: 0.9, fallback: false, whole: true },
+  nouns: { score: 0.8, coverage: 0.85, fallback: false, whole: true },
+  verbs: { score: 0.7, coverage: 0.8, fallback: false, whole: true },
   values: { score: 0.8, coverage: 0.85, fallback: false },
 };
 
@@ -55,7 +55,10 @@ export function everydayReadings(
   const verbPosition = inVerbPosition(words.map((word) => ({ lower: word.raw.toLowerCase(), clause: word.clause })));
   for (let w = 0; w < words.length; w += 1) {
     const word = words[w]!;
-    if (word.negated) continue;
+    if (word.negated) {
+      builder.addNegatedForm(word);
+      continue;
+    }
     if (word.value !== undefined) {
       builder.addValueReadings(word, termsOf, RULES.values);
       continue;
@@ -81,6 +84,7 @@ class ReadingsBuilder {
   readonly #unitOfTerm: Int32Array;
   readonly #unitWords: string[] = [];
   readonly #optional: number[] = [];
+  readonly #silent: Uint8Array;
   /** Terms of the request and of readings so far: a term is in one place only. */
   readonly #taken: Set<string>;
   readonly #terms: string[] = [];
@@ -93,6 +97,7 @@ class ReadingsBuilder {
   constructor(positive: readonly string[], without: readonly RuleFamily[]) {
     this.#without = without;
     this.#unitOfTerm = new Int32Array(positive.length).fill(-1);
+    this.#silent = new Uint8Array(positive.length);
     this.#taken = new Set(positive);
   }
 
@@ -158,8 +163,22 @@ class ReadingsBuilder {
           target.terms.map((term) => [term, target.text] as const),
           RULES[entry.family],
         );
+      if (members.length > 1) this.#silence(members, unit);
     }
     return pairEntries.length > 0;
+  }
+
+  /** The words of an idiom ("get rid", "set up") become one word that counts only through its readings. */
+  #silence(members: readonly QueryWord[], unit: number): void {
+    this.#unitWords[unit] = members.map((m, i) => (i === 0 ? '' : m.hyphenBefore ? '-' : ' ') + m.raw).join('');
+    for (const member of members)
+      for (const t of member.terms) {
+        const own = this.#unitOfTerm[t]!;
+        if (own >= 0 && own !== unit) this.#optional[own] = 1;
+        this.#unitOfTerm[t] = unit;
+        this.#silent[t] = 1;
+        this.#merged = true;
+      }
   }
 
   /** An argument value's readings: each word of its kind ("directory", "folder", "path") one reading. */
@@ -188,6 +207,18 @@ class ReadingsBuilder {
       this.addReading(this.#unitFor([word, paired]), [[term, joined]], RULES.joins);
   }
 
+  /**
+   * A negated word whose "un" form some list of the project has ("isn't staged": unstaged) asks for
+   * that: a word of the request that counts only where a list has it.
+   */
+  addNegatedForm(word: QueryWord): void {
+    if (!this.on('joins') || !LETTERS.test(word.raw)) return;
+    const joined = `un${word.raw.toLowerCase()}`;
+    const term = joined.length <= MAX_JOINED_CHARS ? termOfWord(joined) : undefined;
+    if (term !== undefined && vocabulary.knownTermId(term) >= 0)
+      this.addReading(this.#newUnit(`not ${word.raw}`, true), [[term, joined]], RULES.joins);
+  }
+
   /** The readings, or undefined when no rule applied (the request is then scored term by term). */
   build(): QueryReadings | undefined {
     if (!this.#merged && this.#rules.length === 0) return undefined;
@@ -202,6 +233,7 @@ class ReadingsBuilder {
       unitOfTerm: this.#unitOfTerm,
       unitCount: this.#unitWords.length,
       optional: Uint8Array.from(this.#optional),
+      silent: this.#silent,
     };
   }
 

@@ -26,6 +26,11 @@ export interface QueryReadings {
   unitCount: number;
   /** Per unit, when some are optional: 1 for a unit that counts only if the list has one of its terms. */
   optional?: Uint8Array;
+  /**
+   * Per positive term, when some are: 1 for a term that counts only through its unit's readings (the
+   * words of an idiom: "get rid" means delete, never get).
+   */
+  silent?: Uint8Array;
 }
 
 export interface ReadingRule {
@@ -34,4 +39,6 @@ export interface ReadingRule {
   coverage: number;
   /** Used only when no tool of the list has the unit's own terms (a product name's parts). */
   fallback: boolean;
+  /** Counts for a tool only when it has every term of the reading (a phrase such as "web search"). */
+  whole?: boolean;
 }

@@ -1,6 +1,6 @@
-import { Action, asksToRead, isActionVerb, leadingActions, toolAction } from '../everyday/intent.js';
+import { Action, asksToRead, isActionVerb, leadingActions, pluralsAskedAbout, toolAction } from '../everyday/intent.js';
 import type { QueryTerms } from '../text/tokenize.js';
-import { vocabulary } from '../text/vocabulary.js';
+import { termOfWord, vocabulary } from '../text/vocabulary.js';
 import type { Corpus } from './corpus.js';
 import { FIELD_COUNT, FIELDS } from './fields.js';
 import type { RuleFamily } from '../everyday/rule-families.js';
@@ -42,6 +42,7 @@ export function applyEverydayRules(
 ): Set<number> {
   const serverOnly = without.includes('vague') ? new Set<number>() : holdServerOnly(scored);
   if (!without.includes('intent') && tools && asksToRead(scored.query.words, scored.text)) preferReading(scored, tools);
+  if (!without.includes('intent')) preferListing(scored);
   if (!without.includes('verbs')) favourSameAction(scored);
   return serverOnly;
 }
@@ -102,6 +103,29 @@ function favourSameAction({ corpus, query, order, scores }: Scored): void {
     const first = actionTerm(corpus, doc);
     if (first !== undefined && actions.has(first)) scores[doc]! *= SAME_ACTION;
   }
+}
+
+// A tool that lists what a request asks about in the plural gains this factor.
+const LISTS_MANY = 1.1;
+const LIST = 'list';
+
+/**
+ * A request about many of something ("what channels do we have"): a tool named for listing them
+ * (list_channels) goes before one that gets one of them (get_channel_history).
+ */
+function preferListing({ corpus, query, text, order, scores }: Scored): void {
+  const ids = pluralsAskedAbout(query.words, text).map((word) => vocabulary.knownTermId(termOfWord(word) ?? ''));
+  if (!ids.some((id) => id >= 0)) return;
+  for (const doc of order)
+    if (actionTerm(corpus, doc) === LIST && ids.some((id) => id >= 0 && inNameField(corpus, doc, id)))
+      scores[doc]! *= LISTS_MANY;
+}
+
+function inNameField(corpus: Corpus, doc: number, id: number): boolean {
+  const start = corpus.toolStarts[doc]!;
+  const end = start + corpus.fieldLengths[doc * FIELD_COUNT]!;
+  for (let p = start; p < end; p += 1) if (corpus.tokens[p] === id) return true;
+  return false;
 }
 
 /** A request that asks to see: tools that change or delete step back, and one that deletes is never first. */

@@ -49,7 +49,7 @@ export function scoreReadings(
   const terms = new ReadingTerms(scoring);
   const { readingStart } = terms;
   const { mass, totals } = unitMasses(terms, scoring);
-  const sums = new UnitSums(terms, scores, coverage, matchedUnits);
+  const sums = new UnitSums(terms, scores, coverage, matchedUnits, hits);
   for (let m = 0; m < matches.count; m += 1) {
     const doc = matches.docs[m]!;
     sums.moveTo(doc);
@@ -71,7 +71,7 @@ export function scoreReadings(
     }
     const evidence = Math.min(calIdfs[t]!, mass[unit]!) * FIELD_QUALITY[field]!;
     if (t < positiveCount) sums.addOwn(unit, contribution, evidence);
-    else sums.addReading(unit, terms.readingOf(t - readingStart), contribution, evidence);
+    else sums.addReading(unit, t - readingStart, contribution, evidence);
   }
   sums.moveTo(-1);
   return totals;
@@ -96,7 +96,7 @@ class ReadingTerms {
     this.ownFound = new Uint8Array(this.units);
     for (let t = 0; t < positiveCount; t += 1) {
       const unit = readings.unitOfTerm[t]!;
-      if (unit >= 0 && docFreq[t]! > 0) this.ownFound[unit] = 1;
+      if (unit >= 0 && docFreq[t]! > 0 && readings.silent?.[t] !== 1) this.ownFound[unit] = 1;
     }
   }
 
@@ -117,8 +117,9 @@ class ReadingTerms {
     return t < this.readingStart ? -1 : readings.termWord[t - this.readingStart]!;
   }
 
-  /** False for a fallback reading's term of a word the list has as written. */
+  /** False for a silent term (an idiom's word) and a fallback reading's term of a word the list has as written. */
   usable(t: number): boolean {
+    if (t < this.scoring.positiveCount) return this.scoring.readings.silent?.[t] !== 1;
     return (
       t < this.readingStart ||
       !(this.ruleOf(this.readingOf(t - this.readingStart)).fallback && this.ownFound[this.unitOf(t)] === 1)
@@ -165,6 +166,14 @@ class UnitSums {
   private readonly touched: number[] = [];
   private readonly isTouched: Uint8Array;
   private readonly touchedReadings: number[] = [];
+  /** Per reading: how many distinct terms it has, and how many of them the current tool matched. */
+  private readonly readingTermCount: Int32Array;
+  private readonly readingTermsMatched: Int32Array;
+  /** Per reading term: 1 once the current tool matched it (in any field). */
+  private readonly termSeen: Uint8Array;
+  /** Per reading: 1 when the current tool matched only part of a phrase that counts whole. */
+  private readonly droppedReading: Uint8Array;
+  private readonly seenTerms: number[] = [];
   private doc = -1;
 
   constructor(
@@ -172,6 +181,7 @@ class UnitSums {
     private readonly scores: Float64Array,
     private readonly coverage: Float64Array,
     private readonly matchedUnits: Uint16Array,
+    private readonly hits: Map<number, number[]>,
   ) {
     const { readings } = terms.scoring;
     const units = terms.units;
@@ -183,7 +193,14 @@ class UnitSums {
     this.readingScore = new Float64Array(readingCount);
     this.readingEvidence = new Float64Array(readingCount);
     this.readingUnit = new Int32Array(readingCount);
-    for (let r = 0; r < terms.readingTerms; r += 1) this.readingUnit[terms.readingOf(r)] = readings.termWord[r]!;
+    this.readingTermCount = new Int32Array(readingCount);
+    this.readingTermsMatched = new Int32Array(readingCount);
+    this.termSeen = new Uint8Array(terms.readingTerms);
+    this.droppedReading = new Uint8Array(readingCount);
+    for (let r = 0; r < terms.readingTerms; r += 1) {
+      this.readingUnit[terms.readingOf(r)] = readings.termWord[r]!;
+      this.readingTermCount[terms.readingOf(r)]! += 1;
+    }
     this.isTouched = new Uint8Array(units);
   }
 
@@ -200,8 +217,15 @@ class UnitSums {
     this.ownCoverage[unit] = Math.max(this.ownCoverage[unit]!, evidence);
   }
 
-  addReading(unit: number, reading: number, contribution: number, evidence: number): void {
+  /** Adds reading term `r`'s match (r counted from the first reading term). */
+  addReading(unit: number, r: number, contribution: number, evidence: number): void {
+    const reading = this.terms.readingOf(r);
     this.touch(unit);
+    if (this.termSeen[r] === 0) {
+      this.termSeen[r] = 1;
+      this.seenTerms.push(r);
+      this.readingTermsMatched[reading]! += 1;
+    }
     if (this.readingScore[reading] === 0 && this.readingEvidence[reading] === 0) this.touchedReadings.push(reading);
     this.readingScore[reading]! += contribution;
     this.readingEvidence[reading] = Math.max(this.readingEvidence[reading]!, evidence);
@@ -216,9 +240,19 @@ class UnitSums {
 
   private flush(): void {
     const doc = this.doc;
+    let dropped = false;
     for (const reading of this.touchedReadings) {
       const unit = this.readingUnit[reading]!;
       const rule = this.terms.ruleOf(reading);
+      const partial = this.readingTermsMatched[reading]! < this.readingTermCount[reading]!;
+      this.readingTermsMatched[reading] = 0;
+      // A phrase ("web search" for "google") stands for the request's word only where all of it is.
+      if (partial && rule.whole === true) {
+        this.readingScore[reading] = this.readingEvidence[reading] = 0;
+        this.droppedReading[reading] = 1;
+        dropped = true;
+        continue;
+      }
       this.alternative[unit] = Math.max(this.alternative[unit]!, rule.score * this.readingScore[reading]!);
       this.alternativeCoverage[unit] = Math.max(
         this.alternativeCoverage[unit]!,
@@ -226,14 +260,35 @@ class UnitSums {
       );
       this.readingScore[reading] = this.readingEvidence[reading] = 0;
     }
+    if (dropped) this.forgetDropped(doc);
+    for (const r of this.seenTerms) this.termSeen[r] = 0;
+    this.seenTerms.length = 0;
+    for (const reading of this.touchedReadings) this.droppedReading[reading] = 0;
     this.touchedReadings.length = 0;
     for (const unit of this.touched) {
-      this.scores[doc]! += Math.max(this.own[unit]!, this.alternative[unit]!);
-      this.coverage[doc]! += Math.max(this.ownCoverage[unit]!, this.alternativeCoverage[unit]!);
-      this.matchedUnits[doc]! += 1;
+      const score = Math.max(this.own[unit]!, this.alternative[unit]!);
+      const evidence = Math.max(this.ownCoverage[unit]!, this.alternativeCoverage[unit]!);
+      if (score > 0 || evidence > 0) {
+        this.scores[doc]! += score;
+        this.coverage[doc]! += evidence;
+        this.matchedUnits[doc]! += 1;
+      }
       this.own[unit] = this.alternative[unit] = this.ownCoverage[unit] = this.alternativeCoverage[unit] = 0;
       this.isTouched[unit] = 0;
     }
     this.touched.length = 0;
+  }
+
+  /** Takes a dropped phrase's terms out of the tool's hits, so that its explanation does not name it. */
+  private forgetDropped(doc: number): void {
+    const list = this.hits.get(doc);
+    if (list === undefined) return;
+    const { readingStart } = this.terms;
+    const kept = list.filter((hit) => {
+      const t = Math.floor(hit / FIELD_COUNT);
+      return t < readingStart || this.droppedReading[this.terms.readingOf(t - readingStart)] !== 1;
+    });
+    if (kept.length > 0) this.hits.set(doc, kept);
+    else this.hits.delete(doc);
   }
 }
