@@ -10,12 +10,14 @@
 // only from three characters, so that particles never become words), from the common entries (EDICT's
 // `(P)`) and every katakana loanword whose first sense is one or two English words; per headword, the
 // English glosses of its first senses that are at most two words ("to send (a thing)" → "send"): the
-// one-word ones when there are any, at most MAX_GLOSSES. Licence: EDRDG's, CC BY-SA (see ja-en-dictionary.LICENSE.md).
+// one-word ones when there are any, at most MAX_GLOSSES; a katakana loanword's later senses only where
+// they sound like it (メール: "email", then "mail", not "post"). Licence: EDRDG's, CC BY-SA (see ja-en-dictionary.LICENSE.md).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { buildChineseDictionary } from './build-dictionary-zh.js';
+import { englishSkeleton, katakanaSkeleton } from '../packages/core/src/languages/consonant-skeleton.js';
 import { HAN, HIRAGANA, ITERATION, KATAKANA, LONG_VOWEL } from '../packages/core/src/languages/scripts.js';
 
 const { values, positionals } = parseArgs({
@@ -37,9 +39,16 @@ const KATAKANA_ONLY = new RegExp(`^[${KATAKANA}${LONG_VOWEL}・]+$`, 'u');
 const HIRAGANA_ONLY = new RegExp(`^[${HIRAGANA}${LONG_VOWEL}]+$`, 'u');
 const JAPANESE = new RegExp(`^[${HAN}${HIRAGANA}${KATAKANA}${LONG_VOWEL}${ITERATION}]+$`, 'u');
 
-/** The English glosses of an entry's first senses, cleaned: lower case, no parentheses, no "to ". */
-function glossesOf(body: string): string[] {
-  const glosses: string[] = [];
+/**
+ * The English glosses of an entry's first senses, cleaned: lower case, no parentheses, no "to ". A
+ * katakana loanword that has the English word it sounds like among them (its consonants, core's
+ * consonant-skeleton.ts) keeps of its later senses only the glosses that sound like it: メール is
+ * "(1) email (2) mail; post", and "post" put Slack's post_message beside Gmail's tools for
+ * "ボブにメールを送って"; パス keeps "pass", not "ticket". One that has none (アップ: "increasing",
+ * "uploading") keeps them all.
+ */
+function glossesOf(body: string, headword: string): string[] {
+  const glosses: { text: string; sense: number }[] = [];
   let sense = 0;
   for (const raw of body.split('/')) {
     let text = raw.trim();
@@ -57,9 +66,12 @@ function glossesOf(body: string): string[] {
       .toLowerCase();
     if (text === '' || !/^[a-z][a-z' -]*$/.test(text)) continue;
     if (text.split(/[ -]/).length > MAX_GLOSS_WORDS) continue;
-    glosses.push(text);
+    glosses.push({ text, sense });
   }
-  return glosses;
+  const sound = KATAKANA_ONLY.test(headword) ? katakanaSkeleton(headword) : '';
+  const soundsLike = (gloss: string) => sound !== '' && englishSkeleton(gloss) === sound;
+  const loanword = glosses.some((gloss) => soundsLike(gloss.text));
+  return glosses.filter((gloss) => !loanword || gloss.sense === 1 || soundsLike(gloss.text)).map((gloss) => gloss.text);
 }
 
 const text = new TextDecoder('euc-jp').decode(readFileSync(values.edict));
@@ -69,7 +81,7 @@ for (const line of text.split('\n').slice(1)) {
   if (!match) continue;
   const [, headword, reading, body] = match as unknown as [string, string, string | undefined, string];
   const common = body.includes('/(P)/');
-  const glosses = glossesOf(body);
+  const glosses = glossesOf(body, headword);
   if (glosses.length === 0) continue;
   // A rarer loanword keeps its first gloss only, if one word ("ブランチ" → "branch"): names and phrases go.
   const loanword = !common && KATAKANA_ONLY.test(headword) && headword.length <= 7 && /^[a-z']+$/.test(glosses[0]!);

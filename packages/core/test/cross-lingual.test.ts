@@ -69,6 +69,17 @@ describe('Japanese requests find English tools', () => {
     expect(rank('メールを送って', tools)[0]!.relevance).toBeGreaterThan(0.6);
   });
 
+  it('a katakana loanword reads as the English word it sounds like: メール favours email over "post"', () => {
+    const mail = japaneseWords('メール')![0]!.glosses;
+    expect(mail).toEqual(['email', 'mail']);
+    // The Gmail tools come before Slack's post_message, which matched "post" on main.
+    const ranked = keys('メールを送って');
+    expect(ranked.slice(0, 2)).toEqual(['gmail:send_email', 'gmail:search_emails']);
+    expect(rank('メールを送って').some((r) => r.explanation.includes('"post" (メール)'))).toBe(false);
+    // A loanword whose later senses have no gloss that sounds like it keeps them (アップ: uploading).
+    expect(japaneseWords('アップ')![0]!.glosses).toContain('uploading');
+  });
+
   it('segments verbs in their inflected forms and katakana loanwords by the dictionary', () => {
     const words = (text: string) => japaneseWords(text)!.map((word) => [word.text, word.glosses[0]]);
     expect(words('メールを送って')).toEqual([

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadLanguages, rankTools, type ToolListSearchRequest } from '../src/index.js';
-import { englishSkeleton, hangulSkeleton } from '../src/languages/ko/romanize.js';
+import { englishSkeleton } from '../src/languages/consonant-skeleton.js';
+import { hangulSkeleton } from '../src/languages/ko/romanize.js';
 import { koreanWords } from '../src/languages/ko/words.js';
 
 const sample = JSON.parse(

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadLanguages, rankTools, type ToolInfo, type ToolListSearchRequest } from '../src/index.js';
 import { latinLanguageOf } from '../src/languages/latin-markers.js';
+import { analyzeQuery } from '../src/text/tokenize.js';
 
 // German, French, Spanish, Portuguese and Italian requests, read without a dictionary
 // (languages/latin-language.ts). Module state is per test file: English answers are recorded before
@@ -41,6 +42,11 @@ describe('which requests are in a Latin-script language', () => {
     ['Envía un correo electrónico a Bob', 'es'],
     ['Quais tabelas existem no banco de dados?', 'pt'],
     ['Quali tabelle ci sono nel database?', 'it'],
+    // No word that is never English, but three different filler words and no English one.
+    ['Encontra o documento de onboarding no Notion', 'pt'],
+    ["Manda un'e-mail a Bob", 'it'],
+    // One word that is never English, of four letters or more, and no English filler word.
+    ['Erstelle einen neuen Ordner namens invoices', 'de'],
   ])('%s: %s', (text, code) => {
     expect(latinLanguageOf(text)).toBe(code);
   });
@@ -89,5 +95,21 @@ describe('loaded', () => {
     const ranked = rankTools({ query: ['Abre uma issue no GitHub com o erro'], tools: sample.tools });
     expect(ranked.some((r) => r.explanation?.includes('excluded'))).toBe(false);
     expect(ranked[0]!.tool.serverName).toBe('GitHub');
+  });
+
+  it('a request without a word that is never English is still read when three filler words say so', () => {
+    // English read "no" as a negation of "Notion" and answered nothing.
+    expect(top('Encontra o documento de onboarding no Notion')[0]![0]).toBe('notion:search_pages');
+  });
+
+  it("elided filler is no part of the next word: l'équipe is équipe, j'ai and qu'est-ce are filler", () => {
+    const terms = (query: string) => analyzeQuery(query).terms;
+    expect(terms("Qu'est-ce que j'ai dans mon calendrier demain ?")).toEqual(['calendri', 'demain']);
+    expect(terms("Envoie un message à l'équipe sur Slack")).toContain('equip');
+    expect(terms("Trouve le document d'onboarding dans Notion")).toContain('onboard');
+    // A lone letter is no word either (Italian "i", the French "h" of hours).
+    expect(analyzeQuery('Cerca tutti i PDF in Documents').readings?.words).toEqual(['Cerca', 'PDF', 'Documents']);
+    const [email] = rankTools({ query: ["Manda un'e-mail a Bob"], tools: sample.tools });
+    expect(email!.explanation).toContain('"email" (e-mail)');
   });
 });

@@ -15,10 +15,14 @@ import { MARKERS, type LatinCode } from './latin-markers.js';
  *   ending correspondences and a small edit distance, never by a word list.
  * A multilingual embeddings endpoint or the LLM stage reads the rest (docs/ranking.md).
  */
-interface LatinSpec {
+interface LatinSpec extends CognateSpec {
   code: LatinCode;
   /** Filler words besides the registry's markers: request verbs and politeness ("zeig", "muestra"). */
   filler: string;
+}
+
+/** How a language's words, in Latin letters, are read as English ones (Russian's once transliterated). */
+export interface CognateSpec {
   /** The language's endings and the English ones they correspond to (-ción → -tion), longest first. */
   endings: readonly (readonly [string, string])[];
   /** Letters written for another in English loanwords (German k for c: Kalender). */
@@ -50,13 +54,16 @@ export function latinLanguage(spec: LatinSpec): Language {
 }
 
 /** The request's words that are no filler, each glossed with its closed form and its English endings. */
-function latinWords(text: string, filler: ReadonlySet<string>, spec: LatinSpec): LanguageWord[] {
+function latinWords(text: string, filler: ReadonlySet<string>, spec: CognateSpec): LanguageWord[] {
   const found: LanguageWord[] = [];
   for (const match of text.matchAll(WORD)) {
     const word = fold(match[0]);
-    if (filler.has(word) || /^[0-9-]+$/.test(word)) continue;
-    const glosses: string[] = [];
     const parts = word.split('-');
+    // Filler words joined by hyphens are filler too ("est-ce", "a-t-il": its t is euphonic).
+    const filled = parts.every((part) => filler.has(part) || (parts.length > 1 && part.length === 1));
+    // A lone letter is no word, as the tokenizer has it ("15 h", Italian "i").
+    if (filled || word.length === 1 || /^[0-9-]+$/.test(word)) continue;
+    const glosses: string[] = [];
     if (parts.length === 2 && word.length - 1 <= MAX_JOINED && !/[0-9]/.test(word)) glosses.push(parts.join(''));
     if (parts.length === 1) glosses.push(...englishForms(word, spec).slice(1));
     found.push({ text: match[0], start: match.index, end: match.index + match[0].length, glosses });
@@ -65,7 +72,7 @@ function latinWords(text: string, filler: ReadonlySet<string>, spec: LatinSpec):
 }
 
 /** `word` and the English forms its endings and letters correspond to ("informacion" → information). */
-function englishForms(word: string, spec: LatinSpec): string[] {
+function englishForms(word: string, spec: CognateSpec): string[] {
   const forms = [word];
   for (const [from, to] of spec.letters ?? []) if (word.includes(from)) forms.push(word.replaceAll(from, to));
   for (const form of [...forms])
@@ -85,11 +92,11 @@ function englishForms(word: string, spec: LatinSpec): string[] {
  * starts with it and adds at most an inflection's three letters (documento: document), or is one edit
  * from it, with the same first two letters (kalender → calender: calendar).
  */
-function cognates(
+export function cognates(
   written: string,
   listTerms: Iterable<string>,
   stem: (word: string) => string,
-  spec: LatinSpec,
+  spec: CognateSpec,
 ): string[] {
   const word = fold(written).replaceAll('-', '');
   if (word.length < MIN_COGNATE || !/^[a-z]+$/.test(word)) return [];

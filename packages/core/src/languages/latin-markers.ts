@@ -10,7 +10,8 @@ import { STOP_WORDS } from './stop-words.js';
  * Per language, `strong` words are never English words ("eine", "der", "avec", "para"), `shared` ones
  * are filler there and English words here ("an", "in", "die", "con", "per"). A request is in a
  * language when it has a strong word, at least two of its filler words, and more of them than English
- * filler words of its own: an English request keeps its answer, whatever German or Italian word it quotes
+ * filler words of its own (or one strong word of four letters or more and no English filler word; or, without a strong word,
+ * three different shared ones and no English one): an English request keeps its answer, whatever German or Italian word it quotes
  * (`packages/core/test/latin-languages.test.ts` and the request digests, docs/ranking.md).
  */
 export type LatinCode = 'de' | 'fr' | 'es' | 'pt' | 'it';
@@ -106,14 +107,27 @@ function readLanguage(text: string): LatinCode | undefined {
     const { strong, shared, letters } = MARKERS[code];
     let strongCount = letters.test(lower) ? 1 : 0;
     let sharedCount = 0;
+    // A strong word of four letters or more: "ai" or "os" alone is as likely an abbreviation ("eu ai act").
+    let longStrong = false;
+    const sharedSeen = new Set<string>();
     let english = 0;
     for (const token of tokens) {
-      if (strong.has(token)) strongCount += 1;
-      else if (shared.has(token)) sharedCount += 1;
-      else if (STOP_WORDS.has(token)) english += 1;
+      if (strong.has(token)) {
+        strongCount += 1;
+        longStrong ||= token.length >= 4;
+      } else if (shared.has(token)) {
+        sharedCount += 1;
+        sharedSeen.add(token);
+      } else if (STOP_WORDS.has(token)) english += 1;
     }
     const count = strongCount + sharedCount;
-    if (strongCount >= 1 && count >= 2 && count > english && count > bestCount) {
+    // One strong word of four letters or more is enough with no English filler word ("Erstelle einen
+    // neuen Ordner": "einen" counted as a word of an English request); without a strong word, three different shared ones
+    // and no English filler word ("Encontra o documento de onboarding no Notion": English read "no"
+    // as a negation and answered nothing; "in … in … am" is English's too).
+    const marked =
+      strongCount >= 1 ? count >= 2 || (english === 0 && longStrong) : sharedSeen.size >= 3 && english === 0;
+    if (marked && count > english && count > bestCount) {
       best = code;
       bestCount = count;
     }

@@ -1,6 +1,6 @@
 import type { Language } from './language.js';
 import { latinLanguageOf } from './latin-markers.js';
-import { HAN_LETTER, HANGUL_LETTER, KANA } from './scripts.js';
+import { CYRILLIC_LETTER, CYRILLIC_WORD, HAN_LETTER, HANGUL_LETTER, KANA, LATIN_WORD } from './scripts.js';
 
 /**
  * The languages core can read requests in, besides the tools' own (English), and how each is loaded.
@@ -30,6 +30,8 @@ const LANGUAGES: readonly LanguageEntry[] = [
   },
   // Hangul is Korean (with or without hanja).
   { code: 'ko', detect: (text) => HANGUL_LETTER.test(text), load: () => import('./ko/index.js') },
+  // Cyrillic is Russian (isRussian).
+  { code: 'ru', detect: isRussian, load: () => import('./ru/index.js') },
   // Latin-script languages, told from English by their filler words (latin-markers.ts).
   { code: 'de', detect: (text) => latinLanguageOf(text) === 'de', load: () => import('./de/index.js') },
   { code: 'fr', detect: (text) => latinLanguageOf(text) === 'fr', load: () => import('./fr/index.js') },
@@ -37,6 +39,19 @@ const LANGUAGES: readonly LanguageEntry[] = [
   { code: 'pt', detect: (text) => latinLanguageOf(text) === 'pt', load: () => import('./pt/index.js') },
   { code: 'it', detect: (text) => latinLanguageOf(text) === 'it', load: () => import('./it/index.js') },
 ];
+
+// Letters Ukrainian writes and Russian does not: a Ukrainian request is not read as Russian.
+const UKRAINIAN = /[іїєґ]/iu;
+
+/**
+ * Whether `text` is Russian: it has Cyrillic words, at least as many as Latin ones (an English request
+ * quoting a Russian word stays English; "Создай issue на GitHub" is Russian), and none of Ukrainian's letters.
+ */
+function isRussian(text: string): boolean {
+  if (!CYRILLIC_LETTER.test(text) || UKRAINIAN.test(text)) return false;
+  const cyrillic = text.match(CYRILLIC_WORD)!.length;
+  return cyrillic >= (text.match(LATIN_WORD)?.length ?? 0);
+}
 
 /** The codes of the languages core can load, in the registry's order. */
 export const LANGUAGE_CODES: readonly string[] = LANGUAGES.map((entry) => entry.code);

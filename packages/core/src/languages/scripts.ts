@@ -27,6 +27,10 @@ export const KANA = new RegExp(`[${HIRAGANA}${KATAKANA}]`, 'u');
 export const HAN_LETTER = new RegExp(HAN, 'u');
 /** A Hangul letter: a text with one is Korean, even with hanja in it. */
 export const HANGUL_LETTER = new RegExp(HANGUL, 'u');
+export const CYRILLIC_LETTER = /\p{Script=Cyrillic}/u;
+/** A word of Cyrillic letters (Russian), and one of Latin letters: the Russian registry line counts both. */
+export const CYRILLIC_WORD = /\p{Script=Cyrillic}+/gu;
+export const LATIN_WORD = /\p{Script=Latin}+/gu;
 export const KATAKANA_CHAR = new RegExp(`[${KATAKANA}${LONG_VOWEL}]`, 'u');
 /** A character of a Japanese word: kanji, kana, the prolonged sound mark, the iteration mark. */
 export const JAPANESE_CHAR = new RegExp(`[${HAN}${HIRAGANA}${KATAKANA}${LONG_VOWEL}${ITERATION}]`, 'u');

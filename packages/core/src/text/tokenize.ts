@@ -8,6 +8,7 @@ import type { QueryReadings } from '../languages/query-readings.js';
 import type { Language } from '../languages/language.js';
 import { FNV_OFFSET, fnvStep } from './fnv.js';
 import { NEGATIONS } from '../languages/stop-words.js';
+import { withoutElision } from '../languages/elision.js';
 import { TokenBuffer } from './token-buffer.js';
 import { useVocabulary, vocabulary } from './vocabulary.js';
 
@@ -422,22 +423,24 @@ export function analyzeQuery(query: string, without: readonly RuleFamily[] = NO_
         });
         continue;
       }
-      const lower = match[0].toLowerCase().replace(/['’]/g, '');
-      // A Latin-script language's filler words ("eine", "le", "por") are none of the request's, even those
-      // English reads as a negation (Portuguese "no": in the).
-      if (language !== undefined && LATIN_ONLY.test(match[0]) && language.carriesNoMeaning(match[0])) continue;
+      // A French or Italian word is read without the filler elided into it ("l'équipe": équipe).
+      const raw = language === undefined ? match[0] : withoutElision(match[0], language);
+      const lower = raw.toLowerCase().replace(/['’]/g, '');
+      // A Latin-script or Russian request's filler words ("eine", "le", "por", "мне") are none of the
+      // request's, even those English reads as a negation (Portuguese "no": in the).
+      if (language !== undefined && ALPHABETIC.test(raw) && language.carriesNoMeaning(raw)) continue;
       if (NEGATIONS.has(lower)) {
         scope = NEGATION_SCOPE;
         continue;
       }
-      const { produced, parts } = wordTerms(match[0], caseRule);
+      const { produced, parts } = wordTerms(raw, caseRule);
       // A run with CJK in it is often the whole request (no spaces): its terms are named by their own
       // characters, or by the Latin word they came from, not by the run.
-      const surfaces = CJK.test(match[0]) ? surfacesInCjkRun(match[0]) : undefined;
-      const word: QueryWord = { raw: match[0], clause: clauseIndex, hyphenBefore, negated: scope > 0, terms: [] };
+      const surfaces = CJK.test(raw) ? surfacesInCjkRun(raw) : undefined;
+      const word: QueryWord = { raw, clause: clauseIndex, hyphenBefore, negated: scope > 0, terms: [] };
       if (parts !== undefined) word.parts = parts;
       for (const term of produced) {
-        if (!surface.has(term)) surface.set(term, surfaces ? (surfaces.get(term) ?? term) : match[0]);
+        if (!surface.has(term)) surface.set(term, surfaces ? (surfaces.get(term) ?? term) : raw);
         const known = seen.get(term);
         if (known !== undefined) {
           if (known >= 0 && scope === 0) word.terms.push(known);
@@ -510,8 +513,9 @@ function withReadings({ query, language, terms, negated, surface, words, without
   return analyzed;
 }
 
-// A word of Latin letters (and marks): the only kind a Latin-script language's filler words are.
-const LATIN_ONLY = /^[\p{Script=Latin}\p{M}'’]+$/u;
+// A word of Latin or Cyrillic letters (and marks): the only kind a language's filler words are (CJK
+// filler is told by carriesNoMeaning bigram by bigram: cross-lingual.ts).
+const ALPHABETIC = /^(?:[\p{Script=Latin}\p{M}'’]+|\p{Script=Cyrillic}+)$/u;
 
 const NO_FAMILIES: readonly RuleFamily[] = [];
 

@@ -4,7 +4,9 @@ import { latinLanguage } from '../latin-language.js';
 export const language = latinLanguage({
   code: 'it',
   filler:
-    'per favore puoi potresti mostra mostrami dammi voglio vorrei ho bisogno aiuta aiutami qui ora lui lei loro mi ti',
+    'per favore puoi potresti mostra mostrami dammi voglio vorrei ho bisogno aiuta aiutami qui ora lui lei loro mi ti ' +
+    // Elided before a vowel (l'app, dell'utente, un'e-mail: read apart, elision.ts).
+    'l dell dall nell sull all quell',
   // informazione → information, città → city, calendario → calendar, tabella → table.
   endings: [
     ['zioni', 'tion'],

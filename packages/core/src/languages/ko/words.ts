@@ -1,6 +1,7 @@
 import type { LanguageWord } from '../language.js';
 import { CORE_WORDS } from './core-words.js';
-import { englishSkeleton, hangulSkeleton } from './romanize.js';
+import { englishSkeleton } from '../consonant-skeleton.js';
+import { hangulSkeleton } from './romanize.js';
 
 /**
  * The words of a Korean request: each run of Hangul (Korean writes spaces between words) with its
