@@ -1,4 +1,4 @@
-import type { FeedbackResponse, SearchResult, ToolInfo } from '@catalog-search/core';
+import { MAX_QUERY_ITEMS, type FeedbackResponse, type SearchResult, type ToolInfo } from '@catalog-search/core';
 import type { Config } from '../config/index.js';
 import type { MemoryBudget } from '../memory/exports.js';
 import type { SharedStore } from '../redis/shared-store.js';
@@ -14,7 +14,22 @@ import type { ReportedUse } from './own/project-model.js';
  * What became of a report: stored (with Redis: in its log there, and counted in the shared model), or
  * not, because Redis could not be reached; the route then answers 503 so that the client sends it again.
  */
-type ReportResult = { stored: true; answer: FeedbackResponse } | { stored: false };
+type ReportResult = { stored: true; answer: FeedbackResponse; cost: ReportCost } | { stored: false };
+
+/** What a stored report cost Redis, in what it wrote: charged to its project (report-work.ts). */
+export interface ReportCost {
+  /** Events appended to the project's log. */
+  logged: number;
+  /** (term, tool) says sent to the shared model. */
+  says: number;
+}
+
+/**
+ * Tools one search's reports may name in a body: a task has at most MAX_QUERY_ITEMS steps, and an
+ * agent uses a tool a step. One body of 100 events naming one search with 100 tools made 5,600–6,600
+ * changes to the shared model and cost Redis 76–109 ms of CPU (issue 48); further tools are ignored.
+ */
+const MAX_TOOLS_PER_SEARCH = MAX_QUERY_ITEMS;
 
 /**
  * The lists a project searched, by tool-set id: how a report's toolKey is told by content. The
@@ -105,6 +120,7 @@ export class Learning {
     const usage: ReportedUse[] = [];
     const lists: Array<{ list: string; usage: ReportedUse }> = [];
     const repeats = new Set<string>();
+    const toolsOf = new Map<string, Set<string>>();
     let accepted = 0;
     for (const event of read.events) {
       const search = event.requestId === undefined ? undefined : searches.get(event.requestId);
@@ -125,6 +141,17 @@ export class Learning {
           ? { requestId: event.requestId }
           : { terms, at: now, windowMs: this.#searchTtlMs },
       );
+      // Only a remembered search's reports reach the shared model (`lists` below): they are the ones bounded.
+      let tools = search ? toolsOf.get(about) : undefined;
+      if (search && tools === undefined) toolsOf.set(about, (tools = new Set()));
+      if (tools && !tools.has(event.toolKey) && tools.size >= MAX_TOOLS_PER_SEARCH) {
+        ignored.push({
+          index: event.index,
+          reason: `toolKey: this body already names ${MAX_TOOLS_PER_SEARCH} tools for this search, the most one search uses`,
+        });
+        continue;
+      }
+      tools?.add(event.toolKey);
       const weight = reportWeight(event.outcome, search?.first === event.toolKey);
       accepted += 1;
       const repeat = `${about}\n${weight}\n${event.toolKey}`;
@@ -136,12 +163,14 @@ export class Learning {
     if (!(await this.#log.append(projectId, usage))) return { stored: false };
     // After the log: a resent report appends one more report of the same search (counted once) and
     // replaces the project's says (counted once), so a retry after a failure here changes nothing else.
+    let says = 0;
     if (this.#shared && share && lists.length > 0) {
       const counted = await this.#shared.contribute(projectId, await this.#sharedReports(projectId, lists), now);
-      if (!counted) return { stored: false };
+      if (counted === undefined) return { stored: false };
+      says = counted;
     }
     ignored.sort((a, b) => a.index - b.index);
-    return { stored: true, answer: { accepted, ignored } };
+    return { stored: true, answer: { accepted, ignored }, cost: { logged: usage.length, says } };
   }
 
   /**

@@ -1,5 +1,6 @@
 import { MAX_QUERY_ITEMS, RANKED_QUERY_CHARS } from '@catalog-search/core';
 import { WORK_PER_CPU_MS } from '../fairness/fair-share.js';
+import type { ReportCost } from './learning.js';
 
 /**
  * Characters of request text the learning step tokenizes per millisecond when every word is new to
@@ -21,4 +22,22 @@ export function reportWork(events: readonly unknown[]): number {
     for (const item of items) if (typeof item === 'string') chars += Math.min(item.length, RANKED_QUERY_CHARS);
   }
   return Math.ceil((chars * WORK_PER_CPU_MS) / NEW_WORD_CHARS_PER_CPU_MS);
+}
+
+/**
+ * Redis CPU one say sent to the shared model costs (the contribute script withdraws the project's
+ * earlier say of it, counts it, and lists the change for the replicas): bodies of 432 says took 8–76 ms
+ * of Redis at load 12–15, 0.02–0.17 ms a say (docs/operations.md#what-a-report-costs-redis).
+ */
+const REDIS_MS_PER_SAY = 0.05;
+/** Redis CPU one event appended to the project's log costs (JSON, RPUSH, trim), as above. */
+const REDIS_MS_PER_LOGGED_EVENT = 0.02;
+
+/**
+ * The work a stored report cost Redis, in the fair share's units, charged once it is known (the says
+ * depend on the searches the report names): a report that moves the shared model is no longer free,
+ * so a loop of them is refused (429) as a loop of costly searches is.
+ */
+export function storedReportWork(cost: ReportCost): number {
+  return Math.ceil((cost.says * REDIS_MS_PER_SAY + cost.logged * REDIS_MS_PER_LOGGED_EVENT) * WORK_PER_CPU_MS);
 }

@@ -38,3 +38,11 @@ export function redisWaitLeft(): number | undefined {
 export function usedLocalState(): boolean {
   return tracked.getStore()?.local === true;
 }
+
+/**
+ * Runs `work` outside any request: work a request only started (a replica's reload of the shared
+ * model) is neither bounded by that request's deadline nor marked on its answer.
+ */
+export function outsideRequests<T>(work: () => T): T {
+  return tracked.exit(work);
+}

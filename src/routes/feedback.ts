@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { acceptCompressedBodies } from '../http/compressed-bodies.js';
 import { ProblemError } from '../http/errors.js';
 import type { Learning } from '../learning/learning.js';
-import { reportWork } from '../learning/report-work.js';
+import { reportWork, storedReportWork } from '../learning/report-work.js';
 import { FEEDBACK_PATHS, forgetRouteSchema, reportRouteSchema } from '../schemas/feedback.js';
 import { admissionHook } from '../fairness/admission.js';
 import { limitRequestsPerProject } from '../fairness/project-rate-limit.js';
@@ -61,8 +61,7 @@ export default async function feedbackRoutes(
         if (fairShare.enabled) fairShare.chargeWork(request.projectId, reportWork(request.body.events));
         const result = await learning.report(request.projectId, request.body.events, Date.now(), request.shareLearning);
         if (!result.stored) {
-          // 202 means stored: a report kept only in this process would be lost with it (or with Redis's
-          // view of it), so the client is asked to send it again instead.
+          // 202 means stored: one kept only in this process would be lost with it, so the client resends it.
           metrics.feedbackEvents.inc({ result: 'refused' }, request.body.events.length);
           throw new ProblemError(
             'STORE_UNAVAILABLE',
@@ -70,6 +69,7 @@ export default async function feedbackRoutes(
             { headers: { 'retry-after': String(STORE_RETRY_AFTER_SECONDS) } },
           );
         }
+        if (fairShare.enabled) fairShare.chargeWork(request.projectId, storedReportWork(result.cost));
         const { answer } = result;
         metrics.feedbackEvents.inc({ result: 'accepted' }, answer.accepted);
         metrics.feedbackEvents.inc({ result: 'ignored' }, answer.ignored.length);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { MemoryBudget, ProjectCache } from '../../memory/exports.js';
 import type { SharedStore } from '../../redis/shared-store.js';
 import { ProjectModel, type ReportedUse, type ProjectModelOptions } from './project-model.js';
@@ -64,11 +65,12 @@ local seq = redis.call('INCRBY', KEYS[2], #ARGV - 2)
 for i = 1, 3 do redis.call('PERSIST', KEYS[i]) end
 return seq`;
 
-// KEYS: log, seq, epoch. Forgets the log; the new epoch tells every replica to drop its model.
+// KEYS: log, seq, epoch. ARGV: a new epoch. Forgets the log; the new epoch tells every replica to drop
+// its model. A random token, not a count: an epoch key evicted (allkeys-lru) and counted up again could
+// reach the very epoch a replica holds, and that replica would keep what was forgotten.
 const FORGET_SCRIPT = `
 redis.call('DEL', KEYS[1], KEYS[2])
-redis.call('INCR', KEYS[3])
-redis.call('PERSIST', KEYS[3])
+redis.call('SET', KEYS[3], ARGV[1])
 return 1`;
 
 /** Bytes an event takes in process (UTF-16 strings and object overhead): for the budget's estimate. */
@@ -147,7 +149,7 @@ export class ReportLog {
     const { shared } = this.options;
     if (!shared) return true;
     const done = await shared.command('feedback-forget', (redis) =>
-      redis.eval(FORGET_SCRIPT, 3, ...this.#keys(shared, projectId)),
+      redis.eval(FORGET_SCRIPT, 3, ...this.#keys(shared, projectId), randomUUID()),
     );
     return done !== undefined;
   }
@@ -166,8 +168,9 @@ export class ReportLog {
     const answer = (await shared.command('feedback-read', (redis) =>
       redis.eval(READ_SCRIPT, 3, ...this.#keys(shared, projectId), known?.seq ?? 0, known?.epoch ?? '0'),
     )) as [string, string, string, string[]?] | undefined;
-    // Redis away: the model as last read.
-    if (!Array.isArray(answer)) return known;
+    // Redis away: whether the project deleted its learning since cannot be told, so none is used
+    // (a DELETE answered 204 holds on every replica: docs/privacy.md#opting-out-and-forgetting).
+    if (!Array.isArray(answer)) return undefined;
     const [seq, epoch, mode, values = []] = answer;
     if (mode === '0' && known) return known;
     const events = values.map(parseEvent).filter((event): event is ReportedUse => event !== undefined);

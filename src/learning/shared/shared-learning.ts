@@ -5,6 +5,7 @@ import {
   LOCAL_BYTES_PER_AGGREGATE,
   LOCAL_BYTES_PER_CONTRIBUTION,
   LocalLedger,
+  MAX_CONTRIBUTIONS_PER_PROJECT,
   type Contribution,
   type SharedLedger,
 } from './shared-ledger.js';
@@ -72,8 +73,9 @@ export class SharedLearning {
   ) {
     // Held to a quarter of the cache budget, like the tokenizer's memos (services.ts).
     const room = deps.memory.maxBytes / 4;
+    // With Redis a replica holds a second copy while it reloads the model (shared-ledger-redis.ts).
     const perAssociation = deps.shared
-      ? MIRROR_BYTES_PER_ASSOCIATION
+      ? 2 * MIRROR_BYTES_PER_ASSOCIATION
       : MIRROR_BYTES_PER_ASSOCIATION + LOCAL_BYTES_PER_AGGREGATE + SAYS_PER_ASSOCIATION * LOCAL_BYTES_PER_CONTRIBUTION;
     const maxAssociations = Math.max(1, Math.min(options.maxAssociations, Math.floor(room / perAssociation)));
     deps.memory.reserve('learning-shared', maxAssociations * perAssociation);
@@ -94,8 +96,12 @@ export class SharedLearning {
    * Counts a project's reports, one say per (term, tool): the latest outcome, however often it reported.
    * Each report also says the project used the tool at all (TOOL_USE_TERM: common-steps.ts).
    */
-  /** Resolves whether the says are counted (false: Redis could not take them; shared-ledger.ts). */
-  async contribute(projectId: string, reports: readonly SharedReport[], now: number): Promise<boolean> {
+  /**
+   * Resolves the says counted, at most MAX_CONTRIBUTIONS_PER_PROJECT, the newest (the project keeps no
+   * more: older ones would only be counted and withdrawn again in the same call, each a change every
+   * replica reads); undefined when Redis could not take them (shared-ledger.ts).
+   */
+  async contribute(projectId: string, reports: readonly SharedReport[], now: number): Promise<number | undefined> {
     const says = new Map<string, Contribution>();
     for (const { terms, toolId, weight } of reports) {
       if (weight === 0) continue;
@@ -105,17 +111,22 @@ export class SharedLearning {
         says.set(id, { id, sign: weight > 0 ? 1 : -1 });
       }
     }
-    return says.size === 0 || this.#ledger.contribute(projectId, [...says.values()], now);
+    const kept = [...says.values()].slice(-MAX_CONTRIBUTIONS_PER_PROJECT);
+    if (kept.length === 0) return 0;
+    return (await this.#ledger.contribute(projectId, kept, now)) ? kept.length : undefined;
   }
 
   withdraw(projectId: string): Promise<boolean> {
     return this.#ledger.withdraw(projectId);
   }
 
-  /** The published model, up to date (one Redis call with REDIS_URL); undefined while it holds nothing. */
+  /**
+   * The published model, up to date (one Redis call with REDIS_URL); undefined while it holds nothing,
+   * or while it cannot be confirmed current (shared-ledger-redis.ts: it may hold what a DELETE withdrew).
+   */
   async model(): Promise<SharedModel | undefined> {
     const model = await this.#ledger.model();
-    return model.size > 0 ? model : undefined;
+    return model !== undefined && model.size > 0 ? model : undefined;
   }
 
   /**

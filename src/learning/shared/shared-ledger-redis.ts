@@ -1,12 +1,21 @@
+import { randomUUID } from 'node:crypto';
+import { outsideRequests } from '../../redis/local-state.js';
 import type { SharedStore } from '../../redis/shared-store.js';
 import { MAX_CONTRIBUTIONS_PER_PROJECT, type Contribution, type SharedLedger } from './shared-ledger.js';
 import type { Aggregate, SharedModel } from './shared-model.js';
 
 /**
  * Changed association ids kept for the replicas to catch up by, and read by one catch-up at most
- * (Lua's unpack limit is ~8,000); a replica further behind reloads the whole model.
+ * (Lua's unpack limit is ~8,000); a replica further behind reloads the model in pages (RELOAD_PAGE).
  */
 const MAX_CHANGES = 4000;
+/**
+ * Associations one step of a reload reads (HSCAN's COUNT). A whole reload in one call took longer than
+ * a state wait from ~40,000 associations on a busy host and was retried, whole, forever (issue 48); a
+ * page of this size cost Redis 2–4 ms and this replica ~8 ms of CPU at load 16–19, each step far
+ * under the wait (figures: docs/operations.md#redis).
+ */
+const RELOAD_PAGE = 1000;
 /**
  * A project that has says is marked in the associations hash itself (field `#says:<its says key>`):
  * an eviction (allkeys-lru) takes the mark with the counts, or leaves both, so a says key evicted
@@ -18,7 +27,13 @@ const SAYS_MARK = '#says:';
 // Shared by the scripts: an association's counts ("pos,neg,posAt,negAt" in KEYS[1], pos + neg in the
 // KEYS[2] sorted set for eviction) moved by one project's say; ids that changed are collected.
 const COUNT = `
-local changed = {}
+local changed, seen = {}, {}
+-- Each id once a call: a say replaced moves its association twice (withdrawn, counted), one change.
+local function changes(id)
+  if seen[id] then return end
+  seen[id] = true
+  changed[#changed + 1] = id
+end
 local function count(id, sign, at, delta)
   local value = redis.call('HGET', KEYS[1], id)
   if not value and delta < 0 then return end
@@ -38,7 +53,7 @@ local function count(id, sign, at, delta)
     redis.call('HSET', KEYS[1], id, string.format('%d,%d,%d,%d', c[1], c[2], c[3], c[4]))
     redis.call('ZADD', KEYS[2], c[1] + c[2], id)
   end
-  changed[#changed + 1] = id
+  changes(id)
 end
 local function withdraw(member)
   local at = redis.call('ZSCORE', KEYS[3], member)
@@ -76,51 +91,99 @@ if over > 0 then
   for _, id in ipairs(redis.call('ZRANGE', KEYS[2], 0, over + math.floor(max / 10) - 1)) do
     redis.call('HDEL', KEYS[1], id)
     redis.call('ZREM', KEYS[2], id)
-    changed[#changed + 1] = id
+    changes(id)
   end
 end
 return publish()`;
 
-// KEYS as above. Withdraws every say of the project; answers -1, withdrawing nothing, when the counts
-// hold its mark but its says are gone (evicted under allkeys-lru): what it said cannot be found.
+// KEYS as above, then withdrawn. ARGV: a new withdrawal token. Withdraws every say of the project and,
+// when that changed anything, leaves the token in `withdrawn`: a replica whose model was read before
+// it does not use that model until it has caught up (READ_SCRIPT). Answers -1, withdrawing nothing, when
+// the counts hold its mark but its says are gone (evicted under allkeys-lru): what it said cannot be found.
 const WITHDRAW_SCRIPT = `${COUNT}
 local mark = '${SAYS_MARK}' .. KEYS[3]
 if redis.call('HEXISTS', KEYS[1], mark) == 1 and redis.call('EXISTS', KEYS[3]) == 0 then return -1 end
 for _, member in ipairs(redis.call('ZRANGE', KEYS[3], 0, -1)) do withdraw(member) end
 redis.call('DEL', KEYS[3])
 redis.call('HDEL', KEYS[1], mark)
+if #changed > 0 then redis.call('SET', KEYS[6], ARGV[1]) end
 return publish()`;
 
-// KEYS: associations, changes, seq. ARGV: known seq. Answers [seq, mode, ...]: mode 0 nothing new,
-// 1 the ids changed since and their values, 2 every association (another history, or too far behind).
+// KEYS: associations, changes, seq, withdrawn. ARGV: known seq. Answers [seq, withdrawn, mode, ...]: mode 0
+// nothing new, 1 the ids changed since and their values, 2 too far behind or another history (the
+// replica reloads: RELOAD_SCRIPT). `withdrawn` is the token the last DELETE left ('0': none, or evicted).
 const READ_SCRIPT = `
 local seq = tonumber(redis.call('GET', KEYS[3]) or '0')
+local withdrawn = redis.call('GET', KEYS[4]) or '0'
 local known = tonumber(ARGV[1])
-if seq == known then return {tostring(seq), '0'} end
+if seq == known then return {tostring(seq), withdrawn, '0'} end
 local behind = seq - known
 if behind > 0 and behind <= ${MAX_CHANGES} and behind <= redis.call('LLEN', KEYS[2]) then
   local ids = redis.call('LRANGE', KEYS[2], -behind, -1)
-  return {tostring(seq), '1', ids, redis.call('HMGET', KEYS[1], unpack(ids))}
+  return {tostring(seq), withdrawn, '1', ids, redis.call('HMGET', KEYS[1], unpack(ids))}
 end
-return {tostring(seq), '2', redis.call('HGETALL', KEYS[1])}`;
+return {tostring(seq), withdrawn, '2'}`;
+
+// One step of a reload. KEYS as READ_SCRIPT's. ARGV: HSCAN cursor, page size, the seq the reloaded
+// model stands at (-1 before its first page). Answers [seq, withdrawn, next cursor, page fields and
+// values, ids changed since the last step, their values], all as of one moment, so a step leaves the
+// model current to `seq` for every association it has read; or [seq, withdrawn, 'lost'] when more
+// changed since the last step than the change list keeps (the reload starts again).
+const RELOAD_SCRIPT = `
+local seq = tonumber(redis.call('GET', KEYS[3]) or '0')
+local withdrawn = redis.call('GET', KEYS[4]) or '0'
+local staged = tonumber(ARGV[3])
+local ids, values = {}, {}
+if staged >= 0 and seq ~= staged then
+  local behind = seq - staged
+  if behind < 0 or behind > ${MAX_CHANGES} or behind > redis.call('LLEN', KEYS[2]) then
+    return {tostring(seq), withdrawn, 'lost'}
+  end
+  ids = redis.call('LRANGE', KEYS[2], -behind, -1)
+  values = redis.call('HMGET', KEYS[1], unpack(ids))
+end
+local page = redis.call('HSCAN', KEYS[1], ARGV[1], 'COUNT', tonumber(ARGV[2]))
+return {tostring(seq), withdrawn, page[1], page[2], ids, values}`;
+
+/** A reload under way: the model being read (served only once whole), where it stands. */
+interface Reload {
+  model: SharedModel;
+  cursor: string;
+  /** The seq the pages read so far are current to (-1: none read yet). */
+  seq: number;
+}
 
 /**
  * The ledger in Redis (REDIS_URL), so every replica counts the same projects and a DELETE on one
  * withdraws on all. Keys, all durable (no TTL; bounded by the counts above and the model's bound):
  * `learning-shared:#deployment:associations` (hash), `…:evidence` (sorted set), `…:changes` (list),
- * `…:seq`, and per project `learning-shared:<project>:says` (sorted set, at most
- * MAX_CONTRIBUTIONS_PER_PROJECT members). Each replica mirrors the published model and catches up
- * before a search with one script call that returns only the associations changed since.
+ * `…:seq`, `…:withdrawn` (the last DELETE's token), and per project `learning-shared:<project>:says`
+ * (sorted set, at most MAX_CONTRIBUTIONS_PER_PROJECT members).
+ *
+ * Each replica mirrors the published model. Before a search it catches up with one script call that
+ * returns only the associations changed since; a replica further behind (a restart, a rollout, a flood)
+ * reloads the model in the background, a page a step, each step also applying what changed since the
+ * last, while its searches keep the model it has. A search uses that model only while no DELETE has
+ * happened since it was read (the `withdrawn` token it read with is still Redis's); otherwise, or when
+ * Redis does not answer, the search goes without shared learning: a DELETE answered 204 is honoured by
+ * every replica's next search (docs/privacy.md#opting-out-and-forgetting).
  */
 export class RedisLedger implements SharedLedger {
+  #published: SharedModel;
   #seq = 0;
-  #reading: Promise<SharedModel> | undefined;
+  /** The withdrawal token the published model is current to. */
+  #withdrawn = '0';
+  #reading: Promise<SharedModel | undefined> | undefined;
+  #reload: Reload | undefined;
+  #reloading: Promise<void> | undefined;
 
   constructor(
-    private readonly published: SharedModel,
+    published: SharedModel,
     private readonly shared: SharedStore,
     private readonly maxAssociations: number,
-  ) {}
+  ) {
+    this.#published = published;
+  }
 
   async contribute(projectId: string, contributions: readonly Contribution[], now: number): Promise<boolean> {
     if (contributions.length === 0) return true;
@@ -129,7 +192,7 @@ export class RedisLedger implements SharedLedger {
       redis.eval(
         CONTRIBUTE_SCRIPT,
         5,
-        ...this.#keys(projectId),
+        ...this.#keys(projectId).slice(0, 5),
         Math.floor(now / 60_000),
         MAX_CONTRIBUTIONS_PER_PROJECT,
         this.maxAssociations,
@@ -142,41 +205,92 @@ export class RedisLedger implements SharedLedger {
   /** False when Redis could not be reached, or when the project's says were evicted (nothing withdrawn). */
   async withdraw(projectId: string): Promise<boolean> {
     const done = await this.shared.command('learning-shared-withdraw', (redis) =>
-      redis.eval(WITHDRAW_SCRIPT, 5, ...this.#keys(projectId)),
+      redis.eval(WITHDRAW_SCRIPT, 6, ...this.#keys(projectId), randomUUID()),
     );
     return done !== undefined && done !== -1;
   }
 
-  /** One read at a time: searches at once wait for the same catch-up. */
-  model(): Promise<SharedModel> {
+  /**
+   * The published model, current to Redis, or undefined when that cannot be confirmed (Redis did not
+   * answer, or a DELETE happened since the model was read and the replica has not caught up yet).
+   * One read at a time: searches at once wait for the same catch-up.
+   */
+  model(): Promise<SharedModel | undefined> {
     this.#reading ??= this.#catchUp().finally(() => (this.#reading = undefined));
     return this.#reading;
   }
 
-  async #catchUp(): Promise<SharedModel> {
-    const [associations, , , changes, seq] = this.#keys('');
-    const answer = (await this.shared.command('learning-shared-read', (redis) =>
-      redis.eval(READ_SCRIPT, 3, associations, changes, seq, this.#seq),
-    )) as [string, string, unknown?, unknown?] | undefined;
-    // Redis away: the model as last read.
-    if (!Array.isArray(answer)) return this.published;
-    const [next, mode, first, second] = answer;
-    if (mode === '1' && Array.isArray(first) && Array.isArray(second)) {
-      first.forEach((id, i) => {
-        if (typeof id === 'string') this.published.set(id, parseAggregate(second[i]));
-      });
-    } else if (mode === '2' && Array.isArray(first)) {
-      this.published.clear();
-      for (let i = 0; i + 1 < first.length; i += 2) {
-        const id = first[i];
-        if (typeof id === 'string' && !id.startsWith(SAYS_MARK)) this.published.set(id, parseAggregate(first[i + 1]));
-      }
-    }
-    this.#seq = Number(next) || 0;
-    return this.published;
+  /** A reload under way, for tests and measurements: resolves once it is done (or has paused). */
+  get reloading(): Promise<void> | undefined {
+    return this.#reloading;
   }
 
-  #keys(projectId: string): [string, string, string, string, string] {
+  async #catchUp(): Promise<SharedModel | undefined> {
+    const [associations, , , changes, seq, withdrawn] = this.#keys('');
+    const answer = (await this.shared.command('learning-shared-read', (redis) =>
+      redis.eval(READ_SCRIPT, 4, associations, changes, seq, withdrawn, this.#seq),
+    )) as [string, string, string, unknown?, unknown?] | undefined;
+    // Redis away: whether anything was withdrawn since cannot be told.
+    if (!Array.isArray(answer)) return undefined;
+    const [next, token, mode, ids, values] = answer;
+    if (mode === '1' && Array.isArray(ids) && Array.isArray(values)) {
+      ids.forEach((id, i) => {
+        if (typeof id === 'string') this.#published.set(id, parseAggregate(values[i]));
+      });
+      this.#seq = Number(next) || 0;
+      this.#withdrawn = token;
+      return this.#published;
+    }
+    // Nothing new, though a token other than ours (its key evicted, or reset): read the model again.
+    if (mode !== '0' || token !== this.#withdrawn) this.#startReload();
+    return token === this.#withdrawn ? this.#published : undefined;
+  }
+
+  /** Starts the background reload unless one runs; outside the search that asked (its deadline is not the reload's). */
+  #startReload(): void {
+    this.#reloading ??= outsideRequests(() => this.#reloadSteps().finally(() => (this.#reloading = undefined)));
+  }
+
+  /**
+   * Reads the whole model a page a step into a new one, served once whole. A step Redis does not answer
+   * pauses the reload where it stands: the next search resumes it.
+   */
+  async #reloadSteps(): Promise<void> {
+    const [associations, , , changes, seq, withdrawn] = this.#keys('');
+    for (;;) {
+      const reload = (this.#reload ??= { model: this.#published.emptyLike(), cursor: '0', seq: -1 });
+      const answer = (await this.shared.command('learning-shared-reload', (redis) =>
+        redis.eval(RELOAD_SCRIPT, 4, associations, changes, seq, withdrawn, reload.cursor, RELOAD_PAGE, reload.seq),
+      )) as [string, string, string, unknown?, unknown?, unknown?] | undefined;
+      if (!Array.isArray(answer)) return;
+      const [next, token, cursor, page, ids, values] = answer;
+      if (cursor === 'lost') {
+        this.#reload = undefined;
+        continue;
+      }
+      if (Array.isArray(page)) {
+        for (let i = 0; i + 1 < page.length; i += 2) {
+          const id = page[i];
+          if (typeof id === 'string' && !id.startsWith(SAYS_MARK)) reload.model.set(id, parseAggregate(page[i + 1]));
+        }
+      }
+      if (Array.isArray(ids) && Array.isArray(values)) {
+        ids.forEach((id, i) => {
+          if (typeof id === 'string' && !id.startsWith(SAYS_MARK)) reload.model.set(id, parseAggregate(values[i]));
+        });
+      }
+      reload.seq = Number(next) || 0;
+      reload.cursor = cursor;
+      if (cursor !== '0') continue;
+      this.#published = reload.model;
+      this.#seq = reload.seq;
+      this.#withdrawn = token;
+      this.#reload = undefined;
+      return;
+    }
+  }
+
+  #keys(projectId: string): [string, string, string, string, string, string] {
     const deployment = this.shared.keyPrefixOf('learning-shared') + '#deployment:';
     return [
       `${deployment}associations`,
@@ -184,6 +298,7 @@ export class RedisLedger implements SharedLedger {
       this.shared.key('learning-shared', projectId, 'says'),
       `${deployment}changes`,
       `${deployment}seq`,
+      `${deployment}withdrawn`,
     ];
   }
 }

@@ -35,8 +35,11 @@ export interface SharedLedger {
   contribute(projectId: string, contributions: readonly Contribution[], now: number): Promise<boolean>;
   /** Withdraws every say of the project; false when Redis could not be reached. */
   withdraw(projectId: string): Promise<boolean>;
-  /** The published model, up to date with the ledger. */
-  model(): Promise<SharedModel>;
+  /**
+   * The published model, up to date with the ledger; undefined when that cannot be confirmed (Redis:
+   * not reached, or a DELETE not yet caught up with), and the search then goes without shared learning.
+   */
+  model(): Promise<SharedModel | undefined>;
 }
 
 interface Say {
@@ -92,7 +95,7 @@ export class LocalLedger implements SharedLedger {
     return true;
   }
 
-  async model(): Promise<SharedModel> {
+  async model(): Promise<SharedModel | undefined> {
     return this.published;
   }
 

@@ -110,6 +110,11 @@ export class SharedModel {
     return this.#used.size > 0;
   }
 
+  /** An empty model with the same options: what a replica reloads into while it serves this one. */
+  emptyLike(): SharedModel {
+    return new SharedModel(this.options);
+  }
+
   clear(): void {
     this.#used.clear();
     this.#tools.clear();
