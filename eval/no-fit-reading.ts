@@ -7,7 +7,7 @@
 // Only identifiers are kept here (dataset, query id, catalog), never the bench's text. Pairs judged
 // "fits" are left out of the no-fit set; pairs not read yet are left out too and counted, so a change
 // of the bench or of the sampling shows up as unread pairs in `npm run eval` rather than unchecked ones.
-// Read 26 Nov 2026: 84 pairs, 84 no-fit, 0 fits.
+// Read 26 Nov 2026: 84 pairs, 84 no-fit, 0 fits; two read since, as the notes below say.
 
 type NoFitVerdict = 'no-fit' | 'fits';
 
@@ -99,6 +99,10 @@ const NO_FIT_READING: Readonly<Record<string, Readonly<Record<string, NoFitVerdi
     'G1_instruction/82314': 'no-fit',
     'G1_instruction/83819': 'no-fit',
     'G1_instruction/84845': 'no-fit',
+    // Read 29 Nov 2026, when the everyday rules' third round (issue 45) left its gold's counterpart check
+    // below 0.5: a random cat fact and the list of all, against math word-problem functions (none holds
+    // facts or picks one at random).
+    'G1_instruction/32001': 'no-fit',
   },
   'livemcpbench → toolret_toolink': {
     '99d7541a-73c0-4ea1-8002-a70a041f3ffc': 'no-fit',
