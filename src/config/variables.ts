@@ -450,7 +450,7 @@ export const VARIABLES = {
     min: 0,
     max: 1_000_000_000_000,
     description:
-      'Search work per project per minute, counted as tools × sub-queries (a 1,000-tool, 3-query search is 3,000; the CPU time of `filter.tools` rules counts too; feedback reports have a budget of their own of this size, charged for the request text they send); a budget that refills steadily and holds 10 s of it, so a quiet project may burst. A search is admitted while budget is left and then charged its work; `0` disables. See [performance](performance.md#fair-sharing-between-projects).',
+      'Search work per project per minute, in units of CPU time (320 a millisecond): a search is charged tools × sub-queries when it is validated (a 1,000-tool, 3-query search is 3,000, about what ranking English costs), then what its ranking and its `filter.tools` rules took in CPU time, measured (16 × 2,000 Japanese characters over one tool cost ~60,000, English of that size ~6,000); feedback reports have a budget of their own of this size, charged for the request text they send. A budget that refills steadily and holds 10 s of it, so a quiet project may burst. A search is admitted while budget is left; `0` disables. See [performance](performance.md#fair-sharing-between-projects).',
   },
   RATE_LIMIT_MB_PER_MINUTE: {
     section: 'fairShare',

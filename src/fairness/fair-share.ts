@@ -7,13 +7,15 @@
 //   on searches waiting (on a model or an embeddings endpoint, or for a work slot): waiting costs no CPU,
 //   and counting it as work refused most of a busy project's (one router, many users) concurrent
 //   searches while its model hung (docs/performance.md#filtertools-rules-and-searches-waiting-on-a-model);
-// - a work budget: tools × sub-queries, the unit ranking time grows with, refilled at a steady rate;
+// - a work budget in units of CPU time (WORK_PER_CPU_MS), refilled at a steady rate: a search is charged
+//   tools × sub-queries when validated (what ranking English costs), then what its ranking's CPU time
+//   measured (settleWork): by count alone, a Japanese or never-seen-words request cost ten times its charge;
 // - a byte budget: request bytes, which parsing and validation time grow with.
 // The budgets are token buckets that may go into debt: a search is admitted while its project's buckets
 // are positive and is charged what it costs once that is known: bytes from Content-Length before the
 // body is read, then any bytes past it as the decompressed body is read (a chunked or compressed body
-// declares fewer than parsing costs), and work after validation. A project in debt is refused before
-// its body is parsed, so a throttled heavy request costs almost nothing. Why not a library:
+// declares fewer than parsing costs), and work after validation and again after ranking. A project in
+// debt is refused before its body is parsed, so a throttled heavy request costs almost nothing. Why not a library:
 // @fastify/rate-limit counts requests only, and rate-limiter-flexible's fixed windows forget a cost at
 // the end of its window, so a search costlier than one window's points is either never admitted or
 // admitted every window.
@@ -28,7 +30,7 @@ interface FairShareLimits {
    * deadline) or on a model or an embeddings endpoint; 0 = none wait (the work limit counts them all).
    */
   maxWaiting: number;
-  /** Tools × sub-queries one project may search per minute; 0 = no limit. */
+  /** Work units one project may use per minute (WORK_PER_CPU_MS); 0 = no limit. */
   workPerMinute: number;
   /** Request bytes one project may send per minute; 0 = no limit. */
   bytesPerMinute: number;
@@ -40,6 +42,9 @@ interface FairShareLimits {
  * (80,000 units). Why this value: docs/performance.md#filtertools-rules-and-searches-waiting-on-a-model
  */
 export const WORK_PER_CPU_MS = 320;
+/** Work units of `ms` of CPU time. */
+export const workOfCpu = (ms: number): number => Math.ceil(ms * WORK_PER_CPU_MS);
+
 /** A bucket holds this many seconds of its rate: a project that was quiet may burst that much. */
 const BURST_SECONDS = 10;
 /** Projects whose buckets are tracked at once; the least recently seen are forgotten (a full bucket). */
@@ -111,6 +116,8 @@ interface FairShareOptions {
 
 export class FairShare {
   readonly #projects = new Map<string, ProjectShare>();
+  /** Searches holding a work slot, all projects together. */
+  #working = 0;
   readonly now: () => number;
   readonly #onRefused: ((limit: FairShareLimit) => void) | undefined;
 
@@ -141,7 +148,7 @@ export class FairShare {
     if (waitMs > 0) {
       this.#onRefused?.(workWaitMs >= bytesWaitMs ? 'work' : 'bytes');
       throw rateLimited(
-        `This project has used its share of search work (tools × sub-queries and request bytes per minute); ` +
+        `This project has used its share of search work (ranking's CPU time and request bytes per minute); ` +
           `retry in ${Math.ceil(waitMs / 1000)} s.`,
         waitMs,
       );
@@ -158,6 +165,7 @@ export class FairShare {
       await this.#workSlot(share, maxWaitMs);
     } else {
       share.working += 1;
+      this.#working += 1;
     }
     share.bytes?.charge(bytes, this.now());
     return this.#slot(share);
@@ -195,7 +203,10 @@ export class FairShare {
       // The slot goes to the first search waiting for one; `working` stays as it is.
       const next = share.queue.shift();
       if (next) next();
-      else share.working -= 1;
+      else {
+        share.working -= 1;
+        this.#working -= 1;
+      }
     };
     return {
       startWaiting: () => {
@@ -210,6 +221,11 @@ export class FairShare {
         state = 'done';
       },
     };
+  }
+
+  /** Searches of projects other than `projectId` being worked on (a long ranking lets them run first). */
+  workingOtherThan(projectId: string): number {
+    return this.#working - (this.#projects.get(projectId)?.working ?? 0);
   }
 
   /**
@@ -235,14 +251,22 @@ export class FairShare {
     return pipeline(payload, metered, () => {});
   }
 
-  /** Charges an admitted search's work (tools × sub-queries), known once its body is validated. */
+  /**
+   * Charges an admitted search's work, once its body is validated: the estimate of its ranking (tools ×
+   * sub-queries, settled later by settleWork) and the CPU time of its `filter.tools` rules (workOfCpu).
+   */
   chargeWork(projectId: string, work: number): void {
     this.#projects.get(projectId)?.work?.charge(work, this.now());
   }
 
-  /** Charges CPU time an admitted search spent besides ranking (its `filter.tools` rules), accepted or refused. */
-  chargeCpu(projectId: string, ms: number): void {
-    this.chargeWork(projectId, Math.ceil(ms * WORK_PER_CPU_MS));
+  /**
+   * Settles an admitted search's work once it has been ranked: the `estimated` units charged at
+   * validation (tools × sub-queries, chargeWork) become ranking's measured CPU time at WORK_PER_CPU_MS.
+   * By count alone, 16 sub-queries of 2,000 Japanese characters over one tool were charged 16 units
+   * for ~210 ms of CPU, English of the same size 16 for ~19 ms.
+   */
+  settleWork(projectId: string, estimated: number, cpuMs: number): void {
+    this.chargeWork(projectId, workOfCpu(cpuMs) - estimated);
   }
 
   #share(projectId: string, now: number): ProjectShare {

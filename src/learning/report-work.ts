@@ -6,7 +6,7 @@ import type { ReportCost } from './learning.js';
  * Characters of request text the learning step tokenizes per millisecond when every word is new to
  * it, the costly case (words it has seen go many times faster); figures in docs/performance.md.
  */
-const NEW_WORD_CHARS_PER_CPU_MS = 2_000;
+const NEW_WORD_CHARS_PER_CPU_MS = 1_000;
 
 /**
  * The work a report costs, in the fair share's units (fair-share.ts): the characters of its events'

@@ -9,6 +9,11 @@ export interface SearchOutcome {
   /** The search as prepared (sizes for the audit line). */
   search: PreparedSearch;
   byReference: boolean;
+  /**
+   * Work units the search cost: its ranking's CPU time and its `filter.tools` rules' (WORK_PER_CPU_MS),
+   * what its project's work budget is charged when there is one (RATE_LIMIT_WORK_PER_MINUTE).
+   */
+  work: number;
   /** What the rerank stage cost and saw, when it ran. */
   rerank?: RerankStats;
 }
@@ -39,6 +44,7 @@ export function auditLine(outcome: SearchOutcome, trace: RequestTrace, durationM
     semantic: meta.semantic,
     ...(meta.learning ? { learning: meta.learning } : {}),
     results: response.results.length,
+    work: outcome.work,
     ...(rerank
       ? {
           llm: {

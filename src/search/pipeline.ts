@@ -20,7 +20,7 @@ import type { ToolSetStore } from '../tool-sets/tool-set-store.js';
 import { NO_TRACE, type RequestTrace } from '../tracing/request-trace.js';
 import { recordSearch, type SearchOutcome } from './audit.js';
 import { startDeadline, type Deadline } from '../waits/deadline.js';
-import type { FairShare } from '../fairness/fair-share.js';
+import { workOfCpu, type FairShare } from '../fairness/fair-share.js';
 import { rankLexically } from '../lexical/stage.js';
 import { prepareRequest } from './prepare.js';
 import type { ProjectRankCaches } from '../lexical/rank-caches.js';
@@ -96,6 +96,7 @@ async function searchWithin(
     requestId: request.requestId,
     log: request.log,
     rankCache,
+    othersWorking: () => services.fairShare.workingOtherThan(projectId),
     onWaiting: request.onWaiting,
     deadline,
     maxDescriptionChars: services.search.maxDescriptionChars,
@@ -106,6 +107,9 @@ async function searchWithin(
     toolSetRef: prepared,
   });
   services.rankCaches.measure(projectId, rankCache);
+  // The work charged at validation was an estimate; ranking's CPU time is what it cost.
+  if (services.fairShare.enabled)
+    services.fairShare.settleWork(projectId, prepared.estimatedWork, outcome.lexicalCpuMs);
   services.learning?.rememberSearch(
     projectId,
     request.requestId,
@@ -114,7 +118,9 @@ async function searchWithin(
     prepared.toolSet,
   );
   recordSearch(services.metrics, search.tools.length, outcome.response.meta, outcome.rerank);
-  return { ...outcome, search, byReference: prepared.byReference };
+  const { response, rerank } = outcome;
+  const work = prepared.filterWork + workOfCpu(outcome.lexicalCpuMs);
+  return { response, ...(rerank ? { rerank } : {}), search, byReference: prepared.byReference, work };
 }
 
 /** Everything the ranking stages need besides the prepared search. */
@@ -124,6 +130,8 @@ export interface SearchContext {
   log: FastifyBaseLogger;
   /** This project's rank cache (never shared across projects). */
   rankCache: RankCache;
+  /** How many searches other projects have being worked on: a long ranking lets them finish first (lexical/stage.ts). */
+  othersWorking?: (() => number) | undefined;
   deadline: Deadline;
   /** Called once the search's CPU work is done and it starts waiting on a model or embeddings endpoint. */
   onWaiting?: (() => void) | undefined;
@@ -154,7 +162,7 @@ export interface SearchContext {
 export async function searchCatalog(
   request: PreparedSearch,
   ctx: SearchContext,
-): Promise<{ response: SearchResponse; rerank?: RerankStats }> {
+): Promise<{ response: SearchResponse; rerank?: RerankStats; lexicalCpuMs: number }> {
   const trace = ctx.trace ?? NO_TRACE;
   const wholeListId = startRequestVector(request, ctx);
   const lexical = await trace.stage('search.lexical', () => rankByWords(request, ctx), lexicalSpan(request));
@@ -180,7 +188,8 @@ export async function searchCatalog(
       }
     : { ranker: 'bm25', ...stages, requestId: ctx.requestId };
   const response = respond(rerank?.ranked ?? candidates, request, meta, await answerableToolSet(ctx.toolSetRef ?? {}));
-  return rerank?.stats ? { response, rerank: rerank.stats } : { response };
+  const lexicalCpuMs = lexical.cpuMs;
+  return rerank?.stats ? { response, rerank: rerank.stats, lexicalCpuMs } : { response, lexicalCpuMs };
 }
 
 /**
@@ -208,6 +217,7 @@ function rankByWords(request: PreparedSearch, ctx: SearchContext): ReturnType<ty
       reranker || vectors || learningStep || needsWholeRanking(request) ? Number.POSITIVE_INFINITY : request.maxResults,
     cache: ctx.rankCache,
     maxDescriptionChars: ctx.maxDescriptionChars,
+    ...(ctx.othersWorking ? { turns: { projectId: ctx.projectId, othersWorking: ctx.othersWorking } } : {}),
     // The rerank stage's prompt holds the best tools of every step of a multi-step task.
     bySubQuery: reranker !== undefined && request.query.length > 1,
   });

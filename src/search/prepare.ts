@@ -26,7 +26,7 @@ import {
 } from '../tool-sets/request-tools.js';
 import type { ToolSetStore } from '../tool-sets/tool-set-store.js';
 import type { Deadline } from '../waits/deadline.js';
-import type { FairShare } from '../fairness/fair-share.js';
+import { workOfCpu, type FairShare } from '../fairness/fair-share.js';
 import type { FilterRulePool } from '../fairness/filter-rule-pool.js';
 
 interface RequestLimits {
@@ -58,6 +58,10 @@ export async function readRequestList(
 /** A search ready for ranking, with its list's id for `meta.toolSet` (see RequestToolList). */
 interface PreparedRequest extends Omit<RequestToolList, 'list'> {
   search: PreparedSearch;
+  /** The work charged for its ranking before it ran (tools × sub-queries), settled once it has run. */
+  estimatedWork: number;
+  /** The work its `filter.tools` rules cost (their CPU time; 0 without rules). */
+  filterWork: number;
 }
 
 export async function prepareRequest(
@@ -72,15 +76,20 @@ export async function prepareRequest(
   const filtered =
     rules.length > 0 ? await filterRules.run(projectId, rules, sent.list.tools, deadline?.signal) : undefined;
   // Every run is charged, refused or not: the CPU was spent either way.
-  if (filtered !== undefined && fairShare.enabled) fairShare.chargeCpu(projectId, filtered.ms);
+  const filterWork = filtered === undefined ? 0 : workOfCpu(filtered.ms);
+  if (fairShare.enabled) fairShare.chargeWork(projectId, filterWork);
   const prepared = prepareSearch(envelope, sent.list, filtered ? { toolNames: filtered.run } : {});
   if (!prepared.ok) throw invalidRequest(prepared.problems);
   // A list sent in full is kept for references only once the request is known to be valid.
   const { toolSet, kept, byReference } = sent.byReference ? sent : registeredList(sent.list, projectId, toolSets);
   const { search } = prepared;
-  if (fairShare.enabled) fairShare.chargeWork(projectId, search.tools.length * search.query.length);
+  // Charged now, so that the project's next search is admitted on it; settled by ranking's CPU time.
+  const estimatedWork = search.tools.length * search.query.length;
+  if (fairShare.enabled) fairShare.chargeWork(projectId, estimatedWork);
   return {
     search,
+    estimatedWork,
+    filterWork,
     byReference,
     ...(toolSet === undefined ? {} : { toolSet }),
     ...(kept === undefined ? {} : { kept }),

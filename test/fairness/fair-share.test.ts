@@ -100,9 +100,37 @@ describe('security: one project cannot take more than its share', () => {
       expect((await search(server.url, 'heavy', heavy)).status).toBe(200); // admitted while the bucket is positive
       const refused = await search(server.url, 'heavy', { query: ['one'], tools: sampleTools.slice(0, 1) });
       expect(refused.status).toBe(429);
-      expect(refused.json.detail).toMatch(/tools × sub-queries/);
+      expect(refused.json.detail).toMatch(/share of search work/);
       expect(Number(refused.retryAfter)).toBeGreaterThanOrEqual(6); // 60 of debt at 10 per second
       expect((await search(server.url, 'light')).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("charges ranking's CPU time: a loop of large Japanese requests is refused, English of the same size is not", async () => {
+    // The default budget: 600,000 a minute, a bucket of 100,000 units (~310 ms of ranking's CPU). Six
+    // searches of 16 sub-queries of ~2,000 characters over one tool, back to back: 96 units each by
+    // count, ~19 ms of CPU each in English (~6,000 units) and ~210 ms in random Japanese (~67,000).
+    const server = await startApp(limits({ workPerMinute: 600_000 }));
+    const tools = sampleTools.slice(0, 1);
+    const sentence = 'create a calendar event for the weekly team meeting and invite everyone on the list ';
+    const english = { query: Array.from({ length: 16 }, () => sentence.repeat(24).slice(0, 2_000)), tools };
+    const randomText = (length: number, from: number, to: number) =>
+      Array.from({ length }, () => String.fromCodePoint(from + Math.floor(Math.random() * (to - from)))).join('');
+    const japanese = () => ({
+      query: Array.from({ length: 16 }, () => randomText(1_000, 0x3041, 0x3097) + randomText(1_000, 0x4e00, 0x9fa0)),
+      tools,
+    });
+    try {
+      const statuses = { english: [] as number[], japanese: [] as number[] };
+      for (let at = 0; at < 6; at += 1) {
+        statuses.english.push((await search(server.url, 'english', english)).status);
+        statuses.japanese.push((await search(server.url, 'japanese', japanese())).status);
+      }
+      expect(statuses.english).toEqual([200, 200, 200, 200, 200, 200]);
+      expect(statuses.japanese.slice(0, 1)).toEqual([200]); // admitted while its bucket was positive
+      expect(statuses.japanese).toContain(429);
     } finally {
       await server.close();
     }
@@ -214,7 +242,7 @@ describe('FairShare buckets', () => {
       { now: () => 0 },
     );
     (await share.admit('p', 0, 1_000)).finish();
-    share.chargeCpu('p', 10_000 / WORK_PER_CPU_MS + 1); // the whole bucket and a little more
+    share.settleWork('p', 0, 10_000 / WORK_PER_CPU_MS + 1); // the whole bucket and a little more
     await expect(share.admit('p', 0, 1_000)).rejects.toMatchObject({ code: 'RATE_LIMITED' });
   });
 });

@@ -200,7 +200,7 @@ describe('feedback is rate-limited like searches, in its own budget', () => {
 describe("POST /v1/catalog/feedback: learning's work is charged like a search's", () => {
   it("refuses a project's reports once their words used its work budget; another project's still count", async () => {
     // 6,000 units a minute: a quiet project may burst 1,000. Ten sub-queries of 2,000 characters of
-    // words (20,000 characters, all new to learning) are charged ~3,200 units.
+    // words (20,000 characters, all new to learning) are charged ~6,400 units.
     const app = await startApp(testConfig({ fairShare: { ...testConfig().fairShare, workPerMinute: 6_000 } }));
     try {
       const words = (from: number) => Array.from({ length: 300 }, (_, i) => madeUpWord(from + i)).join(' ');

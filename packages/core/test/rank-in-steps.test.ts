@@ -61,6 +61,39 @@ describe('rankToolsInSteps', () => {
   });
 });
 
+describe('rankToolsInSteps with stepTools', () => {
+  it('pauses while a new list is analysed, ranks exactly as rankTools, and pauses no more once it is cached', () => {
+    const cache = createRankCache();
+    const cold = drive(rankToolsInSteps({ query, tools }, { limit: 20, cache, stepTools: 32 }));
+    // 200 tools in chunks of 32: six pauses before the last chunk, which buildCorpus analyses.
+    expect(cold.pauses).toBe(6 + query.length);
+    expect(cache.analysed).toBe(tools.length);
+    expect(plain(cold.ranked)).toEqual(plain(rankTools({ query, tools }, { limit: 20 })));
+    const warm = drive(rankToolsInSteps({ query, tools: [...tools] }, { limit: 20, cache, stepTools: 32 }));
+    expect(warm.pauses).toBe(query.length);
+    expect(cache.analysed).toBe(tools.length);
+    expect(plain(warm.ranked)).toEqual(plain(cold.ranked));
+  });
+
+  it('ranks correctly when its project fills and renews the vocabulary while it analyses', () => {
+    const cache = createRankCache();
+    const epoch = cache.vocabulary.epoch;
+    let other = 0;
+    const { ranked } = drive(rankToolsInSteps({ query, tools }, { limit: 20, cache, stepTools: 32 }), () => {
+      other += 1;
+      const list = Array.from({ length: 200 }, (_, t) => ({
+        toolKey: `o:${t}`,
+        toolName: 'other',
+        serverName: 'O',
+        description: Array.from({ length: 200 }, (_, w) => letters(other * 1e6 + t * 1e3 + w)).join(' '),
+      }));
+      rankTools({ query: ['anything'], tools: list }, { cache });
+    });
+    expect(cache.vocabulary.epoch).toBeGreaterThan(epoch);
+    expect(plain(ranked)).toEqual(plain(rankTools({ query, tools }, { limit: 20 })));
+  });
+});
+
 describe('rankToolsBySubQuery', () => {
   // The LLM stage's prompt takes each step's best tools from these orders instead of ranking each
   // sub-query again: they must be the orders rankTools gives each sub-query alone.

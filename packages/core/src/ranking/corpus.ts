@@ -70,13 +70,39 @@ export function buildCorpus(
   tools: readonly ToolInfo[],
   cache: CorpusCache | undefined,
   maxDescriptionChars?: number,
+  renew = true,
 ): Corpus {
   useVocabulary(cache?.vocabulary);
   // Once per list: the term ids of all its analyses must come from one vocabulary.
-  vocabulary.resetIfFull();
+  if (renew) vocabulary.resetIfFull();
   if (cache !== undefined) return cache.corpusOf(cache.analysesOf(tools, maxDescriptionChars, vocabulary.epoch));
   const reader = new ToolReader();
   return corpusOf(analyzeContents(tools.map((tool) => reader.content(tool, maxDescriptionChars))));
+}
+
+/**
+ * Analyses a list into `cache` a `chunk` of tools at a time, pausing after each, ahead of buildCorpus
+ * (called after it with `renew` false, it finds them analysed). Stops after a chunk that added no
+ * analysis: a list seen before costs one chunk's lookups, not a second pass. The vocabulary is renewed
+ * (if full) once, before the list, as buildCorpus does, and set again after every pause (other rankings
+ * use theirs meanwhile); if another search of the project renews it meanwhile, buildCorpus analyses
+ * again what is stale.
+ */
+export function* analyseInSteps(
+  tools: readonly ToolInfo[],
+  cache: CorpusCache & { readonly analysed: number },
+  chunk: number,
+  maxDescriptionChars?: number,
+): Generator<void, void, void> {
+  useVocabulary(cache.vocabulary);
+  vocabulary.resetIfFull();
+  for (let at = 0; at + chunk < tools.length; at += chunk) {
+    useVocabulary(cache.vocabulary);
+    const before = cache.analysed;
+    cache.analysesOf(tools.slice(at, at + chunk), maxDescriptionChars, vocabulary.epoch);
+    if (cache.analysed === before) return;
+    yield;
+  }
 }
 
 /** Prepares analyses made under the current vocabulary epoch for scoring (see buildCorpus). */

@@ -1,5 +1,5 @@
 import { capRelevanceDownTheList } from './calibrate.js';
-import { buildCorpus } from './corpus.js';
+import { analyseInSteps, buildCorpus } from './corpus.js';
 import { explainMatch } from './explain.js';
 import { fuseSubQueries } from './fuse.js';
 import { favourNamedPlatforms } from './named-platform.js';
@@ -79,7 +79,10 @@ function* rankInSteps(
     .filter((q) => typeof q === 'string' && q.trim() !== '')
     .map((q) => codePointPrefix(q, RANKED_QUERY_CHARS));
   if (tools.length === 0 || queries.length === 0) return { ranked: [], bySubQuery: [] };
-  const corpus = buildCorpus(tools, options.cache, options.maxDescriptionChars);
+  // The vocabulary is renewed once per list: by analyseInSteps when it ran, else by buildCorpus.
+  const inSteps = options.cache !== undefined && options.stepTools !== undefined;
+  if (inSteps) yield* analyseInSteps(tools, options.cache!, options.stepTools!, options.maxDescriptionChars);
+  const corpus = buildCorpus(tools, options.cache, options.maxDescriptionChars, !inSteps);
   const results: SubQueryResult[] = [];
   for (const query of queries) {
     yield;
