@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
+  createRankCache,
   loadLanguages,
   rankTools,
   RULE_FAMILIES,
@@ -211,6 +212,25 @@ describe('typos: a word one slip from a word of the list reads as it', () => {
     expect(rank('paris', undefined, tools)).toEqual([]);
     // A word the list has is never read as another.
     expect(rank('list events', undefined, sample.tools)[0]!.explanation).not.toContain('(list)');
+  });
+
+  it('a list remembers its guesses: the same answers with the memo as without, and its bytes counted', () => {
+    const cache = createRankCache();
+    const requests = ['calender for next week', 'send an emial to bob', 'calender and emial', 'reposotory of acme'];
+    // The memo's bytes are counted in the cache once a guess was made; no guess, no memo.
+    rankTools({ query: ['list events'], tools: sample.tools }, { cache });
+    const before = cache.bytes;
+    for (const round of [1, 2])
+      for (const request of requests) {
+        const warm = rankTools({ query: [request], tools: sample.tools }, { cache });
+        const fresh = rankTools({ query: [request], tools: sample.tools });
+        expect(warm, `${request} (round ${round})`).toEqual(fresh);
+      }
+    expect(cache.bytes).toBeGreaterThan(before);
+    // A request's own word is never its guess, whatever the memo holds: "calendar" itself is searched.
+    expect(rankTools({ query: ['calendar calender'], tools: sample.tools }, { cache })[0]!.explanation).not.toContain(
+      '(calender)',
+    );
   });
 
   it('one edit is an insertion, a deletion, a substitution or a swap of neighbours', () => {

@@ -23,27 +23,48 @@ interface TypoInput {
 }
 
 /**
+ * A list's words one edit from a written word, remembered per list (ranking/score-query.ts keeps one per
+ * prepared list): a router sends the same list with new requests, and an unknown word would otherwise
+ * scan all of the list's terms again on every search (docs/performance.md, "Typo guesses").
+ */
+export interface TypoMemo {
+  get(key: string): readonly string[] | undefined;
+  set(key: string, candidates: readonly string[]): void;
+}
+
+// The first candidates a memo keeps for a word, before the request's own terms are taken out of them.
+const REMEMBERED_CANDIDATES = 8;
+
+/**
  * Readings for the request's words that no tool of the list has and that are one edit (an insertion,
  * a deletion, a substitution or two letters swapped) from a word the list has: "calender" reads as
  * calendar, "screensot" as screenshot. `listTerms` gives the list's distinct terms. Undefined when no
  * word needs or finds a guess.
  */
-export function typoReadings(input: TypoInput, listTerms: () => Iterable<string>): QueryReadings | undefined {
+export function typoReadings(
+  input: TypoInput,
+  listTerms: () => Iterable<string>,
+  memo?: TypoMemo,
+): QueryReadings | undefined {
   const { terms, surface, docFreq, searched } = input;
   const guesses: { term: number; candidates: string[] }[] = [];
   let vocabulary: string[] | undefined;
+  const list = () => (vocabulary ??= [...listTerms()]);
   for (let t = 0; t < terms.length; t += 1) {
     if (docFreq[t]! > 0) continue;
     const stem = terms[t]!;
     const written = (surface.get(stem) ?? stem).toLowerCase();
     if (written.length < MIN_TYPO_LENGTH || stem.length < MIN_TYPO_LENGTH || !LETTERS.test(written)) continue;
-    vocabulary ??= [...listTerms()];
-    const candidates: string[] = [];
-    for (const listTerm of vocabulary) {
-      if (listTerm.length < MIN_TYPO_LENGTH || searched.has(listTerm)) continue;
-      if (withinOneEdit(stem, listTerm) || withinOneEdit(written, listTerm)) candidates.push(listTerm);
-      if (candidates.length === MAX_GUESSES) break;
+    const key = `${stem} ${written}`;
+    let near = memo?.get(key);
+    if (near === undefined) {
+      near = nearTerms(stem, written, list(), new Set(), REMEMBERED_CANDIDATES);
+      memo?.set(key, near);
     }
+    let candidates = near.filter((term) => !searched.has(term)).slice(0, MAX_GUESSES);
+    // The memo holds the first few: when the request's terms took out too many of them, scan again.
+    if (candidates.length < MAX_GUESSES && near.length === REMEMBERED_CANDIDATES)
+      candidates = nearTerms(stem, written, list(), searched, MAX_GUESSES);
     if (candidates.length > 0) guesses.push({ term: t, candidates });
   }
   if (guesses.length === 0) return undefined;
@@ -72,6 +93,23 @@ export function typoReadings(input: TypoInput, listTerms: () => Iterable<string>
   }
   readings.termReading = Int32Array.from(termReading);
   return readings;
+}
+
+/** The first `max` of the list's terms one edit from the word (as stemmed or as written), in list order. */
+function nearTerms(
+  stem: string,
+  written: string,
+  listTerms: readonly string[],
+  searched: ReadonlySet<string>,
+  max: number,
+): string[] {
+  const candidates: string[] = [];
+  for (const listTerm of listTerms) {
+    if (listTerm.length < MIN_TYPO_LENGTH || searched.has(listTerm)) continue;
+    if (withinOneEdit(stem, listTerm) || withinOneEdit(written, listTerm)) candidates.push(listTerm);
+    if (candidates.length === max) break;
+  }
+  return candidates;
 }
 
 // A request scored word by word before (no readings) keeps the translation's rule nowhere: every

@@ -1,6 +1,7 @@
 import type { ToolInfo } from '../schemas.js';
 import { corpusOf, type Corpus } from './corpus.js';
 import { postingsBytes } from './term-matches.js';
+import { typoMemoBytes } from './typo-memo.js';
 import { analyzeContents, type ToolAnalysis } from './tool-analysis.js';
 import { recordKey, ToolReader, type ToolRecord } from './tool-reader.js';
 import type { RankCache } from './types.js';
@@ -183,10 +184,11 @@ function entryBytes({ record, analysis }: CacheEntry): number {
   return bytes + 160 + 4 * (analysis.tokenCount + 8);
 }
 
-/** Bytes of a prepared list: its typed arrays, the names list and its postings (term-matches.ts). */
+/** Bytes of a prepared list: its typed arrays, the names list, its postings and its typo guesses. */
 function corpusBytes(corpus: Corpus): number {
   return (
     postingsBytes(corpus) +
+    typoMemoBytes(corpus) +
     corpus.tokens.byteLength +
     corpus.toolStarts.byteLength +
     corpus.fieldLengths.byteLength +

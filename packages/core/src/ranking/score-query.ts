@@ -7,6 +7,7 @@ import type { ToolInfo } from '../schemas.js';
 import type { RuleFamily } from '../everyday/rule-families.js';
 import { findTermMatches, listTermIds } from './term-matches.js';
 import { typoReadings } from '../everyday/typos.js';
+import { typoMemoOf } from './typo-memo.js';
 import type { QueryReadings } from '../languages/query-readings.js';
 import { vocabulary } from '../text/vocabulary.js';
 import { idf, termScore } from './bm25f.js';
@@ -210,7 +211,7 @@ function guessTypos(
     docFreq,
     searched: new Set(searched),
   };
-  return typoReadings(input, () => listTerms(corpus));
+  return typoReadings(input, () => listTerms(corpus), typoMemoOf(corpus));
 }
 
 /** The list's distinct terms. */
