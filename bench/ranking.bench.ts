@@ -16,7 +16,7 @@
 // list is new to the process (see coldWordCases).
 import { createRankCache, rankTools, type ToolInfo } from '../packages/core/src/index.js';
 import { rankOkapiBm25 } from '../eval/okapi-bm25.js';
-import { vocabulary } from '../packages/core/src/text/vocabulary.js';
+import { processVocabulary } from '../packages/core/src/text/vocabulary.js';
 import { tokenize } from '../packages/core/src/text/tokenize.js';
 import { madeUpWord } from '../test/fixtures/words.js';
 import { loadCatalog } from '../eval/datasets.js';
@@ -133,7 +133,7 @@ function coldWordCases(tools: ToolInfo[]): Case[] {
   const filler = Array.from({ length: 61_000 }, (_, i) => madeUpWord(i)).join(' ');
   const forgetWords = (): void => {
     tokenize(filler);
-    vocabulary.resetIfFull();
+    processVocabulary.resetIfFull();
   };
   return [
     {

@@ -1,14 +1,11 @@
+// Builds the `Config` from the environment: each variable's default and bounds come from the table
+// (variables.ts, read through EnvReader); the rules between variables are the code below.
 import { HMAC_ALGORITHMS, parseAuth } from './auth.js';
 import { readEndpoint } from './endpoint.js';
 import { EnvReader, type Env } from './env-reader.js';
 import { isHttpUrl } from './http-url.js';
 import { placeholderProblems } from './placeholder.js';
 import type { AuthConfig, Config, EmbeddingsConfig, LlmConfig, RedisConfig, TracingConfig } from './types.js';
-
-/**
- * Builds the `Config` from the environment: each variable's default and bounds come from the table
- * (variables.ts, read through EnvReader); the rules between variables are the code below.
- */
 
 export class ConfigError extends Error {
   constructor(readonly problems: readonly string[]) {

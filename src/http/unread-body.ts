@@ -1,16 +1,14 @@
+// A request answered before its body was read (refused by the rate limit or the admission, 415 for its
+// content type) must not leave its keep-alive connection waiting. The admission hook pipes the body into
+// a metered stream that nobody reads once the request is refused, so Node does not discard the rest of
+// the body itself: the next request on the connection then waited for REQUEST_TIMEOUT_MS and got 408.
+//
+// When the answer goes out with the body not yet received: a body declared at most DISCARD_MAX_BYTES
+// (and within the route's body limit, so within the bytes the admission already charged) is read and
+// discarded, so the connection serves the next request at once; any other (larger, or of unknown
+// length) is not read, and the answer closes the connection.
 import type { FastifyInstance } from 'fastify';
 
-/**
- * A request answered before its body was read (refused by the rate limit or the admission, 415 for its
- * content type) must not leave its keep-alive connection waiting. The admission hook pipes the body into
- * a metered stream that nobody reads once the request is refused, so Node does not discard the rest of
- * the body itself: the next request on the connection then waited for REQUEST_TIMEOUT_MS and got 408.
- *
- * When the answer goes out with the body not yet received: a body declared at most DISCARD_MAX_BYTES
- * (and within the route's body limit, so within the bytes the admission already charged) is read and
- * discarded, so the connection serves the next request at once; any other (larger, or of unknown
- * length) is not read, and the answer closes the connection.
- */
 /**
  * Reading a refused body costs the service what receiving it does, and a tenant sending big refused
  * bodies fast took that from the others (docs/operations.md, "HTTP edges"); closing leaves it to the

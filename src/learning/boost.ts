@@ -1,4 +1,4 @@
-/** What a learned boost is, for both a project's own learning (own/) and shared learning (shared/). */
+// What a learned boost is, for both a project's own learning (own/) and shared learning (shared/).
 
 /** Why a tool was raised: its boost and how many similar requests it served (for the explanation). */
 export interface LearnedBoost {

@@ -1,4 +1,5 @@
 // Where the service's log lines go: stdout, written asynchronously, and never a reason to stay alive.
+import { boundedWait } from '@catalog-search/core';
 import sonicBoom from 'sonic-boom';
 
 // A CommonJS module whose types declare an ES default export: the class is a property of it.
@@ -33,16 +34,13 @@ export function stdoutLogDestination(fd = 1): LogDestination {
     close(timeoutMs) {
       if (!open) return Promise.resolve();
       open = false;
-      return new Promise((resolve) => {
-        const timer = setTimeout(resolve, timeoutMs);
-        const done = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-        sonic.once('close', done);
-        sonic.once('error', done);
-        sonic.end();
+      const closed = new Promise<void>((resolve) => {
+        sonic.once('close', resolve);
+        sonic.once('error', () => resolve());
       });
+      sonic.end();
+      // Core's one bounded wait: a reader that never drains the pipe must not hold the shutdown.
+      return boundedWait(closed, { ms: timeoutMs }).then(() => undefined);
     },
   };
 }

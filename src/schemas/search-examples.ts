@@ -1,3 +1,6 @@
+// The documented example: a router with GitHub, Slack, filesystem and Google Calendar MCP servers
+// connected, asked for a two-step task. The response shows the shape, not a promise about exact
+// scores (the test suite checks that it validates against the response schema).
 import type {
   GroupedSearchRequest,
   ReferenceSearchRequest,
@@ -6,11 +9,6 @@ import type {
 } from '@catalog-search/core';
 import { EXAMPLE_REQUEST_ID } from './responses.js';
 
-/**
- * The documented example: a router with GitHub, Slack, filesystem and Google Calendar MCP servers
- * connected, asked for a two-step task. The response shows the shape, not a promise about exact
- * scores (the test suite checks that it validates against the response schema).
- */
 /** core's toolSetId of EXAMPLE_SEARCH_REQUEST.tools (a test checks that it still is). */
 export const EXAMPLE_TOOL_SET = 'Sjzj0o5rfDapWeV9wVYeX4PQzocfoVcD6tvKijCi5a0';
 

@@ -1,3 +1,4 @@
+// What an answered search leaves behind: its metrics and its audit line.
 import type { PreparedSearch, SearchResponse } from '@catalog-search/core';
 import type { Metrics } from '../metrics/metrics.js';
 import type { RequestTrace } from '../tracing/request-trace.js';
@@ -17,10 +18,6 @@ export interface SearchOutcome {
   /** What the rerank stage cost and saw, when it ran. */
   rerank?: RerankStats;
 }
-
-/**
- * What an answered search leaves behind: its metrics and its audit line.
- */
 
 /**
  * The search's audit line (one per search, logged by the route): sizes, how each stage ran and what

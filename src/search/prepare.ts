@@ -78,7 +78,7 @@ export async function prepareRequest(
   // Every run is charged, refused or not: the CPU was spent either way.
   const filterWork = filtered === undefined ? 0 : workOfCpu(filtered.ms);
   if (fairShare.enabled) fairShare.chargeWork(projectId, filterWork);
-  const prepared = prepareSearch(envelope, sent.list, filtered ? { toolNames: filtered.run } : {});
+  const prepared = prepareSearch(envelope, sent.list, filtered ? { toolNameRun: filtered.run } : {});
   if (!prepared.ok) throw invalidRequest(prepared.problems);
   // A list sent in full is kept for references only once the request is known to be valid.
   const { toolSet, kept, byReference } = sent.byReference ? sent : registeredList(sent.list, projectId, toolSets);

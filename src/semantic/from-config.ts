@@ -52,11 +52,12 @@ export function vectorProviderFromConfig(
   return {
     provider,
     // Not awaited by the start: the model loads in its worker threads for seconds on a quiet host and
-    // for much longer on a busy one (issue 47: 16 s at load 7), and inside Fastify's onReady a load past its 10 s
-    // ended the start with FST_ERR_HOOK_TIMEOUT, naming neither the encoder nor a setting. Meanwhile
-    // searches rank by words and say so: a list's tools are queued for embedding and `meta.semantic`
-    // is "pending" (vector-provider.ts), as for any list not embedded yet. /readyz answers 503 until it is
-    // loaded (`loading`), so that a load balancer sends traffic to replicas that rank as well as the others.
+    // for much longer on a busy one (docs/self-hosting.md#image-size-and-cold-start), and inside
+    // Fastify's onReady a load past its 10 s ended the start with FST_ERR_HOOK_TIMEOUT, naming neither
+    // the encoder nor a setting. Meanwhile searches rank by words and say so: a list's tools are queued
+    // for embedding and `meta.semantic` is "pending" (vector-provider.ts), as for any list not embedded
+    // yet. /readyz answers 503 until it is loaded (`loading`), so that a load balancer sends traffic to
+    // replicas that rank as well as the others.
     ready: async () => {
       log.info(
         { source: 'embedded', model: embedder.model },

@@ -1,17 +1,14 @@
+// Consecutive-failure circuit breaker. Closed: every search calls the cloud. After
+// `failureThreshold` failures in a row it opens: searches rank locally at once for `cooldownMs`
+// (or longer when the server sent `Retry-After`). Then it is half-open: exactly one search probes
+// the cloud while the others keep ranking locally; a success closes it, a failure opens it again.
+//
+// While open, the cloud is also probed in the background, at most every `probeIntervalMs`: the
+// search that triggers the probe is answered locally at once (no search waits on it), and the
+// probe's success closes the circuit. A router is thus back on the cloud within about
+// `probeIntervalMs` of the service's return, not the whole cool-down (measured against the real
+// service: test/client/client-recovery.test.ts). A Retry-After is honoured: no probe before it ends.
 import { CatalogSearchError } from './errors.js';
-
-/**
- * Consecutive-failure circuit breaker. Closed: every search calls the cloud. After
- * `failureThreshold` failures in a row it opens: searches rank locally at once for `cooldownMs`
- * (or longer when the server sent `Retry-After`). Then it is half-open: exactly one search probes
- * the cloud while the others keep ranking locally; a success closes it, a failure opens it again.
- *
- * While open, the cloud is also probed in the background, at most every `probeIntervalMs`: the
- * search that triggers the probe is answered locally at once (no search waits on it), and the
- * probe's success closes the circuit. A router is thus back on the cloud within about
- * `probeIntervalMs` of the service's return, not the whole cool-down (measured against the real
- * service: test/client/client-recovery.test.ts). A Retry-After is honoured: no probe before it ends.
- */
 
 export interface CircuitBreakerOptions {
   /** Consecutive failures that open the circuit. Default 3. */

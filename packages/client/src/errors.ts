@@ -1,24 +1,22 @@
-/**
- * The client's error hierarchy (after openai-node's): one base class, an API error per HTTP status
- * family, and separate classes for the failures that never got an HTTP answer. With
- * `fallback: true` (the default) these reach the router through `onFallback`; with
- * `fallback: false` `search()` rejects with them.
- *
- *   CatalogSearchError
- *   ├── APIError (status, headers, problem, requestId)
- *   │   ├── BadRequestError (400)            ├── UnprocessableEntityError (422)
- *   │   ├── AuthenticationError (401)        ├── RateLimitError (429, retryAfterMs)
- *   │   ├── PermissionDeniedError (403)      └── InternalServerError (5xx, retryAfterMs)
- *   │   ├── NotFoundError (404)
- *   │   └── PayloadTooLargeError (413)
- *   ├── APIConnectionError (refused, reset, DNS…)
- *   │   └── APIConnectionTimeoutError (timeoutMs elapsed)
- *   ├── APIUserAbortError (the caller's signal fired; never a fallback)
- *   ├── InvalidResponseError (unreadable or schema-invalid 2xx body)
- *   ├── InvalidRequestError (the request failed local validation; never sent, never a fallback)
- *   ├── CredentialsError (getToken() threw or returned nothing)
- *   └── CircuitOpenError (the breaker is open; the cloud was not called)
- */
+// The client's error hierarchy (after openai-node's): one base class, an API error per HTTP status
+// family, and separate classes for the failures that never got an HTTP answer. With
+// `fallback: true` (the default) these reach the router through `onFallback`; with
+// `fallback: false` `search()` rejects with them.
+//
+//   CatalogSearchError
+//   ├── APIError (status, headers, problem, requestId)
+//   │   ├── BadRequestError (400)            ├── UnprocessableEntityError (422)
+//   │   ├── AuthenticationError (401)        ├── RateLimitError (429, retryAfterMs)
+//   │   ├── PermissionDeniedError (403)      └── InternalServerError (5xx, retryAfterMs)
+//   │   ├── NotFoundError (404)
+//   │   └── PayloadTooLargeError (413)
+//   ├── APIConnectionError (refused, reset, DNS…)
+//   │   └── APIConnectionTimeoutError (timeoutMs elapsed)
+//   ├── APIUserAbortError (the caller's signal fired; never a fallback)
+//   ├── InvalidResponseError (unreadable or schema-invalid 2xx body)
+//   ├── InvalidRequestError (the request failed local validation; never sent, never a fallback)
+//   ├── CredentialsError (getToken() threw or returned nothing)
+//   └── CircuitOpenError (the breaker is open; the cloud was not called)
 
 /** RFC 9457 problem details as the service sends them (all fields optional: proxies send other bodies). */
 export interface ProblemDetails {

@@ -1,4 +1,4 @@
-import { boundedWait, MAX_FEEDBACK_EVENTS, type FeedbackEvent } from '@catalog-search/core';
+import { abortAfter, boundedWait, MAX_FEEDBACK_EVENTS, type FeedbackEvent } from '@catalog-search/core';
 import type { FetchLike } from './cloud-call.js';
 
 /** One tool use to report: the search's `meta.requestId` (or its `query`), the tool, and how it went. */
@@ -159,8 +159,8 @@ export class OutcomeReporter {
 
   /** Sends one batch; false when it was put back for a later retry (stop sending for now). */
   async #send(batch: Array<{ report: OutcomeReport; attempts: number }>): Promise<boolean> {
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    // Core's timer signal, as every bounded call of the client's: it fires whatever the collector does.
+    const deadline = abortAfter(this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     let retryAfterMs: number | undefined;
     let failure: string;
     try {
@@ -172,7 +172,7 @@ export class OutcomeReporter {
         method: 'POST',
         headers,
         body: JSON.stringify({ events: batch.map((entry) => entry.report) }),
-        signal: controller.signal,
+        signal: deadline.signal,
       });
       await response.body?.cancel().catch(() => undefined);
       if (response.ok) return true;
@@ -186,7 +186,7 @@ export class OutcomeReporter {
     } catch (error) {
       failure = error instanceof Error ? error.message : 'request failed';
     } finally {
-      clearTimeout(timer);
+      deadline.dispose();
     }
     const retry = batch.filter((entry) => ++entry.attempts < MAX_ATTEMPTS);
     if (retry.length < batch.length) this.#drop(batch.length - retry.length, failure);

@@ -2,9 +2,8 @@
  * The most of an answer's body the client reads. The service's answer is at most `maxResults` (≤ 100)
  * of the tools the router sent, as it sent them, plus an explanation each and up to 20 skipped tools:
  * for real MCP tools well under 1 MB. 16 MiB leaves room for routers with very long descriptions, and
- * bounds what a broken proxy or a hostile server can make the client buffer within its budget:
- * Node's fetch read 512 MiB from a loopback server in 1.7 s (2-core machine, load average 5), so
- * over 1 GB within the default 5 s.
+ * bounds what a broken proxy or a hostile server can make the client buffer within its budget: Node's
+ * fetch reads over 1 GB within the default 5 s (docs/performance.md#the-clients-response-body-bound).
  */
 export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 

@@ -1,3 +1,7 @@
+// The router's `tool_discovery` meta-tool (seed 000): its MCP definition, and the handler that turns
+// a `tools/call` of it into a search and the search into an MCP `CallToolResult`. The router lists
+// this tool (and its `tool_execute`) instead of every tool of every server, and calls
+// `handleToolDiscovery` with the `tools/list` results of its connected servers.
 import {
   inspectNesting,
   MAX_NESTING_DEPTH,
@@ -11,13 +15,6 @@ import {
 } from '@catalog-search/core';
 import type { CatalogSearchClient, SearchOptions, SearchOutcome } from './client-contract.js';
 import { APIUserAbortError, CatalogSearchError, InvalidRequestError } from './errors.js';
-
-/**
- * The router's `tool_discovery` meta-tool (seed 000): its MCP definition, and the handler that turns
- * a `tools/call` of it into a search and the search into an MCP `CallToolResult`. The router lists
- * this tool (and its `tool_execute`) instead of every tool of every server, and calls
- * `handleToolDiscovery` with the `tools/list` results of its connected servers.
- */
 
 export type ToolDiscoveryDetail = 'minimal' | 'summary' | 'full';
 

@@ -1,8 +1,6 @@
-/**
- * The router's `tool_execute` meta-tool (seed 000): the MCP definition of the second of the two tools a
- * router lists. The router answers a `tools/call` of it by forwarding `arguments` to the server that
- * owns `toolKey` (a result of `tool_discovery`); that call is the outcome to report with `reportOutcome`.
- */
+// The router's `tool_execute` meta-tool (seed 000): the MCP definition of the second of the two tools a
+// router lists. The router answers a `tools/call` of it by forwarding `arguments` to the server that
+// owns `toolKey` (a result of `tool_discovery`); that call is the outcome to report with `reportOutcome`.
 
 export const TOOL_EXECUTE_NAME = 'tool_execute';
 

@@ -1,3 +1,5 @@
+// `Value.Check` interprets the schema (no `new Function`), so it also runs under a strict
+// Content-Security-Policy in a browser or an Electron renderer.
 import {
   inspectNesting,
   MAX_NESTING_DEPTH,
@@ -13,9 +15,6 @@ import {
 import { Type, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { InvalidRequestError } from './errors.js';
-
-// `Value.Check` interprets the schema (no `new Function`), so it also runs under a strict
-// Content-Security-Policy in a browser or an Electron renderer.
 
 /**
  * Checks the request as the service does: the envelope strictly (a bad field is a bug in the

@@ -1,7 +1,6 @@
+// The wire contract of POST /v1/catalog/feedback (the router reports which tool it used and how it went).
 import { Type, type Static } from '@sinclair/typebox';
 import { MAX_NAME_CHARS, MAX_QUERY_ITEMS } from './schemas.js';
-
-/** The wire contract of POST /v1/catalog/feedback (the router reports which tool it used and how it went). */
 
 /** Events one report may carry (more: 400). */
 export const MAX_FEEDBACK_EVENTS = 100;

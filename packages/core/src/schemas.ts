@@ -1,6 +1,5 @@
+// The wire contract of POST /v1/catalog/search. The service validates with these; the client checks responses with them.
 import { Type, type Static } from '@sinclair/typebox';
-
-/** The wire contract of POST /v1/catalog/search. The service validates with these; the client checks responses with them. */
 
 export const MAX_QUERY_ITEMS = 16;
 export const MAX_RESULTS_LIMIT = 100;

@@ -199,12 +199,12 @@ describe('filter', () => {
 
   it('uses the verdicts of rules run elsewhere (the service runs them in a worker)', () => {
     const tools = CATALOG.slice(0, 3);
-    const toolNames = { ok: true as const, passes: Uint8Array.from([0, 1, 0]) };
+    const toolNameRun = { ok: true as const, passes: Uint8Array.from([0, 1, 0]) };
     // The rule itself would keep nothing: the verdicts given are what counts.
     const prepared = prepareSearch(
       { query: ['x'], filter: { tools: ['nothing-matches'] } },
       { tools, skipped: [], skippedCount: 0 },
-      { toolNames },
+      { toolNameRun },
     );
     expect(prepared.ok && prepared.search.tools).toEqual([tools[1]]);
     const refused = {
@@ -215,7 +215,7 @@ describe('filter', () => {
       prepareSearch(
         { query: ['x'], filter: { tools: ['x'] } },
         { tools, skipped: [], skippedCount: 0 },
-        { toolNames: refused },
+        { toolNameRun: refused },
       ),
     ).toEqual(refused);
   });

@@ -1,8 +1,6 @@
-/**
- * What a project taught about its tools: per tool, a decayed bag of the words of the requests it
- * served (docs/ranking.md, "Learning from use", has the design and the measurements). It is a pure fold of the
- * project's report log (report-log.ts), so every replica that reads the same log learns the same.
- */
+// What a project taught about its tools: per tool, a decayed bag of the words of the requests it
+// served (docs/ranking.md, "Learning from use", has the design and the measurements). It is a pure fold of the
+// project's report log (report-log.ts), so every replica that reads the same log learns the same.
 
 import { DESTRUCTIVE_EVIDENCE, type LearnedBoost } from '../boost.js';
 

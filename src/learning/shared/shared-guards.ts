@@ -1,11 +1,8 @@
+// What shared learning may not do, whatever k projects reported (docs/privacy.md, "Poisoning by
+// other projects"): raise a tool that deletes or withdraws something, or raise a tool that none of the
+// request's own words names above one that some do. Five fresh projects put `delete_repository`
+// first for benign requests of a sixth, with "no query term matched" (issue 48).
 import { tokenize, type ToolInfo } from '@catalog-search/core';
-
-/**
- * What shared learning may not do, whatever k projects reported (docs/privacy.md, "Poisoning by
- * other projects"): raise a tool that deletes or withdraws something, or raise a tool that none of the
- * request's own words names above one that some do. Five fresh projects put `delete_repository`
- * first for benign requests of a sixth, with "no query term matched" (issue 48).
- */
 
 /**
  * Words that say a tool destroys or withdraws something, as index terms (core's tokenizer stems them

@@ -95,8 +95,7 @@ export class SharedLearning {
   /**
    * Counts a project's reports, one say per (term, tool): the latest outcome, however often it reported.
    * Each report also says the project used the tool at all (TOOL_USE_TERM: common-steps.ts).
-   */
-  /**
+   *
    * Resolves the says counted, at most MAX_CONTRIBUTIONS_PER_PROJECT, the newest (the project keeps no
    * more: older ones would only be counted and withdrawn again in the same call, each a change every
    * replica reads); undefined when Redis could not take them (shared-ledger.ts).

@@ -1,9 +1,7 @@
-/**
- * Argument values in a request: a URL, an e-mail address, a domain, a file name or a path. They say
- * what a tool should act on, not what it does, so their pieces are no words of the request ("https",
- * "com", "old" of old.txt matched descriptions by chance); each value stands instead for its kind
- * ("url", "file", "directory"), which is what a tool that takes it says.
- */
+// Argument values in a request: a URL, an e-mail address, a domain, a file name or a path. They say
+// what a tool should act on, not what it does, so their pieces are no words of the request ("https",
+// "com", "old" of old.txt matched descriptions by chance); each value stands instead for its kind
+// ("url", "file", "directory"), which is what a tool that takes it says.
 
 type ArgumentKind = 'url' | 'email' | 'domain' | 'repository' | 'file' | 'directory' | 'quote' | 'arithmetic';
 

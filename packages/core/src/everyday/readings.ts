@@ -1,6 +1,6 @@
 import type { RuleFamily } from '../everyday/rule-families.js';
 import type { QueryReadings, ReadingRule } from '../languages/query-readings.js';
-import { termOfWord, vocabulary } from '../text/vocabulary.js';
+import { termOfWord, type Vocabulary } from '../text/vocabulary.js';
 import { inVerbPosition } from './intent.js';
 import { lexiconEntries, lexiconKey, type LexiconFamily } from './lexicon.js';
 
@@ -42,15 +42,17 @@ const LETTERS = /^\p{L}+$/u;
  * joined form a reading ("e-mail": email); two words may be one ("log in": login); a product name's
  * parts stand in when the list lacks the whole ("GitHub": git + hub); and the lexicon's words stand for
  * the API's (everyday-words.ts). Undefined when none applies: the request is scored term by term as
- * before. `termsOf` is the tokenizer's (terms of a text, stemmed).
+ * before. `termsOf` is the tokenizer's (terms of a text, stemmed); `vocabulary` the list's, which says
+ * whether some list of the project has a word.
  */
 export function everydayReadings(
   words: readonly QueryWord[],
   positive: readonly string[],
   termsOf: (text: string) => string[],
   without: readonly RuleFamily[],
+  vocabulary: Vocabulary,
 ): QueryReadings | undefined {
-  const builder = new ReadingsBuilder(positive, without);
+  const builder = new ReadingsBuilder(positive, without, vocabulary);
   builder.groupIntoUnits(words);
   const verbPosition = inVerbPosition(words.map((word) => ({ lower: word.raw.toLowerCase(), clause: word.clause })));
   for (let w = 0; w < words.length; w += 1) {
@@ -81,6 +83,8 @@ export function everydayReadings(
 /** A request's units and readings as everydayReadings makes them, step by step. */
 class ReadingsBuilder {
   readonly #without: readonly RuleFamily[];
+  // The list's vocabulary: a closed or "un" form is read only when some list of the project has it.
+  readonly #vocabulary: Vocabulary;
   readonly #unitOfTerm: Int32Array;
   readonly #unitWords: string[] = [];
   readonly #optional: number[] = [];
@@ -94,8 +98,9 @@ class ReadingsBuilder {
   readonly #rules: ReadingRule[] = [];
   #merged = false;
 
-  constructor(positive: readonly string[], without: readonly RuleFamily[]) {
+  constructor(positive: readonly string[], without: readonly RuleFamily[], vocabulary: Vocabulary) {
     this.#without = without;
+    this.#vocabulary = vocabulary;
     this.#unitOfTerm = new Int32Array(positive.length).fill(-1);
     this.#silent = new Uint8Array(positive.length);
     this.#taken = new Set(positive);
@@ -203,7 +208,7 @@ class ReadingsBuilder {
     if (!this.on('joins') || !joinable(word.raw, paired.raw)) return;
     const joined = (word.raw + paired.raw).toLowerCase();
     const term = joined.length <= MAX_JOINED_CHARS ? termOfWord(joined) : undefined;
-    if (term !== undefined && vocabulary.knownTermId(term) >= 0)
+    if (term !== undefined && this.#vocabulary.knownTermId(term) >= 0)
       this.addReading(this.#unitFor([word, paired]), [[term, joined]], RULES.joins);
   }
 
@@ -215,7 +220,7 @@ class ReadingsBuilder {
     if (!this.on('joins') || !LETTERS.test(word.raw)) return;
     const joined = `un${word.raw.toLowerCase()}`;
     const term = joined.length <= MAX_JOINED_CHARS ? termOfWord(joined) : undefined;
-    if (term !== undefined && vocabulary.knownTermId(term) >= 0)
+    if (term !== undefined && this.#vocabulary.knownTermId(term) >= 0)
       this.addReading(this.#newUnit(`not ${word.raw}`, true), [[term, joined]], RULES.joins);
   }
 

@@ -1,11 +1,9 @@
-/**
- * Consonant skeletons: how a loanword written by its sounds is compared with the English word it was
- * borrowed from, in Hangul (캘린더: calendar, ko/romanize.ts) or katakana (メール: mail, the Japanese
- * dictionary's script). Consonants survive such a transcription better than vowels do, so each side
- * becomes a string of consonant classes: p/b/f/v one class (Korean has one letter for them), t/d,
- * k/g/c, s/z/j/ch/sh, l/r, m, n, h; an r no vowel follows is silent (both drop it: 폴더, フォルダー
- * folder), doubled classes merged.
- */
+// Consonant skeletons: how a loanword written by its sounds is compared with the English word it was
+// borrowed from, in Hangul (캘린더: calendar, ko/romanize.ts) or katakana (メール: mail, the Japanese
+// dictionary's script). Consonants survive such a transcription better than vowels do, so each side
+// becomes a string of consonant classes: p/b/f/v one class (Korean has one letter for them), t/d,
+// k/g/c, s/z/j/ch/sh, l/r, m, n, h; an r no vowel follows is silent (both drop it: 폴더, フォルダー
+// folder), doubled classes merged.
 
 // The class of each English letter that has one (vowels, w and y have none).
 const LETTER_CLASS: Record<string, string> = {

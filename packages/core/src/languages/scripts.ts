@@ -1,7 +1,5 @@
-/**
- * The writing systems core tells apart, defined once: the tokenizer (CJK bigrams), the registry's
- * detection, the languages' segmentation and the dictionary scripts all build on these.
- */
+// The writing systems core tells apart, defined once: the tokenizer (CJK bigrams), the registry's
+// detection, the languages' segmentation and the dictionary scripts all build on these.
 
 /** Character-class bodies (what goes inside `[...]`), for patterns built from them. */
 export const HAN = '\\p{Script=Han}';

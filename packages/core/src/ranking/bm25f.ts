@@ -1,15 +1,13 @@
-/**
- * The BM25F formula, in one place (Robertson & Zaragoza, "The Probabilistic Relevance Framework: BM25
- * and Beyond", 2009, section 3.6; MiniSearch's calcBM25Score has the same shape for one field):
- *
- *   score(tool)   = Σ over query terms t of  termScore(idf(docFreq(t), N), tf'(t))
- *   tf'(t)        = Σ over fields f of  count(t, f) × fieldFactor(f)
- *   fieldFactor f = weight_f / (1 − b_f + b_f × length_f / averageLength_f)
- *
- * The field weights and `b` are in fields.ts. Where each part is computed: fieldFactor once per list
- * (corpus.ts, when a list is prepared), tf' while scanning the tokens (term-matches.ts), idf and
- * termScore per sub-query (score-query.ts), which then adds coordination, negation and server affinity.
- */
+// The BM25F formula, in one place (Robertson & Zaragoza, "The Probabilistic Relevance Framework: BM25
+// and Beyond", 2009, section 3.6; MiniSearch's calcBM25Score has the same shape for one field):
+//
+//   score(tool)   = Σ over query terms t of  termScore(idf(docFreq(t), N), tf'(t))
+//   tf'(t)        = Σ over fields f of  count(t, f) × fieldFactor(f)
+//   fieldFactor f = weight_f / (1 − b_f + b_f × length_f / averageLength_f)
+//
+// The field weights and `b` are in fields.ts. Where each part is computed: fieldFactor once per list
+// (corpus.ts, when a list is prepared), tf' while scanning the tokens (term-matches.ts), idf and
+// termScore per sub-query (score-query.ts), which then adds coordination, negation and server affinity.
 
 /** Term-frequency saturation: how quickly more occurrences stop adding. */
 const K1 = 1.2;

@@ -17,11 +17,9 @@ import { idf } from './bm25f.js';
  *
  * The curve says "nothing fits" clearly: a tool matching few of the request's words (little coverage,
  * a small share) stays low, and one covering a good part of the request rises fast. Chosen on eval's
- * calibration report (docs/ranking.md): with 1 − exp(−2.2 × coverage), the top relevance averaged 0.43
- * over the eight sets' own requests and 0.23 over requests against another domain's catalog (a tool
- * matching one of three words could reach 0.5); with this curve 0.54 and 0.23 (one very rare word in a
- * tool's name still counts: 0.38 for "euro" of "convert 100 euro to another currency at the exchange rate"), so a `minRelevance` of
- * about 0.3 keeps most answers and drops most no-fits.
+ * calibration report, answerable requests against requests on another domain's catalog (docs/ranking.md
+ * has the figures of this curve and the one before): a `minRelevance` of about 0.3 keeps most answers and
+ * drops most no-fits.
  */
 const REFERENCE_LIST_SIZE = 200;
 const GAIN = 8;

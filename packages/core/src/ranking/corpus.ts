@@ -1,5 +1,5 @@
 import type { ToolInfo } from '../schemas.js';
-import { useVocabulary, vocabulary, type Vocabulary } from '../text/vocabulary.js';
+import { processVocabulary, type Vocabulary } from '../text/vocabulary.js';
 import { fieldFactor } from './bm25f.js';
 import { FIELD_COUNT, FIELD_PARAMS, FIELDS } from './fields.js';
 import { NO_NAME } from './name-key.js';
@@ -13,7 +13,9 @@ import { ToolReader } from './tool-reader.js';
  */
 export interface Corpus {
   readonly size: number;
-  /** The vocabulary epoch of the analyses' term ids. */
+  /** The vocabulary the term ids are of: scoring reads the request in it. */
+  readonly vocabulary: Vocabulary;
+  /** The vocabulary epoch of the analyses' term ids: once the vocabulary has another, they no longer hold. */
   readonly epoch: number;
   /**
    * All tools' tokens (vocabulary ids), tool after tool and, within a tool, field after field (FIELDS
@@ -72,21 +74,21 @@ export function buildCorpus(
   maxDescriptionChars?: number,
   renew = true,
 ): Corpus {
-  useVocabulary(cache?.vocabulary);
+  const vocabulary = cache?.vocabulary ?? processVocabulary;
   // Once per list: the term ids of all its analyses must come from one vocabulary.
   if (renew) vocabulary.resetIfFull();
   if (cache !== undefined) return cache.corpusOf(cache.analysesOf(tools, maxDescriptionChars, vocabulary.epoch));
   const reader = new ToolReader();
-  return corpusOf(analyzeContents(tools.map((tool) => reader.content(tool, maxDescriptionChars))));
+  const contents = tools.map((tool) => reader.content(tool, maxDescriptionChars));
+  return corpusOf(analyzeContents(contents, vocabulary), vocabulary);
 }
 
 /**
  * Analyses a list into `cache` a `chunk` of tools at a time, pausing after each, ahead of buildCorpus
  * (called after it with `renew` false, it finds them analysed). Stops after a chunk that added no
  * analysis: a list seen before costs one chunk's lookups, not a second pass. The vocabulary is renewed
- * (if full) once, before the list, as buildCorpus does, and set again after every pause (other rankings
- * use theirs meanwhile); if another search of the project renews it meanwhile, buildCorpus analyses
- * again what is stale.
+ * (if full) once, before the list, as buildCorpus does; if another search of the project renews it
+ * while this one is paused, buildCorpus analyses again what is stale.
  */
 export function* analyseInSteps(
   tools: readonly ToolInfo[],
@@ -94,10 +96,9 @@ export function* analyseInSteps(
   chunk: number,
   maxDescriptionChars?: number,
 ): Generator<void, void, void> {
-  useVocabulary(cache.vocabulary);
+  const { vocabulary } = cache;
   vocabulary.resetIfFull();
   for (let at = 0; at + chunk < tools.length; at += chunk) {
-    useVocabulary(cache.vocabulary);
     const before = cache.analysed;
     cache.analysesOf(tools.slice(at, at + chunk), maxDescriptionChars, vocabulary.epoch);
     if (cache.analysed === before) return;
@@ -105,8 +106,8 @@ export function* analyseInSteps(
   }
 }
 
-/** Prepares analyses made under the current vocabulary epoch for scoring (see buildCorpus). */
-export function corpusOf(analyses: readonly ToolAnalysis[]): Corpus {
+/** Prepares analyses made under `vocabulary`'s current epoch for scoring (see buildCorpus). */
+export function corpusOf(analyses: readonly ToolAnalysis[], vocabulary: Vocabulary): Corpus {
   const count = Math.max(analyses.length, 1);
   const avgLengths = new Array<number>(FIELD_COUNT).fill(0);
   for (const { fieldLengths, lengthsAt } of analyses) {
@@ -152,6 +153,7 @@ export function corpusOf(analyses: readonly ToolAnalysis[]): Corpus {
   }
   return {
     size: analyses.length,
+    vocabulary,
     epoch: vocabulary.epoch,
     tokens,
     toolStarts,

@@ -1,6 +1,6 @@
 import { Action, asksToRead, isActionVerb, leadingActions, pluralsAskedAbout, toolAction } from '../everyday/intent.js';
 import type { QueryTerms } from '../text/tokenize.js';
-import { termOfWord, vocabulary } from '../text/vocabulary.js';
+import { termOfWord } from '../text/vocabulary.js';
 import type { Corpus } from './corpus.js';
 import { FIELD_COUNT, FIELDS } from './fields.js';
 import type { RuleFamily } from '../everyday/rule-families.js';
@@ -54,7 +54,7 @@ function holdServerOnly({ corpus, query, order, relevance, termCount }: Scored):
   if (terms.length === 0 || query.crossLingual || termCount > terms.length) return held;
   // A word that only a reading matched (an optional "show") names an action: not vague.
   if (readings && readings.unitCount > terms.length) return held;
-  const ids = terms.map((term) => vocabulary.knownTermId(term));
+  const ids = terms.map((term) => corpus.vocabulary.knownTermId(term));
   if (ids.some((id) => id < 0)) return held;
   for (const doc of order) {
     if (relevance[doc]! <= SERVER_ONLY_RELEVANCE || !ids.every((id) => inServerField(corpus, doc, id))) continue;
@@ -78,6 +78,7 @@ function inServerField(corpus: Corpus, doc: number, id: number): boolean {
  * only server words keeps its first, and a verb is never skipped (search_in_excel of "excel-search").
  */
 function actionTerm(corpus: Corpus, doc: number): string | undefined {
+  const { vocabulary } = corpus;
   const start = corpus.toolStarts[doc]!;
   const end = start + corpus.fieldLengths[doc * FIELD_COUNT]!;
   if (end === start) return undefined;
@@ -114,7 +115,7 @@ const LIST = 'list';
  * (list_channels) goes before one that gets one of them (get_channel_history).
  */
 function preferListing({ corpus, query, text, order, scores }: Scored): void {
-  const ids = pluralsAskedAbout(query.words, text).map((word) => vocabulary.knownTermId(termOfWord(word) ?? ''));
+  const ids = pluralsAskedAbout(query.words, text).map((word) => corpus.vocabulary.knownTermId(termOfWord(word) ?? ''));
   if (!ids.some((id) => id >= 0)) return;
   for (const doc of order)
     if (actionTerm(corpus, doc) === LIST && ids.some((id) => id >= 0 && inNameField(corpus, doc, id)))

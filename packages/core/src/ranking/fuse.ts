@@ -33,8 +33,8 @@ export function fuseSubQueries(results: readonly SubQueryResult[]): FusedEntry[]
       subQuery: 0,
     }));
   }
-  // Per tool index rather than a Map of entry objects (every match of every sub-query passes here): a
-  // warm ranking of 1,000 tools × 2 sub-queries 0.45–0.50 ms instead of 0.48–0.55 ms (alternating runs).
+  // Per tool index rather than a Map of entry objects: every match of every sub-query passes here
+  // (figures: packages/core/DESIGN.md, "Sub-query fusion by index").
   const size = results[0]?.scores.length ?? 0;
   const sums = new Float64Array(size);
   const bests = new Float64Array(size);

@@ -1,9 +1,6 @@
+// Tool names as the exact-name short-circuit compares them: lowercase letters and digits only, so
+// that "create_pull_request", "createPullRequest" and "Create-Pull-Request" are one name.
 import { FNV_OFFSET, fnvStep } from '../text/fnv.js';
-
-/**
- * Tool names as the exact-name short-circuit compares them: lowercase letters and digits only, so
- * that "create_pull_request", "createPullRequest" and "Create-Pull-Request" are one name.
- */
 
 const NOT_NAME_CHARS = /[^\p{L}\p{N}]+/gu;
 

@@ -1,6 +1,5 @@
 import { codePointPrefix, RANKED_QUERY_CHARS } from '../text/text-length.js';
 import { analyzeQuery } from '../text/tokenize.js';
-import { vocabulary } from '../text/vocabulary.js';
 import type { Corpus } from './corpus.js';
 import { FIELD_COUNT, FIELDS } from './fields.js';
 import type { FusedEntry } from './fuse.js';
@@ -27,7 +26,8 @@ const TITLE = FIELDS.indexOf('title');
 export function favourNamedPlatforms(corpus: Corpus, fused: FusedEntry[], context: string | undefined): void {
   if (context === undefined || context.trim() === '' || fused.length === 0) return;
   const ids = new Set<number>();
-  for (const term of analyzeQuery(codePointPrefix(context, RANKED_QUERY_CHARS)).terms) {
+  const { vocabulary } = corpus;
+  for (const term of analyzeQuery(codePointPrefix(context, RANKED_QUERY_CHARS), { vocabulary }).terms) {
     const id = vocabulary.knownTermId(term);
     if (id >= 0) ids.add(id);
   }

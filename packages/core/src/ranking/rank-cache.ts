@@ -96,7 +96,10 @@ class ToolAnalysisCache implements RankCache {
       }
     }
     if (missing.length > 0) {
-      const made = analyzeContents(missingRecords.map((record) => this.#reader.contentOf(record)));
+      const made = analyzeContents(
+        missingRecords.map((record) => this.#reader.contentOf(record)),
+        this.vocabulary,
+      );
       this.analysed += made.length;
       for (let k = 0; k < missing.length; k += 1) {
         analyses[missing[k]!] = made[k]!;
@@ -161,7 +164,7 @@ class ToolAnalysisCache implements RankCache {
       this.#corpora.unshift(entry!);
       return entry!.corpus;
     }
-    const corpus = corpusOf(analyses);
+    const corpus = corpusOf(analyses, this.vocabulary);
     this.#corpora.unshift({ analyses, corpus });
     this.#corpora.length = Math.min(this.#corpora.length, MAX_CORPORA);
     return corpus;

@@ -4,7 +4,6 @@ import { explainMatch } from './explain.js';
 import { fuseSubQueries } from './fuse.js';
 import { favourNamedPlatforms } from './named-platform.js';
 import { scoreSubQuery, type SubQueryResult } from './score-query.js';
-import { useVocabulary, vocabulary } from '../text/vocabulary.js';
 import type { ToolInfo } from '../schemas.js';
 import { codePointPrefix, RANKED_QUERY_CHARS } from '../text/text-length.js';
 import type { RankedTool, RankInput, RankOptions } from './types.js';
@@ -32,10 +31,9 @@ export function rankTools(input: RankInput, options: RankOptions = {}): RankedTo
 /**
  * rankTools as a generator that pauses after preparing the list and after each sub-query, so that a
  * server can let other requests run between the steps of a large ranking (16 sub-queries over 5,000
- * tools hold a thread for ~250 ms in one piece, ~15 ms per step). Other rankings may use other
- * vocabularies while it is paused, so each step sets its own again; if its vocabulary was renewed
- * meanwhile (another search of the same project filled it), its term ids no longer hold: it starts
- * again and finishes without pausing.
+ * tools hold a thread for ~250 ms in one piece, ~15 ms per step). If its corpus's vocabulary was
+ * renewed while it was paused (another search of the same project filled it), its term ids no longer
+ * hold: it starts again and finishes without pausing.
  */
 export function* rankToolsInSteps(input: RankInput, options: RankOptions = {}): Generator<void, RankedTool[], void> {
   return (yield* rankInSteps(input, options, false)).ranked;
@@ -86,8 +84,7 @@ function* rankInSteps(
   const results: SubQueryResult[] = [];
   for (const query of queries) {
     yield;
-    useVocabulary(options.cache?.vocabulary);
-    if (corpus.epoch !== vocabulary.epoch) {
+    if (corpus.epoch !== corpus.vocabulary.epoch) {
       const again = rankInSteps(input, options, bySubQuery);
       let step = again.next();
       while (!step.done) step = again.next();

@@ -9,7 +9,6 @@ import { findTermMatches, listTermIds } from './term-matches.js';
 import { typoReadings } from '../everyday/typos.js';
 import { typoMemoOf } from './typo-memo.js';
 import type { QueryReadings } from '../languages/query-readings.js';
-import { vocabulary } from '../text/vocabulary.js';
 import { idf, termScore } from './bm25f.js';
 import { FIELD_COUNT, FIELD_PARAMS, FIELDS } from './fields.js';
 import { hashNormalized, normalizeName } from './name-key.js';
@@ -51,9 +50,9 @@ const FIELD_QUALITY = FIELDS.map((field) => FIELD_PARAMS[field].quality);
  * query terms matched. Also gathers the calibration coverage and the hits for explanations.
  */
 export function scoreSubQuery(corpus: Corpus, text: string, context: ScoringContext = {}): SubQueryResult {
-  // The ids of a corpus hold while the vocabulary is the one it was built under; rankTools builds or
-  // finds the corpus (renewing a full vocabulary first) and then scores, renewing nothing between.
-  if (corpus.epoch !== vocabulary.epoch) throw new Error('corpus used after the vocabulary was renewed');
+  // The ids of a corpus hold while its vocabulary is in the epoch it was built under; rankTools builds
+  // or finds the corpus (renewing a full vocabulary first) and then scores, renewing nothing between.
+  if (corpus.epoch !== corpus.vocabulary.epoch) throw new Error('corpus used after the vocabulary was renewed');
   const n = corpus.size;
   const without = context.without ?? [];
   const { query, allTerms, matches } = matchQuery(corpus, text, without);
@@ -115,7 +114,7 @@ function matchQuery(
   text: string,
   without: readonly RuleFamily[],
 ): { query: QueryTerms; allTerms: string[]; matches: ReturnType<typeof findTermMatches> } {
-  const query = analyzeQuery(text, without);
+  const query = analyzeQuery(text, { vocabulary: corpus.vocabulary, without });
   const allTerms = [...query.terms, ...query.negated, ...(query.readings?.terms ?? [])];
   const matches = findTermMatches(corpus, allTerms);
   const guessed = without.includes('typos')
@@ -216,7 +215,7 @@ function guessTypos(
 
 /** The list's distinct terms. */
 function* listTerms(corpus: Corpus): Iterable<string> {
-  for (const id of listTermIds(corpus)) yield vocabulary.termOf(id);
+  for (const id of listTermIds(corpus)) yield corpus.vocabulary.termOf(id);
 }
 
 // Tools of a server that matched well are likely companions in a task (create_document, add_paragraph,

@@ -1,4 +1,3 @@
-import { vocabulary } from '../text/vocabulary.js';
 import { grownInt32 } from '../text/token-buffer.js';
 import type { Corpus } from './corpus.js';
 import { FIELD_COUNT, FIELD_PARAMS, FIELDS } from './fields.js';
@@ -43,6 +42,7 @@ let counts = new Int32Array(64 * FIELD_COUNT);
  * gets its postings (see Postings), and then only the query terms' own positions are read.
  */
 export function findTermMatches(corpus: Corpus, terms: readonly string[]): TermMatches {
+  const { vocabulary } = corpus;
   const termCount = terms.length;
   if (termIndexOfId.length < vocabulary.size) termIndexOfId = grownInt32(termIndexOfId, vocabulary.size, -1);
   if (counts.length < termCount * FIELD_COUNT) counts = new Int32Array(termCount * FIELD_COUNT * 2);
@@ -94,7 +94,7 @@ const postingsOf = new WeakMap<Corpus, Postings | null>();
  * Where each term occurs in a list: positions in `corpus.tokens`, grouped by term id (ascending) and
  * ascending within a term; 4 bytes per token. Made in two passes over the tokens (a counting sort by
  * term id), about what one scan costs; every later search of the list then reads only its terms'
- * positions: a by-reference search of 1,000 tools and two sub-queries spent 0.24 ms scanning (measured).
+ * positions (figures: docs/performance.md#a-lists-postings).
  */
 class Postings {
   /** The distinct term ids of the list, ascending. */
@@ -103,7 +103,7 @@ class Postings {
   readonly #starts: Int32Array;
   readonly #positions: Int32Array;
 
-  constructor({ tokens }: Corpus) {
+  constructor({ tokens, vocabulary }: Corpus) {
     if (countOfId.length < vocabulary.size) countOfId = new Int32Array(Math.max(vocabulary.size, countOfId.length * 2));
     let distinct = 0;
     for (let p = 0; p < tokens.length; p += 1) if (countOfId[tokens[p]!]!++ === 0) distinct += 1;

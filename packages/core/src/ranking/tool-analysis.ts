@@ -1,4 +1,4 @@
-import { vocabulary } from '../text/vocabulary.js';
+import type { Vocabulary } from '../text/vocabulary.js';
 import { TokenBuffer } from '../text/token-buffer.js';
 import { tokenizeInto } from '../text/tokenize.js';
 import { nameHash, sameName } from './name-key.js';
@@ -43,21 +43,22 @@ const batchTokens = new TokenBuffer(1 << 16);
 const batchLengths = new TokenBuffer(1 << 12);
 
 /** Appends the tokens of `text` to the batch; returns how many there were. */
-function addText(text: string): number {
+function addText(text: string, vocabulary: Vocabulary): number {
   if (!text) return 0;
   const before = batchTokens.length;
-  tokenizeInto(text.length > MAX_FIELD_CHARS ? text.slice(0, MAX_FIELD_CHARS) : text, batchTokens);
+  tokenizeInto(text.length > MAX_FIELD_CHARS ? text.slice(0, MAX_FIELD_CHARS) : text, batchTokens, vocabulary);
   return batchTokens.length - before;
 }
 
 /**
- * Analyses tool contents (see tool-reader.ts). Term ids hold until the vocabulary is next reset: a
- * caller analysing a list calls `vocabulary.resetIfFull()` once before the list, not between its tools.
+ * Analyses tool contents (see tool-reader.ts) into term ids of `vocabulary`. The ids hold until the
+ * vocabulary is next reset: a caller analysing a list calls `vocabulary.resetIfFull()` once before the
+ * list, not between its tools.
  */
-export function analyzeContents(contents: readonly ToolContent[]): ToolAnalysis[] {
+export function analyzeContents(contents: readonly ToolContent[], vocabulary: Vocabulary): ToolAnalysis[] {
   batchTokens.length = 0;
   batchLengths.length = 0;
-  const made = contents.map(analyzeInto);
+  const made = contents.map((content) => analyzeInto(content, vocabulary));
   const tokens = batchTokens.ids.slice(0, batchTokens.length);
   const fieldLengths = batchLengths.ids.slice(0, batchLengths.length);
   for (const analysis of made) {
@@ -70,24 +71,27 @@ export function analyzeContents(contents: readonly ToolContent[]): ToolAnalysis[
 const NO_DATA = new Int32Array(0);
 
 /** Analyses one tool into the batch; its arrays are set once the batch is done. */
-function analyzeInto(content: ToolContent): ToolAnalysis & { tokens: Int32Array; fieldLengths: Int32Array } {
+function analyzeInto(
+  content: ToolContent,
+  vocabulary: Vocabulary,
+): ToolAnalysis & { tokens: Int32Array; fieldLengths: Int32Array } {
   const [toolKey, toolName, serverName, title, description, tags, paramNames, paramHelps] = content;
   const tokenStart = batchTokens.length;
   const lengthsAt = batchLengths.length;
   // Fields in FIELDS order: the stream is read back field by field with these lengths.
-  batchLengths.push(addText(toolName));
-  batchLengths.push(addText(title));
-  let serverLength = addText(serverName);
+  batchLengths.push(addText(toolName, vocabulary));
+  batchLengths.push(addText(title, vocabulary));
+  let serverLength = addText(serverName, vocabulary);
   // The server id (`serverId:` in the key) often says more than a display name ("word-document-server").
   const colon = toolKey.indexOf(':');
   const serverId = colon >= 0 ? toolKey.slice(0, colon) : '';
-  if (!sameName(serverId, serverName)) serverLength += addText(serverId);
+  if (!sameName(serverId, serverName)) serverLength += addText(serverId, vocabulary);
   batchLengths.push(serverLength);
-  batchLengths.push(addText(description));
-  batchLengths.push(addText(paramNames));
-  batchLengths.push(addText(paramHelps));
+  batchLengths.push(addText(description, vocabulary));
+  batchLengths.push(addText(paramNames, vocabulary));
+  batchLengths.push(addText(paramHelps, vocabulary));
   let tagsLength = 0;
-  if (tags) for (const tag of tags.split('\u0002')) tagsLength += addText(tag);
+  if (tags) for (const tag of tags.split('\u0002')) tagsLength += addText(tag, vocabulary);
   batchLengths.push(tagsLength);
   return {
     tokens: NO_DATA,

@@ -37,9 +37,10 @@ export type Preparation = { ok: true; search: PreparedSearch } | { ok: false; pr
 /**
  * Time `filter.tools` may take on one list. Rules are bounded in size (MAX_RULE_INSTRUCTIONS) and in
  * cost per tool (MAX_STEPS_PER_TOOL) but not on the whole list: 16 rules `[a-z]{1,100}b` would take
- * 4 minutes on 5,000 tools with 256-character names. Real filters take far less (64 server globs over
- * 5,000 tools: about 50 ms), so a filter still running after this is refused rather than allowed to
- * hold the thread it runs on (here, the caller's; the service runs the rules off its event loop).
+ * minutes on 5,000 tools with long names. Real filters take a tenth of this budget or less
+ * (docs/performance.md#re2-rules-compile-and-match-cost), so a filter still running after this is
+ * refused rather than allowed to hold the thread it runs on (here, the caller's; the service runs the
+ * rules off its event loop).
  */
 export const FILTER_TIME_BUDGET_MS = 500;
 
@@ -49,14 +50,14 @@ export interface PrepareOptions {
    * caller ran it (the service, in a worker thread). Without it the rules run here, within
    * FILTER_TIME_BUDGET_MS.
    */
-  toolNames?: ToolNameRun;
+  toolNameRun?: ToolNameRun;
 }
 
 export function prepareSearch(envelope: SearchEnvelope, list: ToolList, options: PrepareOptions = {}): Preparation {
   const rules = envelope.filter?.tools ?? [];
   let namesPassed: Set<ToolInfo> | undefined;
   if (rules.length > 0) {
-    const run = options.toolNames ?? runToolNameRules(rules, list.tools, FILTER_TIME_BUDGET_MS);
+    const run = options.toolNameRun ?? runToolNameRules(rules, list.tools, FILTER_TIME_BUDGET_MS);
     if (!run.ok) return run;
     namesPassed = new Set(list.tools.filter((_, index) => run.passes[index] === 1));
   }

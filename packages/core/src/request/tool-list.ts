@@ -1,14 +1,11 @@
+// Strict envelope, lenient tools. Routers build the tool list from whatever third-party MCP servers
+// return, so each tool is checked on its own: one that cannot be used is skipped and reported (it
+// never fails the search), and fields that are merely empty, `null` or of the wrong type are
+// treated as absent. The service and the client's fallback both read tool lists through here.
 import { MAX_NAME_CHARS, MAX_SKIPPED_LISTED, type SkippedTool, type ToolInfo } from '../schemas.js';
 import { inspectNesting, MAX_NESTING_DEPTH, withoutPoisonKeys } from './nesting-depth.js';
 import { sameJson } from '../tool-sets/same-json.js';
 import { exceedsCodePoints } from '../text/text-length.js';
-
-/**
- * Strict envelope, lenient tools. Routers build the tool list from whatever third-party MCP servers
- * return, so each tool is checked on its own: one that cannot be used is skipped and reported (it
- * never fails the search), and fields that are merely empty, `null` or of the wrong type are
- * treated as absent. The service and the client's fallback both read tool lists through here.
- */
 
 /** A problem with the request's structure (not with one tool): the service answers 400 naming `field`. */
 export interface RequestProblem {
@@ -47,7 +44,7 @@ export function readToolList(body: { tools?: unknown; servers?: unknown }): Tool
       if (problem) problems.push(problem);
       else if (problems.length === 0) reader.readServer(server as GroupedServer, s);
       // The request is refused: naming the first few is enough. Listing all of a 4 MB body's 2,000,000
-      // bad servers made a 117 MB answer and took 4.7 s.
+      // bad servers made an answer 30 times the body (docs/performance.md#a-refused-lists-problems).
       if (problems.length === MAX_LISTED_PROBLEMS) break;
     }
     return problems.length > 0 ? { ok: false, problems } : { ok: true, list: reader.list };

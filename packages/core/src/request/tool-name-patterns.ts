@@ -13,9 +13,9 @@ import type { RequestProblem } from './tool-list.js';
  *
  * Linear is not cheap, though: matching costs up to (program size × name length), and compiling
  * grows with program size. A 213-character rule (a 200-character group repeated 999 times, which RE2
- * allows) compiles to 200,801 instructions in 151 ms, and 64 such rules did not fit RE2's limit
- * together (a 500); 16 rules `[a-z]{1,100}b` (3,239 instructions) took 50 ms per 512-character name,
- * 4 minutes for 5,000 tools. So the rules of a request may compile to MAX_RULE_INSTRUCTIONS in all
+ * allows) compiles to 200,801 instructions, and 64 such rules did not fit RE2's limit together (a 500);
+ * 16 rules `[a-z]{1,100}b` (3,239 instructions) took minutes for 5,000 tools of 512-character names
+ * (figures: docs/performance.md#re2-rules-compile-and-match-cost). So the rules of a request may compile to MAX_RULE_INSTRUCTIONS in all
  * (64 server globs such as `github:*` take about 700), and runToolNameRules bounds the cost of one
  * tool (instructions × characters) before matching and the time spent on the list while matching.
  */

@@ -5,8 +5,8 @@ import type { RequestProblem } from './tool-list.js';
  * `filter.tools` applied to a list: which tools pass the rules, at a bounded cost. RE2 matches in
  * linear time, but one name can still be costly: matching costs up to (instructions × characters)
  * steps, and a single 512-character tool whose name and key were matched against five rules
- * `/(?:(?:a{1,30}){1,30})[^a]/` (9,010 instructions, under the size bound) held the event loop
- * 0.6–0.9 s, with no chance to stop between tools. So a rule set is refused before it runs when one
+ * `/(?:(?:a{1,30}){1,30})[^a]/` (9,010 instructions, under the size bound) held the event loop most
+ * of a second, with no chance to stop between tools. So a rule set is refused before it runs when one
  * tool of the list could cost more than MAX_STEPS_PER_TOOL, which makes the time check between tools
  * effective: the whole run then stops within about one tool's cost of its budget.
  */
@@ -14,15 +14,16 @@ export type ToolNameRun = { ok: true; passes: Uint8Array } | { ok: false; proble
 
 /**
  * RE2 steps (instructions × characters of name and key) one tool may cost. The attack above costs
- * 9,010 × 1,024 ≈ 9.2 M steps (0.6–0.9 s); 1 M steps is at most ~75 ms at that rate, and ordinary rules
+ * 9,010 × 1,024 ≈ 9.2 M steps, a ninth of that is one tool's worst at this bound, and ordinary rules
  * stay far below it (64 server globs, ~700 instructions, on a 128-character name and key: 90 k steps).
+ * Figures: docs/performance.md#filtertools-rules-and-searches-waiting-on-a-model.
  */
 export const MAX_STEPS_PER_TOOL = 1_000_000;
 
 /**
  * RE2 steps a run may take before its time budget is checked: a run this small is cheap however long a
  * busy machine or a cold process makes it take in wall time. A 2-tool list with one rule was refused
- * ("took over 500 ms") when the client's first local search compiled RE2JS's code on a machine at load 7;
+ * (over its time budget) when the client's first local search compiled RE2JS's code on a busy machine;
  * the budget is there to stop a costly run, not to refuse a small one.
  */
 const STEPS_BEFORE_TIME_CHECK = MAX_STEPS_PER_TOOL;

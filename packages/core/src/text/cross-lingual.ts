@@ -1,20 +1,17 @@
+// A Japanese request's English index terms, and how its own terms group into the request's words
+// ("units"), so that ranking can score a word once whether a tool matches it in Japanese (its character
+// bigrams) or through a translation, and count coverage per word rather than per bigram.
+//
+// Units are the request's dictionary words that have English glosses, then one unit per other term of
+// the request that means something alone (a Latin word such as "GitHub", bigrams of text the dictionary
+// does not know). Bigrams across a word boundary ("に明" of "カレンダーに明日") and bigrams of kana
+// only outside any word (endings, particles: "して") belong to no unit: they still score as today but
+// neither count as words of the request nor lower its coverage. Each gloss term is a reading of its own
+// (languages/query-readings.ts).
 import type { QueryReadings } from '../languages/query-readings.js';
 import type { Language } from '../languages/language.js';
 import { loadedLanguageOf } from '../languages/registry.js';
 import { CJK_CHAR, CJK_LETTER as CJK } from '../languages/scripts.js';
-
-/**
- * A Japanese request's English index terms, and how its own terms group into the request's words
- * ("units"), so that ranking can score a word once whether a tool matches it in Japanese (its character
- * bigrams) or through a translation, and count coverage per word rather than per bigram.
- *
- * Units are the request's dictionary words that have English glosses, then one unit per other term of
- * the request that means something alone (a Latin word such as "GitHub", bigrams of text the dictionary
- * does not know). Bigrams across a word boundary ("に明" of "カレンダーに明日") and bigrams of kana
- * only outside any word (endings, particles: "して") belong to no unit: they still score as today but
- * neither count as words of the request nor lower its coverage. Each gloss term is a reading of its own
- * (languages/query-readings.ts).
- */
 
 /** The loaded language `text` (a sub-query) is written in, or undefined (languages/registry.ts). */
 export function languageOf(text: string): Language | undefined {

@@ -1,18 +1,16 @@
+// Memo of written ASCII runs ("search", "getFileContents", "mp3") -> their term ids, so that the
+// tokenizer splits, lowercases and stems each distinct run once. Tool lists repeat the same few
+// thousand runs, so most lookups hit. It is an open-addressing table keyed by the FNV-1a hash (fnv.ts) that the
+// tokenizer computes while scanning, checked against the text in place: a hit allocates nothing and
+// makes the engine hash nothing. Ids are the vocabulary's (vocabulary.ts). Holds words only, no tool identity.
+//
+// Layout is for the CPU cache: a lookup is one or two random memory accesses per word of a tool list,
+// and a cache miss costs more than the rest of the lookup. So each slot's hash, id and where its
+// characters are sit side by side in one typed array; the characters of all runs sit together in one
+// byte pool (runs here are ASCII); and the table starts small and doubles as it fills, so that a list's
+// few thousand runs take a table that stays in the CPU's cache rather than one sized for the largest.
 import type { TokenBuffer } from './token-buffer.js';
 
-/**
- * Memo of written ASCII runs ("search", "getFileContents", "mp3") -> their term ids, so that the
- * tokenizer splits, lowercases and stems each distinct run once. Tool lists repeat the same few
- * thousand runs, so most lookups hit. It is an open-addressing table keyed by the FNV-1a hash (fnv.ts) that the
- * tokenizer computes while scanning, checked against the text in place: a hit allocates nothing and
- * makes the engine hash nothing. Ids are the vocabulary's (vocabulary.ts). Holds words only, no tool identity.
- *
- * Layout is for the CPU cache: a lookup is one or two random memory accesses per word of a tool list,
- * and a cache miss costs more than the rest of the lookup. So each slot's hash, id and where its
- * characters are sit side by side in one typed array; the characters of all runs sit together in one
- * byte pool (runs here are ASCII); and the table starts small and doubles as it fills, so that a list's
- * few thousand runs take a table that stays in the CPU's cache rather than one sized for the largest.
- */
 // Small: every project has its own table (vocabulary.ts), and most projects' lists are short.
 const MIN_BITS = 10;
 const MAX_BITS = 17;

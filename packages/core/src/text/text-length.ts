@@ -1,8 +1,6 @@
-/**
- * Text limits count characters as Unicode code points, in the service, the client and the spec
- * alike (JSON Schema's `maxLength` counts code points too): 600 emoji are 600 characters, not the
- * 1,200 UTF-16 units that `String.length` reports.
- */
+// Text limits count characters as Unicode code points, in the service, the client and the spec
+// alike (JSON Schema's `maxLength` counts code points too): 600 emoji are 600 characters, not the
+// 1,200 UTF-16 units that `String.length` reports.
 
 /** Hard limit of one sub-query (MAX_QUERY_CHARS' default). The longest real task in ../shared/bench
  * (a LiveMCPBench task with an inline base64 image) is 18,686 characters. */

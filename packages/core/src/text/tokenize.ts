@@ -1,3 +1,14 @@
+// The tokenizer for tool text and queries.
+//
+// - Identifiers are split into words: `getFileContents`, `HTMLParser`, `search_issues`, `kebab-case`,
+//   `a.b.c`, `github:create_issue`, `v2Api` (letters and digits apart). Mixed words such as `mp3` or
+//   `s3` are also kept whole, since the whole is what people type.
+// - Words are lowercased, stop words dropped, and stemmed with Porter2 (memoised).
+// - Chinese, Japanese and Korean runs become overlapping character bigrams (a lone character stays a
+//   unigram), which matches CJK words without a dictionary and costs nothing at query time.
+//
+// No `Intl.Segmenter` or NLP model on this path: it must tokenize 1,000 tools in a few milliseconds in a
+// browser too. (wink-nlp was measured for the query side; see the README's Ranking section.)
 import { cognateReadings } from '../languages/cognate-readings.js';
 import { crossLingualTerms, languageOf } from './cross-lingual.js';
 import { findArgumentValues, type FoundValue } from '../everyday/argument-values.js';
@@ -10,21 +21,7 @@ import { FNV_OFFSET, fnvStep } from './fnv.js';
 import { NEGATIONS } from '../languages/stop-words.js';
 import { withoutElision } from '../languages/elision.js';
 import { TokenBuffer } from './token-buffer.js';
-import { useVocabulary, vocabulary } from './vocabulary.js';
-
-/**
- * The tokenizer for tool text and queries.
- *
- * - Identifiers are split into words: `getFileContents`, `HTMLParser`, `search_issues`, `kebab-case`,
- *   `a.b.c`, `github:create_issue`, `v2Api` (letters and digits apart). Mixed words such as `mp3` or
- *   `s3` are also kept whole, since the whole is what people type.
- * - Words are lowercased, stop words dropped, and stemmed with Porter2 (memoised).
- * - Chinese, Japanese and Korean runs become overlapping character bigrams (a lone character stays a
- *   unigram), which matches CJK words without a dictionary and costs nothing at query time.
- *
- * No `Intl.Segmenter` or NLP model on this path: it must tokenize 1,000 tools in a few milliseconds in a
- * browser too. (wink-nlp was measured for the query side; see the README's Ranking section.)
- */
+import { processVocabulary, type Vocabulary } from './vocabulary.js';
 
 // A run of letters/digits plus the joiners that appear inside identifiers and contractions.
 const WORD_RUN = /[\p{L}\p{M}\p{N}]+(?:['’][\p{L}]+)*/gu;
@@ -35,9 +32,8 @@ const queryTokens = new TokenBuffer(64);
 
 /** The index terms of `text`, in order (in the process's vocabulary: they are strings, ids stay inside). */
 export function tokenize(text: string): string[] {
-  useVocabulary(undefined);
-  vocabulary.resetIfFull();
-  return termsOf(text);
+  processVocabulary.resetIfFull();
+  return termsOf(text, processVocabulary);
 }
 
 /**
@@ -46,29 +42,29 @@ export function tokenize(text: string): string[] {
  * ASCII text the fast path must give the same (test/tokenize.property.test.ts).
  */
 export function generalPathTerms(text: string): string[] {
-  useVocabulary(undefined);
+  const vocabulary = processVocabulary;
   vocabulary.resetIfFull();
   queryTokens.length = 0;
   for (const match of text.matchAll(LETTERS_AND_DIGITS)) {
-    addWord(match[0], queryTokens);
+    addWord(match[0], queryTokens, vocabulary);
     const joined = /(?:^|[^\p{L}\p{M}\p{N}-])([a-zA-Z]+)-$/u.exec(
       text.slice(Math.max(0, match.index - MAX_JOINED - 2), match.index),
     );
     const after = text[match.index + match[0].length];
     if (joined && /^[a-zA-Z]+$/.test(match[0]) && after !== '-' && joined[1]!.length + match[0].length <= MAX_JOINED)
-      addTerm(joined[1]! + match[0], queryTokens);
+      addTerm(joined[1]! + match[0], queryTokens, vocabulary);
   }
-  return termsOfTokens();
+  return termsOfTokens(vocabulary);
 }
 
 /** tokenize without renewing a full vocabulary: for a query scored against a corpus just built. */
-function termsOf(text: string): string[] {
+function termsOf(text: string, vocabulary: Vocabulary): string[] {
   queryTokens.length = 0;
-  tokenizeInto(text, queryTokens);
-  return termsOfTokens();
+  tokenizeInto(text, queryTokens, vocabulary);
+  return termsOfTokens(vocabulary);
 }
 
-function termsOfTokens(): string[] {
+function termsOfTokens(vocabulary: Vocabulary): string[] {
   const terms = new Array<string>(queryTokens.length);
   for (let i = 0; i < queryTokens.length; i += 1) terms[i] = vocabulary.termOf(queryTokens.ids[i]!);
   return terms;
@@ -81,16 +77,16 @@ const encoder = new TextEncoder();
 let asciiBytes = new Uint8Array(4096);
 
 /**
- * Appends the term ids (see vocabulary.ts) of `text` to `out`. Ids are valid until the next
+ * Appends the term ids of `text` in `vocabulary` to `out`. Ids are valid until the next
  * `vocabulary.resetIfFull()`, so a caller turns them into terms before calling that again.
  */
-export function tokenizeInto(text: string, out: TokenBuffer): void {
+export function tokenizeInto(text: string, out: TokenBuffer, vocabulary: Vocabulary): void {
   const length = text.length;
   // One byte more than the text: tokenizeAscii ends on a separator written after it.
   if (length >= asciiBytes.length) asciiBytes = new Uint8Array(Math.max(length + 1, asciiBytes.length * 2));
   const { read, written } = encoder.encodeInto(text, asciiBytes);
-  if (read === length && written === length) tokenizeAscii(text, asciiBytes, out);
-  else tokenizeAnyScript(text, out);
+  if (read === length && written === length) tokenizeAscii(text, asciiBytes, out, vocabulary);
+  else tokenizeAnyScript(text, out, vocabulary);
 }
 
 // Per ASCII byte: 0 for a separator, LOWER for a-z, UPPER_OR_DIGIT for A-Z and 0-9.
@@ -106,7 +102,7 @@ for (let code = 48; code <= 57; code += 1) BYTE_CLASS[code] = UPPER_OR_DIGIT;
  * digits is looked up in the run memo (run-table.ts) by an FNV-1a hash computed along the way; a run
  * seen for the first time is split (camelCase humps, letters and digits), stemmed and remembered.
  */
-function tokenizeAscii(text: string, bytes: Uint8Array, out: TokenBuffer): void {
+function tokenizeAscii(text: string, bytes: Uint8Array, out: TokenBuffer, vocabulary: Vocabulary): void {
   const length = text.length;
   const runs = vocabulary.runs;
   // A separator after the text ends its last run without a bound check in the run loop.
@@ -120,8 +116,8 @@ function tokenizeAscii(text: string, bytes: Uint8Array, out: TokenBuffer): void 
     for (i += 1; BYTE_CLASS[bytes[i]!] !== 0; i += 1) hash = fnvStep(hash, bytes[i]!);
     const slot = runs.find(bytes, start, i, hash);
     if (slot >= 0) runs.appendIds(slot, out);
-    else learnAsciiRun(text, bytes, start, i, hash, out);
-    if (start >= 2 && bytes[start - 1] === HYPHEN) addHyphenJoin(text, bytes, start, i, out);
+    else learnAsciiRun(text, bytes, start, i, hash, out, vocabulary);
+    if (start >= 2 && bytes[start - 1] === HYPHEN) addHyphenJoin(text, bytes, start, i, out, vocabulary);
   }
 }
 
@@ -134,13 +130,20 @@ const MAX_JOINED = 14;
  * as people often write them: `text.slice(start, end)` is the second word. Not in longer chains
  * ("get-file-contents"), which are identifiers, nor with digits ("utf-8").
  */
-function addHyphenJoin(text: string, bytes: Uint8Array, start: number, end: number, out: TokenBuffer): void {
+function addHyphenJoin(
+  text: string,
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  out: TokenBuffer,
+  vocabulary: Vocabulary,
+): void {
   if (bytes[end] === HYPHEN) return;
   let first = start - 1;
   while (first > 0 && BYTE_CLASS[bytes[first - 1]!] !== 0) first -= 1;
   if (first === start - 1 || end - first - 1 > MAX_JOINED || (first > 0 && bytes[first - 1] === HYPHEN)) return;
   for (let k = first; k < end; k += 1) if (k !== start - 1 && isDigit(bytes[k]!)) return;
-  addTerm(text.slice(first, start - 1) + text.slice(start, end), out);
+  addTerm(text.slice(first, start - 1) + text.slice(start, end), out, vocabulary);
 }
 
 /**
@@ -154,13 +157,14 @@ function learnAsciiRun(
   end: number,
   hash: number,
   out: TokenBuffer,
+  vocabulary: Vocabulary,
 ): void {
   const from = out.length;
   // A run of lowercase letters only is one word; capitals and digits make a camelCase or mixed run.
   let plain = !isDigit(bytes[start]!);
   for (let k = start + 1; plain && k < end; k += 1) plain = BYTE_CLASS[bytes[k]!] === LOWER;
-  if (plain) addNewWord(text.slice(start, end), out);
-  else addIdentifier(text, start, end, out);
+  if (plain) addNewWord(text.slice(start, end), out, vocabulary);
+  else addIdentifier(text, start, end, out, vocabulary);
   vocabulary.runs.remember(bytes, start, end, hash, out, from);
 }
 
@@ -168,7 +172,7 @@ function learnAsciiRun(
  * Text with other scripts: the same scan over char codes, where runs with non-ASCII characters go
  * through the Unicode-aware regular expressions below (ASCII runs still use the run memo).
  */
-function tokenizeAnyScript(text: string, out: TokenBuffer): void {
+function tokenizeAnyScript(text: string, out: TokenBuffer, vocabulary: Vocabulary): void {
   const length = text.length;
   const runs = vocabulary.runs;
   let start = -1;
@@ -196,12 +200,12 @@ function tokenizeAnyScript(text: string, out: TokenBuffer): void {
       continue;
     }
     if (start >= 0) {
-      if (!ascii) for (const match of text.slice(start, i).matchAll(WORD_RUN)) addWord(match[0], out);
+      if (!ascii) for (const match of text.slice(start, i).matchAll(WORD_RUN)) addWord(match[0], out, vocabulary);
       else {
         const run = runBytes(text, start, i);
         const slot = runs.find(run, 0, i - start, hash);
         if (slot >= 0) runs.appendIds(slot, out);
-        else learnAsciiRun(text.slice(start, i), run, 0, i - start, hash, out);
+        else learnAsciiRun(text.slice(start, i), run, 0, i - start, hash, out, vocabulary);
       }
       start = -1;
     }
@@ -256,7 +260,7 @@ function after(text: string, i: number): number {
  * with digits is also kept whole ("mp3", "s3", "ec2", "h264"), since that is how people type it. The
  * one splitting loop for ASCII runs (whose words the run memo then remembers) and other scripts.
  */
-function addIdentifier(text: string, start: number, end: number, out: TokenBuffer): void {
+function addIdentifier(text: string, start: number, end: number, out: TokenBuffer, vocabulary: Vocabulary): void {
   let parts = 0;
   let digits = false;
   let i = start;
@@ -281,14 +285,14 @@ function addIdentifier(text: string, start: number, end: number, out: TokenBuffe
       while (i < end && classAt(text, i) === kind) i = after(text, i);
     }
     if (kind === DIGIT) digits = true;
-    addTerm(text.slice(partStart, i), out);
+    addTerm(text.slice(partStart, i), out, vocabulary);
     parts += 1;
   }
   // Several parts, one of them digits: letters and digits.
   if (parts > 1 && digits && end - start <= 8) out.push(vocabulary.internTerm(text.slice(start, end).toLowerCase()));
   // A product name with inner capitals is also the whole word, as people type it ("github").
   else if (parts > 1 && end - start <= MAX_PRODUCT_NAME && isProductName(text.slice(start, end)))
-    addTerm(text.slice(start, end), out);
+    addTerm(text.slice(start, end), out, vocabulary);
 }
 
 // GitHub, PostgreSQL, YouTube, OpenAI, WhatsApp, DuckDuckGo: a capital, lower case, then one or two
@@ -301,17 +305,17 @@ function isProductName(word: string): boolean {
   return word.length <= MAX_PRODUCT_NAME && PRODUCT_NAME.test(word);
 }
 
-function addWord(raw: string, out: TokenBuffer): void {
+function addWord(raw: string, out: TokenBuffer, vocabulary: Vocabulary): void {
   const word = foldWord(raw.replace(/['’]/g, ''));
   if (CJK.test(word)) {
     for (const run of word.matchAll(CJK_RUNS)) {
-      if (run[1] !== undefined) addCjkBigrams(run[1], out);
-      else if (run[2] !== undefined) addWord(run[2], out);
+      if (run[1] !== undefined) addCjkBigrams(run[1], out, vocabulary);
+      else if (run[2] !== undefined) addWord(run[2], out, vocabulary);
     }
     return;
   }
-  if (!HAS_UPPER_OR_DIGIT.test(word)) addTerm(word, out);
-  else addIdentifier(word, 0, word.length, out);
+  if (!HAS_UPPER_OR_DIGIT.test(word)) addTerm(word, out, vocabulary);
+  else addIdentifier(word, 0, word.length, out, vocabulary);
 }
 
 // Latin letters with accents or other marks: folded to their base letters ("café" → "cafe"), as people
@@ -335,17 +339,17 @@ function foldWord(word: string): string {
 }
 
 /** addTerm for a run the run memo has just missed: its written form is not asked about again. */
-function addNewWord(word: string, out: TokenBuffer): void {
+function addNewWord(word: string, out: TokenBuffer, vocabulary: Vocabulary): void {
   const id = vocabulary.termIdOfNewWord(word);
   if (id >= 0) out.push(id);
 }
 
-function addTerm(word: string, out: TokenBuffer): void {
+function addTerm(word: string, out: TokenBuffer, vocabulary: Vocabulary): void {
   const id = vocabulary.termId(word);
   if (id >= 0) out.push(id);
 }
 
-function addCjkBigrams(run: string, out: TokenBuffer): void {
+function addCjkBigrams(run: string, out: TokenBuffer, vocabulary: Vocabulary): void {
   const chars = Array.from(run);
   if (chars.length === 1) {
     out.push(vocabulary.internTerm(chars[0]!));
@@ -388,8 +392,22 @@ export interface QueryTerms {
 const NEGATION_SCOPE = 3;
 const CLAUSE_BREAK = /[.,;:!?()\n]|\b(?:but|and|or|then|while|however)\b/i;
 
-/** The request's terms and readings; `without` leaves families of everyday rules out (RankOptions). */
-export function analyzeQuery(query: string, without: readonly RuleFamily[] = NO_FAMILIES): QueryTerms {
+/** How analyzeQuery reads a request. */
+interface QueryAnalysisOptions {
+  /**
+   * The vocabulary of the list the request is scored against (the corpus's): the request's terms join
+   * it, and a reading that needs the list to have a word asks it. Default: the process's.
+   */
+  vocabulary?: Vocabulary;
+  /** Families of everyday rules to leave out (RankOptions.without). */
+  without?: readonly RuleFamily[];
+}
+
+/** The request's terms and readings. */
+export function analyzeQuery(
+  query: string,
+  { vocabulary = processVocabulary, without = NO_FAMILIES }: QueryAnalysisOptions = {},
+): QueryTerms {
   const terms: string[] = [];
   const negated: string[] = [];
   const surface = new Map<string, string>();
@@ -433,10 +451,10 @@ export function analyzeQuery(query: string, without: readonly RuleFamily[] = NO_
         scope = NEGATION_SCOPE;
         continue;
       }
-      const { produced, parts } = wordTerms(raw, caseRule);
+      const { produced, parts } = wordTerms(raw, caseRule, vocabulary);
       // A run with CJK in it is often the whole request (no spaces): its terms are named by their own
       // characters, or by the Latin word they came from, not by the run.
-      const surfaces = CJK.test(raw) ? surfacesInCjkRun(raw) : undefined;
+      const surfaces = CJK.test(raw) ? surfacesInCjkRun(raw, vocabulary) : undefined;
       const word: QueryWord = { raw, clause: clauseIndex, hyphenBefore, negated: scope > 0, terms: [] };
       if (parts !== undefined) word.parts = parts;
       for (const term of produced) {
@@ -454,7 +472,7 @@ export function analyzeQuery(query: string, without: readonly RuleFamily[] = NO_
       if (produced.length > 0 && scope > 0) scope -= 1;
     }
   }
-  return withReadings({ query, language, terms, negated, surface, words, without });
+  return withReadings({ query, language, terms, negated, surface, words, without, vocabulary });
 }
 
 /**
@@ -462,8 +480,8 @@ export function analyzeQuery(query: string, without: readonly RuleFamily[] = NO_
  * product name gives its parts and then its whole (tokenize's addIdentifier): the whole is the word;
  * its parts stand in only where the list lacks it (everyday/readings.ts).
  */
-function wordTerms(raw: string, caseRule: boolean): { produced: string[]; parts?: string[] } {
-  const produced = termsOf(raw).filter((term) => !/^[0-9]+$/.test(term));
+function wordTerms(raw: string, caseRule: boolean, vocabulary: Vocabulary): { produced: string[]; parts?: string[] } {
+  const produced = termsOf(raw, vocabulary).filter((term) => !/^[0-9]+$/.test(term));
   if (produced.length <= 1 || !isProductName(raw.replace(/['’].*$/, ''))) return { produced };
   const parts = produced.slice(0, -1);
   return caseRule ? { produced: produced.slice(-1), parts } : { produced: parts };
@@ -478,14 +496,17 @@ interface FoundWords {
   surface: Map<string, string>;
   words: QueryWord[];
   without: readonly RuleFamily[];
+  vocabulary: Vocabulary;
 }
 
 /** The analysis with its readings: a language's glosses (and cognates), or English's everyday readings. */
-function withReadings({ query, language, terms, negated, surface, words, without }: FoundWords): QueryTerms {
+function withReadings(found: FoundWords): QueryTerms {
+  const { query, language, terms, negated, surface, words, without, vocabulary } = found;
   const written = words.map((word) => word.raw.toLowerCase());
-  const crossLingual = language && crossLingualTerms(query, language, terms, termsOf);
+  const termsIn = (text: string): string[] => termsOf(text, vocabulary);
+  const crossLingual = language && crossLingualTerms(query, language, terms, termsIn);
   if (crossLingual === undefined) {
-    const readings = everydayReadings(words, terms, termsOf, without);
+    const readings = everydayReadings(words, terms, termsIn, without, vocabulary);
     return readings
       ? { terms, negated, surface, readings, words: written }
       : { terms, negated, surface, words: written };
@@ -506,7 +527,7 @@ function withReadings({ query, language, terms, negated, surface, words, without
           positiveCount: terms.length,
           negatedCount: negated.length,
           searched,
-          stem: (word) => termsOf(word)[0] ?? '',
+          stem: (word) => termsIn(word)[0] ?? '',
         },
         listTerms,
       );
@@ -531,11 +552,11 @@ function withPlaceholders(text: string, values: readonly FoundValue[]): string {
 }
 
 /** Per term of a run with CJK characters: the Latin word it came from (CJK terms name themselves). */
-function surfacesInCjkRun(run: string): Map<string, string> {
+function surfacesInCjkRun(run: string, vocabulary: Vocabulary): Map<string, string> {
   const surfaces = new Map<string, string>();
   for (const part of run.matchAll(CJK_RUNS)) {
     if (part[2] === undefined) continue;
-    for (const term of termsOf(part[2])) if (!surfaces.has(term)) surfaces.set(term, part[2]);
+    for (const term of termsOf(part[2], vocabulary)) if (!surfaces.has(term)) surfaces.set(term, part[2]);
   }
   return surfaces;
 }

@@ -10,10 +10,6 @@ const MAX_CHARS = 2_000_000;
 // Bytes a remembered word or term costs besides its characters: its Map entry, string header and id.
 const ENTRY_BYTES = 40;
 
-// Epochs are numbered across all vocabularies, so that ids made under one vocabulary are never taken
-// for ids of another (score-query.ts checks a corpus's epoch against the vocabulary in use).
-let epochs = 0;
-
 /**
  * The vocabulary: word as written -> term id, where a term is the Porter2 stem of the lowercase word
  * (non-ASCII words, accented or Cyrillic for instance, are only lowercased), and stop words and lone
@@ -26,12 +22,15 @@ let epochs = 0;
  * they were cut from.
  */
 export class Vocabulary {
+  // Epochs are numbered across all vocabularies, so that ids made under one vocabulary are never taken
+  // for ids of another (score-query.ts checks a corpus's epoch against its vocabulary's).
+  static #epochs = 0;
   /** The tokenizer's memo of written ASCII runs -> their ids; cleared with the ids. */
   readonly runs = new RunTable();
   readonly #idOfWritten = new Map<string, number>();
   readonly #idOfTerm = new Map<string, number>();
   readonly #terms: string[] = [];
-  #epoch = epochs++;
+  #epoch = Vocabulary.#epochs++;
   #chars = 0;
 
   termId(written: string): number {
@@ -103,7 +102,7 @@ export class Vocabulary {
     this.#idOfWritten.clear();
     this.#idOfTerm.clear();
     this.#terms.length = 0;
-    this.#epoch = epochs++;
+    this.#epoch = Vocabulary.#epochs++;
     this.runs.clear();
   }
 }
@@ -127,17 +126,9 @@ function isLowercaseLetters(word: string): boolean {
   return true;
 }
 
-/** The vocabulary of callers that have none of their own: a ranking without a cache, `tokenize`. */
-const processVocabulary = new Vocabulary();
-
 /**
- * The vocabulary the tokenizer and scoring use now. Ranking is synchronous between its steps, so each
- * entry point sets it (`useVocabulary`) before it tokenizes: a binding rather than a parameter, so the
- * tokenizer's inner loops stay as they are.
+ * The vocabulary of callers that have none of their own: a ranking without a rank cache, `tokenize`.
+ * Everything else is handed its vocabulary: a corpus carries the one its ids belong to, and the
+ * tokenizer and query analysis take it as a parameter.
  */
-export let vocabulary: Vocabulary = processVocabulary;
-
-/** Sets the vocabulary in use: `own` (a project's, from its rank cache), or the process's when undefined. */
-export function useVocabulary(own: Vocabulary | undefined): void {
-  vocabulary = own ?? processVocabulary;
-}
+export const processVocabulary = new Vocabulary();

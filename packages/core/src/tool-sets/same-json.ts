@@ -5,9 +5,9 @@
  * inherited enumerable keys), which only costs the caller the slow path.
  *
  * Used to recognise a list sent again (the service's tool-set store, and `readsAs` in
- * request/tool-list.ts): walking two lists side by side took 8.5 ms against 27.7 ms for the canonical
- * JSON and its SHA-256 (1,000 tools of `smithery_catalog`, 788 KB, in-process, load 15),
- * and stops at the first difference. A generic deep-equal (fast-deep-equal and the like) ignores key
+ * request/tool-list.ts): walking two lists side by side costs a third of the canonical JSON and its
+ * SHA-256 (docs/performance.md#a-list-sent-again-no-canonical-json-and-the-held-array), and stops at
+ * the first difference. A generic deep-equal (fast-deep-equal and the like) ignores key
  * order, which the JSON text, and so a tool-set id, does not.
  */
 export function sameJson(a: unknown, b: unknown): boolean {

@@ -11,8 +11,8 @@ import type { ToolInfo } from '../schemas.js';
  * are, in their own key order, which a JSON round trip preserves. Unknown tool fields are left out
  * (they change nothing in a search). The id is defined on the flat list, so any request form that
  * reads into the same flat list (a grouped form, for one) gets the same id.
- * Plain JSON.stringify rather than a key-sorting serialiser: on 1,000 real tools (788 KB) it took
- * 2.2 ms against 5.7 ms for safe-stable-stringify, and the id is computed for every full list.
+ * Plain JSON.stringify rather than a key-sorting serialiser: the id is computed for every full list, and
+ * it is the faster (figures: docs/performance.md#the-tool-set-ids-serialiser).
  */
 const TOOL_SET_FIELDS = [
   'toolKey',

@@ -1,19 +1,16 @@
+// The words of a Japanese request and their English glosses, from the JMdict/EDICT-derived dictionary
+// (ja-en-dictionary.ts, built by scripts/build-dictionary.ts; loaded with this folder on first need,
+// languages/registry.ts): what lets a Japanese request find tools
+// described in English.
+//
+// Segmentation is a longest match against the dictionary's headwords, with verbs and adjectives
+// brought back to their dictionary form ("送っ" → 送る, "新しく" → 新しい). `Intl.Segmenter` was
+// measured and not kept: ICU cuts katakana loanwords it does not know ("リ|ポジ|トリ") and verb stems
+// ("送|って"), which are the words a tool request hinges on (docs/ranking.md).
 import type { LanguageWord } from '../language.js';
 import { HAN_LETTER as HAN, JAPANESE_CHAR, KANA, KANA_ONLY, KATAKANA_CHAR as KATAKANA } from '../scripts.js';
 import { Headwords } from '../headwords.js';
 import { JA_EN_ENTRIES } from './ja-en-dictionary.js';
-
-/**
- * The words of a Japanese request and their English glosses, from the JMdict/EDICT-derived dictionary
- * (ja-en-dictionary.ts, built by scripts/build-dictionary.ts; loaded with this folder on first need,
- * languages/registry.ts): what lets a Japanese request find tools
- * described in English.
- *
- * Segmentation is a longest match against the dictionary's headwords, with verbs and adjectives
- * brought back to their dictionary form ("送っ" → 送る, "新しく" → 新しい). `Intl.Segmenter` was
- * measured and not kept: ICU cuts katakana loanwords it does not know ("リ|ポジ|トリ") and verb stems
- * ("送|って"), which are the words a tool request hinges on (docs/ranking.md).
- */
 
 // A request only takes this path with kana in it (KANA): Chinese has none.
 // Longest headword tried, in characters (longer compounds are rare and cost a lookup each).

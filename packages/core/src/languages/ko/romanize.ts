@@ -1,10 +1,8 @@
-/**
- * Hangul loanwords against the list's English words, by consonants: Korean writes an English loanword
- * by its sounds (캘린더 calendar, 깃허브 github, 테이블 table), and its consonants survive the
- * transcription better than its vowels do. Both sides are reduced to a skeleton of consonant classes
- * (../consonant-skeleton.ts; p/b/f/v are one class, as Korean has one letter for them), doubled classes
- * merged.
- */
+// Hangul loanwords against the list's English words, by consonants: Korean writes an English loanword
+// by its sounds (캘린더 calendar, 깃허브 github, 테이블 table), and its consonants survive the
+// transcription better than its vowels do. Both sides are reduced to a skeleton of consonant classes
+// (../consonant-skeleton.ts; p/b/f/v are one class, as Korean has one letter for them), doubled classes
+// merged.
 
 // Per initial consonant of a syllable (Unicode order ㄱ ㄲ ㄴ ㄷ ㄸ ㄹ ㅁ ㅂ ㅃ ㅅ ㅆ ㅇ ㅈ ㅉ ㅊ ㅋ ㅌ ㅍ ㅎ): its class.
 const INITIAL = ['K', 'K', 'N', 'T', 'T', 'L', 'M', 'P', 'P', 'S', 'S', '', 'S', 'S', 'S', 'K', 'T', 'P', 'H'];

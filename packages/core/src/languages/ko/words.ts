@@ -1,14 +1,11 @@
+// The words of a Korean request: each run of Hangul (Korean writes spaces between words) with its
+// particles and endings taken off (캘린더에 → 캘린더, 취소해 → 취소, 찾아 → 찾), glossed by the small core
+// (core-words.ts); filler words (줘, 좀, 뭐, 어떤) are none. The other words are read against the list's
+// own English words at ranking time (`loanwordsIn`).
 import type { LanguageWord } from '../language.js';
 import { CORE_WORDS } from './core-words.js';
 import { englishSkeleton } from '../consonant-skeleton.js';
 import { hangulSkeleton } from './romanize.js';
-
-/**
- * The words of a Korean request: each run of Hangul (Korean writes spaces between words) with its
- * particles and endings taken off (캘린더에 → 캘린더, 취소해 → 취소, 찾아 → 찾), glossed by the small core
- * (core-words.ts); filler words (줘, 좀, 뭐, 어떤) are none. The other words are read against the list's
- * own English words at ranking time (`loanwordsIn`).
- */
 
 // Particles and verb endings, longest first: taken off the end of a run once each, particle last.
 const ENDINGS = [

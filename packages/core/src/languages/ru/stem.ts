@@ -1,9 +1,7 @@
-/**
- * A light Russian suffix stripper: a word's case, number or verb ending taken off once, so that the
- * forms a request writes read as one word (календаре, календарь, календаря: календар; отмени, отменить:
- * отмен). Not a full stemmer (no derivational suffixes): it only has to bring a request's word to the
- * stem the core words (core-words.ts) and the transliteration (transliterate.ts) start from.
- */
+// A light Russian suffix stripper: a word's case, number or verb ending taken off once, so that the
+// forms a request writes read as one word (календаре, календарь, календаря: календар; отмени, отменить:
+// отмен). Not a full stemmer (no derivational suffixes): it only has to bring a request's word to the
+// stem the core words (core-words.ts) and the transliteration (transliterate.ts) start from.
 
 // Endings, longest first; a reflexive -ся/-сь comes off before them.
 const ENDINGS = [

@@ -1,19 +1,16 @@
+// The words of a Chinese request and their English glosses, from the CC-CEDICT-derived dictionary
+// (zh-en-dictionary.ts, built by scripts/build-dictionary-zh.ts; loaded with this folder on first need,
+// languages/registry.ts): what lets a Chinese request find tools described in English.
+//
+// Segmentation is a longest match against the dictionary's headwords, simplified and traditional alike
+// (a traditional request is read through the character map, 資料夾 as 资料夹). `Intl.Segmenter` alone
+// was measured and not kept: ICU splits 文件夹, 读取 and 重命名, which are the words a tool request
+// hinges on (docs/ranking.md).
 import { Headwords } from '../headwords.js';
 import type { LanguageWord } from '../language.js';
 import { HAN_LETTER } from '../scripts.js';
 import { fillerEnd } from './filler.js';
 import { ZH_EN_ENTRIES, ZH_TRADITIONAL } from './zh-en-dictionary.js';
-
-/**
- * The words of a Chinese request and their English glosses, from the CC-CEDICT-derived dictionary
- * (zh-en-dictionary.ts, built by scripts/build-dictionary-zh.ts; loaded with this folder on first need,
- * languages/registry.ts): what lets a Chinese request find tools described in English.
- *
- * Segmentation is a longest match against the dictionary's headwords, simplified and traditional alike
- * (a traditional request is read through the character map, 資料夾 as 资料夹). `Intl.Segmenter` alone
- * was measured and not kept: ICU splits 文件夹, 读取 and 重命名, which are the words a tool request
- * hinges on (docs/ranking.md).
- */
 
 // Longest headword tried, in UTF-16 units (the script keeps headwords of at most four characters).
 const MAX_WORD = 8;
