@@ -43,7 +43,7 @@ interface Bucket {
  * When Redis fails or is away, each replica counts on, conservatively: from the bucket's last shared
  * count, each request it admits counts as one per replica (the number of replicas seen beating in
  * Redis), so that the replicas together admit no more than the limit. Before, each replica counted
- * alone and a project got up to replicas × the limit (30 of a limit of 20 with two replicas at load 11).
+ * alone and a project got up to replicas × the limit (issue #47; figures in docs/operations.md).
  */
 export function fallbackRateLimitStore(shared: SharedStore): FastifyRateLimitStoreCtor {
   if (!('catalogRateLimit' in shared.redis))

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
+import { boundedWait } from '@catalog-search/core';
 import { ThrottledWarnings } from '../logging/log-throttle.js';
 import { warnIfDurableStateEvictable } from './eviction-policy.js';
 import { markLocalState, redisWaitLeft } from './local-state.js';
@@ -59,25 +60,14 @@ class WaitExpired extends Error {
   }
 }
 
-/**
- * The command's answer, or WaitExpired after `ms`. When the timer fires, the answer is looked for once
- * more after the poll phase (setImmediate): on a busy event loop a timer and the socket's reply are due
- * in the same turn, and timers run first, so an answer that Redis sent in time was counted as late.
- */
-function within<T>(work: Promise<T>, ms: number, whole: boolean): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => setImmediate(() => reject(new WaitExpired(ms, whole))), ms);
-    work.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
+/** The command's answer, or WaitExpired after `ms` (core's bounded wait, looking once more after the poll phase). */
+async function within<T>(work: Promise<T>, ms: number, whole: boolean): Promise<T> {
+  const answer = await boundedWait(
+    work.then((value) => ({ value })),
+    { ms, afterPoll: true },
+  );
+  if (answer === undefined) throw new WaitExpired(ms, whole);
+  return answer.value;
 }
 
 /*

@@ -7,6 +7,12 @@ interface WaitBounds {
   signal?: AbortSignal;
   /** Stop waiting after this many milliseconds. */
   ms?: number;
+  /**
+   * When the time is up, look for the work's value once more after the poll phase (setImmediate): on a
+   * busy event loop a timer and a socket's reply are due in the same turn, and timers run first, so a
+   * reply sent in time would count as late (Redis commands, src/redis/shared-store.ts).
+   */
+  afterPoll?: boolean;
 }
 
 /**
@@ -15,7 +21,7 @@ interface WaitBounds {
  * in Node's timer list, so no garbage collection can lose it (docs/performance.md#deadlines-and-the-garbage-collector).
  */
 export function boundedWait<T>(work: Promise<T>, bounds: WaitBounds): Promise<T | undefined> {
-  const { signal, ms } = bounds;
+  const { signal, ms, afterPoll } = bounds;
   if (signal?.aborted) {
     work.catch(() => {});
     return Promise.resolve(undefined);
@@ -30,7 +36,7 @@ export function boundedWait<T>(work: Promise<T>, bounds: WaitBounds): Promise<T 
       end();
       resolve(undefined);
     };
-    if (ms !== undefined) timer = setTimeout(stop, Math.max(0, ms));
+    if (ms !== undefined) timer = setTimeout(afterPoll ? () => setImmediate(stop) : stop, Math.max(0, ms));
     signal?.addEventListener('abort', stop, { once: true });
     work.then(
       (value) => {

@@ -45,6 +45,18 @@ describe('boundedWait', () => {
     await later(5, undefined);
   });
 
+  it('with afterPoll, a value that arrives in the same turn as the timer still counts', async () => {
+    // A reply due in the same turn as the bound: its timer fires first (created first, same duration),
+    // and the value comes after the poll phase, as a socket's reply does. Both timers are due together
+    // whatever the machine's speed, so the order below does not depend on timing.
+    const sameTurn = (afterPoll: boolean) => {
+      const work = new Promise<string>((resolve) => setTimeout(() => setImmediate(() => resolve('sent in time')), 20));
+      return boundedWait(work, { ms: 20, afterPoll });
+    };
+    await expect(sameTurn(true)).resolves.toBe('sent in time');
+    await expect(sameTurn(false)).resolves.toBeUndefined();
+  });
+
   it('passes on a failure that comes before the bounds, and ignores one after', async () => {
     await expect(boundedWait(Promise.reject(new Error('early')), { ms: 60_000 })).rejects.toThrow('early');
 
