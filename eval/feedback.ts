@@ -183,9 +183,10 @@ export const mean = (values: number[]) => values.reduce((sum, value) => sum + va
 
 /**
  * The service in this process for the learning evals: production auth with a fresh key, BM25 only, no
- * rate or work limits (one process plays every project), `env` on top.
+ * rate or work limits (one process plays every project), `env` on top; `clock`: learning's time, for
+ * a simulation that ages its projects (shared-feedback.ts).
  */
-export async function startEvalService(env: Record<string, string>) {
+export async function startEvalService(env: Record<string, string>, clock?: () => number) {
   const secret = randomBytes(32).toString('base64url');
   const config = parseConfig({
     NODE_ENV: 'production',
@@ -200,7 +201,7 @@ export async function startEvalService(env: Record<string, string>) {
     CACHE_PROJECT_SHARE: '1',
     ...env,
   });
-  const app = buildApp(config);
+  const app = buildApp(config, clock ? { learningClock: clock } : {});
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('no port');

@@ -6,6 +6,12 @@
 // k = 1, 3, 5 (LEARNING_SHARED_MIN_PROJECTS), clean and with 30 % of reports naming a wrong tool:
 // NDCG@10 with the paired bootstrap interval. Between conditions every project DELETEs, and the
 // fresh project must rank byte-identically to before (withdrawal).
+//
+// Shared learning counts only projects with a history and associations that held a while, at a rate
+// (LEARNING_SHARED_MIN_PROJECT_DAYS …, docs/privacy.md), so the simulation runs on a clock of its own
+// (learning's; tokens keep the real one): each project first reports its first request a day before
+// (its history), then all of its requests, and the fresh project is tested a day later, when every
+// association has had its hold and its turn (1,000 an hour by default).
 import { randomBytes } from 'node:crypto';
 import { loadDatasets } from './datasets.js';
 import {
@@ -57,7 +63,8 @@ export async function runSharedFeedbackEval(options: {
   );
   const results: SharedResult[] = [];
   for (const k of options.ks?.filter((k) => Number.isInteger(k) && k > 0) ?? KS) {
-    const service = await startService(k);
+    let now = Date.now();
+    const service = await startService(k, () => now);
     try {
       for (const dataset of datasets) {
         if (dataset.queries.length === 0) continue;
@@ -74,7 +81,12 @@ export async function runSharedFeedbackEval(options: {
               await routerFor(service.url, await service.tokenOf(`${run}-${condition.name}-${project}`), dataset.tools),
             );
           }
+          // Day 0: each project's first request, its history; day 1 (25 h on): all of them; a day
+          // later the test.
+          await teach(routers, train.slice(0, routers.length), dataset, condition.noise);
+          now += 25 * HOUR;
           await teach(routers, train, dataset, condition.noise);
+          now += 24 * HOUR;
           const after = (await searchAll(fresh, test)).map((answer, i) => ndcgOf(answer, test[i]!));
           const { mean: change, low, high } = pairedBootstrap(before, after);
           for (const router of routers) await router.forget();
@@ -98,15 +110,27 @@ export async function runSharedFeedbackEval(options: {
   return results;
 }
 
-/** The service in this process with shared learning on at this k. */
-function startService(k: number) {
-  return startEvalService({
-    LEARNING_SHARED: 'true',
-    LEARNING_SHARED_MIN_PROJECTS: String(k),
-    LEARNING_SECRET: randomBytes(32).toString('base64url'),
-    // To weigh another spread of the keyed thresholds (docs/ranking.md, "Shared learning across projects").
-    ...(process.env.LEARNING_SHARED_THRESHOLD_SPREAD
-      ? { LEARNING_SHARED_THRESHOLD_SPREAD: process.env.LEARNING_SHARED_THRESHOLD_SPREAD }
-      : {}),
-  });
+const HOUR = 3_600_000;
+/** Settings that may be weighed from the environment (docs/ranking.md, "Shared learning across projects"). */
+const WEIGHED = [
+  'LEARNING_SHARED_THRESHOLD_SPREAD',
+  'LEARNING_SHARED_MIN_PROJECT_DAYS',
+  'LEARNING_SHARED_MIN_PROJECT_AGE_HOURS',
+  'LEARNING_SHARED_HOLD_MINUTES',
+  'LEARNING_SHARED_NEW_PER_HOUR',
+];
+
+/** The service in this process with shared learning on at this k, learning on the simulation's clock. */
+function startService(k: number, clock: () => number) {
+  const weighed: Record<string, string> = {};
+  for (const name of WEIGHED) if (process.env[name]) weighed[name] = process.env[name];
+  return startEvalService(
+    {
+      LEARNING_SHARED: 'true',
+      LEARNING_SHARED_MIN_PROJECTS: String(k),
+      LEARNING_SECRET: randomBytes(32).toString('base64url'),
+      ...weighed,
+    },
+    clock,
+  );
 }

@@ -52,6 +52,8 @@ export interface ServiceDeps {
   reranker?: Reranker | undefined;
   /** The cache budget (default: one of config.memory); tests pass their own to look into it. */
   memory?: MemoryBudget | undefined;
+  /** Learning's clock (default Date.now): the eval's simulation ages its projects by days with its own. */
+  learningClock?: (() => number) | undefined;
 }
 
 /** REDIS_URL: shared by the replicas, never required (every use falls back to this process). */
@@ -139,6 +141,7 @@ export function createServices(config: Readonly<Config>, deps: ServiceDeps, log:
           shared,
           keys,
           lists: toolSets,
+          clock: deps.learningClock,
         })
       : undefined,
     ready: async () => semantic?.ready(),

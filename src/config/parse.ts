@@ -102,6 +102,13 @@ function parseFeedback(read: EnvReader, production: boolean, problems: string[])
       minProjects: read.integer('LEARNING_SHARED_MIN_PROJECTS'),
       thresholdSpread: read.integer('LEARNING_SHARED_THRESHOLD_SPREAD'),
       maxAssociations: read.integer('LEARNING_SHARED_MAX_ASSOCIATIONS'),
+      admission: {
+        minDays: read.integer('LEARNING_SHARED_MIN_PROJECT_DAYS'),
+        minAgeMs: read.integer('LEARNING_SHARED_MIN_PROJECT_AGE_HOURS') * 3_600_000,
+        holdMs: read.integer('LEARNING_SHARED_HOLD_MINUTES') * 60_000,
+        newPerHour: read.integer('LEARNING_SHARED_NEW_PER_HOUR'),
+      },
+      maxSays: read.integer('LEARNING_SHARED_MAX_SAYS'),
     },
     secret: read.secret('LEARNING_SECRET'),
   };

@@ -181,6 +181,13 @@ export interface Config {
       thresholdSpread: number;
       /** Associations kept for the whole deployment (LEARNING_SHARED_MAX_ASSOCIATIONS). */
       maxAssociations: number;
+      /**
+       * Who and what may add to the shared model (docs/privacy.md, threat model). Absent (tests of k
+       * alone): every project counts from its first report, an association from its threshold on.
+       */
+      admission?: SharedAdmission;
+      /** Projects' says kept for the whole deployment (LEARNING_SHARED_MAX_SAYS); absent: no bound but each project's. */
+      maxSays?: number;
     };
     /** Key of the terms' keyed hashes (LEARNING_SECRET); undefined: derived (term-keys.ts). */
     secret: string | undefined;
@@ -211,4 +218,16 @@ export interface TracingConfig {
   /** Where spans are POSTed (OTLP/HTTP JSON), e.g. http://collector:4318/v1/traces. */
   endpoint: string;
   serviceName: string;
+}
+
+/** What a project and an association must show before shared learning uses them (LEARNING_SHARED_*). */
+export interface SharedAdmission {
+  /** Distinct days (UTC) with reports before a project's reports count (LEARNING_SHARED_MIN_PROJECT_DAYS). */
+  minDays: number;
+  /** Time since a project's first report before its reports count (LEARNING_SHARED_MIN_PROJECT_AGE_HOURS). */
+  minAgeMs: number;
+  /** How long an association's threshold must hold unbroken before it is used (LEARNING_SHARED_HOLD_MINUTES). */
+  holdMs: number;
+  /** Associations that may become usable per hour, deployment-wide (LEARNING_SHARED_NEW_PER_HOUR). */
+  newPerHour: number;
 }

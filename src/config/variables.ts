@@ -611,7 +611,7 @@ export const VARIABLES = {
     kind: 'boolean',
     default: false,
     description:
-      "Shared learning across projects: a (request word, tool) association that at least `LEARNING_SHARED_MIN_PROJECTS` distinct projects reported raises that tool for every project's similar requests, more weakly than its own reports; a tool that many more projects used than the list's other tools is raised a little for requests on its server (a common step, such as a login). Words and tools are shared only as keyed hashes; see [privacy](privacy.md). Off: nothing one project reports is used for another.",
+      "Shared learning across projects: a (request word, tool) association that more than `LEARNING_SHARED_MIN_PROJECTS` distinct projects reported (at its keyed threshold, from projects with a history) raises that tool for every project's similar requests, more weakly than its own reports; a tool that many more projects used than the list's other tools is raised a little for requests on its server (a common step, such as a login). Words and tools are shared only as keyed hashes; see [privacy](privacy.md). Off: nothing one project reports is used for another.",
   },
   LEARNING_SHARED_MIN_PROJECTS: {
     section: 'feedback',
@@ -639,6 +639,51 @@ export const VARIABLES = {
     max: 10_000_000,
     description:
       "Associations the shared model keeps at most for the whole deployment (about 200 bytes each in Redis, and in each replica's copy); past it the least-evidenced go first. In process it is also held to a quarter of `CACHE_MEMORY_MB`.",
+  },
+  LEARNING_SHARED_MIN_PROJECT_DAYS: {
+    section: 'feedback',
+    kind: 'integer',
+    default: 2,
+    min: 1,
+    max: 365,
+    description:
+      "A project's reports count towards shared learning only once it has reported on this many distinct days (UTC) and its first report is `LEARNING_SHARED_MIN_PROJECT_AGE_HOURS` old; until then they teach only itself. Projects made for an attack must first be kept alive that long. See [privacy](privacy.md#poisoning-by-projects-threat-model).",
+  },
+  LEARNING_SHARED_MIN_PROJECT_AGE_HOURS: {
+    section: 'feedback',
+    kind: 'integer',
+    default: 24,
+    min: 0,
+    max: 8760,
+    description:
+      "Hours since a project's first report before its reports count towards shared learning (with `LEARNING_SHARED_MIN_PROJECT_DAYS`).",
+  },
+  LEARNING_SHARED_HOLD_MINUTES: {
+    section: 'feedback',
+    kind: 'integer',
+    default: 60,
+    min: 0,
+    max: 10_080,
+    description:
+      'An association is used only once its threshold has been met for this long without a break: falling below it starts the wait again.',
+  },
+  LEARNING_SHARED_NEW_PER_HOUR: {
+    section: 'feedback',
+    kind: 'integer',
+    default: 1000,
+    min: 1,
+    max: 1_000_000,
+    description:
+      'New associations that may become usable per hour, deployment-wide: those that met their threshold first go first, the rest wait their turn, so a flood of reports cannot activate more than this. A flood can delay honest associations by taking the turns.',
+  },
+  LEARNING_SHARED_MAX_SAYS: {
+    section: 'feedback',
+    kind: 'integer',
+    default: 300_000,
+    min: 1000,
+    max: 100_000_000,
+    description:
+      "Projects' says (one per project and association, about 150 bytes each in Redis) kept at most for the whole deployment; past it the least-established project's record goes first (fewest days with reports, then the least recent), its says withdrawn from the counts. Sizing: [operations](operations.md#redis).",
   },
   LEARNING_SECRET: {
     section: 'feedback',

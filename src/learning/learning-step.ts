@@ -25,6 +25,8 @@ export interface RequestTerms {
 
 /** Where a search's boosts come from: the project's own reports, and other projects' (k-anonymous). */
 interface BoostSources {
+  /** What time it is (ms), for the decay and the shared model's turns. */
+  now: () => number;
   termsOf(query: readonly string[]): RequestTerms;
   own?: (terms: readonly string[], now: number) => ReadonlyMap<string, LearnedBoost>;
   /** `ranked`: the ranking after the project's own learning (common steps read its best matches' servers). */
@@ -44,7 +46,7 @@ interface BoostSources {
 export function learningStep(sources: BoostSources): LearningStep {
   return {
     apply: (ranked, request, maxResults) => {
-      const now = Date.now();
+      const now = sources.now();
       const terms = sources.termsOf(request.query);
       let learned: { ranked: RankedTool[]; status: LearningStatus | undefined } = { ranked, status: undefined };
       if (sources.own) learned = applyBoosts(ranked, request.tools, sources.own(terms.hashes, now), maxResults);

@@ -7,6 +7,7 @@ import { learningStep, type LearningStep } from './learning-step.js';
 import { RecentSearches } from './recent-searches.js';
 import { readEvents, reportWeight, requestTerms, searchOf, type IgnoredEvent } from './report-events.js';
 import { SharedLearning, type SharedReport } from './shared/shared-learning.js';
+import type { WithdrawResult } from './shared/shared-ledger.js';
 import type { TermKeys } from './term-keys.js';
 import type { ReportedUse } from './own/project-model.js';
 
@@ -32,6 +33,19 @@ export interface ReportCost {
 const MAX_TOOLS_PER_SEARCH = MAX_QUERY_ITEMS;
 
 /**
+ * Why a DELETE was not done, as its 503 says: Redis away (retry), or Redis (allkeys-lru) evicted the
+ * record of what the project said in the shared model but not the counts it added, which can then
+ * not be found to withdraw (docs/privacy.md, "Opting out and forgetting").
+ */
+export const NOT_FORGOTTEN = {
+  unreachable: 'The shared store could not be reached: the other replicas still use what this project taught. Retry.',
+  evicted:
+    "The project's learning record was evicted from the shared store (its eviction policy evicts durable state): " +
+    'what it said in the shared model can no longer be found to withdraw, and goes only as it decays or its counts ' +
+    'are evicted. Its own learning is forgotten.',
+} as const;
+
+/**
  * The lists a project searched, by tool-set id: how a report's toolKey is told by content. The
  * tool-set store (src/tool-sets/tool-set-store.ts) is the one services.ts passes.
  */
@@ -52,12 +66,21 @@ export class Learning {
   readonly #shared: SharedLearning | undefined;
   readonly #lists: SearchedLists | undefined;
   readonly #searchTtlMs: number;
+  readonly #clock: () => number;
 
   constructor(
     config: Readonly<Config['feedback']>,
     private readonly maxQueryChars: number,
-    deps: { memory: MemoryBudget; shared?: SharedStore | undefined; keys: TermKeys; lists?: SearchedLists | undefined },
+    deps: {
+      memory: MemoryBudget;
+      shared?: SharedStore | undefined;
+      keys: TermKeys;
+      lists?: SearchedLists | undefined;
+      /** What time it is (ms): Date.now; the eval's simulation ages its projects with its own. */
+      clock?: (() => number) | undefined;
+    },
   ) {
+    this.#clock = deps.clock ?? Date.now;
     this.#keys = deps.keys;
     this.#lists = deps.lists;
     this.#shared = config.shared.enabled
@@ -68,6 +91,8 @@ export class Learning {
             maxAssociations: config.shared.maxAssociations,
             halfLifeMs: config.halfLifeMs,
             maxBoost: config.maxBoost,
+            admission: config.shared.admission,
+            maxSays: config.shared.maxSays,
           },
           deps.keys,
           deps,
@@ -109,7 +134,12 @@ export class Learning {
    * Nothing is answered as accepted unless it is stored: with Redis, a report whose search could not be
    * looked up, or that could not be written, is not stored at all (`stored: false`).
    */
-  async report(projectId: string, events: readonly unknown[], now = Date.now(), share = true): Promise<ReportResult> {
+  async report(
+    projectId: string,
+    events: readonly unknown[],
+    share = true,
+    now = this.#clock(),
+  ): Promise<ReportResult> {
     const read = readEvents(events, this.maxQueryChars);
     const ignored: IgnoredEvent[] = [...read.ignored];
     const named = read.events.flatMap((event) => (event.requestId === undefined ? [] : [event.requestId]));
@@ -175,11 +205,15 @@ export class Learning {
 
   /**
    * Forgets everything the project taught (here and in Redis) and withdraws its say from the shared
-   * model; false when Redis could not be reached.
+   * model: 'done', 'unreachable' (Redis could not be reached), or 'evicted' (Redis evicted the record
+   * of what the project said in the shared model, which can then not be withdrawn: shared-ledger.ts).
    */
-  async forget(projectId: string): Promise<boolean> {
-    const [own, shared] = await Promise.all([this.#log.forget(projectId), this.#shared?.withdraw(projectId) ?? true]);
-    return own && shared;
+  async forget(projectId: string): Promise<WithdrawResult> {
+    const [own, shared] = await Promise.all([
+      this.#log.forget(projectId),
+      this.#shared?.withdraw(projectId) ?? ('done' as const),
+    ]);
+    return own ? shared : 'unreachable';
   }
 
   /**
@@ -193,6 +227,7 @@ export class Learning {
     const [own, sharedModel] = await Promise.all([this.#log.model(projectId), sharing?.model()]);
     if (own === undefined && sharedModel === undefined) return undefined;
     return learningStep({
+      now: this.#clock,
       termsOf: (query) => {
         const words = requestTerms(query);
         return { words, hashes: this.#keys.terms(words) };

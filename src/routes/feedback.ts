@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { acceptCompressedBodies } from '../http/compressed-bodies.js';
 import { ProblemError } from '../http/errors.js';
-import type { Learning } from '../learning/learning.js';
+import { NOT_FORGOTTEN, type Learning } from '../learning/learning.js';
 import { reportWork, storedReportWork } from '../learning/report-work.js';
 import { FEEDBACK_PATHS, forgetRouteSchema, reportRouteSchema } from '../schemas/feedback.js';
 import { admissionHook } from '../fairness/admission.js';
@@ -59,7 +59,7 @@ export default async function feedbackRoutes(
       },
       async (request, reply) => {
         if (fairShare.enabled) fairShare.chargeWork(request.projectId, reportWork(request.body.events));
-        const result = await learning.report(request.projectId, request.body.events, Date.now(), request.shareLearning);
+        const result = await learning.report(request.projectId, request.body.events, request.shareLearning);
         if (!result.stored) {
           // 202 means stored: one kept only in this process would be lost with it, so the client resends it.
           metrics.feedbackEvents.inc({ result: 'refused' }, request.body.events.length);
@@ -86,13 +86,11 @@ export default async function feedbackRoutes(
       },
     );
     app.delete(url, { schema: forgetRouteSchema(forget), onRequest: app.authenticate }, async (request, reply) => {
-      if (!(await learning.forget(request.projectId))) {
-        throw new ProblemError(
-          'STORE_UNAVAILABLE',
-          'The shared store could not be reached: the other replicas still use what this project taught. Retry.',
-          { headers: { 'retry-after': String(STORE_RETRY_AFTER_SECONDS) } },
-        );
-      }
+      const forgotten = await learning.forget(request.projectId);
+      // A retry cannot bring back a record Redis evicted: no Retry-After then.
+      const retry = forgotten === 'unreachable' ? { 'retry-after': String(STORE_RETRY_AFTER_SECONDS) } : undefined;
+      if (forgotten !== 'done')
+        throw new ProblemError('STORE_UNAVAILABLE', NOT_FORGOTTEN[forgotten], { headers: retry });
       request.log.info({ audit: 'feedback-forget' }, 'feedback forgotten');
       return reply.code(204).send();
     });

@@ -116,7 +116,8 @@ export function reportRouteSchema(operationId: (typeof FEEDBACK_PATHS)[number]['
       "After `tool_discovery`, the router's agent calls one of the results with `tool_execute`: report that here, and " +
       'the project\'s later searches rank the tool higher for similar requests (its explanation then says "raised by past ' +
       'use", and `meta.learning` is `raised`). Learning is per project unless the deployment turns on shared learning ' +
-      '(`LEARNING_SHARED`): then what at least `LEARNING_SHARED_MIN_PROJECTS` distinct projects reported raises the tool for ' +
+      '(`LEARNING_SHARED`): then what more than `LEARNING_SHARED_MIN_PROJECTS` distinct projects with a history reported ' +
+      '(at a keyed threshold a little above it, held an hour) raises the tool for ' +
       "every project's similar requests (`meta.learning` `shared`; words and tools are kept only as keyed hashes). **Opt-out**: " +
       'a token with the claim `"shareLearning": false` keeps that project\'s reports its own (they never count for others).\n\n' +
       'Each event names the tool (`toolKey`), the `outcome` (`succeeded` is the strongest evidence; `selected` counts half, ' +

@@ -136,7 +136,14 @@ describe('parseConfig', () => {
       maxEvents: 5000,
       searchTtlMs: 900_000,
       maxBodyBytes: 256 * 1024,
-      shared: { enabled: false, minProjects: 5, thresholdSpread: 3, maxAssociations: 100_000 },
+      shared: {
+        enabled: false,
+        minProjects: 5,
+        thresholdSpread: 3,
+        maxAssociations: 100_000,
+        admission: { minDays: 2, minAgeMs: 86_400_000, holdMs: 3_600_000, newPerHour: 1000 },
+        maxSays: 300_000,
+      },
       secret: undefined,
     });
     const set = parseConfig({
@@ -156,7 +163,14 @@ describe('parseConfig', () => {
       maxEvents: 100,
       searchTtlMs: 60_000,
       maxBodyBytes: 4096,
-      shared: { enabled: false, minProjects: 5, thresholdSpread: 3, maxAssociations: 100_000 },
+      shared: {
+        enabled: false,
+        minProjects: 5,
+        thresholdSpread: 3,
+        maxAssociations: 100_000,
+        admission: { minDays: 2, minAgeMs: 86_400_000, holdMs: 3_600_000, newPerHour: 1000 },
+        maxSays: 300_000,
+      },
       secret: undefined,
     });
     const named = problemsOf({
@@ -182,9 +196,23 @@ describe('parseConfig', () => {
         LEARNING_SHARED: 'true',
         LEARNING_SHARED_MIN_PROJECTS: '3',
         LEARNING_SHARED_MAX_ASSOCIATIONS: '5000',
+        LEARNING_SHARED_MIN_PROJECT_DAYS: '3',
+        LEARNING_SHARED_MIN_PROJECT_AGE_HOURS: '48',
+        LEARNING_SHARED_HOLD_MINUTES: '90',
+        LEARNING_SHARED_NEW_PER_HOUR: '200',
+        LEARNING_SHARED_MAX_SAYS: '50000',
         LEARNING_SECRET: key,
       }).feedback,
-    ).toMatchObject({ shared: { enabled: true, minProjects: 3, maxAssociations: 5000 }, secret: key });
+    ).toMatchObject({
+      shared: {
+        enabled: true,
+        minProjects: 3,
+        maxAssociations: 5000,
+        admission: { minDays: 3, minAgeMs: 48 * 3_600_000, holdMs: 90 * 60_000, newPerHour: 200 },
+        maxSays: 50_000,
+      },
+      secret: key,
+    });
     const production = { NODE_ENV: 'production', AUTH_JWT_SECRET: SECRET };
     expect(problemsOf({ ...production, LEARNING_SHARED: 'true' })).toEqual([
       'LEARNING_SECRET: required in production with LEARNING_SHARED=true (at least 32 bytes)',

@@ -32,22 +32,29 @@ const TOOLS: ToolInfo[] = [
 ];
 const TARGET = 'ci:run_workflow';
 
-let server: RunningApp;
+let plain: RunningApp;
+/** With the history rule, the hold and the rate (their defaults), on learning's own clock. */
+let admitting: RunningApp;
+let now = Date.now();
 
 beforeAll(async () => {
   const config = testConfig();
-  server = await startApp({
-    ...config,
-    feedback: {
-      ...config.feedback,
-      shared: { enabled: true, minProjects: K, thresholdSpread: SPREAD, maxAssociations: 10_000 },
-    },
-  });
+  const shared = { enabled: true, minProjects: K, thresholdSpread: SPREAD, maxAssociations: 10_000 };
+  const { admission, maxSays } = config.feedback.shared;
+  [plain, admitting] = await Promise.all([
+    startApp({ ...config, feedback: { ...config.feedback, shared } }),
+    startApp(
+      { ...config, feedback: { ...config.feedback, shared: { ...shared, admission, maxSays } } },
+      { learningClock: () => now },
+    ),
+  ]);
 });
-afterAll(() => server.close());
+afterAll(() => Promise.all([plain.close(), admitting.close()]));
+
+const HOUR = 3_600_000;
 
 /** Each project searches each request once and reports `toolKey` as used for all of them, in one body. */
-async function teach(projects: ReturnType<typeof routerOf>[], requests: string[][], toolKey: string) {
+async function teachNow(projects: ReturnType<typeof routerOf>[], requests: string[][], toolKey: string) {
   for (const project of projects) {
     const events = [];
     for (const query of requests) {
@@ -67,54 +74,79 @@ const seen = (response: SearchResponse) =>
 /** A made-up word of letters only (the tokenizer splits at digits), unlike any other. */
 const made = () => Array.from(randomBytes(12), (byte) => String.fromCharCode(97 + (byte % 26))).join('');
 
-describe('shared learning against colluding projects (k = 5)', () => {
-  it('k − 1 colluders cannot tell a victim’s one report of a made-up word from control words', async () => {
-    let toldApart = 0;
-    for (let trial = 0; trial < TRIALS; trial += 1) {
-      const word = made();
-      const controls = Array.from({ length: CONTROLS }, made);
-      // The victim, a project of its own, once used the word with the tool.
-      await teach([routerOf(server.url, `victim-${trial}`)], [[word]], TARGET);
-      // k − 1 colluders report the word and the controls with the same tool; a fresh one observes.
-      const colluders = Array.from({ length: K - 1 }, (_, i) => routerOf(server.url, `colluder-${trial}-${i}`));
-      await teach(colluders, [[word], ...controls.map((control) => [control])], TARGET);
-      const observer = routerOf(server.url, `observer-${trial}`);
-      const answer = seen(await observer.search([word], TOOLS));
-      const controlAnswers = await Promise.all(
-        controls.map(async (control) => seen(await observer.search([control], TOOLS))),
-      );
-      // The attacker's best test: does the word's answer differ from every control's?
-      if (controlAnswers.every((control) => control !== answer)) toldApart += 1;
-      expect(controlAnswers).toEqual(controlAnswers.map(() => answer));
+for (const admits of [false, true]) {
+  describe(`shared learning against colluding projects (k = 5${admits ? ', aged projects, held associations' : ''})`, () => {
+    const server = {
+      get url() {
+        return (admits ? admitting : plain).url;
+      },
+    };
+    /**
+     * With the history rule: each project first reports a word of its own (its history), and a day
+     * later, when it counts, teaches; a search comes after the hold and the turns. Without: at once.
+     */
+    async function teach(projects: ReturnType<typeof routerOf>[], requests: string[][], toolKey: string) {
+      if (admits) {
+        for (const project of projects) await teachNow([project], [[made()]], toolKey);
+        now += 25 * HOUR;
+      }
+      await teachNow(projects, requests, toolKey);
     }
-    expect(toldApart).toBe(0);
-  }, 120_000);
+    const later = () => {
+      if (admits) now += 2 * HOUR;
+    };
 
-  it('the observation does see a shared boost once enough projects said it (the test is not blind)', async () => {
-    const word = made();
-    const projects = Array.from({ length: K + SPREAD }, (_, i) => routerOf(server.url, `many-${i}`));
-    const observer = routerOf(server.url, 'observer-many');
-    const before = await observer.search([word], TOOLS);
-    await teach(projects, [[word]], TARGET);
-    const after = await observer.search([word], TOOLS);
-    expect(seen(after)).not.toBe(seen(before));
-    expect(after.meta.learning).toBe('shared');
-    expect(after.results[0]!.toolKey).toBe(TARGET);
-    await Promise.all(projects.map((project) => project.forget()));
-  });
+    it('k − 1 colluders cannot tell a victim’s one report of a made-up word from control words', async () => {
+      let toldApart = 0;
+      for (let trial = 0; trial < TRIALS; trial += 1) {
+        const word = made();
+        const controls = Array.from({ length: CONTROLS }, made);
+        // The victim, a project of its own, once used the word with the tool.
+        await teach([routerOf(server.url, `victim-${trial}`)], [[word]], TARGET);
+        // k − 1 colluders report the word and the controls with the same tool; a fresh one observes.
+        const colluders = Array.from({ length: K - 1 }, (_, i) => routerOf(server.url, `colluder-${trial}-${i}`));
+        await teach(colluders, [[word], ...controls.map((control) => [control])], TARGET);
+        later();
+        const observer = routerOf(server.url, `observer-${trial}`);
+        const answer = seen(await observer.search([word], TOOLS));
+        const controlAnswers = await Promise.all(
+          controls.map(async (control) => seen(await observer.search([control], TOOLS))),
+        );
+        // The attacker's best test: does the word's answer differ from every control's?
+        if (controlAnswers.every((control) => control !== answer)) toldApart += 1;
+        expect(controlAnswers).toEqual(controlAnswers.map(() => answer));
+      }
+      expect(toldApart).toBe(0);
+    }, 120_000);
 
-  it('a shared boost’s relevance is the same for 8, 11 and 20 projects', async () => {
-    const relevances = new Set<string>();
-    for (const count of [K + SPREAD, K + SPREAD + 3, 4 * K]) {
+    it('the observation does see a shared boost once enough projects said it (the test is not blind)', async () => {
       const word = made();
-      const projects = Array.from({ length: count }, (_, i) => routerOf(server.url, `count-${count}-${i}`));
-      await teach(projects, [[word], [`start ${word} on main`]], TARGET);
-      const observer = routerOf(server.url, `observer-count-${count}`);
-      const answers = [await observer.search([word], TOOLS), await observer.search([`start ${word} on main`], TOOLS)];
-      for (const answer of answers) expect(answer.meta.learning).toBe('shared');
-      relevances.add(JSON.stringify(answers.map((answer) => answer.results.map((r) => [r.toolKey, r.relevance]))));
+      const projects = Array.from({ length: K + SPREAD }, (_, i) => routerOf(server.url, `many-${i}`));
+      const observer = routerOf(server.url, 'observer-many');
+      const before = await observer.search([word], TOOLS);
+      await teach(projects, [[word]], TARGET);
+      later();
+      const after = await observer.search([word], TOOLS);
+      expect(seen(after)).not.toBe(seen(before));
+      expect(after.meta.learning).toBe('shared');
+      expect(after.results[0]!.toolKey).toBe(TARGET);
       await Promise.all(projects.map((project) => project.forget()));
-    }
-    expect([...relevances]).toHaveLength(1);
-  }, 60_000);
-});
+    });
+
+    it('a shared boost’s relevance is the same for 8, 11 and 20 projects', async () => {
+      const relevances = new Set<string>();
+      for (const count of [K + SPREAD, K + SPREAD + 3, 4 * K]) {
+        const word = made();
+        const projects = Array.from({ length: count }, (_, i) => routerOf(server.url, `count-${count}-${i}`));
+        await teach(projects, [[word], [`start ${word} on main`]], TARGET);
+        later();
+        const observer = routerOf(server.url, `observer-count-${count}`);
+        const answers = [await observer.search([word], TOOLS), await observer.search([`start ${word} on main`], TOOLS)];
+        for (const answer of answers) expect(answer.meta.learning).toBe('shared');
+        relevances.add(JSON.stringify(answers.map((answer) => answer.results.map((r) => [r.toolKey, r.relevance]))));
+        await Promise.all(projects.map((project) => project.forget()));
+      }
+      expect([...relevances]).toHaveLength(1);
+    }, 60_000);
+  });
+}

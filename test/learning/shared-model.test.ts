@@ -106,6 +106,21 @@ describe('SharedModel.boosts', () => {
     expect(boostAt(K + SPREAD)).toBe(boostAt(K + 1));
     expect(boostAt(4 * K)).toBe(boostAt(K + 1));
     expect(boostAt(K + 1)).toBeLessThan(MAX_BOOST);
+    // The attack on the first version read 5 to 8 projects off the relevance at k = 4 (0.675 → 0.72):
+    // at k = 4 with no spread, 5 and 8 projects give one boost.
+    const atFour = (projects: number) => {
+      const model = new SharedModel({
+        minProjects: 4,
+        thresholdSpread: 1,
+        draw: () => 0,
+        halfLifeMs: 30 * 86_400_000,
+        maxBoost: MAX_BOOST,
+      });
+      const at = Math.floor(now / 60_000);
+      model.set(associationId(term('calendar'), TOOL), { pos: projects, neg: 0, posAt: at * projects, negAt: 0 });
+      return model.boosts([term('calendar')], now, () => true).get(TOOL)!.boost;
+    };
+    expect(atFour(5)).toBe(atFour(8));
   });
 
   it('counts a tool’s use at all (TOOL_USE_TERM) apart from its terms, k-gated and withdrawn alike', () => {

@@ -59,30 +59,48 @@ const BARRED = new Set(['github:delete_repository', 'github:delete_file', 'githu
 
 let server: RunningApp;
 let off: RunningApp;
+/** With the history rule, the hold and the rate as deployed (their defaults), on learning's own clock. */
+let admitting: RunningApp;
+let now = Date.now();
 
-function sharedConfig(enabled: boolean) {
+function sharedConfig(enabled: boolean, admission = false) {
   const config = testConfig();
+  const { admission: rules, maxSays } = config.feedback.shared;
   return {
     ...config,
     feedback: {
       ...config.feedback,
-      shared: { enabled, minProjects: K, thresholdSpread: SPREAD, maxAssociations: 10_000 },
+      shared: {
+        enabled,
+        minProjects: K,
+        thresholdSpread: SPREAD,
+        maxAssociations: 10_000,
+        ...(admission ? { admission: rules, maxSays } : {}),
+      },
     },
   };
 }
 
 beforeAll(async () => {
-  [server, off] = await Promise.all([startApp(sharedConfig(true)), startApp(sharedConfig(false))]);
+  [server, off, admitting] = await Promise.all([
+    startApp(sharedConfig(true)),
+    startApp(sharedConfig(false)),
+    startApp(sharedConfig(true, true), { learningClock: () => now }),
+  ]);
 });
-afterAll(() => Promise.all([server.close(), off.close()]));
+afterAll(() => Promise.all([server.close(), off.close(), admitting.close()]));
 
-/** Each attacker project searches every benign request and reports `toolKey` for it, three times over. */
-async function attack(prefix: string, toolKey: string) {
-  const attackers = Array.from({ length: ATTACKERS }, (_, i) => routerOf(server.url, `${prefix}-${i}`));
+/** Each attacker project searches every benign request and reports `toolKey` for it, `times` over. */
+async function attack(prefix: string, toolKey: string, url = server.url, times = 3) {
+  const attackers = Array.from({ length: ATTACKERS }, (_, i) => routerOf(url, `${prefix}-${i}`));
   for (const router of attackers) {
     for (const query of BENIGN) {
       const { meta } = await router.search(query, TOOLS);
-      const events = Array.from({ length: 3 }, () => ({ requestId: meta.requestId, toolKey, outcome: 'succeeded' }));
+      const events = Array.from({ length: times }, () => ({
+        requestId: meta.requestId,
+        toolKey,
+        outcome: 'succeeded',
+      }));
       expect((await router.report(events)).status).toBe(202);
     }
   }
@@ -117,7 +135,7 @@ describe('shared learning against poisoning projects (k = 5)', () => {
         await forget();
       }
     }
-  });
+  }, 120_000);
 
   it('a tool no word of the request names is never put first over one that some word names', async () => {
     const target = 'github:list_notifications';
@@ -190,4 +208,66 @@ describe('shared learning against poisoning projects (k = 5)', () => {
       await forget();
     }
   });
+});
+
+describe('with the history rule, the hold and the rate (their defaults)', () => {
+  const HOUR = 3_600_000;
+
+  it('fresh projects, any number of reports, change no other project’s answer at all', async () => {
+    const fresh = routerOf(admitting.url, 'admit-victim-fresh');
+    const requests = [...BENIGN, ['note on issue 7 that the fix shipped']];
+    const before = await Promise.all(requests.map((query) => fresh.search(query, TOOLS)));
+    const forgets = [];
+    // A destructive tool, an unnamed one and one the words name, each reported ten times a search by
+    // eight fresh projects; then a day of the clock passes with no report (nothing was counted).
+    for (const target of ['github:delete_repository', 'github:list_notifications', 'github:add_issue_comment']) {
+      forgets.push(await attack(`admit-fresh-${target}`, target, admitting.url, 10));
+    }
+    now += 24 * HOUR;
+    try {
+      for (const [i, query] of requests.entries()) {
+        expect(answerOf(await fresh.search(query, TOOLS))).toBe(answerOf(before[i]!));
+      }
+    } finally {
+      for (const forget of forgets) await forget();
+    }
+  }, 120_000);
+
+  it('aged projects (two days, 25 h apart) are still held by the guards', async () => {
+    const fresh = routerOf(admitting.url, 'admit-victim-aged');
+    const before = await Promise.all(BENIGN.map((query) => fresh.search(query, TOOLS)));
+    const honestQuery = ['note on issue 7 that the fix shipped'];
+    const honestBefore = await fresh.search(honestQuery, TOOLS);
+    // Day 0: each attacker's first reports (its history); day 1: the attack; an hour and the turns later, the test.
+    const targets = ['github:delete_repository', 'github:delete_file', 'github:list_notifications'];
+    const forgets = [];
+    for (const target of [...targets, 'github:add_issue_comment']) {
+      forgets.push(await attack(`admit-aged-${target}`, target, admitting.url, 1));
+    }
+    now += 25 * HOUR;
+    for (const target of [...targets, 'github:add_issue_comment']) {
+      await attack(`admit-aged-${target}`, target, admitting.url, 3);
+    }
+    now += 2 * HOUR;
+    try {
+      // The attack reached the model: what the words name is raised (the test is not blind)...
+      const honest = await fresh.search(honestQuery, TOOLS);
+      expect(honest.meta.learning).toBe('shared');
+      expect(honest.results[0]!.toolKey).toBe('github:add_issue_comment');
+      expect(honestBefore.results[0]!.toolKey).not.toBe('github:add_issue_comment');
+      // ...while no delete enters a top 10 it was not in, and no unnamed tool comes first.
+      for (const [i, query] of BENIGN.entries()) {
+        const { results } = await fresh.search(query, TOOLS);
+        expect(named(query, toolOf(results[0]!.toolKey))).toBe(true);
+        for (const target of BARRED) {
+          const place = results.findIndex((result) => result.toolKey === target);
+          const placeBefore = before[i]!.results.findIndex((result) => result.toolKey === target);
+          if (placeBefore < 0) expect(place).toBe(-1);
+          else expect(results[place]?.explanation ?? '').not.toMatch(/shared learning/);
+        }
+      }
+    } finally {
+      for (const forget of forgets) await forget();
+    }
+  }, 180_000);
 });

@@ -221,13 +221,13 @@ describe('a flood of unique terms (200 projects × 500 each)', () => {
       await inspect.del(saysKey!);
       // Its DELETE is refused (503 at the route), and the counts stay as they are: nothing is
       // claimed withdrawn that was not.
-      expect(await ledger.withdraw('evicted')).toBe(false);
+      expect(await ledger.withdraw('evicted')).toBe('evicted');
       const associations = 'evict:learning-shared:#deployment:associations';
       expect(await inspect.hget(associations, id)).toMatch(/^2,/);
       // A project whose says are there, and one that never said anything, withdraw as before.
-      expect(await ledger.withdraw('kept')).toBe(true);
+      expect(await ledger.withdraw('kept')).toBe('done');
       expect(await inspect.hget(associations, id)).toMatch(/^1,/);
-      expect(await ledger.withdraw('never-reported')).toBe(true);
+      expect(await ledger.withdraw('never-reported')).toBe('done');
       // A replica reading the whole model skips the marks: one association, nothing else.
       const reader = new RedisLedger(new SharedModel({ ...modelOptions, minProjects: 0 }), shared, MAX_ASSOCIATIONS);
       await reader.model();

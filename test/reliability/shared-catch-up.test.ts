@@ -51,6 +51,12 @@ beforeAll(async () => {
     LEARNING_SHARED_MIN_PROJECTS: String(K - 1),
     LEARNING_SHARED_THRESHOLD_SPREAD: '1',
     LEARNING_SHARED_MAX_ASSOCIATIONS: '200000',
+    // The admission rules as loose as they go (shared-admission.ts): the teachers' reports count at
+    // once, with no hold, and the rate does not space their associations' turns out.
+    LEARNING_SHARED_MIN_PROJECT_DAYS: '1',
+    LEARNING_SHARED_MIN_PROJECT_AGE_HOURS: '0',
+    LEARNING_SHARED_HOLD_MINUTES: '0',
+    LEARNING_SHARED_NEW_PER_HOUR: '1000000',
     LEARNING_SECRET: 'catch-up-scenario-secret-of-at-least-32-bytes',
   };
   replicas = await Promise.all([startService(env), startService(env)]);

@@ -11,7 +11,7 @@ const MATCHED_SERVERS_FROM = 3;
 /**
  * Common steps: a tool that far more projects used than the list's other tools, whatever their
  * requests said: a login or token tool that many requests need first, today's date. Its requests'
- * words differ each time, so no (term, tool) association reaches k; its use across k projects does
+ * words differ each time, so no (term, tool) association passes k; its use by more than k projects does
  * (TOOL_USE_TERM, shared-model.ts). It is raised a little, only for a request whose best word matches
  * are on its server (a list of many servers keeps its popular tools out of other servers' requests),
  * and only when it stands far above the list's mean use (30 % wrong reports spread use over every tool

@@ -1,13 +1,17 @@
 import { FNV_OFFSET, fnvStep, tokenize, type RankedTool, type ToolInfo } from '@catalog-search/core';
 import type { MemoryBudget } from '../../memory/exports.js';
 import type { SharedStore } from '../../redis/shared-store.js';
+import type { SharedAdmission } from '../../config/types.js';
 import {
   LOCAL_BYTES_PER_AGGREGATE,
   LOCAL_BYTES_PER_CONTRIBUTION,
+  LOCAL_BYTES_PER_HISTORY,
   LocalLedger,
   MAX_CONTRIBUTIONS_PER_PROJECT,
+  MAX_LOCAL_HISTORIES,
   type Contribution,
   type SharedLedger,
+  type WithdrawResult,
 } from './shared-ledger.js';
 import { RedisLedger } from './shared-ledger-redis.js';
 import { commonStepBoosts } from './common-steps.js';
@@ -29,6 +33,10 @@ interface SharedLearningOptions {
   maxAssociations: number;
   halfLifeMs: number;
   maxBoost: number;
+  /** The history rule, the hold and the rate (shared-admission.ts); absent: k alone. */
+  admission?: SharedAdmission | undefined;
+  /** Projects' says kept deployment-wide in Redis (LEARNING_SHARED_MAX_SAYS). */
+  maxSays?: number | undefined;
 }
 
 /** A report's say for the shared model: the request's hashed terms, the tool's content id, the outcome's sign. */
@@ -58,7 +66,8 @@ const SAYS_PER_ASSOCIATION = 2;
  * count, once per project, towards (term, tool) associations keyed by hashes; an association is used
  * for anyone only once more than LEARNING_SHARED_MIN_PROJECTS distinct projects said it (at its keyed
  * threshold: shared-model.ts), and it is used for all projects' searches after their own learning,
- * more weakly.
+ * more weakly. With the admission rules (shared-admission.ts) only projects with a history count,
+ * and an association is used once it has held an hour, at the deployment's rate.
  */
 export class SharedLearning {
   readonly #ledger: SharedLedger;
@@ -77,8 +86,14 @@ export class SharedLearning {
     const perAssociation = deps.shared
       ? 2 * MIRROR_BYTES_PER_ASSOCIATION
       : MIRROR_BYTES_PER_ASSOCIATION + LOCAL_BYTES_PER_AGGREGATE + SAYS_PER_ASSOCIATION * LOCAL_BYTES_PER_CONTRIBUTION;
-    const maxAssociations = Math.max(1, Math.min(options.maxAssociations, Math.floor(room / perAssociation)));
-    deps.memory.reserve('learning-shared', maxAssociations * perAssociation);
+    // In process, the admission rules' histories take at most an eighth of that room.
+    const histories =
+      !deps.shared && options.admission
+        ? Math.max(1, Math.min(MAX_LOCAL_HISTORIES, Math.floor(room / 8 / LOCAL_BYTES_PER_HISTORY)))
+        : 0;
+    const roomLeft = room - histories * LOCAL_BYTES_PER_HISTORY;
+    const maxAssociations = Math.max(1, Math.min(options.maxAssociations, Math.floor(roomLeft / perAssociation)));
+    deps.memory.reserve('learning-shared', maxAssociations * perAssociation + histories * LOCAL_BYTES_PER_HISTORY);
     this.#maxBoost = options.maxBoost * SHARED_BOOST_SHARE;
     const model = new SharedModel({
       minProjects: options.minProjects,
@@ -87,9 +102,16 @@ export class SharedLearning {
       halfLifeMs: options.halfLifeMs,
       maxBoost: this.#maxBoost,
     });
+    // The ledger tells when an association meets its threshold, drawn as the model draws it.
+    const admission = options.admission && { ...options.admission, threshold: (id: string) => model.threshold(id) };
     this.#ledger = deps.shared
-      ? new RedisLedger(model, deps.shared, options.maxAssociations)
-      : new LocalLedger(model, { maxAssociations, maxContributions: SAYS_PER_ASSOCIATION * maxAssociations });
+      ? new RedisLedger(model, deps.shared, options.maxAssociations, { admission, maxSays: options.maxSays })
+      : new LocalLedger(model, {
+          maxAssociations,
+          maxContributions: SAYS_PER_ASSOCIATION * maxAssociations,
+          admission,
+          maxHistories: histories,
+        });
   }
 
   /**
@@ -115,7 +137,7 @@ export class SharedLearning {
     return (await this.#ledger.contribute(projectId, kept, now)) ? kept.length : undefined;
   }
 
-  withdraw(projectId: string): Promise<boolean> {
+  withdraw(projectId: string): Promise<WithdrawResult> {
     return this.#ledger.withdraw(projectId);
   }
 
@@ -141,6 +163,8 @@ export class SharedLearning {
     ranked: readonly RankedTool[],
   ): Map<string, LearnedBoost> {
     const byKey = new Map<string, LearnedBoost>();
+    // Associations whose turn (the hold, the rate) has come are used from now on.
+    model.advance(now);
     const ids = this.#idsOf(tools);
     let ofList: ReadonlySet<string> | undefined;
     const boosts = model.boosts(request.hashes, now, (term) => {

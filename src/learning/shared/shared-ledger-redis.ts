@@ -1,8 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { outsideRequests } from '../../redis/local-state.js';
 import type { SharedStore } from '../../redis/shared-store.js';
-import { MAX_CONTRIBUTIONS_PER_PROJECT, type Contribution, type SharedLedger } from './shared-ledger.js';
+import {
+  MAX_CONTRIBUTIONS_PER_PROJECT,
+  type Contribution,
+  type SharedLedger,
+  type WithdrawResult,
+} from './shared-ledger.js';
 import type { Aggregate, SharedModel } from './shared-model.js';
+import { ADMISSION_KEYS, PROJECT_RECORDS, type Admission } from './shared-admission.js';
 
 /**
  * Changed association ids kept for the replicas to catch up by, and read by one catch-up at most
@@ -25,14 +31,32 @@ const RELOAD_PAGE = 1000;
 const SAYS_MARK = '#says:';
 
 // Shared by the scripts: an association's counts ("pos,neg,posAt,negAt" in KEYS[1], pos + neg in the
-// KEYS[2] sorted set for eviction) moved by one project's say; ids that changed are collected.
+// KEYS[2] sorted set for eviction) moved by one project's say; ids that changed are collected. With
+// the admission rules (shared-admission.ts) a value also holds its threshold and when its successes
+// may be used ("…,threshold,activeAt" in ms, 0: under the threshold): an association that newly meets
+// its threshold is given the later of now + the hold and the deployment's next turn (NEXT_TURN), which
+// then moves on by one turn, so no more than the rate become usable per hour, the first to meet it first.
 const COUNT = `
+${ADMISSION_KEYS}
 local changed, seen = {}, {}
 -- Each id once a call: a say replaced moves its association twice (withdrawn, counted), one change.
 local function changes(id)
   if seen[id] then return end
   seen[id] = true
   changed[#changed + 1] = id
+end
+local thresholds = {}
+local admission = nil
+local function schedule(id, c, before)
+  local threshold = c[5] or thresholds[id]
+  if not threshold then return end
+  c[5] = threshold
+  if c[1] < threshold then c[6] = 0; return end
+  if c[6] == nil and before >= threshold then c[6] = admission.now; return end
+  if (c[6] or 0) > 0 then return end
+  local turn = math.max(tonumber(redis.call('GET', NEXT_TURN) or '0'), admission.now + admission.hold)
+  c[6] = turn
+  redis.call('SET', NEXT_TURN, string.format('%.0f', turn + admission.turn))
 end
 local function count(id, sign, at, delta)
   local value = redis.call('HGET', KEYS[1], id)
@@ -42,6 +66,7 @@ local function count(id, sign, at, delta)
     local i = 1
     for part in string.gmatch(value, '[^,]+') do c[i] = tonumber(part) or 0; i = i + 1 end
   end
+  local before = c[1]
   local side = sign == '+' and 1 or 2
   c[side] = c[side] + delta
   c[side + 2] = c[side + 2] + delta * at
@@ -50,15 +75,37 @@ local function count(id, sign, at, delta)
     redis.call('HDEL', KEYS[1], id)
     redis.call('ZREM', KEYS[2], id)
   else
-    redis.call('HSET', KEYS[1], id, string.format('%d,%d,%d,%d', c[1], c[2], c[3], c[4]))
+    if admission then schedule(id, c, before) elseif c[5] and c[1] < c[5] then c[6] = 0 end
+    local kept = string.format('%d,%d,%d,%d', c[1], c[2], c[3], c[4])
+    if c[5] then kept = kept .. string.format(',%d,%.0f', c[5], c[6] or 0) end
+    redis.call('HSET', KEYS[1], id, kept)
     redis.call('ZADD', KEYS[2], c[1] + c[2], id)
   end
   changes(id)
 end
-local function withdraw(member)
-  local at = redis.call('ZSCORE', KEYS[3], member)
+-- A project saying again what it said: only the time of its say moves (the count never dips, so a
+-- threshold met stays met and keeps its turn).
+local function retime(says, member, at)
+  local before = redis.call('ZSCORE', says, member)
+  if not before then return false end
+  redis.call('ZADD', says, at, member)
+  local id = string.sub(member, 2)
+  local value = redis.call('HGET', KEYS[1], id)
+  if not value then return true end
+  local c = {}
+  for part in string.gmatch(value, '[^,]+') do c[#c + 1] = part end
+  local side = string.sub(member, 1, 1) == '+' and 3 or 4
+  c[side] = string.format('%d', tonumber(c[side]) + at - tonumber(before))
+  redis.call('HSET', KEYS[1], id, table.concat(c, ','))
+  changes(id)
+  return true
+end
+local withdrawals = 0
+local function withdraw(says, member)
+  local at = redis.call('ZSCORE', says, member)
   if not at then return end
-  redis.call('ZREM', KEYS[3], member)
+  withdrawals = withdrawals + 1
+  redis.call('ZREM', says, member)
   count(string.sub(member, 2), string.sub(member, 1, 1), tonumber(at), -1)
 end
 local function publish()
@@ -67,24 +114,58 @@ local function publish()
   redis.call('LTRIM', KEYS[4], -${MAX_CHANGES}, -1)
   return redis.call('INCRBY', KEYS[5], #changed)
 end
+${PROJECT_RECORDS}
 `;
 
-// KEYS: associations, evidence, the project's says, changes, seq. ARGV: at (minutes), max says,
-// max associations, then members (sign and id). A project's say replaces its earlier one (either sign).
+// KEYS: associations, evidence, the project's says, changes, seq, withdrawn (WITHDRAW_SCRIPT's),
+// projects' histories, projects by standing, the next turn, says held. ARGV: at (minutes), max says,
+// max associations, now (ms), the admission rules ("minDays,minAgeMs,holdMs,turnMs" or ''), the
+// deployment's say budget (or ''),
+// then members (sign and id, after "threshold:" with the rules). A project's say replaces its earlier
+// one (either sign). Without an established history, the report only adds to it (nothing is counted).
 const CONTRIBUTE_SCRIPT = `${COUNT}
+-- A project forgotten for the bound with says withdraws them as its DELETE would: it leaves a token
+-- too, so a replica far behind does not serve them while it reloads (its later DELETE withdraws nothing).
+local function bound(budget)
+  local before = withdrawals
+  keepWithin(budget)
+  if withdrawals > before then
+    redis.call('SET', KEYS[6], 'bound:' .. (redis.call('GET', KEYS[5]) or '0') .. ':' .. ARGV[4])
+  end
+end
 local at = tonumber(ARGV[1])
-for i = 4, #ARGV do
-  local id = string.sub(ARGV[i], 2)
-  withdraw('+' .. id)
-  withdraw('-' .. id)
-  redis.call('ZADD', KEYS[3], at, ARGV[i])
-  count(id, string.sub(ARGV[i], 1, 1), at, 1)
+local now = tonumber(ARGV[4])
+local rules = {}
+for part in string.gmatch(ARGV[5], '[^,]+') do rules[#rules + 1] = tonumber(part) end
+local budget = tonumber(ARGV[6])
+if #rules == 4 then admission = {now = now, hold = rules[3], turn = rules[4]} end
+if admission or budget then
+  local established = record(KEYS[3], now, rules[1] or 1, rules[2] or 0)
+  if not established then
+    if budget then bound(budget) end
+    return publish()
+  end
+end
+local held = redis.call('ZCARD', KEYS[3])
+for i = 7, #ARGV do
+  local member = ARGV[i]
+  local threshold, said = string.match(member, '^(%d+):(.+)$')
+  if said then member = said end
+  local id = string.sub(member, 2)
+  if threshold then thresholds[id] = tonumber(threshold) end
+  if not retime(KEYS[3], member, at) then
+    withdraw(KEYS[3], (string.sub(member, 1, 1) == '+' and '-' or '+') .. id)
+    redis.call('ZADD', KEYS[3], at, member)
+    count(id, string.sub(member, 1, 1), at, 1)
+  end
 end
 local extra = redis.call('ZCARD', KEYS[3]) - tonumber(ARGV[2])
 if extra > 0 then
-  for _, member in ipairs(redis.call('ZRANGE', KEYS[3], 0, extra - 1)) do withdraw(member) end
+  for _, member in ipairs(redis.call('ZRANGE', KEYS[3], 0, extra - 1)) do withdraw(KEYS[3], member) end
 end
 redis.call('HSET', KEYS[1], '${SAYS_MARK}' .. KEYS[3], '1')
+if admission or budget then redis.call('INCRBY', SAYS_HELD, redis.call('ZCARD', KEYS[3]) - held) end
+if budget then bound(budget) end
 local max = tonumber(ARGV[3])
 local over = redis.call('ZCARD', KEYS[2]) - max
 if over > 0 then
@@ -96,16 +177,15 @@ if over > 0 then
 end
 return publish()`;
 
-// KEYS as above, then withdrawn. ARGV: a new withdrawal token. Withdraws every say of the project and,
-// when that changed anything, leaves the token in `withdrawn`: a replica whose model was read before
-// it does not use that model until it has caught up (READ_SCRIPT). Answers -1, withdrawing nothing, when
-// the counts hold its mark but its says are gone (evicted under allkeys-lru): what it said cannot be found.
+// KEYS as CONTRIBUTE_SCRIPT's. ARGV: a new withdrawal token. Withdraws every say of the project and forgets its
+// history and, when that changed anything, leaves the token in `withdrawn`: a replica whose model was
+// read before it does not use that model until it has caught up (READ_SCRIPT). Answers -1, withdrawing
+// nothing, when the counts hold its mark but its says are gone (evicted under allkeys-lru): what it
+// said cannot be found.
 const WITHDRAW_SCRIPT = `${COUNT}
 local mark = '${SAYS_MARK}' .. KEYS[3]
 if redis.call('HEXISTS', KEYS[1], mark) == 1 and redis.call('EXISTS', KEYS[3]) == 0 then return -1 end
-for _, member in ipairs(redis.call('ZRANGE', KEYS[3], 0, -1)) do withdraw(member) end
-redis.call('DEL', KEYS[3])
-redis.call('HDEL', KEYS[1], mark)
+forget(KEYS[3])
 if #changed > 0 then redis.call('SET', KEYS[6], ARGV[1]) end
 return publish()`;
 
@@ -157,7 +237,8 @@ interface Reload {
  * The ledger in Redis (REDIS_URL), so every replica counts the same projects and a DELETE on one
  * withdraws on all. Keys, all durable (no TTL; bounded by the counts above and the model's bound):
  * `learning-shared:#deployment:associations` (hash), `…:evidence` (sorted set), `…:changes` (list),
- * `…:seq`, `…:withdrawn` (the last DELETE's token), and per project `learning-shared:<project>:says`
+ * `…:seq`, `…:withdrawn` (the last DELETE's token), with the admission rules `…:history`, `…:standing`,
+ * `…:next-turn` and `…:says-held` (shared-admission.ts), and per project `learning-shared:<project>:says`
  * (sorted set, at most MAX_CONTRIBUTIONS_PER_PROJECT members).
  *
  * Each replica mirrors the published model. Before a search it catches up with one script call that
@@ -181,33 +262,48 @@ export class RedisLedger implements SharedLedger {
     published: SharedModel,
     private readonly shared: SharedStore,
     private readonly maxAssociations: number,
+    private readonly rules: { admission?: Admission | undefined; maxSays?: number | undefined } = {},
   ) {
     this.#published = published;
   }
 
   async contribute(projectId: string, contributions: readonly Contribution[], now: number): Promise<boolean> {
     if (contributions.length === 0) return true;
-    const members = contributions.map(({ id, sign }) => `${sign > 0 ? '+' : '-'}${id}`);
+    const { admission } = this.rules;
+    const members = contributions.map(({ id, sign }) => {
+      const member = `${sign > 0 ? '+' : '-'}${id}`;
+      return admission ? `${admission.threshold(id)}:${member}` : member;
+    });
     const counted = await this.shared.command('learning-shared-contribute', (redis) =>
       redis.eval(
         CONTRIBUTE_SCRIPT,
-        5,
-        ...this.#keys(projectId).slice(0, 5),
+        10,
+        ...this.#keys(projectId),
         Math.floor(now / 60_000),
         MAX_CONTRIBUTIONS_PER_PROJECT,
         this.maxAssociations,
+        Math.floor(now),
+        admission
+          ? [admission.minDays, admission.minAgeMs, admission.holdMs, Math.ceil(3_600_000 / admission.newPerHour)].join(
+              ',',
+            )
+          : '',
+        this.rules.maxSays === undefined ? '' : String(this.rules.maxSays),
         ...members,
       ),
     );
     return counted !== undefined;
   }
 
-  /** False when Redis could not be reached, or when the project's says were evicted (nothing withdrawn). */
-  async withdraw(projectId: string): Promise<boolean> {
+  /**
+   * 'done', or why not: Redis could not be reached, or the project's says were evicted by Redis
+   * (allkeys-lru) while its mark stayed, so what it said cannot be found (nothing withdrawn).
+   */
+  async withdraw(projectId: string): Promise<WithdrawResult> {
     const done = await this.shared.command('learning-shared-withdraw', (redis) =>
-      redis.eval(WITHDRAW_SCRIPT, 6, ...this.#keys(projectId), randomUUID()),
+      redis.eval(WITHDRAW_SCRIPT, 10, ...this.#keys(projectId), randomUUID()),
     );
-    return done !== undefined && done !== -1;
+    return done === undefined ? 'unreachable' : done === -1 ? 'evicted' : 'done';
   }
 
   /**
@@ -290,7 +386,7 @@ export class RedisLedger implements SharedLedger {
     }
   }
 
-  #keys(projectId: string): [string, string, string, string, string, string] {
+  #keys(projectId: string): [string, string, string, string, string, string, string, string, string, string] {
     const deployment = this.shared.keyPrefixOf('learning-shared') + '#deployment:';
     return [
       `${deployment}associations`,
@@ -299,6 +395,10 @@ export class RedisLedger implements SharedLedger {
       `${deployment}changes`,
       `${deployment}seq`,
       `${deployment}withdrawn`,
+      `${deployment}history`,
+      `${deployment}standing`,
+      `${deployment}next-turn`,
+      `${deployment}says-held`,
     ];
   }
 }
@@ -307,7 +407,8 @@ export class RedisLedger implements SharedLedger {
 function parseAggregate(value: unknown): Aggregate | undefined {
   if (typeof value !== 'string') return undefined;
   const parts = value.split(',').map(Number);
-  if (parts.length !== 4 || !parts.every((part) => Number.isFinite(part) && part >= 0)) return undefined;
-  const [pos, neg, posAt, negAt] = parts as [number, number, number, number];
-  return { pos, neg, posAt, negAt };
+  // Four numbers, or six with the admission rules' threshold and activeAt (shared-admission.ts).
+  if (![4, 6].includes(parts.length) || !parts.every((part) => Number.isFinite(part) && part >= 0)) return undefined;
+  const [pos, neg, posAt, negAt, , activeAt] = parts as [number, number, number, number, number?, number?];
+  return { pos, neg, posAt, negAt, ...(activeAt === undefined ? {} : { activeAt }) };
 }

@@ -1,4 +1,5 @@
 import type { Aggregate, SharedModel } from './shared-model.js';
+import { established, recordReport, standing, Turns, type Admission, type History } from './shared-admission.js';
 
 /** One project's say on one association: the tool's outcome for a request that had the term. */
 export interface Contribution {
@@ -33,14 +34,25 @@ export interface SharedLedger {
    * 503 and sent again: a say replaces the project's earlier one, so counting it twice is harmless).
    */
   contribute(projectId: string, contributions: readonly Contribution[], now: number): Promise<boolean>;
-  /** Withdraws every say of the project; false when Redis could not be reached. */
-  withdraw(projectId: string): Promise<boolean>;
+  /** Withdraws every say of the project and forgets its history: 'done', or why not. */
+  withdraw(projectId: string): Promise<WithdrawResult>;
   /**
    * The published model, up to date with the ledger; undefined when that cannot be confirmed (Redis:
    * not reached, or a DELETE not yet caught up with), and the search then goes without shared learning.
    */
   model(): Promise<SharedModel | undefined>;
 }
+
+/**
+ * What a DELETE of a project's shared say came to: done, Redis unreachable, or the project's says
+ * evicted by Redis alone (allkeys-lru), so what it said can no longer be found and withdrawn.
+ */
+export type WithdrawResult = 'done' | 'unreachable' | 'evicted';
+
+/** Projects' histories kept in process at most, the lowest standing first out (shared-learning.ts may lower it). */
+export const MAX_LOCAL_HISTORIES = 100_000;
+/** Approximate bytes of one project's history in process (the project id, three numbers, map entry). */
+export const LOCAL_BYTES_PER_HISTORY = 150;
 
 interface Say {
   sign: 1 | -1;
@@ -54,13 +66,32 @@ export class LocalLedger implements SharedLedger {
   /** Per project, its says oldest first; projects in order of their last report (least recent first). */
   readonly #says = new Map<string, Map<string, Say>>();
   #sayCount = 0;
+  /** With the admission rules (shared-admission.ts): each project's history, and the turns. */
+  readonly #histories = new Map<string, History>();
+  readonly #turns: Turns | undefined;
 
   constructor(
     private readonly published: SharedModel,
-    private readonly limits: { maxAssociations: number; maxContributions: number },
-  ) {}
+    private readonly limits: {
+      maxAssociations: number;
+      maxContributions: number;
+      admission?: Admission | undefined;
+      /** Projects' histories kept at most (default MAX_LOCAL_HISTORIES). */
+      maxHistories?: number;
+    },
+  ) {
+    this.#turns = limits.admission ? new Turns(limits.admission) : undefined;
+  }
 
   async contribute(projectId: string, contributions: readonly Contribution[], now: number): Promise<boolean> {
+    const { admission } = this.limits;
+    if (admission) {
+      const history = recordReport(this.#histories.get(projectId), now);
+      this.#histories.set(projectId, history);
+      if (this.#histories.size > this.#maxHistories) this.#dropLowestHistories();
+      // Until the project has a history, its reports teach only itself.
+      if (!established(history, now, admission)) return true;
+    }
     const at = Math.floor(now / 60_000);
     let says = this.#says.get(projectId);
     if (says) this.#says.delete(projectId); // re-inserted last: most recent reporter
@@ -68,8 +99,16 @@ export class LocalLedger implements SharedLedger {
     this.#says.set(projectId, says);
     for (const { id, sign } of contributions) {
       const before = says.get(id);
+      // Saying again what it said only moves the say's time: the count never dips (a threshold met
+      // stays met, keeping its turn).
+      if (before?.sign === sign) {
+        says.delete(id);
+        this.#retime(id, sign, before.at, at);
+        says.set(id, { sign, at });
+        continue;
+      }
       if (before) this.#withdrawSay(says, id, before);
-      this.#count(id, sign, at, +1);
+      this.#count(id, sign, at, +1, now);
       says.set(id, { sign, at });
       this.#sayCount += 1;
       while (says.size > MAX_CONTRIBUTIONS_PER_PROJECT) this.#withdrawOldest(says);
@@ -87,21 +126,37 @@ export class LocalLedger implements SharedLedger {
     return true;
   }
 
-  async withdraw(projectId: string): Promise<boolean> {
+  async withdraw(projectId: string): Promise<WithdrawResult> {
+    this.#histories.delete(projectId);
     const says = this.#says.get(projectId);
-    if (!says) return true;
+    if (!says) return 'done';
     for (const [id, say] of [...says]) this.#withdrawSay(says, id, say);
     this.#says.delete(projectId);
-    return true;
+    return 'done';
+  }
+
+  get #maxHistories(): number {
+    return this.limits.maxHistories ?? MAX_LOCAL_HISTORIES;
+  }
+
+  #dropLowestHistories(): void {
+    const sorted = [...this.#histories].sort((a, b) => standing(a[1]) - standing(b[1]));
+    for (const [projectId] of sorted.slice(0, sorted.length - Math.floor(this.#maxHistories * 0.9))) {
+      this.#histories.delete(projectId);
+    }
   }
 
   async model(): Promise<SharedModel | undefined> {
     return this.published;
   }
 
-  /** Bytes held at most: the counts and the says, by their bounds. */
+  /** Bytes held at most: the counts, the says and the histories, by their bounds. */
   get bytes(): number {
-    return this.#aggregates.size * LOCAL_BYTES_PER_AGGREGATE + this.#sayCount * LOCAL_BYTES_PER_CONTRIBUTION;
+    return (
+      this.#aggregates.size * LOCAL_BYTES_PER_AGGREGATE +
+      this.#sayCount * LOCAL_BYTES_PER_CONTRIBUTION +
+      this.#histories.size * LOCAL_BYTES_PER_HISTORY
+    );
   }
 
   #dropDeadSays(): void {
@@ -126,7 +181,16 @@ export class LocalLedger implements SharedLedger {
     this.#count(id, say.sign, say.at, -1);
   }
 
-  #count(id: string, sign: 1 | -1, at: number, delta: 1 | -1): void {
+  #retime(id: string, sign: 1 | -1, from: number, to: number): void {
+    const aggregate = this.#aggregates.get(id);
+    if (aggregate === undefined) return;
+    if (sign > 0) aggregate.posAt += to - from;
+    else aggregate.negAt += to - from;
+    this.published.set(id, aggregate);
+  }
+
+  /** `now`: when a say is added (an association that newly meets its threshold then gets its turn). */
+  #count(id: string, sign: 1 | -1, at: number, delta: 1 | -1, now = 0): void {
     let aggregate = this.#aggregates.get(id);
     // Evicted meanwhile: its counts are gone, and withdrawing from nothing must not go below zero.
     if (aggregate === undefined && delta < 0) return;
@@ -145,6 +209,7 @@ export class LocalLedger implements SharedLedger {
     }
     if (aggregate.pos < 0) aggregate.pos = aggregate.posAt = 0;
     if (aggregate.neg < 0) aggregate.neg = aggregate.negAt = 0;
+    this.#turns?.schedule(id, aggregate, now);
     this.#aggregates.set(id, aggregate);
     this.published.set(id, aggregate);
   }

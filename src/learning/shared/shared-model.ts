@@ -10,6 +10,12 @@ export interface Aggregate {
   neg: number;
   posAt: number;
   negAt: number;
+  /**
+   * When the successes may be used (ms since the epoch), set by the ledger once they met the
+   * threshold, after the hold and the deployment's rate (shared-admission.ts); 0: they have not met it.
+   * Absent: no hold nor rate (admission off, or a value written before them): used from the threshold on.
+   */
+  activeAt?: number;
 }
 
 /** An association's id: the term's keyed hash then the tool's (term-keys.ts), both of fixed length. */
@@ -51,7 +57,7 @@ interface SharedModelOptions {
  */
 export const SHARED_BOOST_SHARE = 0.9;
 /**
- * The shrink's prior, in projects: an association already needs k distinct projects to count at
+ * The shrink's prior, in projects: an association already needs more than k distinct projects to count at
  * all, so the shrink only tempers the least-evidenced ones (docs/ranking.md, "Shared learning").
  */
 const PRIOR_PROJECTS = 1;
@@ -86,13 +92,39 @@ export class SharedModel {
   readonly #postings = new Map<string, Set<string>>();
   /** Tool → net projects that used it at all (TOOL_USE_TERM), apart from the term associations. */
   readonly #used = new Map<string, { net: number; at: number }>();
+  /** Associations past their threshold waiting for their activeAt (the hold and the rate), by id. */
+  readonly #waiting = new Map<string, Aggregate & { activeAt: number }>();
+  /** The earliest activeAt among #waiting, and the latest time advance() saw (ms). */
+  #nextDue = Number.POSITIVE_INFINITY;
+  #now = 0;
   #associations = 0;
 
   constructor(private readonly options: SharedModelOptions) {}
 
-  /** Associations held (each passed k). */
+  /** Associations held (each passed k), and those waiting to be used. */
   get size(): number {
-    return this.#associations;
+    return this.#associations + this.#waiting.size;
+  }
+
+  /** Associations past their threshold that wait for their turn (the hold, the rate). */
+  get waiting(): number {
+    return this.#waiting.size;
+  }
+
+  /**
+   * Brings in the waiting associations whose time has come (`now`: ms). Called before each search
+   * reads the model; costs nothing until one is due, then one pass over those waiting.
+   */
+  advance(now: number): void {
+    this.#now = Math.max(this.#now, now);
+    if (this.#nextDue > this.#now) return;
+    this.#nextDue = Number.POSITIVE_INFINITY;
+    for (const [id, aggregate] of this.#waiting) {
+      if (aggregate.activeAt <= this.#now) {
+        this.#waiting.delete(id);
+        this.#apply(id, aggregate);
+      } else this.#nextDue = Math.min(this.#nextDue, aggregate.activeAt);
+    }
   }
 
   get bytes(): number {
@@ -119,11 +151,32 @@ export class SharedModel {
     this.#used.clear();
     this.#tools.clear();
     this.#postings.clear();
+    this.#waiting.clear();
+    this.#nextDue = Number.POSITIVE_INFINITY;
     this.#associations = 0;
   }
 
-  /** An association as the ledger now holds it (undefined: gone). Only k-anonymous outcomes count. */
+  /**
+   * An association as the ledger now holds it (undefined: gone). Only k-anonymous outcomes count, and
+   * successes only from their activeAt: until then the association waits, its failures still counting.
+   */
   set(id: string, aggregate: Aggregate | undefined): void {
+    this.#waiting.delete(id);
+    const due = aggregate?.activeAt;
+    if (aggregate && due !== undefined && this.#passes(id, aggregate.pos) && !(due > 0 && due <= this.#now)) {
+      // Zero means the ledger counted it under the threshold (a replica may read a value between the
+      // two): never used. Otherwise it waits for its time.
+      if (due > 0) {
+        this.#waiting.set(id, { ...aggregate, activeAt: due });
+        this.#nextDue = Math.min(this.#nextDue, due);
+      }
+      this.#apply(id, { ...aggregate, pos: 0, posAt: 0 });
+      return;
+    }
+    this.#apply(id, aggregate);
+  }
+
+  #apply(id: string, aggregate: Aggregate | undefined): void {
     const term = id.slice(0, TERM_CHARS);
     const tool = id.slice(TERM_CHARS);
     const pos = aggregate && this.#passes(id, aggregate.pos) ? aggregate.pos : 0;
@@ -227,10 +280,16 @@ export class SharedModel {
    * HMAC is computed only inside that range (most counts are below or above it).
    */
   #passes(id: string, projects: number): boolean {
-    const { minProjects, draw, thresholdSpread } = this.options;
+    const { minProjects, thresholdSpread } = this.options;
     if (projects <= minProjects) return false;
     if (projects >= minProjects + thresholdSpread) return true;
-    return projects >= minProjects + 1 + Math.floor(draw(id) * thresholdSpread);
+    return projects >= this.threshold(id);
+  }
+
+  /** The association's keyed threshold in projects, k + 1 … k + thresholdSpread (the ledgers' turns use it). */
+  threshold(id: string): number {
+    const { minProjects, draw, thresholdSpread } = this.options;
+    return thresholdSpread === 1 ? minProjects + 1 : minProjects + 1 + Math.floor(draw(id) * thresholdSpread);
   }
 
   /** Projects counted at `at` (minutes since the epoch), decayed to `now` by the half-life. */
