@@ -46,12 +46,16 @@ describe('boundedWait', () => {
   });
 
   it('with afterPoll, a value that arrives in the same turn as the timer still counts', async () => {
-    // A reply due in the same turn as the bound: its timer fires first (created first, same duration),
-    // and the value comes after the poll phase, as a socket's reply does. Both timers are due together
-    // whatever the machine's speed, so the order below does not depend on timing.
+    // A reply due in the same turn as the bound, as on a busy event loop: the work's timer (due first)
+    // and the bound's are both past due when the loop next runs timers, because the loop is held past
+    // both; the work's value comes after the poll phase, as a socket's reply does. A slower machine
+    // only holds the loop longer, so the order below does not depend on timing.
     const sameTurn = (afterPoll: boolean) => {
-      const work = new Promise<string>((resolve) => setTimeout(() => setImmediate(() => resolve('sent in time')), 20));
-      return boundedWait(work, { ms: 20, afterPoll });
+      const work = new Promise<string>((resolve) => setTimeout(() => setImmediate(() => resolve('sent in time')), 5));
+      const waiting = boundedWait(work, { ms: 20, afterPoll });
+      const until = performance.now() + 40;
+      while (performance.now() < until);
+      return waiting;
     };
     await expect(sameTurn(true)).resolves.toBe('sent in time');
     await expect(sameTurn(false)).resolves.toBeUndefined();
