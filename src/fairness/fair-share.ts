@@ -262,8 +262,8 @@ export class FairShare {
   /**
    * Settles an admitted search's work once it has been ranked: the `estimated` units charged at
    * validation (tools × sub-queries, chargeWork) become ranking's measured CPU time at WORK_PER_CPU_MS.
-   * By count alone, 16 sub-queries of 2,000 Japanese characters over one tool were charged 16 units
-   * for ~210 ms of CPU, English of the same size 16 for ~19 ms.
+   * By count alone, Japanese sub-queries over one tool were charged the units of English ones of the
+   * same size for many times their CPU (docs/performance.md#work-charged-by-cost).
    */
   settleWork(projectId: string, estimated: number, cpuMs: number): void {
     this.chargeWork(projectId, workOfCpu(cpuMs) - estimated);

@@ -27,8 +27,9 @@ export interface ReportCost {
 
 /**
  * Tools one search's reports may name in a body: a task has at most MAX_QUERY_ITEMS steps, and an
- * agent uses a tool a step. One body of 100 events naming one search with 100 tools made 5,600–6,600
- * changes to the shared model and cost Redis 76–109 ms of CPU (issue 48); further tools are ignored.
+ * agent uses a tool a step. One body of 100 events naming one search with 100 tools made thousands of
+ * changes to the shared model (issue 48; docs/operations.md#what-a-report-costs-redis); further tools
+ * are ignored.
  */
 const MAX_TOOLS_PER_SEARCH = MAX_QUERY_ITEMS;
 

@@ -26,8 +26,8 @@ export function reportWork(events: readonly unknown[]): number {
 
 /**
  * Redis CPU one say sent to the shared model costs (the contribute script withdraws the project's
- * earlier say of it, counts it, and lists the change for the replicas): bodies of 432 says took 8–76 ms
- * of Redis at load 12–15, 0.02–0.17 ms a say (docs/operations.md#what-a-report-costs-redis).
+ * earlier say of it, counts it, and lists the change for the replicas), as measured on a busy host
+ * (docs/operations.md#what-a-report-costs-redis).
  */
 const REDIS_MS_PER_SAY = 0.05;
 /** Redis CPU one event appended to the project's log costs (JSON, RPUSH, trim), as above. */

@@ -8,23 +8,23 @@ import { RankingTurns } from './ranking-turns.js';
 
 /**
  * A ranking lets other requests run once it has held the event loop this long since it last did
- * (core pauses it after preparing the list and after each sub-query). By time, not by size: 16
- * sub-queries of 2,000 Japanese characters over one tool cost ~210 ms of CPU, more than 16 of English
- * over 5,000 tools, and a bound on tools × sub-queries ran them in one piece. A ranking done within
+ * (core pauses it after preparing the list and after each sub-query). By time, not by size: long
+ * Japanese sub-queries over one tool cost more CPU than English ones over thousands of tools, and a
+ * bound on tools × sub-queries ran them in one piece. A ranking done within
  * this never pauses (pausing would only add latency). Why this value:
  * docs/performance.md#fair-sharing-between-projects
  */
 const SLICE_MS = 4;
 /**
- * Tools of a list new to the project's cache analysed between two of core's pauses: 5,000 new tools
- * took ~1 s in one piece; 64 take ~13 ms quiet (one chunk of lookups for a list seen before).
+ * Tools of a list new to the project's cache analysed between two of core's pauses: a big new list was
+ * one long piece, and this many make a short step (figures: docs/performance.md#no-search-stalls-another).
  */
 const STEP_TOOLS = 64;
 /**
  * The longest a long ranking waits for other projects' small searches at one pause: their searches keep
  * coming, and it must still finish. It also waits at most twice the slice it just ran, so that it keeps
- * a third of the thread: waiting up to 50 ms after every 4 ms slice took the heavy tenant's 16 × 5,000
- * search from ~0.4 to ~2.7 s beside a small search every 25 ms (load 16).
+ * a third of the thread: waiting the whole bound after every slice made the heavy tenant's own search
+ * several times slower beside steady small searches (docs/performance.md#no-search-stalls-another).
  */
 const MAX_PAUSE_MS = 50;
 const PAUSE_PER_SLICE = 2;
@@ -81,8 +81,8 @@ const rankingTurns = new RankingTurns();
  * Lets other requests run: what is ready now (setImmediate), then, while other projects have small
  * searches being worked on, the time they need to finish (at most `maxMs`, polled each
  * millisecond). With setImmediate alone a small search waited a slice of the big ranking at each turn
- * of its own (reading a body, checking a token, ranking, answering): at load 15, 4 ms slices took a
- * small search's p50 from 36 to 300 ms.
+ * of its own (reading a body, checking a token, ranking, answering), which multiplied its latency on a
+ * busy host (docs/performance.md#no-search-stalls-another).
  */
 async function pause(
   turns: { projectId: string; othersWorking: () => number } | undefined,

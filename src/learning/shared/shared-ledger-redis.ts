@@ -17,9 +17,8 @@ import { ADMISSION_KEYS, PROJECT_RECORDS, type Admission } from './shared-admiss
 const MAX_CHANGES = 4000;
 /**
  * Associations one step of a reload reads (HSCAN's COUNT). A whole reload in one call took longer than
- * a state wait from ~40,000 associations on a busy host and was retried, whole, forever (issue 48); a
- * page of this size cost Redis 2–4 ms and this replica ~8 ms of CPU at load 16–19, each step far
- * under the wait (figures: docs/operations.md#redis).
+ * a state wait from tens of thousands of associations on a busy host and was retried, whole, forever
+ * (issue 48); a page of this size keeps each step far under the wait (figures: docs/operations.md#redis).
  */
 const RELOAD_PAGE = 1000;
 /**

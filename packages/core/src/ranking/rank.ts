@@ -30,8 +30,8 @@ export function rankTools(input: RankInput, options: RankOptions = {}): RankedTo
 
 /**
  * rankTools as a generator that pauses after preparing the list and after each sub-query, so that a
- * server can let other requests run between the steps of a large ranking (16 sub-queries over 5,000
- * tools hold a thread for ~250 ms in one piece, ~15 ms per step). If its corpus's vocabulary was
+ * server can let other requests run between the steps of a large ranking (which would otherwise hold a
+ * thread in one piece: docs/performance.md#no-search-stalls-another). If its corpus's vocabulary was
  * renewed while it was paused (another search of the same project filled it), its term ids no longer
  * hold: it starts again and finishes without pausing.
  */
