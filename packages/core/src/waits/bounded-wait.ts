@@ -8,7 +8,7 @@ interface WaitBounds {
   /** Stop waiting after this many milliseconds. */
   ms?: number;
   /**
-   * When the time is up, look for the work's value once more after the poll phase (setImmediate): on a
+   * When the time is up, look for the work's value once more after the poll phase: on a
    * busy event loop a timer and a socket's reply are due in the same turn, and timers run first, so a
    * reply sent in time would count as late (Redis commands, src/redis/shared-store.ts).
    */
@@ -36,7 +36,9 @@ export function boundedWait<T>(work: Promise<T>, bounds: WaitBounds): Promise<T 
       end();
       resolve(undefined);
     };
-    if (ms !== undefined) timer = setTimeout(afterPoll ? () => setImmediate(stop) : stop, Math.max(0, ms));
+    // afterPoll: a timer set from a timer runs in the loop's next turn, after this turn's poll phase
+    // (setTimeout rather than setImmediate: core runs in browsers too).
+    if (ms !== undefined) timer = setTimeout(afterPoll ? () => setTimeout(stop, 0) : stop, Math.max(0, ms));
     signal?.addEventListener('abort', stop, { once: true });
     work.then(
       (value) => {
