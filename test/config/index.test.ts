@@ -14,6 +14,16 @@ function problemsOf(env: Record<string, string>): readonly string[] {
   throw new Error('expected a ConfigError');
 }
 
+/** Shared learning's settings when no LEARNING_SHARED_* variable is set. */
+const DEFAULT_SHARED = {
+  enabled: false,
+  minProjects: 5,
+  thresholdSpread: 3,
+  maxAssociations: 100_000,
+  admission: { minDays: 2, minAgeMs: 86_400_000, holdMs: 3_600_000, newPerHour: 1000 },
+  maxSays: 300_000,
+};
+
 describe('parseConfig', () => {
   it('applies the documented defaults', () => {
     const config = parseConfig({ AUTH_JWT_SECRET: SECRET });
@@ -136,14 +146,7 @@ describe('parseConfig', () => {
       maxEvents: 5000,
       searchTtlMs: 900_000,
       maxBodyBytes: 256 * 1024,
-      shared: {
-        enabled: false,
-        minProjects: 5,
-        thresholdSpread: 3,
-        maxAssociations: 100_000,
-        admission: { minDays: 2, minAgeMs: 86_400_000, holdMs: 3_600_000, newPerHour: 1000 },
-        maxSays: 300_000,
-      },
+      shared: DEFAULT_SHARED,
       secret: undefined,
     });
     const set = parseConfig({
@@ -163,14 +166,7 @@ describe('parseConfig', () => {
       maxEvents: 100,
       searchTtlMs: 60_000,
       maxBodyBytes: 4096,
-      shared: {
-        enabled: false,
-        minProjects: 5,
-        thresholdSpread: 3,
-        maxAssociations: 100_000,
-        admission: { minDays: 2, minAgeMs: 86_400_000, holdMs: 3_600_000, newPerHour: 1000 },
-        maxSays: 300_000,
-      },
+      shared: DEFAULT_SHARED,
       secret: undefined,
     });
     const named = problemsOf({

@@ -29,6 +29,7 @@ const DELETES_SHARE = 0.5;
 const BELOW_FIRST = 0.99;
 
 const SERVER_FIELD = FIELDS.indexOf('server');
+const NAME_FIELD = FIELDS.indexOf('name');
 
 /**
  * The rules that read the request as a whole (RULE_FAMILIES `vague` and `intent`): a request naming only
@@ -64,10 +65,14 @@ function holdServerOnly({ corpus, query, order, relevance, termCount }: Scored):
   return held;
 }
 
-function inServerField(corpus: Corpus, doc: number, id: number): boolean {
+const inServerField = (corpus: Corpus, doc: number, id: number): boolean => inField(corpus, doc, id, SERVER_FIELD);
+const inNameField = (corpus: Corpus, doc: number, id: number): boolean => inField(corpus, doc, id, NAME_FIELD);
+
+/** Whether tool `doc` has term `id` in field `field` (FIELDS order). */
+function inField(corpus: Corpus, doc: number, id: number, field: number): boolean {
   let start = corpus.toolStarts[doc]!;
-  for (let f = 0; f < SERVER_FIELD; f += 1) start += corpus.fieldLengths[doc * FIELD_COUNT + f]!;
-  const end = start + corpus.fieldLengths[doc * FIELD_COUNT + SERVER_FIELD]!;
+  for (let f = 0; f < field; f += 1) start += corpus.fieldLengths[doc * FIELD_COUNT + f]!;
+  const end = start + corpus.fieldLengths[doc * FIELD_COUNT + field]!;
   for (let p = start; p < end; p += 1) if (corpus.tokens[p] === id) return true;
   return false;
 }
@@ -120,13 +125,6 @@ function preferListing({ corpus, query, text, order, scores }: Scored): void {
   for (const doc of order)
     if (actionTerm(corpus, doc) === LIST && ids.some((id) => id >= 0 && inNameField(corpus, doc, id)))
       scores[doc]! *= LISTS_MANY;
-}
-
-function inNameField(corpus: Corpus, doc: number, id: number): boolean {
-  const start = corpus.toolStarts[doc]!;
-  const end = start + corpus.fieldLengths[doc * FIELD_COUNT]!;
-  for (let p = start; p < end; p += 1) if (corpus.tokens[p] === id) return true;
-  return false;
 }
 
 /** A request that asks to see: tools that change or delete step back, and one that deletes is never first. */
