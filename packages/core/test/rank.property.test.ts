@@ -2,6 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createRankCache, rankTools, type ToolInfo } from '../src/index.js';
 import { tokenize } from '../src/text/tokenize.js';
+import { buildCorpus } from '../src/ranking/corpus.js';
+import { scoreSubQuery } from '../src/ranking/score-query.js';
 
 const text = fc.oneof(
   fc.string(),
@@ -34,6 +36,38 @@ const tool: fc.Arbitrary<ToolInfo> = fc.record(
 );
 
 describe('ranking properties', () => {
+  it('orders a sub-query best score first and, on a tie, in list order, also where servers tie', () => {
+    // Servers of identical tools tie; their other tools (the affinity tail) are put in order server by
+    // server, so this pins that order to a plain sort of everything ranked.
+    const names = ['create_issue', 'list_files', 'send_message', 'search_web', 'get_event', 'delete_event', 'notes'];
+    const spec = fc.record({ server: fc.integer({ min: 0, max: 5 }), name: fc.constantFrom(...names) });
+    fc.assert(
+      fc.property(
+        fc.constantFrom(
+          'create an issue',
+          'list my files',
+          'send a message',
+          'search the web',
+          'what is on my calendar',
+        ),
+        fc.array(spec, { minLength: 1, maxLength: 40 }),
+        (query, specs) => {
+          const tools: ToolInfo[] = specs.map(({ server, name }, i) => ({
+            toolKey: `${server}-${i}`,
+            toolName: name,
+            serverName: ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta'][server]!,
+            description: name.replace('_', ' '),
+          }));
+          const { order, scores } = scoreSubQuery(buildCorpus(tools, undefined), query, { tools });
+          const sorted = [...order].sort((a, b) => scores[b]! - scores[a]! || a - b);
+          expect(order).toEqual(sorted);
+          expect(new Set(order).size).toBe(order.length);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it('never throws, keeps relevance in [0, 1] and non-increasing, returns tools of the list best first within limit', () => {
     const cache = createRankCache({ maxEntries: 50 });
     fc.assert(

@@ -235,6 +235,25 @@ describe('rank cache', () => {
     );
   });
 
+  it("counts each list's action terms in its bytes once the everyday rules read them", () => {
+    const cache = createRankCache();
+    rankTools({ query: ['weather forecast'], tools: CATALOG }, { cache });
+    rankTools({ query: ['weather forecast'], tools: CATALOG }, { cache });
+    const before = cache.bytes;
+    // A request that starts with an action asks each matched tool's action term (4 bytes a tool).
+    const first = rankTools({ query: ['create an issue'], tools: CATALOG }, { cache });
+    const after = cache.bytes;
+    expect(after - before).toBeGreaterThanOrEqual(4 * CATALOG.length);
+    const again = rankTools({ query: ['create an issue'], tools: CATALOG }, { cache });
+    expect(cache.bytes).toBe(after);
+    expect(again.map((r) => [r.index, r.score, r.relevance, r.explanation])).toEqual(
+      first.map((r) => [r.index, r.score, r.relevance, r.explanation]),
+    );
+    expect(rankTools({ query: ['create an issue'], tools: CATALOG }).map((r) => [r.index, r.score])).toEqual(
+      first.map((r) => [r.index, r.score]),
+    );
+  });
+
   it('sees a changed tool as new content, whichever version comes next', () => {
     const cache = createRankCache();
     rankTools({ query: ['x'], tools: CATALOG }, { cache });

@@ -42,6 +42,13 @@ export interface Corpus {
   /** Per tool: the index of its server (tools of one server share it). */
   readonly servers: Int32Array;
   readonly serverCount: number;
+  /**
+   * The tools grouped by server, in list order within a server: server `s`'s are
+   * `serverTools[serverStarts[s] .. serverStarts[s + 1])`. Server affinity reads a matched server's
+   * other tools from here rather than scanning the list on every sub-query.
+   */
+  readonly serverTools: Int32Array;
+  readonly serverStarts: Int32Array;
 }
 
 const FIELD_WEIGHTS = FIELDS.map((field) => FIELD_PARAMS[field].weight);
@@ -151,6 +158,7 @@ export function corpusOf(analyses: readonly ToolAnalysis[], vocabulary: Vocabula
       nameDocs.push(doc);
     }
   }
+  const { serverTools, serverStarts } = toolsByServer(servers, serverIds.size);
   return {
     size: analyses.length,
     vocabulary,
@@ -164,7 +172,23 @@ export function corpusOf(analyses: readonly ToolAnalysis[], vocabulary: Vocabula
     nameDocs,
     servers,
     serverCount: serverIds.size,
+    serverTools,
+    serverStarts,
   };
+}
+
+/** The tools grouped by server, list order kept (a counting sort; see Corpus.serverTools). */
+function toolsByServer(
+  servers: Int32Array,
+  serverCount: number,
+): { serverTools: Int32Array; serverStarts: Int32Array } {
+  const serverStarts = new Int32Array(serverCount + 1);
+  for (const server of servers) serverStarts[server + 1]! += 1;
+  for (let s = 0; s < serverCount; s += 1) serverStarts[s + 1]! += serverStarts[s]!;
+  const next = serverStarts.slice(0, serverCount);
+  const serverTools = new Int32Array(servers.length);
+  for (let doc = 0; doc < servers.length; doc += 1) serverTools[next[servers[doc]!]!++] = doc;
+  return { serverTools, serverStarts };
 }
 
 /**

@@ -1,8 +1,9 @@
-import { Action, asksToRead, isActionVerb, leadingActions, pluralsAskedAbout, toolAction } from '../everyday/intent.js';
+import { Action, asksToRead, leadingActions, pluralsAskedAbout, toolAction } from '../everyday/intent.js';
+import { actionTerm, inField } from './action-terms.js';
 import type { QueryTerms } from '../text/tokenize.js';
 import { termOfWord } from '../text/vocabulary.js';
 import type { Corpus } from './corpus.js';
-import { FIELD_COUNT, FIELDS } from './fields.js';
+import { FIELDS } from './fields.js';
 import type { RuleFamily } from '../everyday/rule-families.js';
 import type { ToolInfo } from '../schemas.js';
 
@@ -58,7 +59,7 @@ function holdServerOnly({ corpus, query, order, relevance, termCount }: Scored):
   const ids = terms.map((term) => corpus.vocabulary.knownTermId(term));
   if (ids.some((id) => id < 0)) return held;
   for (const doc of order) {
-    if (relevance[doc]! <= SERVER_ONLY_RELEVANCE || !ids.every((id) => inServerField(corpus, doc, id))) continue;
+    if (relevance[doc]! <= SERVER_ONLY_RELEVANCE || !allInServerField(corpus, doc, ids)) continue;
     relevance[doc] = SERVER_ONLY_RELEVANCE;
     held.add(doc);
   }
@@ -66,36 +67,13 @@ function holdServerOnly({ corpus, query, order, relevance, termCount }: Scored):
 }
 
 const inServerField = (corpus: Corpus, doc: number, id: number): boolean => inField(corpus, doc, id, SERVER_FIELD);
+
+/** Whether tool `doc`'s server field has every one of `ids` (a loop: a closure per tool was its cost). */
+function allInServerField(corpus: Corpus, doc: number, ids: readonly number[]): boolean {
+  for (const id of ids) if (!inServerField(corpus, doc, id)) return false;
+  return true;
+}
 const inNameField = (corpus: Corpus, doc: number, id: number): boolean => inField(corpus, doc, id, NAME_FIELD);
-
-/** Whether tool `doc` has term `id` in field `field` (FIELDS order). */
-function inField(corpus: Corpus, doc: number, id: number, field: number): boolean {
-  let start = corpus.toolStarts[doc]!;
-  for (let f = 0; f < field; f += 1) start += corpus.fieldLengths[doc * FIELD_COUNT + f]!;
-  const end = start + corpus.fieldLengths[doc * FIELD_COUNT + field]!;
-  for (let p = start; p < end; p += 1) if (corpus.tokens[p] === id) return true;
-  return false;
-}
-
-/**
- * The first word of a tool's name after its server's name, where the name says what it does:
- * git_commit commits, playwright_navigate navigates, discord_delete_message deletes. A name that is
- * only server words keeps its first, and a verb is never skipped (search_in_excel of "excel-search").
- */
-function actionTerm(corpus: Corpus, doc: number): string | undefined {
-  const { vocabulary } = corpus;
-  const start = corpus.toolStarts[doc]!;
-  const end = start + corpus.fieldLengths[doc * FIELD_COUNT]!;
-  if (end === start) return undefined;
-  let p = start;
-  while (
-    p < end - 1 &&
-    inServerField(corpus, doc, corpus.tokens[p]!) &&
-    !isActionVerb(vocabulary.termOf(corpus.tokens[p]!))
-  )
-    p += 1;
-  return vocabulary.termOf(corpus.tokens[p]!);
-}
 
 // A tool whose name starts with the action the request starts with gains this factor: "open a pull
 // request" means create_pull_request, not merge_pull_request (whose description says "open").

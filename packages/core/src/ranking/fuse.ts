@@ -71,5 +71,8 @@ export function fuseSubQueries(results: readonly SubQueryResult[]): FusedEntry[]
     subQuery: subQueries[index]!,
     score: bests[index]! + SUPPORT * (sums[index]! - bests[index]!),
   }));
-  return entries.sort((a, b) => b.score - a.score || a.index - b.index);
+  // -1, 0 or 1 rather than a difference of scores, which the sort would box on every comparison.
+  return entries.sort((a, b) =>
+    a.score > b.score ? -1 : a.score < b.score ? 1 : a.index < b.index ? -1 : a.index > b.index ? 1 : 0,
+  );
 }

@@ -1,5 +1,6 @@
 import type { ToolInfo } from '../schemas.js';
 import { corpusOf, type Corpus } from './corpus.js';
+import { actionTermsBytes } from './action-terms.js';
 import { postingsBytes } from './term-matches.js';
 import { typoMemoBytes } from './typo-memo.js';
 import { analyzeContents, type ToolAnalysis } from './tool-analysis.js';
@@ -187,16 +188,19 @@ function entryBytes({ record, analysis }: CacheEntry): number {
   return bytes + 160 + 4 * (analysis.tokenCount + 8);
 }
 
-/** Bytes of a prepared list: its typed arrays, the names list, its postings and its typo guesses. */
+/** Bytes of a prepared list: its typed arrays, the names list, its postings, typo guesses and action terms. */
 function corpusBytes(corpus: Corpus): number {
   return (
     postingsBytes(corpus) +
     typoMemoBytes(corpus) +
+    actionTermsBytes(corpus) +
     corpus.tokens.byteLength +
     corpus.toolStarts.byteLength +
     corpus.fieldLengths.byteLength +
     corpus.fieldFactors.byteLength +
     corpus.servers.byteLength +
+    corpus.serverTools.byteLength +
+    corpus.serverStarts.byteLength +
     24 * corpus.names.length
   );
 }

@@ -50,21 +50,30 @@ export function scoreReadings(
   const { readingStart } = terms;
   const { mass, totals } = unitMasses(terms, scoring);
   const sums = new UnitSums(terms, scores, coverage, matchedUnits, hits);
+  // Per term, what the loop asks of every match of it: whether it counts and its unit.
+  const termCount = readingStart + terms.readingTerms;
+  const usable = new Uint8Array(termCount);
+  const unitOf = new Int32Array(termCount);
+  for (let t = 0; t < termCount; t += 1) {
+    usable[t] = terms.usable(t) ? 1 : 0;
+    unitOf[t] = terms.unitOf(t);
+  }
   for (let m = 0; m < matches.count; m += 1) {
     const doc = matches.docs[m]!;
     sums.moveTo(doc);
     const t = matches.terms[m]!;
-    if (!terms.usable(t)) continue;
+    if (usable[t] === 0) continue;
     const field = matches.fields[m]!;
     const contribution = termScore(idfs[t]!, matches.weights[m]!);
-    let list = hits.get(doc);
-    if (list === undefined) hits.set(doc, (list = []));
-    list.push(t * FIELD_COUNT + field);
+    // A literal of one: most tools have one or two hits, and push on an empty array reserves 17.
+    const list = hits.get(doc);
+    if (list === undefined) hits.set(doc, [t * FIELD_COUNT + field]);
+    else list.push(t * FIELD_COUNT + field);
     if (t >= positiveCount && t < readingStart) {
       scores[doc]! -= negationPenalty * contribution;
       continue;
     }
-    const unit = terms.unitOf(t);
+    const unit = unitOf[t]!;
     if (unit < 0) {
       scores[doc]! += contribution;
       continue;
@@ -163,9 +172,14 @@ class UnitSums {
   private readonly readingEvidence: Float64Array;
   /** Per reading: its unit (a reading's terms are all of one unit). */
   private readonly readingUnit: Int32Array;
-  private readonly touched: number[] = [];
+  // The units, readings and reading terms the current tool touched, each with its count: typed arrays
+  // with counters rather than arrays emptied with `length = 0`, which drops their storage and made every
+  // tool allocate it again (docs/performance.md#the-readings-per-tool-lists).
+  private readonly touched: Int32Array;
+  private touchedCount = 0;
   private readonly isTouched: Uint8Array;
-  private readonly touchedReadings: number[] = [];
+  private readonly touchedReadings: Int32Array;
+  private touchedReadingCount = 0;
   /** Per reading: how many distinct terms it has, and how many of them the current tool matched. */
   private readonly readingTermCount: Int32Array;
   private readonly readingTermsMatched: Int32Array;
@@ -173,7 +187,8 @@ class UnitSums {
   private readonly termSeen: Uint8Array;
   /** Per reading: 1 when the current tool matched only part of a phrase that counts whole. */
   private readonly droppedReading: Uint8Array;
-  private readonly seenTerms: number[] = [];
+  private readonly seenTerms: Int32Array;
+  private seenTermCount = 0;
   private doc = -1;
 
   constructor(
@@ -202,6 +217,9 @@ class UnitSums {
       this.readingTermCount[terms.readingOf(r)]! += 1;
     }
     this.isTouched = new Uint8Array(units);
+    this.touched = new Int32Array(units);
+    this.touchedReadings = new Int32Array(readingCount);
+    this.seenTerms = new Int32Array(terms.readingTerms);
   }
 
   /** Starts summing for `doc` (-1: none), after adding up the previous tool's. */
@@ -223,10 +241,11 @@ class UnitSums {
     this.touch(unit);
     if (this.termSeen[r] === 0) {
       this.termSeen[r] = 1;
-      this.seenTerms.push(r);
+      this.seenTerms[this.seenTermCount++] = r;
       this.readingTermsMatched[reading]! += 1;
     }
-    if (this.readingScore[reading] === 0 && this.readingEvidence[reading] === 0) this.touchedReadings.push(reading);
+    if (this.readingScore[reading] === 0 && this.readingEvidence[reading] === 0)
+      this.touchedReadings[this.touchedReadingCount++] = reading;
     this.readingScore[reading]! += contribution;
     this.readingEvidence[reading] = Math.max(this.readingEvidence[reading]!, evidence);
   }
@@ -234,14 +253,15 @@ class UnitSums {
   private touch(unit: number): void {
     if (this.isTouched[unit] === 0) {
       this.isTouched[unit] = 1;
-      this.touched.push(unit);
+      this.touched[this.touchedCount++] = unit;
     }
   }
 
   private flush(): void {
     const doc = this.doc;
     let dropped = false;
-    for (const reading of this.touchedReadings) {
+    for (let k = 0; k < this.touchedReadingCount; k += 1) {
+      const reading = this.touchedReadings[k]!;
       const unit = this.readingUnit[reading]!;
       const rule = this.terms.ruleOf(reading);
       const partial = this.readingTermsMatched[reading]! < this.readingTermCount[reading]!;
@@ -261,11 +281,12 @@ class UnitSums {
       this.readingScore[reading] = this.readingEvidence[reading] = 0;
     }
     if (dropped) this.forgetDropped(doc);
-    for (const r of this.seenTerms) this.termSeen[r] = 0;
-    this.seenTerms.length = 0;
-    for (const reading of this.touchedReadings) this.droppedReading[reading] = 0;
-    this.touchedReadings.length = 0;
-    for (const unit of this.touched) {
+    for (let k = 0; k < this.seenTermCount; k += 1) this.termSeen[this.seenTerms[k]!] = 0;
+    this.seenTermCount = 0;
+    for (let k = 0; k < this.touchedReadingCount; k += 1) this.droppedReading[this.touchedReadings[k]!] = 0;
+    this.touchedReadingCount = 0;
+    for (let k = 0; k < this.touchedCount; k += 1) {
+      const unit = this.touched[k]!;
       const score = Math.max(this.own[unit]!, this.alternative[unit]!);
       const evidence = Math.max(this.ownCoverage[unit]!, this.alternativeCoverage[unit]!);
       if (score > 0 || evidence > 0) {
@@ -276,7 +297,7 @@ class UnitSums {
       this.own[unit] = this.alternative[unit] = this.ownCoverage[unit] = this.alternativeCoverage[unit] = 0;
       this.isTouched[unit] = 0;
     }
-    this.touched.length = 0;
+    this.touchedCount = 0;
   }
 
   /** Takes a dropped phrase's terms out of the tool's hits, so that its explanation does not name it. */

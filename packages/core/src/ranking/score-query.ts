@@ -97,10 +97,33 @@ export function scoreSubQuery(corpus: Corpus, text: string, context: ScoringCont
     context.tools,
     without,
   );
-  addServerAffinity(corpus, scores, order, hits);
-  liftExactNames(exact, order, scores, relevance);
-  order.sort((a, b) => scores[b]! - scores[a]! || a - b);
-  return { query, order, scores, relevance, hits, exact, termCount, serverOnly };
+  const tail = addServerAffinity(corpus, scores, order, hits);
+  liftExactNames(exact, [order, tail], scores, relevance);
+  order.sort(byScore(scores));
+  return { query, order: mergeByScore(order, tail, scores), scores, relevance, hits, exact, termCount, serverOnly };
+}
+
+/**
+ * Best score first, then list order. It returns -1, 0 or 1 (a small integer) rather than a
+ * difference of scores, which the sort would have to box as a heap number on every comparison.
+ */
+const byScore =
+  (scores: Float64Array) =>
+  (a: number, b: number): number =>
+    scores[a]! > scores[b]! ? -1 : scores[a]! < scores[b]! ? 1 : a < b ? -1 : a > b ? 1 : 0;
+
+/** Two lists each in byScore order, merged into one in that order. */
+function mergeByScore(first: readonly number[], second: ArrayLike<number>, scores: Float64Array): number[] {
+  if (second.length === 0) return first as number[];
+  const compare = byScore(scores);
+  const merged = new Array<number>(first.length + second.length);
+  let i = 0;
+  let j = 0;
+  for (let k = 0; k < merged.length; k += 1) {
+    merged[k] =
+      j >= second.length || (i < first.length && compare(first[i]!, second[j]!) < 0) ? first[i++]! : second[j++]!;
+  }
+  return merged;
 }
 
 /**
@@ -169,9 +192,10 @@ function scoreTerms(
     const t = matches.terms[m]!;
     const field = matches.fields[m]!;
     const contribution = termScore(idfs[t]!, matches.weights[m]!);
-    let list = hits.get(doc);
-    if (list === undefined) hits.set(doc, (list = []));
-    list.push(t * FIELD_COUNT + field);
+    // A literal of one: most tools have one or two hits, and push on an empty array reserves 17.
+    const list = hits.get(doc);
+    if (list === undefined) hits.set(doc, [t * FIELD_COUNT + field]);
+    else list.push(t * FIELD_COUNT + field);
     if (t >= positiveCount) {
       scores[doc]! -= NEGATION_PENALTY * contribution;
     } else {
@@ -186,10 +210,16 @@ function scoreTerms(
  * A query that names a tool gets that tool first, whatever else matched: its score is lifted above
  * every other tool's, so that scores stay in rank order.
  */
-function liftExactNames(exact: Set<number>, order: number[], scores: Float64Array, relevance: Float64Array): void {
+function liftExactNames(
+  exact: Set<number>,
+  ranked: readonly ArrayLike<number>[],
+  scores: Float64Array,
+  relevance: Float64Array,
+): void {
   if (exact.size === 0) return;
   let lift = 0;
-  for (const doc of order) if (!exact.has(doc)) lift = Math.max(lift, scores[doc]!);
+  for (const list of ranked)
+    for (let i = 0; i < list.length; i += 1) if (!exact.has(list[i]!)) lift = Math.max(lift, scores[list[i]!]!);
   for (const doc of exact) {
     scores[doc] = lift + Math.max(scores[doc]!, 1);
     relevance[doc] = Math.max(relevance[doc]!, EXACT_RELEVANCE);
@@ -225,27 +255,53 @@ function* listTerms(corpus: Corpus): Iterable<string> {
 const AFFINITY = 0.1;
 const AFFINITY_TAIL = 0.02;
 
-function addServerAffinity(corpus: Corpus, scores: Float64Array, order: number[], hits: Map<number, number[]>): void {
+/**
+ * Adds server affinity to the matched tools' scores, and returns the tail: the tools that matched
+ * nothing but whose server did, each scored AFFINITY_TAIL of its server's best, in byScore order.
+ * The tail is put in order server by server rather than sorted with the matches: most of a large
+ * list's ranked tools can be tail, and its scores take one value per server.
+ */
+function addServerAffinity(
+  corpus: Corpus,
+  scores: Float64Array,
+  order: readonly number[],
+  hits: Map<number, number[]>,
+): Int32Array {
   const best = new Float64Array(corpus.serverCount);
   for (const doc of order) {
     const server = corpus.servers[doc]!;
     if (scores[doc]! > best[server]!) best[server] = scores[doc]!;
   }
   const listed = new Uint8Array(corpus.size);
-  const matchedCount = order.length;
-  for (let i = 0; i < matchedCount; i += 1) {
-    const doc = order[i]!;
+  for (const doc of order) {
     listed[doc] = 1;
     scores[doc]! += AFFINITY * best[corpus.servers[doc]!]!;
   }
-  for (let doc = 0; doc < corpus.size; doc += 1) {
-    if (listed[doc] === 1 || hits.has(doc)) continue;
-    const serverBest = best[corpus.servers[doc]!]!;
-    if (serverBest > 0) {
-      scores[doc] = AFFINITY_TAIL * serverBest;
-      order.push(doc);
+  const tailScores = best.map((serverBest) => AFFINITY_TAIL * serverBest);
+  const servers: number[] = [];
+  for (let s = 0; s < corpus.serverCount; s += 1) if (best[s]! > 0) servers.push(s);
+  servers.sort((a, b) => (tailScores[a]! > tailScores[b]! ? -1 : tailScores[a]! < tailScores[b]! ? 1 : 0));
+  const { serverTools, serverStarts } = corpus;
+  const tail = new Int32Array(corpus.size);
+  let length = 0;
+  for (let s = 0; s < servers.length;) {
+    // Servers with equal tail scores have their tools merged in list order.
+    const start = length;
+    const score = tailScores[servers[s]!]!;
+    let end = s;
+    for (; end < servers.length && tailScores[servers[end]!] === score; end += 1) {
+      const server = servers[end]!;
+      for (let k = serverStarts[server]!; k < serverStarts[server + 1]!; k += 1) {
+        const doc = serverTools[k]!;
+        if (listed[doc] === 1 || hits.has(doc)) continue;
+        scores[doc] = score;
+        tail[length++] = doc;
+      }
     }
+    if (end > s + 1) tail.subarray(start, length).sort();
+    s = end;
   }
+  return tail.subarray(0, length);
 }
 
 // Words that look like identifiers: snake/kebab/dotted/colon names or inner capitals (getFileContents).

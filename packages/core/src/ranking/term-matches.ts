@@ -182,16 +182,27 @@ export function postingsBytes(corpus: Corpus): number {
   return postingsOf.get(corpus)?.bytes ?? 0;
 }
 
+// The query terms (indices) the tool being counted has, in the order first seen; `termCounted[t]` is 1
+// for them. A tool matches few of a request's terms, so its matches are made from these alone rather
+// than from every term × field (docs/performance.md#a-tools-matched-terms).
+let toolTerms = new Int32Array(64);
+let toolTermCount = 0;
+let termCounted = new Uint8Array(64);
+
 /** Places each found position in its tool and field and counts it, tool by tool. */
 function countMatches(corpus: Corpus, termCount: number, foundCount: number): void {
   const { tokens, toolStarts, fieldLengths, fieldFactors } = corpus;
   const index = termIndexOfId;
+  if (toolTerms.length < termCount) {
+    toolTerms = new Int32Array(termCount * 2);
+    termCounted = new Uint8Array(termCount * 2);
+  }
   let doc = -1;
   let docEnd = 0;
   for (let k = 0; k < foundCount; k += 1) {
     const p = found[k]!;
     if (p >= docEnd) {
-      if (doc >= 0) addMatches(doc, fieldFactors, termCount);
+      if (doc >= 0) addMatches(doc, fieldFactors);
       doc += 1;
       while (toolStarts[doc + 1]! <= p) doc += 1;
       docEnd = toolStarts[doc + 1]!;
@@ -199,14 +210,28 @@ function countMatches(corpus: Corpus, termCount: number, foundCount: number): vo
     let field = 0;
     let fieldEnd = toolStarts[doc]! + fieldLengths[doc * FIELD_COUNT]!;
     while (p >= fieldEnd) fieldEnd += fieldLengths[doc * FIELD_COUNT + ++field]!;
-    counts[index[tokens[p]!]! * FIELD_COUNT + field]! += 1;
+    const t = index[tokens[p]!]!;
+    if (termCounted[t] === 0) {
+      termCounted[t] = 1;
+      toolTerms[toolTermCount++] = t;
+    }
+    counts[t * FIELD_COUNT + field]! += 1;
   }
-  if (doc >= 0) addMatches(doc, fieldFactors, termCount);
+  if (doc >= 0) addMatches(doc, fieldFactors);
 }
 
-/** Turns the counts of the tool just scanned into matches, and clears them. */
-function addMatches(doc: number, fieldFactors: Float64Array, termCount: number): void {
-  for (let t = 0; t < termCount; t += 1) {
+/** Turns the counts of the tool just scanned into matches, term index ascending, and clears them. */
+function addMatches(doc: number, fieldFactors: Float64Array): void {
+  // Insertion sort: a tool has a few of the terms, and a sorted subarray would be an object per tool.
+  for (let k = 1; k < toolTermCount; k += 1) {
+    const t = toolTerms[k]!;
+    let j = k - 1;
+    for (; j >= 0 && toolTerms[j]! > t; j -= 1) toolTerms[j + 1] = toolTerms[j]!;
+    toolTerms[j + 1] = t;
+  }
+  for (let k = 0; k < toolTermCount; k += 1) {
+    const t = toolTerms[k]!;
+    termCounted[t] = 0;
     let weight = 0;
     let best = -1;
     for (let f = 0; f < FIELD_COUNT; f += 1) {
@@ -216,10 +241,10 @@ function addMatches(doc: number, fieldFactors: Float64Array, termCount: number):
       weight += count * fieldFactors[doc * FIELD_COUNT + f]!;
       if (best < 0 || FIELD_QUALITY[f]! > FIELD_QUALITY[best]!) best = f;
     }
-    if (best < 0) continue;
     matches.docFreq[t]! += 1;
     push(doc, t, weight, best);
   }
+  toolTermCount = 0;
 }
 
 function push(doc: number, term: number, weight: number, field: number): void {
