@@ -111,8 +111,14 @@ export async function runSharedFeedbackEval(options: {
 }
 
 const HOUR = 3_600_000;
-/** Settings that may be weighed from the environment (docs/ranking.md, "Shared learning across projects"). */
+/**
+ * Settings that may be weighed from the environment (docs/ranking.md, "Shared learning across projects").
+ * LEARNING_SECRET too: each run otherwise draws its own key, so its own thresholds (k + 1 … k + spread
+ * per association), which moved MCPToolBench++ by up to 0.015 between runs of one build; a fixed key
+ * compares two builds on the same thresholds.
+ */
 const WEIGHED = [
+  'LEARNING_SECRET',
   'LEARNING_SHARED_THRESHOLD_SPREAD',
   'LEARNING_SHARED_MIN_PROJECT_DAYS',
   'LEARNING_SHARED_MIN_PROJECT_AGE_HOURS',

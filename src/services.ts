@@ -74,12 +74,15 @@ function sharedStore(config: Readonly<Config>, metrics: Metrics, log: FastifyBas
 
 export function createServices(config: Readonly<Config>, deps: ServiceDeps, log: FastifyBaseLogger): Services {
   const memory = deps.memory ?? cacheBudget(config);
-  // Assigned below; the tool-set gauge reads it at scrape time.
+  // Assigned below; the tool-set and shared-learning gauges read them at scrape time.
   let toolSets: ToolSetStore | undefined;
+  let learning: Learning | undefined;
   const metrics: Metrics = createMetrics({
     defaultMetrics: config.metrics.enabled,
     toolSetBytes: () => toolSets?.localBytes ?? 0,
     memoryUsage: () => memory.usage(),
+    sharedWaiting:
+      config.feedback.enabled && config.feedback.shared.enabled ? () => learning?.sharedWaiting() : undefined,
   });
 
   const shared = sharedStore(config, metrics, log);
@@ -113,6 +116,16 @@ export function createServices(config: Readonly<Config>, deps: ServiceDeps, log:
   if (!semantic)
     log.info('semantic stage off: searches rank by words only (meta.semantic "off"); EMBEDDINGS=on turns it on');
 
+  // Learning from use (src/learning): the routers' reports, kept per project in the budget and in Redis.
+  learning = config.feedback.enabled
+    ? new Learning(config.feedback, config.search.maxQueryChars, {
+        memory,
+        shared,
+        keys,
+        lists: toolSets,
+        clock: deps.learningClock,
+      })
+    : undefined;
   // `filter.tools` rules run in a worker thread, never on the event loop (fairness/filter-rule-pool.ts).
   const filterRules = new FilterRulePool();
   return {
@@ -134,16 +147,7 @@ export function createServices(config: Readonly<Config>, deps: ServiceDeps, log:
     }),
     vectors: semantic?.provider,
     reranker,
-    // Learning from use (src/learning): the routers' reports, kept per project in the budget and in Redis.
-    learning: config.feedback.enabled
-      ? new Learning(config.feedback, config.search.maxQueryChars, {
-          memory,
-          shared,
-          keys,
-          lists: toolSets,
-          clock: deps.learningClock,
-        })
-      : undefined,
+    learning,
     ready: async () => semantic?.ready(),
     loading: () => semantic?.loading(),
     close: async () => {

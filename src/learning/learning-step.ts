@@ -51,13 +51,14 @@ export function learningStep(sources: BoostSources): LearningStep {
       let learned: { ranked: RankedTool[]; status: LearningStatus | undefined } = { ranked, status: undefined };
       if (sources.own) learned = applyBoosts(ranked, request.tools, sources.own(terms.hashes, now), maxResults);
       if (sources.shared) {
-        // Shared boosts never put a tool the request's words do not name above one they do (shared-guards.ts).
+        // Shared boosts never put a tool the request does not support above one it does: support as the
+        // ranking before any learning gives it (shared-guards.ts).
         const more = applyBoosts(
           learned.ranked,
           request.tools,
           sources.shared(terms, request.tools, now, learned.ranked),
           maxResults,
-          new WordSupport(terms.words),
+          new WordSupport(ranked),
         );
         learned = {
           ranked: more.ranked,
@@ -100,7 +101,7 @@ export function applyBoosts(
     const lexical = position === undefined ? undefined : ranked[position];
     const destructive = marksDestructive(tool);
     const sum = (lexical?.relevance ?? 0) + (destructive ? learned.cautiousBoost : learned.boost);
-    const unnamed = words !== undefined && !words.supports(tool);
+    const unnamed = words !== undefined && !words.supports(index);
     raised.push({ tool, index, lexical, learned, destructive, unnamed, sum, order: position ?? ranked.length + index });
     if (position !== undefined) moved.add(position);
   });
@@ -158,7 +159,7 @@ function keepBelowNamedTools(
   for (const item of raised) if (!item.unnamed && item.sum > 0) best = Math.max(best, item.sum);
   for (const [position, item] of ranked.entries()) {
     if (!(item.relevance > best) || !(item.relevance > 0)) break;
-    if (moved.has(position) || !words.supports(item.tool)) continue;
+    if (moved.has(position) || !words.supports(item.index)) continue;
     best = item.relevance;
     break;
   }

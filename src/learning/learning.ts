@@ -17,6 +17,13 @@ import type { ReportedUse } from './own/project-model.js';
  */
 type ReportResult = { stored: true; answer: FeedbackResponse; cost: ReportCost } | { stored: false };
 
+/** What learning brings to one search: its step (none: nothing taught applies), and whether shared learning was withheld. */
+interface SearchLearning {
+  step?: LearningStep;
+  /** Shared learning left out: this replica reads the model again after a DELETE (`meta.sharedLearning: "reloading"`). */
+  sharedWithheld?: true;
+}
+
 /** What a stored report cost Redis, in what it wrote: charged to its project (report-work.ts). */
 export interface ReportCost {
   /** Events appended to the project's log. */
@@ -205,6 +212,14 @@ export class Learning {
   }
 
   /**
+   * Shared associations that met their threshold and wait for the hold or the deployment's rate, as
+   * this replica last read the model (docs/operations.md, metrics); undefined without shared learning.
+   */
+  sharedWaiting(): { associations: number; longestMs: number } | undefined {
+    return this.#shared?.waiting(this.#clock());
+  }
+
+  /**
    * Forgets everything the project taught (here and in Redis) and withdraws its say from the shared
    * model: 'done', 'unreachable' (Redis could not be reached), or 'evicted' (Redis evicted the record
    * of what the project said in the shared model, which can then not be withdrawn: shared-ledger.ts).
@@ -218,16 +233,19 @@ export class Learning {
   }
 
   /**
-   * The learning step for a search of this project, or undefined when neither it nor (with shared
-   * learning) enough other projects have taught anything: the answer is then exactly the lexical one.
+   * The learning step for a search of this project; none when neither it nor (with shared learning)
+   * enough other projects have taught anything: the answer is then exactly the lexical one.
    * `useShared` false: the project refuses other projects' learning (its token's `useSharedLearning`
-   * claim), and gets what it would with shared learning off.
+   * claim), and gets what it would with shared learning off. `sharedWithheld`: the search goes without
+   * shared learning because this replica reads the model again after a DELETE (`meta.sharedLearning`).
    */
-  async forSearch(projectId: string, useShared = true): Promise<LearningStep | undefined> {
+  async forSearch(projectId: string, useShared = true): Promise<SearchLearning> {
     const sharing = useShared ? this.#shared : undefined;
-    const [own, sharedModel] = await Promise.all([this.#log.model(projectId), sharing?.model()]);
-    if (own === undefined && sharedModel === undefined) return undefined;
-    return learningStep({
+    const [own, shared] = await Promise.all([this.#log.model(projectId), sharing?.model()]);
+    const sharedModel = shared?.model;
+    const withheld = shared?.withheld ? { sharedWithheld: true as const } : {};
+    if (own === undefined && sharedModel === undefined) return withheld;
+    const step = learningStep({
       now: this.#clock,
       termsOf: (query) => {
         const words = requestTerms(query);
@@ -238,6 +256,7 @@ export class Learning {
         ? { shared: (terms, tools, now, ranked) => sharing.boosts(sharedModel, terms, tools, now, ranked) }
         : {}),
     });
+    return { step, ...withheld };
   }
 
   /** The tool of each report by content, from the list its search was over (a list no longer kept: not shared). */

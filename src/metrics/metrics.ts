@@ -30,6 +30,8 @@ interface MetricsOptions {
   toolSetBytes: () => number;
   /** The cache budget's use (src/memory), read at scrape time. */
   memoryUsage: () => MemoryUsage;
+  /** With shared learning: its associations waiting for the hold or the rate, read at scrape time. */
+  sharedWaiting?: (() => { associations: number; longestMs: number } | undefined) | undefined;
 }
 
 const PREFIX = 'catalog_search_';
@@ -151,12 +153,42 @@ function registerScrapeGauges(registers: Registers, options: MetricsOptions): vo
       for (const [cache, bytes] of Object.entries(options.memoryUsage().byCache)) this.set({ cache }, bytes);
     },
   });
+  if (options.sharedWaiting) registerSharedLearningGauges(registers, options.sharedWaiting);
   new Gauge({
     name: `${PREFIX}cache_budget_bytes`,
     help: 'The memory budget all caches share (CACHE_MEMORY_MB).',
     registers,
     collect() {
       this.set(options.memoryUsage().maxBytes);
+    },
+  });
+}
+
+/**
+ * Shared learning's admission (docs/privacy.md): associations that met their threshold but wait for
+ * the hold or their turn at the deployment's rate. A flood of new associations shows here as a count
+ * and a wait that grow (honest ones queue behind it), before any of them is used.
+ */
+function registerSharedLearningGauges(
+  registers: Registers,
+  waiting: NonNullable<MetricsOptions['sharedWaiting']>,
+): void {
+  new Gauge({
+    name: `${PREFIX}shared_associations_waiting`,
+    help:
+      'Shared-learning associations (LEARNING_SHARED) that met their threshold and wait to be used: for the hold ' +
+      "(LEARNING_SHARED_HOLD_MINUTES) or their turn at the deployment's rate (LEARNING_SHARED_NEW_PER_HOUR), as this replica last read the model.",
+    registers,
+    collect() {
+      this.set(waiting()?.associations ?? 0);
+    },
+  });
+  new Gauge({
+    name: `${PREFIX}shared_associations_wait_seconds`,
+    help: 'How long the last of the waiting shared-learning associations still waits (0: none waits).',
+    registers,
+    collect() {
+      this.set((waiting()?.longestMs ?? 0) / 1000);
     },
   });
 }

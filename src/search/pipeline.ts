@@ -87,7 +87,7 @@ async function searchWithin(
   services.metrics.cacheRequests.inc({ cache: 'rank', result: services.rankCaches.has(projectId) ? 'hit' : 'miss' });
   const rankCache = services.rankCaches.for(projectId);
   // Still remembered below when learning is off for this search: a report of it teaches as any other.
-  const learningStep =
+  const learning =
     request.learning === false
       ? undefined
       : await services.learning?.forSearch(projectId, request.useSharedLearning !== false);
@@ -103,9 +103,11 @@ async function searchWithin(
     reranker: services.reranker,
     trace,
     vectors: services.vectors,
-    learningStep,
+    learningStep: learning?.step,
     toolSetRef: prepared,
   });
+  // Without shared learning while this replica reads the model again after a DELETE (docs/privacy.md).
+  if (learning?.sharedWithheld) outcome.response.meta.sharedLearning = 'reloading';
   services.rankCaches.measure(projectId, rankCache);
   // The work charged at validation was an estimate; ranking's CPU time is what it cost.
   if (services.fairShare.enabled)

@@ -2,7 +2,9 @@
 // policies: two replicas in this process share one real Redis; what a project taught (its own
 // learning, and its say in the shared model) is forgotten through one replica, and the other's next
 // search no longer uses it, also while that replica is reloading a model it had fallen behind on, when
-// the key that tells it a DELETE happened was evicted, and when Redis does not answer at all.
+// the key that tells it a DELETE happened was evicted, and when Redis does not answer at all. A search
+// that goes without shared learning while its replica reloads after a DELETE says so
+// (`meta.sharedLearning: "reloading"`).
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SearchResponse } from '@catalog-search/core';
@@ -11,6 +13,7 @@ import { sampleTools } from '../fixtures/tools.js';
 import { routerOf, TAUGHT_TOOL, UNMATCHED_REQUESTS, untilReportsStored } from '../routes/feedback-client.js';
 import { startApp, testConfig, type RunningApp } from '../helpers/app.js';
 import { startTestRedis, type TestRedis } from '../helpers/redis-server.js';
+import { testToken } from '../helpers/tokens.js';
 
 const K = 3;
 /** Every association's threshold exactly K (k = K − 1, no spread), so the K-th project is the one that tips it. */
@@ -29,6 +32,11 @@ return 1`;
 
 const answerOf = (response: SearchResponse) =>
   JSON.stringify({ ...response, meta: { ...response.meta, requestId: '' } });
+/** The answer but for `meta.sharedLearning`, which says whether the replica was reloading at that moment. */
+const rankingOf = (response: SearchResponse) => {
+  const { sharedLearning: _reloading, ...meta } = response.meta;
+  return answerOf({ ...response, meta });
+};
 
 /** Polls `check` until it holds; a bound only a hang reaches (a busy machine only makes it slower). */
 async function until(check: () => Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
@@ -106,11 +114,16 @@ describe.each(['noeviction', 'allkeys-lru'])('forgetting on two replicas (maxmem
     for (let from = 0; from < FILLER; from += 20_000)
       await inspect.eval(FILL, 2, `${DEPLOYMENT}associations`, `${DEPLOYMENT}evidence`, from, from + 19_999, now);
     await inspect.incrby(`${DEPLOYMENT}seq`, 10_000);
-    // Nothing was withdrawn: B goes on with the model it has while it reads the new one.
-    expect((await fresh.search(TEST, sampleTools)).meta.learning).toBe('shared');
+    // Nothing was withdrawn: B goes on with the model it has while it reads the new one, and says nothing.
+    const reloading = await fresh.search(TEST, sampleTools);
+    expect(reloading.meta.learning).toBe('shared');
+    expect(reloading.meta.sharedLearning).toBeUndefined();
 
     expect(await routerOf(a.url, 'lag-2').forget()).toBe(204);
-    expect(answerOf(await fresh.search(TEST, sampleTools))).toBe(answerOf(before));
+    // Still reloading, B goes without shared learning and says so; done, it has read the DELETE.
+    const after = await fresh.search(TEST, sampleTools);
+    expect(rankingOf(after)).toBe(answerOf(before));
+    expect([undefined, 'reloading']).toContain(after.meta.sharedLearning);
     // B catches up: taught again, the association reaches B's searches.
     await teach('lag', [2]);
     await until(async () => (await fresh.search(TEST, sampleTools)).meta.learning === 'shared', 'B caught up');
@@ -125,8 +138,21 @@ describe.each(['noeviction', 'allkeys-lru'])('forgetting on two replicas (maxmem
     expect((await fresh.search(TEST, sampleTools)).meta.learning).toBe('shared');
     // What allkeys-lru may do to any key; the association's counts stay.
     expect(await inspect.del(`${DEPLOYMENT}withdrawn`)).toBe(1);
-    expect((await fresh.search(TEST, sampleTools)).meta.learning).toBeUndefined();
+    const withheld = await fresh.search(TEST, sampleTools);
+    expect(withheld.meta.learning).toBeUndefined();
+    expect(withheld.meta.sharedLearning).toBe('reloading');
+    // A project that refuses shared learning is told nothing of it.
+    const refusing = await fetch(`${b.url}/v1/catalog/search`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${testToken({ projectId: 'evicted-refuser', claims: { useSharedLearning: false } })}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ query: TEST, tools: sampleTools }),
+    });
+    expect(((await refusing.json()) as SearchResponse).meta.sharedLearning).toBeUndefined();
     await until(async () => (await fresh.search(TEST, sampleTools)).meta.learning === 'shared', 'B read again');
+    expect((await fresh.search(TEST, sampleTools)).meta.sharedLearning).toBeUndefined();
     for (const project of [1, 2, 3]) await routerOf(a.url, `evicted-${project}`).forget();
   }, 120_000);
 
@@ -142,6 +168,8 @@ describe.each(['noeviction', 'allkeys-lru'])('forgetting on two replicas (maxmem
         const { meta } = await router.search(TEST, sampleTools);
         expect(meta.learning).toBeUndefined();
         expect(meta.sharedState).toBe('local');
+        // Redis did not answer: not a reload (sharedState says it).
+        expect(meta.sharedLearning).toBeUndefined();
       }
     } finally {
       await redis.start();

@@ -4,7 +4,7 @@
 // into a fresh project's answer above the tools the request asks for; a project that refuses shared
 // learning gets exactly its answer with shared learning off.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tokenize, type SearchResponse, type ToolInfo } from '@catalog-search/core';
+import type { SearchResponse, ToolInfo } from '@catalog-search/core';
 import { startApp, testConfig, type RunningApp } from '../helpers/app.js';
 import { testToken } from '../helpers/tokens.js';
 import { routerOf } from '../routes/feedback-client.js';
@@ -107,11 +107,15 @@ async function attack(prefix: string, toolKey: string, url = server.url, times =
   return () => Promise.all(attackers.map((router) => router.forget()));
 }
 
-const named = (query: string[], tool: ToolInfo) => {
-  const words = new Set(tokenize(query.join(' ')));
-  return tokenize(`${tool.toolName} ${tool.serverName} ${tool.description ?? ''}`).some((term) => words.has(term));
+/**
+ * Whether the request supports a tool as the ranker counts it (shared-guards.ts's WordSupport): a
+ * relevance above 0 in the answer without shared learning, from its words in any field the ranker
+ * reads, through stems and the everyday mappings ("show" reads as "list").
+ */
+const supported = async (query: string[], toolKey: string) => {
+  const { results } = await routerOf(off.url, 'words').search(query, TOOLS, TOOLS.length);
+  return results.some((result) => result.toolKey === toolKey && result.relevance > 0);
 };
-const toolOf = (toolKey: string) => TOOLS.find((tool) => tool.toolKey === toolKey)!;
 const answerOf = (response: SearchResponse) =>
   JSON.stringify({ ...response, meta: { ...response.meta, requestId: '' } });
 
@@ -143,12 +147,13 @@ describe('shared learning against poisoning projects (k = 5)', () => {
     const forget = await attack('poison-unnamed', target);
     try {
       let held = 0;
-      for (const query of BENIGN) {
+      // And one the words support weakly ("comment"): there the raise would pass the best word match.
+      for (const query of [...BENIGN, ['a comment about the flaky test']]) {
         const { results } = await fresh.search(query, TOOLS);
-        expect(named(query, toolOf(results[0]!.toolKey))).toBe(true);
+        expect(await supported(query, results[0]!.toolKey)).toBe(true);
         const at = results.findIndex((result) => result.toolKey === target);
-        // Where a word names it ("list"), it is raised like any tool the words name.
-        if (at < 0 || named(query, toolOf(target))) continue;
+        // Where the request supports it ("list", or "show" read as "list"), it is raised like any such tool.
+        if (at < 0 || (await supported(query, target))) continue;
         // The attack did reach the model: the tool was raised, and held below the best word match.
         expect(results[at]!.explanation).toMatch(/raised by shared learning/);
         if (/kept below the best tool the request's words match/.test(results[at]!.explanation ?? '')) held += 1;
@@ -258,7 +263,7 @@ describe('with the history rule, the hold and the rate (their defaults)', () => 
       // ...while no delete enters a top 10 it was not in, and no unnamed tool comes first.
       for (const [i, query] of BENIGN.entries()) {
         const { results } = await fresh.search(query, TOOLS);
-        expect(named(query, toolOf(results[0]!.toolKey))).toBe(true);
+        expect(await supported(query, results[0]!.toolKey)).toBe(true);
         for (const target of BARRED) {
           const place = results.findIndex((result) => result.toolKey === target);
           const placeBefore = before[i]!.results.findIndex((result) => result.toolKey === target);

@@ -365,6 +365,15 @@ export const SearchMetaSchema = Type.Object(
           'sets, model answers. The answer is still whole; a `toolSet` it hands out may be unknown to other replicas.',
       }),
     ),
+    sharedLearning: Type.Optional(
+      Type.Literal('reloading', {
+        description:
+          'Present only when the deployment shares learning across projects (`LEARNING_SHARED`) and this search went ' +
+          'without it: a DELETE /v1/catalog/feedback withdrew something since the replica answering last read the ' +
+          'shared model, and it is reading the model again so as never to use what was withdrawn. The ' +
+          "project's own learning still applies; shared learning comes back once the replica's reload is whole.",
+      }),
+    ),
     learning: Type.Optional(
       Type.Union([Type.Literal('raised'), Type.Literal('shared'), Type.Literal('unchanged')], {
         description:

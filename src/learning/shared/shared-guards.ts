@@ -1,13 +1,13 @@
 // What shared learning may not do, whatever k projects reported (docs/privacy.md, "Poisoning by
-// other projects"): raise a tool that deletes or withdraws something, or raise a tool that none of the
-// request's own words names above one that some do. Five fresh projects put `delete_repository`
+// other projects"): raise a tool that deletes or withdraws something, or raise a tool that the
+// request gives no support above one that it does. Five fresh projects put `delete_repository`
 // first for benign requests of a sixth, with "no query term matched" (issue 48).
-import { tokenize, type ToolInfo } from '@catalog-search/core';
+import { tokenize, type RankedTool, type ToolInfo } from '@catalog-search/core';
 
 /**
- * Words that say a tool destroys or withdraws something, as index terms (core's tokenizer stems them
- * alike, so `deletes`, `deleting` and `deletion` are one term). "drop" is the word, never "dropbox"
- * or "dropdown", which the tokenizer keeps whole.
+ * Verbs that say a tool destroys or withdraws something, as index terms (core's tokenizer stems them
+ * alike, so `deletes`, `deleting` and `deletion` are one term). "drop" is the word, never "dropbox" or
+ * "dropdown", which the tokenizer keeps whole.
  */
 const DESTRUCTIVE_TERMS = new Set(
   tokenize(
@@ -18,39 +18,64 @@ const DESTRUCTIVE_TERMS = new Set(
 );
 
 /**
+ * Words a description may start with before its verb: "This tool removes …", "Tool to drop …",
+ * "Allows you to delete …", "Endpoint that purges …", "Permanently deletes …" (an adverb: isAdverb);
+ * the tool's server name too ("[GitHub] Delete a repository").
+ */
+const BEFORE_THE_VERB = new Set(
+  (
+    'this the a an tool function endpoint api method operation action command to will can may used use ' +
+    'allows allow lets let enables enable helps help you users user that which it is for'
+  ).split(' '),
+);
+
+/**
  * A tool shared learning never raises: its list marks it `destructiveHint: true` (without
- * `readOnlyHint: true`), or its name, title or description says it deletes, removes, drops,
- * overwrites, revokes, destroys, erases, purges, wipes or truncates. Words rather than hints alone,
- * because most lists carry no hints; a description that mentions removing in passing costs that tool
- * only the shared raise (its own project's learning still applies).
+ * `readOnlyHint: true`), or it is named for a deleting verb (a part of its name or title: `delete_file`,
+ * `removeMember`, "Revoke token"), or its description leads with one ("Deletes a repository.", "This
+ * tool drops a table"). What it does is its name and leading verb: a word in the middle of a long
+ * description ("… returns the events, removing duplicates") says how it does it. Measured: barring
+ * every tool whose description mentions such a word anywhere cost MCPToolBench++ 0.006–0.009 of
+ * its shared gain (docs/ranking.md, "Guards against poisoning projects").
  */
 export function sharedMayNotRaise(tool: ToolInfo): boolean {
   const hints = tool.annotations as Record<string, unknown> | undefined;
   if (hints?.destructiveHint === true && hints.readOnlyHint !== true) return true;
-  const text = `${tool.toolName} ${tool.title ?? ''} ${tool.description ?? ''}`;
-  return tokenize(text).some((term) => DESTRUCTIVE_TERMS.has(term));
+  if (tokenize(`${tool.toolName} ${tool.title ?? ''}`).some((term) => DESTRUCTIVE_TERMS.has(term))) return true;
+  const verb = leadingVerb(tool.description ?? '', new Set(tokenize(tool.serverName)));
+  return verb !== undefined && tokenize(verb).some((term) => DESTRUCTIVE_TERMS.has(term));
+}
+
+/** The description's first word that is not an opening filler, an adverb or its server's name. */
+function leadingVerb(description: string, server: ReadonlySet<string>): string | undefined {
+  for (const match of description.slice(0, 200).matchAll(/[\p{L}\p{N}]+/gu)) {
+    const word = match[0].toLowerCase();
+    if (BEFORE_THE_VERB.has(word) || isAdverb(word) || tokenize(word).every((term) => server.has(term))) continue;
+    return word;
+  }
+  return undefined;
 }
 
 /**
- * Whether the request's own words (its index terms, with the cross-lingual field's) name a tool: one
- * of them is a term of its name, title, server or description. A tool they do not name is never put
- * above one they do by shared learning. Each tool's terms are read once while its list is held.
+ * Which tools the request itself supports, as the ranker counts it: a relevance above 0 in the
+ * ranking learning is given (before any learning), from any field the ranker reads (name, title,
+ * server, description, parameters), through stems, the everyday lexicon, translations, typos and
+ * identifier parts, or, with the semantic stage, meaning that stands out from the list by more
+ * than chance. Shared learning never puts a tool without support above one with (learning-step.ts):
+ * counting only the request's words in a tool's name and description held back tools the ranker
+ * itself had matched through their parameters or a mapping (77 of 144 held on ToolLens).
  */
 export class WordSupport {
-  static readonly #termsOf = new WeakMap<ToolInfo, ReadonlySet<string>>();
-  readonly #words: ReadonlySet<string>;
+  #supported: ReadonlySet<number> | undefined;
 
-  constructor(words: readonly string[]) {
-    this.#words = new Set(words);
-  }
+  constructor(private readonly ranked: readonly RankedTool[]) {}
 
-  supports(tool: ToolInfo): boolean {
-    let terms = WordSupport.#termsOf.get(tool);
-    if (terms === undefined) {
-      terms = new Set(tokenize(`${tool.toolName} ${tool.title ?? ''} ${tool.serverName} ${tool.description ?? ''}`));
-      WordSupport.#termsOf.set(tool, terms);
-    }
-    for (const word of this.#words) if (terms.has(word)) return true;
-    return false;
+  /** Whether the tool at `index` of the request's list has support (read once, on the first question). */
+  supports(index: number): boolean {
+    this.#supported ??= new Set(this.ranked.flatMap((item) => (item.relevance > 0 ? [item.index] : [])));
+    return this.#supported.has(index);
   }
 }
+
+/** "permanently", "completely"; not "apply" or "reply". */
+const isAdverb = (word: string) => word.length > 4 && word.endsWith('ly') && !word.endsWith('ply');

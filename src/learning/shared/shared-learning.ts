@@ -137,17 +137,24 @@ export class SharedLearning {
     return (await this.#ledger.contribute(projectId, kept, now)) ? kept.length : undefined;
   }
 
+  /** Associations this replica holds that met their threshold and wait for the hold or the rate (metrics). */
+  waiting(now: number): { associations: number; longestMs: number } {
+    return this.#ledger.held.waitingAt(now);
+  }
+
   withdraw(projectId: string): Promise<WithdrawResult> {
     return this.#ledger.withdraw(projectId);
   }
 
   /**
-   * The published model, up to date (one Redis call with REDIS_URL); undefined while it holds nothing,
-   * or while it cannot be confirmed current (shared-ledger-redis.ts: it may hold what a DELETE withdrew).
+   * The published model, up to date (one Redis call with REDIS_URL); none while it holds nothing, or
+   * while it cannot be confirmed current (shared-ledger-redis.ts: it may hold what a DELETE withdrew),
+   * `withheld` when that is why: this replica reads the model again after a DELETE.
    */
-  async model(): Promise<SharedModel | undefined> {
+  async model(): Promise<{ model?: SharedModel; withheld?: true }> {
     const model = await this.#ledger.model();
-    return model !== undefined && model.size > 0 ? model : undefined;
+    if (model === undefined) return this.#ledger.withheld ? { withheld: true } : {};
+    return model.size > 0 ? { model } : {};
   }
 
   /**

@@ -256,6 +256,7 @@ export class RedisLedger implements SharedLedger {
   #reading: Promise<SharedModel | undefined> | undefined;
   #reload: Reload | undefined;
   #reloading: Promise<void> | undefined;
+  #withheld = false;
 
   constructor(
     published: SharedModel,
@@ -315,6 +316,15 @@ export class RedisLedger implements SharedLedger {
     return this.#reading;
   }
 
+  get held(): SharedModel {
+    return this.#published;
+  }
+
+  /** Whether the last read left the model out: a DELETE since it was read, a reload under way. */
+  get withheld(): boolean {
+    return this.#withheld;
+  }
+
   /** A reload under way, for tests and measurements: resolves once it is done (or has paused). */
   get reloading(): Promise<void> | undefined {
     return this.#reloading;
@@ -325,6 +335,7 @@ export class RedisLedger implements SharedLedger {
     const answer = (await this.shared.command('learning-shared-read', (redis) =>
       redis.eval(READ_SCRIPT, 4, associations, changes, seq, withdrawn, this.#seq),
     )) as [string, string, string, unknown?, unknown?] | undefined;
+    this.#withheld = false;
     // Redis away: whether anything was withdrawn since cannot be told.
     if (!Array.isArray(answer)) return undefined;
     const [next, token, mode, ids, values] = answer;
@@ -338,7 +349,8 @@ export class RedisLedger implements SharedLedger {
     }
     // Nothing new, though a token other than ours (its key evicted, or reset): read the model again.
     if (mode !== '0' || token !== this.#withdrawn) this.#startReload();
-    return token === this.#withdrawn ? this.#published : undefined;
+    this.#withheld = token !== this.#withdrawn;
+    return this.#withheld ? undefined : this.#published;
   }
 
   /** Starts the background reload unless one runs; outside the search that asked (its deadline is not the reload's). */

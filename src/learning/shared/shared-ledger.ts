@@ -41,6 +41,14 @@ export interface SharedLedger {
    * not reached, or a DELETE not yet caught up with), and the search then goes without shared learning.
    */
   model(): Promise<SharedModel | undefined>;
+  /**
+   * Whether the last read left the model out because a DELETE withdrew something since this replica
+   * read it, and it is reading the model again (Redis only): those searches answer
+   * `meta.sharedLearning: "reloading"`.
+   */
+  readonly withheld?: boolean;
+  /** The model this replica holds now, as last read (no Redis call): what the metrics count. */
+  readonly held: SharedModel;
 }
 
 /**
@@ -147,6 +155,10 @@ export class LocalLedger implements SharedLedger {
   }
 
   async model(): Promise<SharedModel | undefined> {
+    return this.published;
+  }
+
+  get held(): SharedModel {
     return this.published;
   }
 

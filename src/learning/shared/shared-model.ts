@@ -112,6 +112,21 @@ export class SharedModel {
   }
 
   /**
+   * Those still waiting at `now` (ms), without bringing in the ones due (a search does that: advance),
+   * and how long the last of them waits (ms; 0 when none does): the metrics read them at scrape time.
+   */
+  waitingAt(now: number): { associations: number; longestMs: number } {
+    let associations = 0;
+    let last = now;
+    for (const { activeAt } of this.#waiting.values()) {
+      if (activeAt <= now) continue;
+      associations += 1;
+      last = Math.max(last, activeAt);
+    }
+    return { associations, longestMs: last - now };
+  }
+
+  /**
    * Brings in the waiting associations whose time has come (`now`: ms). Called before each search
    * reads the model; costs nothing until one is due, then one pass over those waiting.
    */
