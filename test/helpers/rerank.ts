@@ -11,15 +11,19 @@ export interface Run {
   signal?: AbortSignal;
 }
 
-/** Reranks as the service does: lexical ranking first, then the stage under a deadline. */
+/**
+ * Reranks as the service does: lexical ranking first, then the stage under a deadline. `started` and
+ * `elapsed` count from the deadline's start, after the lexical ranking (which a busy machine stretches
+ * and the deadline here does not cover).
+ */
 export async function rerankRun(reranker: LlmReranker, run: Run) {
   const deadlineMs = run.deadlineMs ?? 2_000;
-  const started = performance.now();
   const { ranked: lexical, bySubQuery } = rankToolsBySubQuery({
     query: run.query,
     tools: run.tools,
     ...(run.context ? { context: run.context } : {}),
   });
+  const started = performance.now();
   const outcome = await reranker.rerank(
     { query: run.query, tools: run.tools, lexical, bySubQuery, ...(run.context ? { context: run.context } : {}) },
     {

@@ -68,7 +68,9 @@ describe('error: an answer past the limits is cut and reported', () => {
       800,
     );
     expect(['timeout', 'answer_too_long']).toContain(outcome.degraded);
-    expect(elapsed).toBeLessThan(800 + 100);
+    // The deadline's timer fires once the event loop is free: late by at most the longest delay measured
+    // meanwhile (963 ms against a fixed 900 failed beside two CPU burners at load 7-16).
+    expect(elapsed).toBeLessThan(800 + 100 + maxLagMs);
     expect(maxLagMs).toBeLessThan(MAX_LAG_MS);
   });
 

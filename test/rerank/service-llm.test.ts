@@ -55,6 +55,15 @@ async function search(query: string[], headers: Record<string, string> = {}, url
 }
 
 describe('happy: the service reranks with the model', () => {
+  // What the model's answer does is tested here, not the deadline: 400 ms left a busy machine's calls
+  // unanswered in time (at load 7-16 the first search was "bm25", degraded "timeout"), so these
+  // searches go to a service with a deadline no call on any machine needs.
+  let roomy: RunningApp;
+  beforeAll(async () => {
+    roomy = await startApp(llmConfig(double.baseURL, 30_000));
+  });
+  afterAll(() => roomy.close());
+
   it('finds a tool that shares no word with the request, and audits the tokens spent', async () => {
     double.setScript({
       behaviour: {
@@ -65,21 +74,19 @@ describe('happy: the service reranks with the model', () => {
             .map((c) => ({ id: c.id, grade: 3, why: 'shows tomorrow’s events' })),
       },
     });
-    const { status, body } = await search(["what's on my plate tomorrow"]);
+    const { status, body } = await search(["what's on my plate tomorrow"], {}, roomy.url);
     expect(status).toBe(200);
     expect(body.meta).toMatchObject({ ranker: 'llm' });
     expect(body.meta.degraded).toBeUndefined();
     expect(body.results[0]).toMatchObject({ toolKey: 'gcal:calendar_list_events' });
     expect(body.results[0]!.relevance).toBeGreaterThan(0.8);
-    const audit = service.logs.lines.filter((line) => line.audit === 'search').at(-1) as Record<string, any>;
+    const audit = roomy.logs.lines.filter((line) => line.audit === 'search').at(-1) as Record<string, any>;
     expect(audit.llm.usage.totalTokens).toBeGreaterThan(0);
     expect(audit.llm.candidates).toBe(everydayTools.length);
   });
 
   it('a Japanese request reaches the model with its cross-lingual candidates first; the prompt says languages may differ', async () => {
-    // The first Japanese request reads the dictionary (docs/performance.md); the 400 ms deadline is for the model.
-    await search(['メール']);
-    const { status, body } = await search(['スラックにメッセージを投稿して']);
+    const { status, body } = await search(['スラックにメッセージを投稿して'], {}, roomy.url);
     expect(status).toBe(200);
     expect(body.meta).toMatchObject({ ranker: 'llm' });
     const prompt = double.requests.at(-1)!.body;

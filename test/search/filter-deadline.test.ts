@@ -54,14 +54,42 @@ function attack(service: ServiceProcess, projects: number, stop: AbortSignal): P
   );
 }
 
+let victimRequests = 0;
+
+/**
+ * The victim's search with `filter`: its answer, the time the client saw, and the time the service took
+ * by its own clock (Fastify's responseTime, from the request's arrival: its `request completed` line).
+ */
 async function timed(service: ServiceProcess, filter: string[]) {
+  const requestId = `victim-${(victimRequests += 1)}`;
   const started = performance.now();
   const answer = await searchAs<SearchResponse & { code?: string }>(
     service,
     { query: ['create an issue'], tools: victimTools, filter: { tools: filter } },
-    { projectId: 'victim', signal: AbortSignal.timeout(60_000) },
+    { projectId: 'victim', signal: AbortSignal.timeout(60_000), headers: { 'x-request-id': requestId } },
   );
-  return { ...answer, ms: performance.now() - started };
+  const ms = performance.now() - started;
+  const completed = await waitFor(() =>
+    service.logs.find((entry) => entry.requestId === requestId && entry.msg === 'request completed'),
+  );
+  return { ...answer, ms, serviceMs: completed.responseTime as number };
+}
+
+/** The longest the service's event loop was held since the last call (prom-client's lag max, reset by each scrape). */
+async function loopDelayMs(service: ServiceProcess): Promise<number> {
+  const text = await (await fetch(`${service.url}/metrics`, { signal: AbortSignal.timeout(60_000) })).text();
+  const max = /^nodejs_eventloop_lag_max_seconds (\S+)$/m.exec(text);
+  if (!max) throw new Error('no nodejs_eventloop_lag_max_seconds in /metrics');
+  return Number(max[1]) * 1000;
+}
+
+/** `find()`'s first defined value: a log line is read from the child's stdout a moment after the answer. */
+async function waitFor<T>(find: () => T | undefined): Promise<T> {
+  for (;;) {
+    const found = find();
+    if (found !== undefined) return found;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }
 
 describe('filter.tools rules keep every search deadline', () => {
@@ -75,7 +103,10 @@ describe('filter.tools rules keep every search deadline', () => {
         RATE_LIMIT_PER_MINUTE: '0',
         RATE_LIMIT_WORK_PER_MINUTE: '0',
         EMBEDDINGS: 'off',
-        LOG_LEVEL: 'warn',
+        // Info: each request's `request completed` line carries the service's own time (responseTime).
+        LOG_LEVEL: 'info',
+        // On the API port: its event-loop delay (nodejs_eventloop_lag_max_seconds) bounds a timer's lateness.
+        METRICS_ENABLED: 'true',
       },
       { nodeOptions: FORCE_GC },
     );
@@ -98,24 +129,39 @@ describe('filter.tools rules keep every search deadline', () => {
       try {
         // Let the attack fill the thread and its queue.
         await new Promise((resolve) => setTimeout(resolve, 1_500));
-        const figures: Array<[number, number, number]> = [];
+        // [client ms, service ms, the service's longest event-loop delay ms] of the glob, then of the rule, and its status.
+        const figures: number[][] = [];
         for (let round = 0; round < 3; round += 1) {
+          await loopDelayMs(service);
           const glob = await timed(service, ['gh:*']);
+          const globDelayMs = await loopDelayMs(service);
           expect(glob.status).toBe(200);
           expect(glob.body.results.length).toBeGreaterThan(0);
           expect(glob.body.results.every((result) => result.toolKey.startsWith('gh:'))).toBe(true);
-          // Globs this small run without the thread, not waiting their turn there.
-          expect(glob.ms).toBeLessThan(DEADLINE_MS + MARGIN_MS);
+          // Globs this small run without the thread, not waiting their turn there: answered before the
+          // deadline by the service's clock, unless its event loop itself was held that long.
+          expect(glob.serviceMs).toBeLessThan(DEADLINE_MS + globDelayMs);
           // A regular expression goes to the thread: run if its turn comes in time (a 200), else
-          // refused when the wait reaches the deadline. Either by the deadline, seen from the client
-          // (with room for HTTP on a busy machine with forced collections).
+          // refused when the wait reaches the deadline. Either by the deadline, by the service's clock
+          // (from the request's arrival), late by no more than its event loop was held: the deadline's
+          // timer fires once the loop is free. Not the client's clock: on a busy machine that adds
+          // the time the request and the answer wait to be read by two busy processes (issue 47:
+          // 2,097 ms seen from the client at load 10-15).
           const regex = await timed(service, ['/^gh:/']);
+          const regexDelayMs = await loopDelayMs(service);
           expect([200, 429]).toContain(regex.status);
           if (regex.status === 429) expect(regex.body.code).toBe('RATE_LIMITED');
-          expect(regex.ms).toBeLessThan(DEADLINE_MS + MARGIN_MS + 850);
-          figures.push([Math.round(glob.ms), Math.round(regex.ms), regex.status]);
+          expect(regex.serviceMs).toBeLessThan(DEADLINE_MS + MARGIN_MS + regexDelayMs);
+          figures.push(
+            [glob.ms, glob.serviceMs, globDelayMs, regex.ms, regex.serviceMs, regexDelayMs, regex.status].map(
+              Math.round,
+            ),
+          );
         }
-        console.log(`${projects} attacking: [glob ms, regex ms, regex status]`, JSON.stringify(figures));
+        console.log(
+          `${projects} attacking: [glob client ms, service ms, loop delay ms, regex client ms, service ms, loop delay ms, status]`,
+          JSON.stringify(figures),
+        );
         const gcs = service.logs.filter((entry) => entry.msg === 'forced gc').map((entry) => entry.count as number);
         expect(Math.max(0, ...gcs)).toBeGreaterThan(10);
       } finally {

@@ -12,7 +12,10 @@ import { startApp, testConfig, type RunningApp } from '../helpers/app.js';
 import { sampleTools } from '../fixtures/tools.js';
 import { searchAs } from '../helpers/search.js';
 
-describe('embedded encoder (worker thread)', () => {
+// The encoder's CPU work (its model's load, texts at nice 10 in the background lane) takes as long as the
+// machine gives it: the background-lane test took 19.1 s beside two CPU burners (load 7-16) and passed
+// 20 s, the default hang bound, at load 11-12. So these tests get the file's bound for encoder work.
+describe('embedded encoder (worker thread)', { timeout: 120_000 }, () => {
   const source = createEmbeddedSource();
   afterAll(() => source.close());
 
@@ -170,6 +173,23 @@ describe('service with the embedded encoder (the default configuration)', () => 
     return response.body;
   };
 
+  /**
+   * The answer once meaning is fused: the list embedded in the background and the request's vector in
+   * time. Either may miss a search's wait on a busy machine (the list at nice 10 may take a minute; the
+   * request's vector its share of the deadline, then `timeout`), and that search answers by words: the
+   * same request is sent again, as the encoder's late vector is kept for it.
+   */
+  const hybridAnswer = async (query: string[]): Promise<SearchResponse> => {
+    let answer = await search(query);
+    const giveUpAt = Date.now() + 90_000;
+    while (answer.meta.semantic !== 'hybrid' && Date.now() < giveUpAt) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      answer = await search(query);
+    }
+    expect(answer.meta.semantic).toBe('hybrid');
+    return answer;
+  };
+
   it('logs that the embedded encoder is the active source, on the WebAssembly backend with SIMD', async () => {
     // It loads in the background, after the start (encoder-start.test.ts): wait for its line (a hang bound).
     const loaded = () => server.logs.lines.find((entry) => entry.msg === 'semantic stage on: embedded encoder loaded');
@@ -186,17 +206,12 @@ describe('service with the embedded encoder (the default configuration)', () => 
   }, 150_000);
 
   it('"what is on my plate tomorrow" shares no word with any tool, yet once the list is embedded a calendar tool is in the top 3, matched by meaning', async () => {
+    // Nothing waits for meaning: the first answer is by words where the vectors are not ready yet.
     const first = await search(['what is on my plate tomorrow']);
-    expect(['hybrid', 'partial', 'pending']).toContain(first.meta.semantic);
+    expect(['hybrid', 'partial', 'pending', 'timeout']).toContain(first.meta.semantic);
     // The list's background embedding takes a second or two on a quiet machine; at nice 10 on a busy one
     // (other work on the cores) it may take a minute.
-    let answer = first;
-    const giveUpAt = Date.now() + 90_000;
-    while (answer.meta.semantic !== 'hybrid' && Date.now() < giveUpAt) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      answer = await search(['what is on my plate tomorrow']);
-    }
-    expect(answer.meta.semantic).toBe('hybrid');
+    const answer = await hybridAnswer(['what is on my plate tomorrow']);
     const top3 = answer.results.slice(0, 3);
     expect(top3.some((result) => result.toolKey.startsWith('gcal:'))).toBe(true);
     const calendar = top3.find((result) => result.toolKey.startsWith('gcal:'))!;
@@ -205,20 +220,13 @@ describe('service with the embedded encoder (the default configuration)', () => 
   }, 120_000);
 
   it('a nonsense request still scores low', async () => {
-    const answer = await search(['xqzv blorf wibble frumious']);
-    expect(answer.meta.semantic).toBe('hybrid');
+    const answer = await hybridAnswer(['xqzv blorf wibble frumious']);
     expect(answer.results[0]?.relevance ?? 0).toBeLessThan(0.3);
-  });
+  }, 120_000);
 
   it("a request in a script the encoder cannot read (Japanese) gets no match by meaning: the answer is the words' alone", async () => {
     // Warm the list first, so that meaning would be fused if the request were embedded.
-    let warm = await search(['which meetings do I have tomorrow']);
-    const giveUpAt = Date.now() + 90_000;
-    while (warm.meta.semantic !== 'hybrid' && Date.now() < giveUpAt) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      warm = await search(['which meetings do I have tomorrow']);
-    }
-    expect(warm.meta.semantic).toBe('hybrid');
+    await hybridAnswer(['which meetings do I have tomorrow']);
     for (const request of ['カレンダーに明日の会議を追加して', '明日の予定は何ですか']) {
       const answer = await search([request]);
       expect(answer.results.filter((result) => /by meaning/.test(result.explanation ?? ''))).toEqual([]);
