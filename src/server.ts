@@ -63,9 +63,12 @@ closeWithGrace({ delay: config.shutdown.timeoutMs, logger: false }, async ({ sig
   // A scraper's keep-alive connection must not hold the exit.
   metricsServer?.close();
   metricsServer?.closeAllConnections();
-  // The last spans (those of the requests just finished) are still in the batch.
+  // The last spans (those of the requests just finished) are still in the batch. Their export is given up
+  // a quarter of the limit (at most a second) before the hard stop: the last log lines and a clean exit
+  // come after it, and a busy host can hold the loop for a few hundred ms (issue 47: 100 ms was too little).
+  const afterFlushMs = Math.min(1000, config.shutdown.timeoutMs / 4);
   await tracing
-    ?.shutdown(Math.max(0, hardStopAt - Date.now() - 100))
+    ?.shutdown(Math.max(0, hardStopAt - Date.now() - afterFlushMs))
     .catch((error: unknown) => app.log.warn({ err: error }, 'could not export the last spans'));
   app.log.info('shut down');
   await logs.close(Math.max(0, Math.min(LOG_CLOSE_MS, hardStopAt - Date.now() - 50)));

@@ -43,6 +43,9 @@ beforeAll(async () => {
     },
   });
   await untilReportsStored(server.url);
+  // The process's first search compiles the ranking (45 ms of CPU against 9 once compiled): done here,
+  // by a project of its own, so that the projects below are charged a search, not the compiler.
+  await call('warm-up', 'POST', 'search', { query: QUERY, tools: TOOLS, maxResults: 5 }).then((r) => r.arrayBuffer());
 }, 60_000);
 afterAll(async () => {
   inspect?.disconnect();
@@ -58,16 +61,25 @@ function call(projectId: string, method: string, path: string, body: unknown) {
   });
 }
 
-/** One search, remembered in Redis (its write is not awaited by the answer), and its requestId. */
-async function searchOnce(projectId: string): Promise<string> {
+/** One search, remembered in Redis (its write is not awaited by the answer), and its requestId; or its status. */
+async function search(projectId: string): Promise<string | number> {
   const response = await call(projectId, 'POST', 'search', { query: QUERY, tools: TOOLS, maxResults: 5 });
-  expect(response.status, 'the search itself is within its budget').toBe(200);
+  if (response.status !== 200) {
+    await response.arrayBuffer();
+    return response.status;
+  }
   const { meta } = (await response.json()) as SearchResponse;
   for (let tries = 0; tries < 200; tries += 1) {
     if (await inspect.exists(`catalog-search:feedback-search:${projectId}:${meta.requestId}`)) break;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   return meta.requestId;
+}
+
+async function searchOnce(projectId: string): Promise<string> {
+  const requestId = await search(projectId);
+  expect(requestId, 'the search itself is within its budget').toEqual(expect.any(String));
+  return requestId as string;
 }
 
 /** The 10 KB body: 100 events naming one search, each a different tool of its list. */
@@ -91,9 +103,16 @@ describe('a report’s Redis cost', () => {
   });
 
   it('a loop of such bodies is refused (429), while as many small reports of another project are not', async () => {
+    // Each round a search and its 10 KB report, as a looping agent sends them. The searches draw on the same
+    // budget, charged their CPU (which depends on the machine), so the loop is refused at either step once
+    // the reports' cost has put the project in debt; the first round, before any, is not.
     const statuses: number[] = [];
     for (let body = 0; body < 6 && !statuses.includes(429); body += 1) {
-      const requestId = await searchOnce('looping');
+      const requestId = await search('looping');
+      if (typeof requestId === 'number') {
+        statuses.push(requestId);
+        continue;
+      }
       const response = await call('looping', 'POST', 'feedback', heavyBody(requestId));
       await response.arrayBuffer();
       statuses.push(response.status);
