@@ -24,3 +24,16 @@ export async function alternatingRounds(
   }
   return { a, b };
 }
+
+/**
+ * Allocates a random amount (0 to about 2 MB) of short-lived garbage, untimed, before a timed run.
+ * A loop that allocates the same each run (a fresh copy of one list, then the search) lets the young
+ * generation's collections lock onto one phase of it: always inside the timed search, or never. Such a
+ * collection copies the live list, several milliseconds, so the lock alone moved a case by up to 1.5×
+ * with no change in the code measured (docs/performance.md#collections-out-of-phase). Random garbage
+ * spreads the collections over the loop, in proportion to what each part allocates.
+ */
+export function spreadCollections(): number {
+  const junk = Array.from({ length: Math.floor(Math.random() * 40_000) }, (_, at) => ({ at }));
+  return junk.length;
+}

@@ -298,6 +298,33 @@ describe('rank cache', () => {
     expect(rankTools({ query: ['tide'], tools }, { cache })[0]?.tool.toolKey).toBe('weather:get_forecast');
   });
 
+  it('ranks the same array again as it was, and notices a field replaced after that', () => {
+    const cache = createRankCache();
+    const tools = structuredClone(CATALOG);
+    const ranking = () => rankTools({ query: ['tide'], tools }, { cache }).map(({ index, score }) => [index, score]);
+    const first = ranking();
+    const analysed = cache.analysed;
+    expect(ranking()).toEqual(first);
+    expect(cache.analysed).toBe(analysed);
+    const forecast = tools.find((t) => t.toolKey === 'weather:get_forecast')!;
+    forecast.description = 'Tide tables for surfers.';
+    expect(rankTools({ query: ['tide'], tools }, { cache })[0]?.tool.toolKey).toBe('weather:get_forecast');
+    expect(cache.analysed).toBe(analysed + 1);
+  });
+
+  it('analyses the same array again once the vocabulary was renewed', () => {
+    const cache = createRankCache();
+    const tools = structuredClone(CATALOG);
+    const ranking = () =>
+      rankTools({ query: ['search files on github'], tools }, { cache }).map(({ index, score }) => [index, score]);
+    const first = ranking();
+    ranking();
+    rankTools({ query: ['x'], tools: neverSeenWords(70_000, 0) }, { cache });
+    const before = cache.analysed;
+    expect(ranking()).toEqual(first);
+    expect(cache.analysed - before).toBe(CATALOG.length);
+  });
+
   it('notices tools replaced or reordered in the same array', () => {
     const cache = createRankCache();
     const tools = structuredClone(CATALOG);

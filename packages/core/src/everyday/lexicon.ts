@@ -46,7 +46,9 @@ function termsOfPhrase(phrase: string): string[] {
 
 /** A word or two as the lexicon keys them: lower case, apostrophes and hyphens out ("what's" → "whats"). */
 export function lexiconKey(words: string): string {
-  return words.trim().toLowerCase().replace(/['’]/g, '').replace(/-/g, ' ');
+  const key = words.trim().toLowerCase();
+  // Most words have neither: the two replacements cost more than this look (every word of a request is keyed).
+  return /['’-]/.test(key) ? key.replace(/['’]/g, '').replace(/-/g, ' ') : key;
 }
 
 /** The entries for `key` (lexiconKey of one or two words), or none. */

@@ -46,3 +46,8 @@ export function capRelevanceDownTheList(ranked: readonly { relevance: number }[]
   for (let i = 1; i < ranked.length; i += 1)
     ranked[i]!.relevance = Math.min(ranked[i]!.relevance, ranked[i - 1]!.relevance);
 }
+
+/** capRelevanceDownTheList on a ranking's relevance column (ranking/fuse.ts's FusedRanking). */
+export function capRelevanceColumn(relevance: Float64Array): void {
+  for (let i = 1; i < relevance.length; i += 1) relevance[i] = Math.min(relevance[i]!, relevance[i - 1]!);
+}

@@ -65,7 +65,11 @@ export interface CorpusCache {
    * Each tool's analysis under vocabulary `epoch`: the cached one when the tool reads exactly as the
    * tool it was made from (see ToolRecord), else one made now (and kept).
    */
-  analysesOf(tools: readonly ToolInfo[], maxDescriptionChars: number | undefined, epoch: number): ToolAnalysis[];
+  analysesOf(
+    tools: readonly ToolInfo[],
+    maxDescriptionChars: number | undefined,
+    epoch: number,
+  ): readonly ToolAnalysis[];
   /** The corpus prepared from exactly these analyses (the same objects, in order), made now if not held. */
   corpusOf(analyses: readonly ToolAnalysis[]): Corpus;
 }

@@ -16,7 +16,6 @@ interface Scored {
   order: readonly number[];
   scores: Float64Array;
   relevance: Float64Array;
-  hits: ReadonlyMap<number, readonly number[]>;
   termCount: number;
 }
 

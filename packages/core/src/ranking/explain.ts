@@ -35,7 +35,7 @@ export function explainMatch(
   const readingStart = positiveCount + negated.length;
   // A request with readings counts its words (languages/query-readings.ts); a word matched twice counts once.
   const matchedUnits = new Set<number>();
-  for (const hit of result.hits.get(toolIndex) ?? []) {
+  for (const hit of result.hits.of(toolIndex)) {
     const termIndex = Math.floor(hit / FIELD_COUNT);
     if (termIndex >= positiveCount && termIndex < readingStart) {
       excluded.push(JSON.stringify(surfaceOf(result, termIndex)));

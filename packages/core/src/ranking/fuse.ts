@@ -1,12 +1,53 @@
 import type { SubQueryResult } from './score-query.js';
 
-/** A tool's place after fusing the sub-queries' rankings. */
-export interface FusedEntry {
-  index: number;
-  score: number;
-  relevance: number;
-  /** The sub-query that ranks this tool best (its explanation comes from there). */
-  subQuery: number;
+/**
+ * The fused ranking, best first, as columns: position `i` holds one tool's index, score, relevance and
+ * best sub-query. Columns rather than an entry object per ranked tool: a list of 1,000 tools ranks most
+ * of them, and the objects were a fifth of a warm search's allocation
+ * (docs/performance.md#the-fused-ranking-as-columns).
+ */
+export class FusedRanking {
+  readonly index: Int32Array;
+  readonly score: Float64Array;
+  readonly relevance: Float64Array;
+  readonly subQuery: Int32Array;
+
+  constructor(readonly length: number) {
+    this.index = new Int32Array(length);
+    this.score = new Float64Array(length);
+    this.relevance = new Float64Array(length);
+    this.subQuery = new Int32Array(length);
+  }
+
+  /**
+   * Position `i` as one object (for reading, not in loops over the whole ranking); `subQuery` is the
+   * sub-query that ranks the tool best (its explanation comes from there).
+   */
+  at(i: number): { index: number; score: number; relevance: number; subQuery: number } {
+    return { index: this.index[i]!, score: this.score[i]!, relevance: this.relevance[i]!, subQuery: this.subQuery[i]! };
+  }
+
+  /** Sorts the positions by score, best first, list order on ties. */
+  sortByScore(): void {
+    const { index, score } = this;
+    const positions = Array.from({ length: this.length }, (_, i) => i);
+    // -1, 0 or 1 rather than a difference of scores, which the sort would box on every comparison.
+    positions.sort((a, b) =>
+      score[a]! > score[b]!
+        ? -1
+        : score[a]! < score[b]!
+          ? 1
+          : index[a]! < index[b]!
+            ? -1
+            : index[a]! > index[b]!
+              ? 1
+              : 0,
+    );
+    for (const column of [this.index, this.score, this.relevance, this.subQuery]) {
+      const copy = column.slice();
+      for (let i = 0; i < positions.length; i += 1) column[i] = copy[positions[i]!]!;
+    }
+  }
 }
 
 // Reciprocal-rank constant: small, so each sub-query's first few tools reach the fused top.
@@ -23,15 +64,16 @@ const SUPPORT = 0.25;
  * nothing fits does not push its weak matches above another step's good ones.
  * The fused relevance is the tool's best sub-query relevance (a tool fully serving one step is relevant).
  */
-export function fuseSubQueries(results: readonly SubQueryResult[]): FusedEntry[] {
+export function fuseSubQueries(results: readonly SubQueryResult[]): FusedRanking {
   const [only] = results;
   if (results.length === 1 && only) {
-    return only.order.map((index) => ({
-      index,
-      score: only.scores[index]!,
-      relevance: only.relevance[index]!,
-      subQuery: 0,
-    }));
+    const fused = new FusedRanking(only.order.length);
+    only.order.forEach((index, i) => {
+      fused.index[i] = index;
+      fused.score[i] = only.scores[index]!;
+      fused.relevance[i] = only.relevance[index]!;
+    });
+    return fused;
   }
   // Per tool index rather than a Map of entry objects: every match of every sub-query passes here
   // (figures: packages/core/DESIGN.md, "Sub-query fusion by index").
@@ -65,14 +107,13 @@ export function fuseSubQueries(results: readonly SubQueryResult[]): FusedEntry[]
       relevances[index] = Math.max(relevances[index]!, relevance);
     }
   });
-  const entries = indexes.map((index) => ({
-    index,
-    relevance: relevances[index]!,
-    subQuery: subQueries[index]!,
-    score: bests[index]! + SUPPORT * (sums[index]! - bests[index]!),
-  }));
-  // -1, 0 or 1 rather than a difference of scores, which the sort would box on every comparison.
-  return entries.sort((a, b) =>
-    a.score > b.score ? -1 : a.score < b.score ? 1 : a.index < b.index ? -1 : a.index > b.index ? 1 : 0,
-  );
+  const fused = new FusedRanking(indexes.length);
+  indexes.forEach((index, i) => {
+    fused.index[i] = index;
+    fused.relevance[i] = relevances[index]!;
+    fused.subQuery[i] = subQueries[index]!;
+    fused.score[i] = bests[index]! + SUPPORT * (sums[index]! - bests[index]!);
+  });
+  fused.sortByScore();
+  return fused;
 }

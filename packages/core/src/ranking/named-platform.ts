@@ -2,7 +2,7 @@ import { codePointPrefix, RANKED_QUERY_CHARS } from '../text/text-length.js';
 import { analyzeQuery } from '../text/tokenize.js';
 import type { Corpus } from './corpus.js';
 import { FIELD_COUNT, FIELDS } from './fields.js';
-import type { FusedEntry } from './fuse.js';
+import type { FusedRanking } from './fuse.js';
 
 /**
  * Context picks the platform. A short request ("logs", "create a card") fits the same capability of
@@ -23,7 +23,7 @@ const NAME = FIELDS.indexOf('name');
 const TITLE = FIELDS.indexOf('title');
 
 /** Raises the score of the entries on a platform the context names, then re-sorts (best first). */
-export function favourNamedPlatforms(corpus: Corpus, fused: FusedEntry[], context: string | undefined): void {
+export function favourNamedPlatforms(corpus: Corpus, fused: FusedRanking, context: string | undefined): void {
   if (context === undefined || context.trim() === '' || fused.length === 0) return;
   const ids = new Set<number>();
   const { vocabulary } = corpus;
@@ -48,13 +48,13 @@ export function favourNamedPlatforms(corpus: Corpus, fused: FusedEntry[], contex
   const platform = new Set([...serversOf].filter(([, servers]) => servers.size <= most).map(([id]) => id));
   if (platform.size === 0) return;
   let raised = false;
-  for (const entry of fused) {
-    if (entry.relevance > 0 && namesPlatform(corpus, entry.index, platform)) {
-      entry.score *= 1 + PLATFORM_BOOST;
+  for (let i = 0; i < fused.length; i += 1) {
+    if (fused.relevance[i]! > 0 && namesPlatform(corpus, fused.index[i]!, platform)) {
+      fused.score[i]! *= 1 + PLATFORM_BOOST;
       raised = true;
     }
   }
-  if (raised) fused.sort((a, b) => b.score - a.score || a.index - b.index);
+  if (raised) fused.sortByScore();
 }
 
 /** Whether the tool's server name, name or title holds one of the platform words. */

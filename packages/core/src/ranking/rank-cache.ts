@@ -68,10 +68,16 @@ class ToolAnalysisCache implements RankCache {
     );
   }
 
-  analysesOf(tools: readonly ToolInfo[], maxDescriptionChars: number | undefined, epoch: number): ToolAnalysis[] {
+  analysesOf(
+    tools: readonly ToolInfo[],
+    maxDescriptionChars: number | undefined,
+    epoch: number,
+  ): readonly ToolAnalysis[] {
+    const seen = this.#seenList(tools, maxDescriptionChars);
+    // The same array again, unchanged: its analyses as they were (the same array, which corpusOf finds at once).
+    if (seen?.unchanged(tools, epoch, ++this.#clock)) return seen.analyses;
     const analyses = new Array<ToolAnalysis>(tools.length);
     const entries = new Array<CacheEntry>(tools.length);
-    const seen = this.#seenList(tools, maxDescriptionChars);
     // Tools not analysed yet (or only under an older vocabulary), with their records: analysed
     // together, after the lookups.
     const missing: number[] = [];
@@ -158,7 +164,9 @@ class ToolAnalysisCache implements RankCache {
 
   corpusOf(analyses: readonly ToolAnalysis[]): Corpus {
     const at = this.#corpora.findIndex(
-      (entry) => entry.analyses.length === analyses.length && entry.analyses.every((a, i) => a === analyses[i]),
+      (entry) =>
+        entry.analyses === analyses ||
+        (entry.analyses.length === analyses.length && entry.analyses.every((a, i) => a === analyses[i])),
     );
     if (at >= 0) {
       const [entry] = this.#corpora.splice(at, 1);
@@ -218,6 +226,8 @@ const SNAPSHOT = 8;
 class SeenList {
   readonly #snapshot: unknown[];
   readonly #entries: readonly CacheEntry[];
+  /** The entries' analyses, in list order. */
+  readonly analyses: readonly ToolAnalysis[];
 
   constructor(
     tools: readonly ToolInfo[],
@@ -239,6 +249,21 @@ class SeenList {
     }
     this.#snapshot = snapshot;
     this.#entries = entries;
+    this.analyses = entries.map((entry) => entry.analysis);
+  }
+
+  /**
+   * Whether every tool of `tools` (this list's array) is as it was, with its analysis made under
+   * `epoch`; if so, each entry is stamped used at `clock`.
+   */
+  unchanged(tools: readonly ToolInfo[], epoch: number, clock: number): boolean {
+    if (tools.length !== this.#entries.length) return false;
+    for (let i = 0; i < tools.length; i += 1) {
+      const entry = this.entryOf(i, tools[i]!);
+      if (entry === undefined || entry.analysis.epoch !== epoch) return false;
+    }
+    for (const entry of this.#entries) entry.used = clock;
+    return true;
   }
 
   /** The entry of the tool at `index`, if it is the same object with the same fields. */

@@ -1,4 +1,4 @@
-import { capRelevanceDownTheList } from './calibrate.js';
+import { capRelevanceColumn } from './calibrate.js';
 import { analyseInSteps, buildCorpus } from './corpus.js';
 import { explainMatch } from './explain.js';
 import { fuseSubQueries } from './fuse.js';
@@ -94,19 +94,21 @@ function* rankInSteps(
   }
   const fused = fuseSubQueries(results);
   favourNamedPlatforms(corpus, fused, input.context);
-  capRelevanceDownTheList(fused);
+  capRelevanceColumn(fused.relevance);
   const limit = options.limit === undefined || Number.isNaN(options.limit) ? fused.length : Math.max(0, options.limit);
-  const ranked = fused.slice(0, limit).map(({ index, score, relevance, subQuery }): RankedTool => {
-    const tool = tools[index]!;
-    return new LazyRankedTool(
-      tool,
+  const ranked = new Array<RankedTool>(Math.min(limit, fused.length));
+  for (let i = 0; i < ranked.length; i += 1) {
+    const index = fused.index[i]!;
+    const subQuery = fused.subQuery[i]!;
+    ranked[i] = new LazyRankedTool(
+      tools[index]!,
       index,
-      score,
-      relevance,
+      fused.score[i]!,
+      fused.relevance[i]!,
       results[subQuery]!,
       results.length > 1 ? `query ${subQuery + 1}` : undefined,
     );
-  });
+  }
   return { ranked, bySubQuery: bySubQuery ? results.map((result) => ownOrder(corpus, result, input.context)) : [] };
 }
 
@@ -118,7 +120,7 @@ function ownOrder(
 ): number[] {
   const own = fuseSubQueries([result]);
   favourNamedPlatforms(corpus, own, context);
-  return own.map((entry) => entry.index);
+  return Array.from(own.index);
 }
 
 /**

@@ -3,6 +3,7 @@ import { termScore } from './bm25f.js';
 import { calibrationIdf } from './calibrate.js';
 import { FIELD_COUNT, FIELD_PARAMS, FIELDS } from './fields.js';
 import type { TermMatches } from './term-matches.js';
+import type { ToolHits } from './tool-hits.js';
 
 const FIELD_QUALITY = FIELDS.map((field) => FIELD_PARAMS[field].quality);
 
@@ -43,7 +44,7 @@ export function scoreReadings(
   scores: Float64Array,
   coverage: Float64Array,
   matchedUnits: Uint16Array,
-  hits: Map<number, number[]>,
+  hits: ToolHits,
 ): ReadingsTotals {
   const { positiveCount, idfs, calIdfs, negationPenalty } = scoring;
   const terms = new ReadingTerms(scoring);
@@ -65,10 +66,7 @@ export function scoreReadings(
     if (usable[t] === 0) continue;
     const field = matches.fields[m]!;
     const contribution = termScore(idfs[t]!, matches.weights[m]!);
-    // A literal of one: most tools have one or two hits, and push on an empty array reserves 17.
-    const list = hits.get(doc);
-    if (list === undefined) hits.set(doc, [t * FIELD_COUNT + field]);
-    else list.push(t * FIELD_COUNT + field);
+    hits.add(doc, t * FIELD_COUNT + field);
     if (t >= positiveCount && t < readingStart) {
       scores[doc]! -= negationPenalty * contribution;
       continue;
@@ -196,7 +194,7 @@ class UnitSums {
     private readonly scores: Float64Array,
     private readonly coverage: Float64Array,
     private readonly matchedUnits: Uint16Array,
-    private readonly hits: Map<number, number[]>,
+    private readonly hits: ToolHits,
   ) {
     const { readings } = terms.scoring;
     const units = terms.units;
@@ -302,14 +300,10 @@ class UnitSums {
 
   /** Takes a dropped phrase's terms out of the tool's hits, so that its explanation does not name it. */
   private forgetDropped(doc: number): void {
-    const list = this.hits.get(doc);
-    if (list === undefined) return;
     const { readingStart } = this.terms;
-    const kept = list.filter((hit) => {
+    this.hits.keepLast(doc, (hit) => {
       const t = Math.floor(hit / FIELD_COUNT);
       return t < readingStart || this.droppedReading[this.terms.readingOf(t - readingStart)] !== 1;
     });
-    if (kept.length > 0) this.hits.set(doc, kept);
-    else this.hits.delete(doc);
   }
 }

@@ -12,6 +12,7 @@ import type { QueryReadings } from '../languages/query-readings.js';
 import { idf, termScore } from './bm25f.js';
 import { FIELD_COUNT, FIELD_PARAMS, FIELDS } from './fields.js';
 import { hashNormalized, normalizeName } from './name-key.js';
+import { ToolHits } from './tool-hits.js';
 
 /** One sub-query scored against the whole list. */
 export interface SubQueryResult {
@@ -21,7 +22,7 @@ export interface SubQueryResult {
   readonly scores: Float64Array;
   readonly relevance: Float64Array;
   /** Per matched tool: which query term hit which field (`termIndex * FIELD_COUNT + field`, best field). */
-  readonly hits: Map<number, number[]>;
+  readonly hits: ToolHits;
   /** Tools the query names exactly. */
   readonly exact: Set<number>;
   /** How many words or terms of the request count (the "of N" in explanations). */
@@ -58,9 +59,9 @@ export function scoreSubQuery(corpus: Corpus, text: string, context: ScoringCont
   const { query, allTerms, matches } = matchQuery(corpus, text, without);
   const readings = query.readings;
   const scores = new Float64Array(n);
-  const coverage = new Float64Array(n);
-  const matchedTerms = new Uint16Array(n);
-  const hits = new Map<number, number[]>();
+  const coverage = scratch.coverage(n);
+  const matchedTerms = scratch.matchedTerms(n);
+  const hits = new ToolHits(n, matches.count);
   const { idfs, calIdfs, ownIdfMass } = termIdfs(allTerms.length, query.terms.length, matches.docFreq, n);
   let idfMass = ownIdfMass;
   let termCount = Math.max(query.terms.length, 1);
@@ -86,14 +87,15 @@ export function scoreSubQuery(corpus: Corpus, text: string, context: ScoringCont
   const relevance = new Float64Array(n);
   const order: number[] = [];
   // A request with readings counts its words (units), not its terms (a Japanese word's bigrams).
-  for (const doc of hits.keys()) {
+  for (let k = 0; k < hits.size; k += 1) {
+    const doc = hits.tool(k);
     if (matchedTerms[doc]! > 0) scores[doc]! *= 1 + COORDINATION * (matchedTerms[doc]! / termCount);
     relevance[doc] = relevanceFromCoverage(idfMass > 0 ? coverage[doc]! / idfMass : 0, matchedTerms[doc]! / termCount);
     if (scores[doc]! > 0 || exact.has(doc)) order.push(doc);
   }
   for (const doc of exact) if (!hits.has(doc)) order.push(doc);
   const serverOnly = applyEverydayRules(
-    { corpus, query, text, order, scores, relevance, hits, termCount },
+    { corpus, query, text, order, scores, relevance, termCount },
     context.tools,
     without,
   );
@@ -184,7 +186,7 @@ function scoreTerms(
   matches: ReturnType<typeof findTermMatches>,
   positiveCount: number,
   { idfs, calIdfs }: { idfs: Float64Array; calIdfs: Float64Array },
-  into: { scores: Float64Array; coverage: Float64Array; matchedTerms: Uint16Array; hits: Map<number, number[]> },
+  into: { scores: Float64Array; coverage: Float64Array; matchedTerms: Uint16Array; hits: ToolHits },
 ): void {
   const { scores, coverage, matchedTerms, hits } = into;
   for (let m = 0; m < matches.count; m += 1) {
@@ -192,10 +194,7 @@ function scoreTerms(
     const t = matches.terms[m]!;
     const field = matches.fields[m]!;
     const contribution = termScore(idfs[t]!, matches.weights[m]!);
-    // A literal of one: most tools have one or two hits, and push on an empty array reserves 17.
-    const list = hits.get(doc);
-    if (list === undefined) hits.set(doc, [t * FIELD_COUNT + field]);
-    else list.push(t * FIELD_COUNT + field);
+    hits.add(doc, t * FIELD_COUNT + field);
     if (t >= positiveCount) {
       scores[doc]! -= NEGATION_PENALTY * contribution;
     } else {
@@ -248,6 +247,55 @@ function* listTerms(corpus: Corpus): Iterable<string> {
   for (const id of listTermIds(corpus)) yield corpus.vocabulary.termOf(id);
 }
 
+/**
+ * Columns of one sub-query's scoring that do not outlive it (coverage, matched terms, affinity's
+ * marks and tail), kept from call to call, grown to the largest list and cleared for each use. Made
+ * anew per sub-query, each was an allocation outside the heap (docs/performance.md#scoring-scratch).
+ * Scoring is synchronous: no two sub-queries use them at once.
+ */
+class ScoringScratch {
+  #coverage = new Float64Array(0);
+  #matchedTerms = new Uint16Array(0);
+  #best = new Float64Array(0);
+  #tailScores = new Float64Array(0);
+  #listed = new Uint8Array(0);
+  #tail = new Int32Array(0);
+
+  coverage(n: number): Float64Array {
+    if (this.#coverage.length < n) this.#coverage = new Float64Array(n);
+    return this.#coverage.fill(0, 0, n);
+  }
+
+  matchedTerms(n: number): Uint16Array {
+    if (this.#matchedTerms.length < n) this.#matchedTerms = new Uint16Array(n);
+    return this.#matchedTerms.fill(0, 0, n);
+  }
+
+  best(n: number): Float64Array {
+    if (this.#best.length < n) this.#best = new Float64Array(n);
+    return this.#best.fill(0, 0, n);
+  }
+
+  /** Not cleared: every entry below `n` is written before it is read. */
+  tailScores(n: number): Float64Array {
+    if (this.#tailScores.length < n) this.#tailScores = new Float64Array(n);
+    return this.#tailScores;
+  }
+
+  listed(n: number): Uint8Array {
+    if (this.#listed.length < n) this.#listed = new Uint8Array(n);
+    return this.#listed.fill(0, 0, n);
+  }
+
+  /** Not cleared: filled from the start. */
+  tail(n: number): Int32Array {
+    if (this.#tail.length < n) this.#tail = new Int32Array(n);
+    return this.#tail;
+  }
+}
+
+const scratch = new ScoringScratch();
+
 // Tools of a server that matched well are likely companions in a task (create_document, add_paragraph,
 // convert_to_pdf): each tool gains this share of its server's best score. Tools that matched nothing
 // themselves get only AFFINITY_TAIL of it, which ranks them after every direct match. What it gained
@@ -261,28 +309,24 @@ const AFFINITY_TAIL = 0.02;
  * The tail is put in order server by server rather than sorted with the matches: most of a large
  * list's ranked tools can be tail, and its scores take one value per server.
  */
-function addServerAffinity(
-  corpus: Corpus,
-  scores: Float64Array,
-  order: readonly number[],
-  hits: Map<number, number[]>,
-): Int32Array {
-  const best = new Float64Array(corpus.serverCount);
+function addServerAffinity(corpus: Corpus, scores: Float64Array, order: readonly number[], hits: ToolHits): Int32Array {
+  const best = scratch.best(corpus.serverCount);
   for (const doc of order) {
     const server = corpus.servers[doc]!;
     if (scores[doc]! > best[server]!) best[server] = scores[doc]!;
   }
-  const listed = new Uint8Array(corpus.size);
+  const listed = scratch.listed(corpus.size);
   for (const doc of order) {
     listed[doc] = 1;
     scores[doc]! += AFFINITY * best[corpus.servers[doc]!]!;
   }
-  const tailScores = best.map((serverBest) => AFFINITY_TAIL * serverBest);
+  const tailScores = scratch.tailScores(corpus.serverCount);
+  for (let s = 0; s < corpus.serverCount; s += 1) tailScores[s] = AFFINITY_TAIL * best[s]!;
   const servers: number[] = [];
   for (let s = 0; s < corpus.serverCount; s += 1) if (best[s]! > 0) servers.push(s);
   servers.sort((a, b) => (tailScores[a]! > tailScores[b]! ? -1 : tailScores[a]! < tailScores[b]! ? 1 : 0));
   const { serverTools, serverStarts } = corpus;
-  const tail = new Int32Array(corpus.size);
+  const tail = scratch.tail(corpus.size);
   let length = 0;
   for (let s = 0; s < servers.length;) {
     // Servers with equal tail scores have their tools merged in list order.
