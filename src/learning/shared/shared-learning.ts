@@ -7,7 +7,7 @@ import {
   LOCAL_BYTES_PER_CONTRIBUTION,
   LOCAL_BYTES_PER_HISTORY,
   LocalLedger,
-  MAX_CONTRIBUTIONS_PER_PROJECT,
+  MAX_SAYS_PER_REPORT,
   MAX_LOCAL_HISTORIES,
   type Contribution,
   type SharedLedger,
@@ -118,9 +118,9 @@ export class SharedLearning {
    * Counts a project's reports, one say per (term, tool): the latest outcome, however often it reported.
    * Each report also says the project used the tool at all (TOOL_USE_TERM: common-steps.ts).
    *
-   * Resolves the says counted, at most MAX_CONTRIBUTIONS_PER_PROJECT, the newest (the project keeps no
-   * more: older ones would only be counted and withdrawn again in the same call, each a change every
-   * replica reads); undefined when Redis could not take them (shared-ledger.ts).
+   * Resolves the says counted, at most MAX_SAYS_PER_REPORT, the newest (each is a change every replica
+   * reads, and may withdraw one older say of the project); undefined when Redis could not take them
+   * (shared-ledger.ts).
    */
   async contribute(projectId: string, reports: readonly SharedReport[], now: number): Promise<number | undefined> {
     const says = new Map<string, Contribution>();
@@ -132,7 +132,7 @@ export class SharedLearning {
         says.set(id, { id, sign: weight > 0 ? 1 : -1 });
       }
     }
-    const kept = [...says.values()].slice(-MAX_CONTRIBUTIONS_PER_PROJECT);
+    const kept = [...says.values()].slice(-MAX_SAYS_PER_REPORT);
     if (kept.length === 0) return 0;
     return (await this.#ledger.contribute(projectId, kept, now)) ? kept.length : undefined;
   }

@@ -11,10 +11,18 @@ export interface Contribution {
 /**
  * The associations one project keeps a say on at most (its newest; an older one is withdrawn from
  * the counts when it goes): what makes "each project counts once" and DELETE exact, in bounded bytes.
- * A project reporting 20 requests a day of ~15 terms reaches it in about three days; its older
- * says then give way to newer ones.
+ * A project reporting 20 requests a day of ~15 terms reaches it in about six days; its older
+ * says then give way to newer ones. Fewer (three days, against a 14-day half-life) withdrew says
+ * the eval's projects still needed (docs/ranking.md, "Where the rest of the gain goes"); every
+ * project's says stay within LEARNING_SHARED_MAX_SAYS.
  */
-export const MAX_CONTRIBUTIONS_PER_PROJECT = 1000;
+export const MAX_CONTRIBUTIONS_PER_PROJECT = 2000;
+/**
+ * The says one report body sends at most (its newest), half of what a project keeps: a body then
+ * changes at most twice this many associations (its says counted, as many older ones withdrawn), far
+ * within the change list the replicas catch up by (docs/operations.md, "What a report costs Redis").
+ */
+export const MAX_SAYS_PER_REPORT = 1000;
 /** Approximate bytes of one project's say, in process (id, sign, time, map entry). */
 export const LOCAL_BYTES_PER_CONTRIBUTION = 120;
 /** Approximate bytes of one counted association in process (id, four numbers, map entry). */
