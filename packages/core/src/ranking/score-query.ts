@@ -261,37 +261,21 @@ class ScoringScratch {
   #listed = new Uint8Array(0);
   #tail = new Int32Array(0);
 
-  coverage(n: number): Float64Array {
-    if (this.#coverage.length < n) this.#coverage = new Float64Array(n);
-    return this.#coverage.fill(0, 0, n);
-  }
-
-  matchedTerms(n: number): Uint16Array {
-    if (this.#matchedTerms.length < n) this.#matchedTerms = new Uint16Array(n);
-    return this.#matchedTerms.fill(0, 0, n);
-  }
-
-  best(n: number): Float64Array {
-    if (this.#best.length < n) this.#best = new Float64Array(n);
-    return this.#best.fill(0, 0, n);
-  }
-
+  coverage = (n: number): Float64Array => (this.#coverage = room(this.#coverage, n, true));
+  matchedTerms = (n: number): Uint16Array => (this.#matchedTerms = room(this.#matchedTerms, n, true));
+  best = (n: number): Float64Array => (this.#best = room(this.#best, n, true));
+  listed = (n: number): Uint8Array => (this.#listed = room(this.#listed, n, true));
   /** Not cleared: every entry below `n` is written before it is read. */
-  tailScores(n: number): Float64Array {
-    if (this.#tailScores.length < n) this.#tailScores = new Float64Array(n);
-    return this.#tailScores;
-  }
-
-  listed(n: number): Uint8Array {
-    if (this.#listed.length < n) this.#listed = new Uint8Array(n);
-    return this.#listed.fill(0, 0, n);
-  }
-
+  tailScores = (n: number): Float64Array => (this.#tailScores = room(this.#tailScores, n, false));
   /** Not cleared: filled from the start. */
-  tail(n: number): Int32Array {
-    if (this.#tail.length < n) this.#tail = new Int32Array(n);
-    return this.#tail;
-  }
+  tail = (n: number): Int32Array => (this.#tail = room(this.#tail, n, false));
+}
+
+/** `held`, or one of its kind with room for `n` when it has less; its first `n` zeroed if `clear`. */
+function room<T extends Float64Array | Uint16Array | Uint8Array | Int32Array>(held: T, n: number, clear: boolean): T {
+  if (held.length < n) return new (held.constructor as new (length: number) => T)(n);
+  if (clear) held.fill(0, 0, n);
+  return held;
 }
 
 const scratch = new ScoringScratch();
