@@ -9,6 +9,7 @@ import { buildApp } from '../src/app.js';
 import { WORK_PER_CPU_MS } from '../src/fairness/fair-share.js';
 import { reportWork } from '../src/learning/report-work.js';
 import { sampleTools } from '../test/fixtures/tools.js';
+import { heavyBody } from '../test/reliability/heavy-sender.js';
 import { benchConfig } from './bench-service.js';
 import { median } from './rounds.js';
 
@@ -37,6 +38,10 @@ const oneTool = sampleTools.slice(0, 1);
 const sentence = 'create a calendar event for the weekly team meeting and invite everyone on the list ';
 const englishQuery = Array.from({ length: 16 }, () => sentence.repeat(24).slice(0, 2_000));
 const everyday = ['find github repos for rust web frameworks', 'post the release notes to the team channel'];
+
+// Sent as its JSON text: serialising 4.5 MB in app.inject would be counted as the service's CPU.
+const heavy = heavyBody();
+const heavyBodyOnce = () => heavy;
 
 interface Kind {
   name: string;
@@ -73,6 +78,8 @@ const kinds: Kind[] = [
       })),
     }),
   },
+  // The stall scenario's heavy tenant (test/reliability/search-stalls.test.ts): the same 4.5 MB body again.
+  { name: 'heavy: 16 queries × 5,000 tools, 4.5 MB', body: heavyBodyOnce },
   {
     name: 'filter.tools regular expressions, sample list',
     body: () => ({ query: everyday, tools: sampleTools, filter: { tools: ['/^(github|slack):.*(e|a){1,3}/'] } }),
@@ -105,8 +112,8 @@ for (const kind of kinds) {
     const response = await app.inject({
       method: 'POST',
       url: kind.path ?? '/v1/catalog/search',
-      headers: { authorization: `Bearer ${token}` },
-      payload: body as Record<string, unknown>,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      payload: body as Record<string, unknown> | string,
     });
     const used = process.cpuUsage(before);
     if (response.statusCode >= 300) throw new Error(`${kind.name}: ${response.statusCode} ${response.body}`);

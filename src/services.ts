@@ -11,6 +11,7 @@ import type { SearchServices } from './search/pipeline.js';
 import { ProjectRankCaches } from './lexical/rank-caches.js';
 import type { Reranker } from './rerank/stage.js';
 import { FilterRulePool } from './fairness/filter-rule-pool.js';
+import { RankingThread } from './lexical/ranking-thread.js';
 import { vectorProviderFromConfig } from './semantic/from-config.js';
 import { connectRedis } from './redis/redis-connection.js';
 import { sharedAnswerCache } from './rerank/shared-answers.js';
@@ -54,6 +55,18 @@ export interface ServiceDeps {
   memory?: MemoryBudget | undefined;
   /** Learning's clock (default Date.now): the eval's simulation ages its projects by days with its own. */
   learningClock?: (() => number) | undefined;
+  /** False: every ranking on the event loop, as before the ranking thread (benches compare the two). */
+  rankingThread?: false | undefined;
+}
+
+function startRankingThread(config: Readonly<Config>, memory: MemoryBudget): RankingThread {
+  return new RankingThread({
+    projects: config.search.cacheProjects,
+    toolsPerProject: config.search.cacheToolsPerProject,
+    memory,
+    // In production the thread starts with the service; elsewhere on the first long ranking.
+    startNow: config.production,
+  });
 }
 
 /** REDIS_URL: shared by the replicas, never required (every use falls back to this process). */
@@ -128,6 +141,8 @@ export function createServices(config: Readonly<Config>, deps: ServiceDeps, log:
     : undefined;
   // `filter.tools` rules run in a worker thread, never on the event loop (fairness/filter-rule-pool.ts).
   const filterRules = new FilterRulePool();
+  // Long rankings run in a thread of their own, so that they never hold the event loop (lexical/ranking-thread.ts).
+  const rankingThread = deps.rankingThread === false ? undefined : startRankingThread(config, memory);
   return {
     config,
     search: config.search,
@@ -145,13 +160,14 @@ export function createServices(config: Readonly<Config>, deps: ServiceDeps, log:
       toolsPerProject: config.search.cacheToolsPerProject,
       memory,
     }),
+    rankingThread,
     vectors: semantic?.provider,
     reranker,
     learning,
     ready: async () => semantic?.ready(),
     loading: () => semantic?.loading(),
     close: async () => {
-      await Promise.all([filterRules.close(), semantic?.provider.close()]);
+      await Promise.all([filterRules.close(), rankingThread?.close(), semantic?.provider.close()]);
       shared?.redis.disconnect();
     },
   };

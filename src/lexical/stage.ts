@@ -4,7 +4,10 @@ import {
   type RankCache,
   type RankingBySubQuery,
 } from '@catalog-search/core';
+import { goesToThread } from './ranking-cost.js';
+import type { RankingThread } from './ranking-thread.js';
 import { RankingTurns } from './ranking-turns.js';
+import { startCpu } from './step-cpu.js';
 
 /**
  * A ranking lets other requests run once it has held the event loop this long since it last did
@@ -49,19 +52,31 @@ export async function rankLexically(
     bySubQuery: boolean;
     /** The project, and how many searches other projects have being worked on (fair-share.ts). */
     turns?: { projectId: string; othersWorking: () => number };
+    /** Where a long ranking goes instead of the event loop (ranking-thread.ts), with the project it ranks for. */
+    thread?: { pool: RankingThread; projectId: string };
   },
 ): Promise<LexicalRanking> {
-  const { bySubQuery, turns, ...rankOptions } = options;
+  const { bySubQuery, turns, thread, ...rankOptions } = options;
+  // By its expected cost on the loop (ranking-cost.ts): an everyday search over a list the loop holds stays here.
+  if (thread && goesToThread(request, options.cache)) {
+    const { limit, maxDescriptionChars } = rankOptions;
+    // A long ranking there too: rankings on the loop never wait for it at their pauses (it holds no turn of the loop).
+    if (turns) rankingTurns.start(turns.projectId);
+    try {
+      return await thread.pool.rank(thread.projectId, request, { limit, maxDescriptionChars, bySubQuery });
+    } finally {
+      if (turns) rankingTurns.end(turns.projectId);
+    }
+  }
   const steps = rankToolsBySubQueryInSteps(request, { ...rankOptions, stepTools: STEP_TOOLS }, bySubQuery);
   let cpuMs = 0;
   let sliceStarted = performance.now();
   let long = false;
   try {
     for (;;) {
-      const started = performance.now();
-      const cpuBefore = process.cpuUsage();
+      const stepCpu = startCpu();
       const step = steps.next();
-      cpuMs += stepCpuMs(started, cpuBefore);
+      cpuMs += stepCpu();
       if (step.done) return { ...step.value, cpuMs };
       const sliceMs = performance.now() - sliceStarted;
       if (sliceMs < SLICE_MS) continue;
@@ -93,16 +108,4 @@ async function pause(
   const until = performance.now() + maxMs;
   while (turns.othersWorking() > rankingTurns.otherThan(turns.projectId) && performance.now() < until)
     await new Promise((resolve) => setTimeout(resolve, 1));
-}
-
-/**
- * This thread's CPU time over a synchronous step, bounded from above: the process's CPU time also
- * counts other threads (the filter rules' worker, the encoder, the garbage collector's helpers), and
- * wall time also counts the time a busy host gave to other processes; a step cannot have used more
- * than either. Node 20 has no per-thread figure (process.threadCpuUsage is Node 23.9+).
- */
-function stepCpuMs(startedAt: number, cpuBefore: NodeJS.CpuUsage): number {
-  const wallMs = performance.now() - startedAt;
-  const { user, system } = process.cpuUsage(cpuBefore);
-  return Math.min(wallMs, (user + system) / 1000);
 }

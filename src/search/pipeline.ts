@@ -24,6 +24,7 @@ import { workOfCpu, type FairShare } from '../fairness/fair-share.js';
 import { rankLexically } from '../lexical/stage.js';
 import { prepareRequest } from './prepare.js';
 import type { ProjectRankCaches } from '../lexical/rank-caches.js';
+import type { RankingThread } from '../lexical/ranking-thread.js';
 import { rerankWithinDeadline, type Reranker, type RerankOutcome, type RerankStats } from '../rerank/stage.js';
 import { answerableToolSet, respond } from './respond.js';
 import { rankHybrid } from '../semantic/stage.js';
@@ -37,6 +38,8 @@ export interface SearchServices {
   filterRules: FilterRulePool;
   fairShare: FairShare;
   rankCaches: ProjectRankCaches;
+  /** The thread that long rankings run in, off the event loop (src/lexical/ranking-thread.ts). */
+  rankingThread?: RankingThread | undefined;
   metrics: Metrics;
   vectors?: VectorProvider | undefined;
   reranker?: Reranker | undefined;
@@ -97,6 +100,7 @@ async function searchWithin(
     log: request.log,
     rankCache,
     othersWorking: () => services.fairShare.workingOtherThan(projectId),
+    rankingThread: services.rankingThread,
     onWaiting: request.onWaiting,
     deadline,
     maxDescriptionChars: services.search.maxDescriptionChars,
@@ -134,6 +138,8 @@ export interface SearchContext {
   rankCache: RankCache;
   /** How many searches other projects have being worked on: a long ranking lets them finish first (lexical/stage.ts). */
   othersWorking?: (() => number) | undefined;
+  /** Where long rankings run, off the event loop; without it they run on the loop in steps. */
+  rankingThread?: RankingThread | undefined;
   deadline: Deadline;
   /** Called once the search's CPU work is done and it starts waiting on a model or embeddings endpoint. */
   onWaiting?: (() => void) | undefined;
@@ -220,6 +226,7 @@ function rankByWords(request: PreparedSearch, ctx: SearchContext): ReturnType<ty
     cache: ctx.rankCache,
     maxDescriptionChars: ctx.maxDescriptionChars,
     ...(ctx.othersWorking ? { turns: { projectId: ctx.projectId, othersWorking: ctx.othersWorking } } : {}),
+    ...(ctx.rankingThread ? { thread: { pool: ctx.rankingThread, projectId: ctx.projectId } } : {}),
     // The rerank stage's prompt holds the best tools of every step of a multi-step task.
     bySubQuery: reranker !== undefined && request.query.length > 1,
   });

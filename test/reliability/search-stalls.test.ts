@@ -1,8 +1,9 @@
 // No search stalls another (issue #47), on a busy host: a CPU burner runs beside the service
 // throughout, and a small tenant's p95 in windows with another project's load is compared with its p95
-// in the windows without it (interleaved, in this run, beside the same burner); the target is 3×,
-// asserted where it holds (see below). Each load is admitted by its project's share (the default work
-// and byte budgets):
+// in the windows without it (interleaved, in this run, beside the same burner); the target, 3×, is
+// asserted for each. Each load is admitted by its project's share (the default work and byte budgets),
+// and its rankings, costly by src/lexical/ranking-cost.ts's estimate, run in the ranking thread
+// (src/lexical/ranking-thread.ts), off the event loop:
 // - heavy: maximum-size searches (16 sub-queries over 5,000 tools, 4.5 MB) every 500 ms;
 // - vocabulary: searches whose tools and requests are all never-seen words, back to back;
 // - japanese: 16 × 2,000 random Japanese characters over one tool, back to back (~210 ms of CPU each
@@ -49,6 +50,13 @@ const SETTLE_MS = 1_000;
 /** A heavy search admitted at the end of a window is answered up to ~2 s later at load 15. */
 const QUIET_SETTLE_MS = 2_000;
 const CYCLES = 4;
+/**
+ * A small search during which this process (the measuring client) was itself not run for this long is left
+ * out of both windows: it measures the host, not the service. At load 12–16 the client took up to ~300 ms to
+ * read answers the service had already sent, mostly in the windows with the attacker (whose service and
+ * sender then use the cores), where a client on another host would not have waited.
+ */
+const CLIENT_STALL_MS = 50;
 /** Start, warm-up and the cycles take ~60 s at load 15; the service's start alone up to 20 s at load 22. */
 const TEST_TIMEOUT_MS = 240_000;
 
@@ -78,6 +86,23 @@ function attack(url: string, kind: string, intervalMs: number, startAt: number):
   });
 }
 
+/** Records when this process's own event loop did not run for over CLIENT_STALL_MS, until stopped. */
+function watchClientStalls() {
+  const stalls: { from: number; to: number }[] = [];
+  let last = performance.now();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    if (now - last > CLIENT_STALL_MS) stalls.push({ from: last, to: now });
+    last = now;
+  }, 5);
+  return {
+    /** Whether the client stalled while the search sent at `sentAt` (performance.now()) for `ms` was under way. */
+    stalledDuring: (sentAt: number, ms: number) =>
+      stalls.some((stall) => stall.to > sentAt && stall.from < sentAt + ms),
+    stop: () => clearInterval(timer),
+  };
+}
+
 /** The small tenant's p95 in the windows without `kind`'s load and with it; returns the figures it prints. */
 async function smallBeside(kind: 'heavy' | 'vocabulary' | 'japanese', intervalMs: number) {
   const service = await startService({ EMBEDDINGS: 'off' });
@@ -94,14 +119,23 @@ async function smallBeside(kind: 'heavy' | 'vocabulary' | 'japanese', intervalMs
   const attackerDone = attack(service.url, kind, intervalMs, startAt);
   const quiet: Timed[] = [];
   const loaded: Timed[] = [];
+  const sent: { sentAt: number; result: Timed; window: Timed[] }[] = [];
   await sleep(startAt - Date.now());
   const cycleMs = ON_MS + OFF_MS;
+  const client = watchClientStalls();
   await paced(100, CYCLES * cycleMs, async () => {
     const at = (Date.now() - startAt) % cycleMs;
+    const sentAt = performance.now();
     const result = await timedSearch(service.url, small, smallBody);
-    if (at >= SETTLE_MS && at < ON_MS) loaded.push(result);
-    else if (at >= ON_MS + QUIET_SETTLE_MS) quiet.push(result);
+    if (at >= SETTLE_MS && at < ON_MS) sent.push({ sentAt, result, window: loaded });
+    else if (at >= ON_MS + QUIET_SETTLE_MS) sent.push({ sentAt, result, window: quiet });
   });
+  client.stop();
+  const leftOut = { quiet: 0, loaded: 0 };
+  for (const { sentAt, result, window } of sent) {
+    if (!client.stalledDuring(sentAt, result.ms)) window.push(result);
+    else leftOut[window === loaded ? 'loaded' : 'quiet'] += 1;
+  }
   const attacker = await attackerDone;
   const figures = {
     load: burner.load(),
@@ -110,46 +144,47 @@ async function smallBeside(kind: 'heavy' | 'vocabulary' | 'japanese', intervalMs
     loadedP50: p(loaded, 50),
     loadedP95: p(loaded, 95),
     ratio: round(p(loaded, 95) / p(quiet, 95), 2),
+    clientStallsLeftOut: leftOut,
     smallStatuses: statuses([...quiet, ...loaded]),
     attackerStatuses: statuses(attacker),
     attackerP50: p(attacker, 50),
   };
   report(`search stalls: ${kind}`, figures);
-  expect([...quiet, ...loaded].every((r) => r.status === 200)).toBe(true);
+  expect(sent.every(({ result }) => result.status === 200)).toBe(true);
   return figures;
 }
+
+/**
+ * Each scenario may be measured a second time: a pause of the host that spares this client (so the filter
+ * above keeps its searches) spoils one window's p95 alone. In 30 measurements (main and this build, load
+ * 8–15) it did three times, in quiet windows (quiet p95 589 ms beside 96 ms loaded; 229 beside 161; 157
+ * beside 60); in a loaded window it fails a build that holds. A load above 3× twice in a row fails. First
+ * measurements above 3×: this build 2 of 12, main 15 of 18 (docs/performance.md#a-thread-for-long-rankings).
+ */
+const MEASURED = { timeout: TEST_TIMEOUT_MS, retry: 1 };
 
 describe("no search stalls another's on a busy host", () => {
   it(
     "keeps the small tenant's p95 within 3× quiet beside a heavy tenant's admitted 4.5 MB searches",
+    MEASURED,
     async () => {
       const figures = await smallBeside('heavy', 500);
       expect(figures.ratio).toBeLessThanOrEqual(3);
     },
-    TEST_TIMEOUT_MS,
   );
 
-  // Not yet within 3× (docs/performance.md#no-search-stalls-another): at load 13–15 on the 2-core
-  // development machine the never-seen-words flood took the small tenant's p95 7.3–12.4× (main: 24×), and
-  // the Japanese loop 4.3–6.1× (main: 3.6× against a quiet p95 its own answers, 2.5 s each, still inflated;
-  // its loaded p95 went 3,838 → 644–1,204 ms, p50 2,140 → 104–133 ms). Their ranking pauses and is charged, yet the
-  // small search still waits, probably at its turns before admission (connection, token: a ranking
-  // waits only for admitted searches) and behind steps the host stretches; not measured apart yet. Their figures are printed; what is asserted is that the small tenant is
-  // answered and, for the Japanese loop, that its cost is charged (429s once its burst is spent).
-  it(
-    'answers the small tenant beside a flood of never-seen words (its p95 is printed)',
-    async () => {
-      await smallBeside('vocabulary', 100);
-    },
-    TEST_TIMEOUT_MS,
-  );
+  it("keeps the small tenant's p95 within 3× quiet beside a flood of never-seen words", MEASURED, async () => {
+    const figures = await smallBeside('vocabulary', 100);
+    expect(figures.ratio).toBeLessThanOrEqual(3);
+  });
 
   it(
-    'refuses a loop of large Japanese requests once its CPU used its share (the p95 is printed)',
+    "keeps the small tenant's p95 within 3× quiet beside a loop of large Japanese requests, and refuses the loop once its CPU used its share",
+    MEASURED,
     async () => {
       const figures = await smallBeside('japanese', 100);
+      expect(figures.ratio).toBeLessThanOrEqual(3);
       expect(figures.attackerStatuses[429]).toBeGreaterThan(0);
     },
-    TEST_TIMEOUT_MS,
   );
 });
