@@ -86,7 +86,9 @@ describe('single flight', () => {
     await sleep(20);
     const hurried = await rerankRun(stage, { ...calendar, deadlineMs: 250 });
     expect(hurried.outcome).toMatchObject({ ranker: 'bm25', degraded: 'timeout', stats: { shared: true } });
-    expect(hurried.elapsed).toBeLessThan(250 + 100);
+    // Its timer is late by the event loop's delay meanwhile (a busy machine's); waiting for the shared
+    // call would have answered it ~580 ms in.
+    expect(hurried.elapsed).toBeLessThan(250 + 100 + hurried.maxLagMs);
     expect((await leader).outcome).toMatchObject({ ranker: 'llm', stats: { shared: false } });
     expect(double.requests).toHaveLength(1);
   });
@@ -108,9 +110,9 @@ describe('single flight', () => {
     const run = rerankRun(stage, { ...calendar, signal: controller.signal, deadlineMs: 5_000 });
     await sleep(50);
     controller.abort();
-    const { outcome, elapsed } = await run;
+    const { outcome, elapsed, maxLagMs } = await run;
     expect(outcome).toMatchObject({ ranker: 'bm25', degraded: 'timeout' });
-    expect(elapsed).toBeLessThan(1_000);
+    expect(elapsed).toBeLessThan(1_000 + maxLagMs); // the abort's, not the 5 s deadline's
     for (let wait = 0; wait < 40 && double.requests[0]?.closedAt === undefined; wait += 1) await sleep(25);
     expect(double.requests[0]).toMatchObject({ completed: false }); // the connection was given up
     expect(double.requests[0]!.closedAt).toBeDefined();

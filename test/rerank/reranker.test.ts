@@ -79,39 +79,41 @@ describe('happy: the model answers well', () => {
 describe('error: faults end in a valid lexical answer with the reason', () => {
   it('slow model: answers at the deadline with the lexical ranking, degraded "timeout"', async () => {
     double.setScript({ behaviour: { kind: 'grade' }, delayMs: 1_500 });
-    const { outcome, elapsed } = await rerankRun(reranker(), { ...plateTomorrow, deadlineMs: 400 });
+    const { outcome, elapsed, maxLagMs } = await rerankRun(reranker(), { ...plateTomorrow, deadlineMs: 400 });
     expect(outcome).toMatchObject({ ranker: 'bm25', degraded: 'timeout' });
-    expect(elapsed).toBeLessThan(400 + 100);
+    // The deadline's timer is late by the event loop's delay meanwhile (a busy machine's, not the stage's).
+    expect(elapsed).toBeLessThan(400 + 100 + maxLagMs);
   });
 
-  it('hanging model: answers within the deadline + 100 ms', async () => {
+  it('hanging model: answers within the deadline + 100 ms (+ the loop delay)', async () => {
     double.setScript({ behaviour: { kind: 'hang' } });
-    const { outcome, elapsed } = await rerankRun(reranker(), {
+    const { outcome, elapsed, maxLagMs } = await rerankRun(reranker(), {
       query: ['list calendar events'],
       tools: everydayTools,
       deadlineMs: 300,
     });
     expect(outcome).toMatchObject({ ranker: 'bm25', degraded: 'timeout' });
     expect(outcome.ranked.length).toBeGreaterThan(0);
-    expect(elapsed).toBeLessThan(300 + 100);
+    expect(elapsed).toBeLessThan(300 + 100 + maxLagMs);
   });
 
-  // "Promptly" is bounded at 300 ms: generous for a loaded machine (a quiet one takes ~5 ms), and still
-  // below the SDK's first retry backoff (0.5 s less up to 25 % jitter), so a retry would show.
+  // A retry would show as a second request (the SDK's first backoff is 0.5 s less up to 25 % jitter).
+  // "Promptly" is bounded at 300 ms (a quiet machine takes ~5 ms) plus the event loop's delay meanwhile,
+  // which a busy machine adds to any answer's work.
   it('429: degraded "rate_limited", no retry, promptly after the error', async () => {
     double.setScript({ behaviour: { kind: 'error', status: 429, headers: { 'retry-after': '1' } } });
-    const { outcome, finishedAt } = await rerankRun(reranker(), plateTomorrow);
+    const { outcome, finishedAt, maxLagMs } = await rerankRun(reranker(), plateTomorrow);
     expect(outcome).toMatchObject({ ranker: 'bm25', degraded: 'rate_limited' });
     expect(double.requests).toHaveLength(1);
-    expect(finishedAt - double.requests[0]!.receivedAt).toBeLessThan(300);
+    expect(finishedAt - double.requests[0]!.receivedAt).toBeLessThan(300 + maxLagMs);
   });
 
   it('500: degraded "upstream_error", no retry, promptly after the error', async () => {
     double.setScript({ behaviour: { kind: 'error', status: 500 } });
-    const { outcome, finishedAt } = await rerankRun(reranker(), plateTomorrow);
+    const { outcome, finishedAt, maxLagMs } = await rerankRun(reranker(), plateTomorrow);
     expect(outcome).toMatchObject({ ranker: 'bm25', degraded: 'upstream_error' });
     expect(double.requests).toHaveLength(1);
-    expect(finishedAt - double.requests[0]!.receivedAt).toBeLessThan(300);
+    expect(finishedAt - double.requests[0]!.receivedAt).toBeLessThan(300 + maxLagMs);
   });
 
   it('connection refused: degraded "upstream_error"', async () => {
@@ -251,14 +253,14 @@ describe('streaming: a cut answer keeps the grades that arrived', () => {
     expect(outcome.ranked.some((entry) => entry.explanation.includes('third'))).toBe(false);
   });
 
-  it('stream stalled by the deadline: partial grades within the deadline + 100 ms', async () => {
+  it('stream stalled by the deadline: partial grades within the deadline + 100 ms (+ the loop delay)', async () => {
     double.setScript({
       behaviour: { kind: 'stall', afterChars: afterTwo, inner: { kind: 'content', content: twoGrades } },
     });
-    const { outcome, elapsed } = await rerankRun(reranker(), { ...plateTomorrow, deadlineMs: 300 });
+    const { outcome, elapsed, maxLagMs } = await rerankRun(reranker(), { ...plateTomorrow, deadlineMs: 300 });
     expect(outcome).toMatchObject({ ranker: 'llm', degraded: 'partial' });
     expect(outcome.ranked[0]!.explanation).toContain('first');
-    expect(elapsed).toBeLessThan(300 + 100);
+    expect(elapsed).toBeLessThan(300 + 100 + maxLagMs);
   });
 });
 
