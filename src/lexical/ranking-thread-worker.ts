@@ -55,7 +55,7 @@ function cacheOf(task: RankingTask): RankCache {
 export default async function rank(task: RankingTask): Promise<RankingResult> {
   await languages;
   for (const projectId of task.drop) caches.delete(projectId);
-  const cpu = startCpu();
+  const cpu = startThreadCpu();
   const cache = cacheOf(task);
   const input: RankInput = {
     ...(deserialize(task.query) as Omit<RankInput, 'tools'>),
@@ -86,7 +86,7 @@ export default async function rank(task: RankingTask): Promise<RankingResult> {
  * thread's work (the encoder's, the filter rules') from being charged here more than that.
  * Where a thread's time cannot be read: the process's, bounded by wall time.
  */
-function startCpu(): () => number {
+function startThreadCpu(): () => number {
   const started = performance.now();
   const processBefore = process.cpuUsage();
   const threadBefore = threadCpuMs();
