@@ -6,17 +6,16 @@
 // between tools; the rest runs here, in one worker thread (on a 2-core host the other core serves
 // requests), its time reported so that the route charges it to the project's work budget.
 //
-// The worker takes tasks in turns between projects (ProjectFairQueue, the embedded encoder's queue):
-// one project's filters wait behind at most one task of each other project, and a project may have
+// The worker takes tasks in turns between projects (OneThreadPool): one project's filters wait behind
+// at most one task of each other project, and a project may have
 // only MAX_QUEUED_PER_PROJECT waiting; more are refused 429 rather than queued without bound. Yet
 // while other projects' rules ran to their budget in turn, a search waited for the thread past its
 // deadline (seconds; with 16 such projects, minutes). So a small set of globs, the everyday filter,
 // runs on the caller's thread without waiting at all, and a wait for the thread ends at the search's
-// deadline (429, the task taken out of the queue).
+// deadline (429, the task taken out of the line; a task the worker has begun runs to its budget).
 import { runToolNameRules, type NamedTool, type ToolInfo } from '@catalog-search/core';
-import { Piscina } from 'piscina';
 import { ProblemError } from '../http/errors.js';
-import { forProject, ProjectFairQueue } from './project-fair-queue.js';
+import { OneThreadPool, ThreadWaitEnded } from './one-thread-pool.js';
 import type { FilterRuleResult, FilterRuleTask } from './filter-rule-worker.js';
 
 // From the TypeScript sources (tests, bench) the worker is a .ts file that tsx loads.
@@ -42,19 +41,11 @@ const MAX_QUEUED = 64;
 const INLINE_STEPS = 500_000;
 
 export class FilterRulePool {
-  readonly #queue = new ProjectFairQueue();
-  readonly #pool = new Piscina<FilterRuleTask, FilterRuleResult>({
-    filename: WORKER.href,
+  readonly #pool = new OneThreadPool<FilterRuleTask, FilterRuleResult>({
+    worker: WORKER,
     minThreads: 0,
-    maxThreads: 1,
     // A service that filters keeps its thread; one that does not, no thread at all (tests build many apps).
     idleTimeout: 60_000,
-    taskQueue: this.#queue,
-    stricterFIFO: true,
-    // V8 flags such as --expose-gc (the deadline tests') apply to the whole process and are refused in a worker's execArgv.
-    ...(fromSource
-      ? { execArgv: [...process.execArgv.filter((flag) => !/^--expose[-_]gc$/.test(flag)), '--import', 'tsx'] }
-      : {}),
   });
 
   /**
@@ -74,7 +65,7 @@ export class FilterRulePool {
       const run = runToolNameRules(rules, named, WORKER_FILTER_BUDGET_MS);
       return { run, ms: performance.now() - started };
     }
-    if (this.#queue.waitingOf(projectId) >= MAX_QUEUED_PER_PROJECT || this.#queue.size >= MAX_QUEUED) {
+    if (this.#pool.waitingOf(projectId) >= MAX_QUEUED_PER_PROJECT || this.#pool.waiting >= MAX_QUEUED) {
       throw new ProblemError(
         'RATE_LIMITED',
         'Too many filter.tools rule sets of this project are waiting to run; retry in 1 s.',
@@ -83,11 +74,11 @@ export class FilterRulePool {
         },
       );
     }
-    const task = forProject({ rules: [...rules], tools: named, budgetMs: WORKER_FILTER_BUDGET_MS }, projectId);
+    const task = { rules: [...rules], tools: named, budgetMs: WORKER_FILTER_BUDGET_MS };
     try {
-      return await this.#pool.run(task, signal ? { signal } : {});
+      return await this.#pool.run(projectId, () => ({ task }), signal);
     } catch (error) {
-      if (!signal?.aborted) throw error;
+      if (!(error instanceof ThreadWaitEnded)) throw error;
       throw new ProblemError(
         'RATE_LIMITED',
         "The filter.tools thread was busy with other rule sets until this search's deadline; retry in 1 s, or filter with fewer tools or plain globs.",
@@ -97,7 +88,7 @@ export class FilterRulePool {
   }
 
   close(): Promise<void> {
-    return this.#pool.destroy();
+    return this.#pool.close();
   }
 }
 

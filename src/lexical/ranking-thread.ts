@@ -7,14 +7,14 @@
 // p95 went 319 → 66 ms (medians of 4 and 5 runs at load 10–16; docs/performance.md#a-thread-for-long-rankings).
 //
 // Which rankings come here: ranking-cost.ts (by their expected CPU on the loop). One thread (on a 2-core
-// host the other core serves requests), whose tasks are taken in turns by
-// project (ProjectFairQueue): one project's ranking waits behind at most one of each other project.
+// host the other core serves requests), whose tasks are taken in turns by project (OneThreadPool): one
+// project's ranking waits behind at most one of each other project, and the wait ends at the search's
+// deadline (the ranking is then done on the loop, in steps, as before the thread: stage.ts).
 // Each project's cache in the thread is an entry of the memory budget at the bytes the thread reports
 // after each ranking; when the budget lets it go, the next task tells the thread to drop it.
 import { serialize } from 'node:v8';
 import type { PreparedSearch, RankInput, RankingBySubQuery } from '@catalog-search/core';
-import { Piscina } from 'piscina';
-import { forProject, ProjectFairQueue } from '../fairness/project-fair-queue.js';
+import { OneThreadPool, ThreadWaitEnded } from '../fairness/one-thread-pool.js';
 import type { MemoryBudget, ProjectCache } from '../memory/exports.js';
 import type { RankingResult, RankingTask } from './ranking-thread-worker.js';
 import { startCpu } from './step-cpu.js';
@@ -34,7 +34,7 @@ interface ThreadRanking extends RankingBySubQuery {
 }
 
 export class RankingThread {
-  readonly #pool: Piscina<RankingTask, RankingResult>;
+  readonly #pool: OneThreadPool<RankingTask, RankingResult>;
   /** Each project's cache in the thread, by the bytes it reported: an entry of the memory budget. */
   readonly #held: ProjectCache<number>;
   /** Projects whose caches the budget let go, to be dropped by the thread's next task. */
@@ -45,18 +45,12 @@ export class RankingThread {
   constructor(
     private readonly options: { projects: number; toolsPerProject: number; memory: MemoryBudget; startNow?: boolean },
   ) {
-    this.#pool = new Piscina<RankingTask, RankingResult>({
-      filename: WORKER.href,
+    this.#pool = new OneThreadPool<RankingTask, RankingResult>({
+      worker: WORKER,
       // Started with the service when asked (in production): its first long ranking would wait ~1 s for
       // the thread to load core and its languages. Otherwise on the first long ranking (tests build many apps).
       minThreads: options.startNow ? 1 : 0,
-      maxThreads: 1,
       idleTimeout: IDLE_MS,
-      taskQueue: new ProjectFairQueue(),
-      // V8 flags such as --expose-gc apply to the whole process and are refused in a worker's execArgv.
-      ...(fromSource
-        ? { execArgv: [...process.execArgv.filter((flag) => !/^--expose[-_]gc$/.test(flag)), '--import', 'tsx'] }
-        : {}),
     });
     this.#held = options.memory.cache<number>('rank-thread', {
       sizeOf: (bytes) => bytes,
@@ -66,13 +60,18 @@ export class RankingThread {
     });
   }
 
+  /**
+   * Ranks `request` in the thread, in `projectId`'s turn. Rejects with ThreadWaitEnded when `signal` (the
+   * search's deadline) aborts before the thread took it.
+   */
   async rank(
     projectId: string,
     request: PreparedSearch,
     options: { limit: number; maxDescriptionChars: number; bySubQuery: boolean },
+    signal?: AbortSignal,
   ): Promise<ThreadRanking> {
-    // The copy for the thread is made here, where it can be measured and charged (piscina posts a task
-    // when the thread is free, which may be in another request's turn), and in pieces: 5,000 tools of 700
+    // The copy for the thread is made here, where it can be measured and charged (the thread takes a task
+    // when it is free, which may be in another request's turn), and in pieces: 5,000 tools of 700
     // characters were one ~28 ms piece of the loop, several times that on a busy host.
     // Each piece is timed by the clock, the whole by the process's CPU time too (what the pieces cost is
     // at most either): two calls of process.cpuUsage, not two per piece.
@@ -95,25 +94,36 @@ export class RankingThread {
     piecesMs += performance.now() - started;
     const { user, system } = process.cpuUsage(cpuBefore);
     const handOverMs = Math.min(piecesMs, (user + system) / 1000);
-    const drop = [...this.#drop];
-    this.#drop.clear();
-    const task: RankingTask = {
-      projectId,
-      query,
-      tools,
-      limit: options.limit,
-      maxDescriptionChars: options.maxDescriptionChars,
-      bySubQuery: options.bySubQuery,
-      toolsPerProject: this.options.toolsPerProject,
-      projects: this.options.projects,
-      drop,
+    // Made when the thread takes it: the caches to drop are those the budget let go until then.
+    const taken = () => {
+      const drop = [...this.#drop];
+      this.#drop.clear();
+      const task: RankingTask = {
+        projectId,
+        query,
+        tools,
+        limit: options.limit,
+        maxDescriptionChars: options.maxDescriptionChars,
+        bySubQuery: options.bySubQuery,
+        toolsPerProject: this.options.toolsPerProject,
+        projects: this.options.projects,
+        drop,
+      };
+      // Moved, not copied: a copy of 4.5 MB was another ~40 ms piece of the loop (a CPU profile, load 10).
+      // Each piece owns its memory (v8.serialize's buffer is never a pool's slice).
+      const transferList = tools
+        .filter((piece) => piece.byteOffset === 0 && piece.byteLength === piece.buffer.byteLength)
+        .map((piece) => piece.buffer as ArrayBuffer);
+      return { task, transferList };
     };
-    // Moved, not copied, when piscina posts the task: a copy of 4.5 MB was another ~40 ms piece of the loop
-    // (a CPU profile, load 10). Each piece owns its memory (v8.serialize's buffer is never a pool's slice).
-    const transferList = tools
-      .filter((piece) => piece.byteOffset === 0 && piece.byteLength === piece.buffer.byteLength)
-      .map((piece) => piece.buffer as ArrayBuffer);
-    const result = await this.#pool.run(forProject(task, projectId), { transferList });
+    let result: RankingResult;
+    try {
+      result = await this.#pool.run(projectId, taken, signal);
+    } catch (error) {
+      // The hand-over was work done for the project: charged with the loop's ranking that follows.
+      if (error instanceof ThreadWaitEnded) error.cpuMs = handOverMs;
+      throw error;
+    }
     const answer = startCpu();
     this.#account(projectId, result.cacheBytes);
     const ranked = result.ranked.map((tool) => ({ ...tool, tool: request.tools[tool.index]! }));
@@ -131,6 +141,6 @@ export class RankingThread {
   }
 
   close(): Promise<void> {
-    return this.#pool.destroy();
+    return this.#pool.close();
   }
 }

@@ -4,6 +4,7 @@ import {
   type RankCache,
   type RankingBySubQuery,
 } from '@catalog-search/core';
+import { ThreadWaitEnded } from '../fairness/one-thread-pool.js';
 import { goesToThread } from './ranking-cost.js';
 import type { RankingThread } from './ranking-thread.js';
 import { RankingTurns } from './ranking-turns.js';
@@ -52,24 +53,32 @@ export async function rankLexically(
     bySubQuery: boolean;
     /** The project, and how many searches other projects have being worked on (fair-share.ts). */
     turns?: { projectId: string; othersWorking: () => number };
-    /** Where a long ranking goes instead of the event loop (ranking-thread.ts), with the project it ranks for. */
-    thread?: { pool: RankingThread; projectId: string };
+    /**
+     * Where a long ranking goes instead of the event loop (ranking-thread.ts), with the project it ranks
+     * for, and the search's deadline: a wait for the thread ends there, and the loop ranks in steps.
+     */
+    thread?: { pool: RankingThread; projectId: string; deadline?: { readonly signal: AbortSignal } };
   },
 ): Promise<LexicalRanking> {
   const { bySubQuery, turns, thread, ...rankOptions } = options;
+  let handOverMs = 0;
   // By its expected cost on the loop (ranking-cost.ts): an everyday search over a list the loop holds stays here.
   if (thread && goesToThread(request, options.cache)) {
     const { limit, maxDescriptionChars } = rankOptions;
     // A long ranking there too: rankings on the loop never wait for it at their pauses (it holds no turn of the loop).
     if (turns) rankingTurns.start(turns.projectId);
     try {
-      return await thread.pool.rank(thread.projectId, request, { limit, maxDescriptionChars, bySubQuery });
+      const rankOptions = { limit, maxDescriptionChars, bySubQuery };
+      return await thread.pool.rank(thread.projectId, request, rankOptions, thread.deadline?.signal);
+    } catch (error) {
+      if (!(error instanceof ThreadWaitEnded)) throw error;
+      handOverMs = error.cpuMs;
     } finally {
       if (turns) rankingTurns.end(turns.projectId);
     }
   }
   const steps = rankToolsBySubQueryInSteps(request, { ...rankOptions, stepTools: STEP_TOOLS }, bySubQuery);
-  let cpuMs = 0;
+  let cpuMs = handOverMs;
   let sliceStarted = performance.now();
   let long = false;
   try {

@@ -226,7 +226,9 @@ function rankByWords(request: PreparedSearch, ctx: SearchContext): ReturnType<ty
     cache: ctx.rankCache,
     maxDescriptionChars: ctx.maxDescriptionChars,
     ...(ctx.othersWorking ? { turns: { projectId: ctx.projectId, othersWorking: ctx.othersWorking } } : {}),
-    ...(ctx.rankingThread ? { thread: { pool: ctx.rankingThread, projectId: ctx.projectId } } : {}),
+    ...(ctx.rankingThread
+      ? { thread: { pool: ctx.rankingThread, projectId: ctx.projectId, deadline: ctx.deadline } }
+      : {}),
     // The rerank stage's prompt holds the best tools of every step of a multi-step task.
     bySubQuery: reranker !== undefined && request.query.length > 1,
   });

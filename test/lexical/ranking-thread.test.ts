@@ -1,12 +1,16 @@
 // The ranking thread (src/lexical/ranking-thread.ts): rankings sent there answer as the event loop's
 // ranking does and are charged the CPU they took; each project's cache there counts in the memory budget.
 // Which rankings go there: ranking-cost.test.ts.
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createRankCache, loadLanguages, prepareSearch, readToolList, type PreparedSearch } from '@catalog-search/core';
 import { Piscina } from 'piscina';
+import { ThreadWaitEnded } from '../../src/fairness/one-thread-pool.js';
 import { RankingThread } from '../../src/lexical/ranking-thread.js';
 import { rankLexically } from '../../src/lexical/stage.js';
 import { MemoryBudget } from '../../src/memory/exports.js';
+import { startDeadline } from '../../src/waits/deadline.js';
 import { sampleTools, syntheticTools } from '../fixtures/tools.js';
 
 const randomText = (length: number, from: number, to: number) =>
@@ -102,6 +106,35 @@ describe('RankingThread', () => {
       run.mockRestore();
     }
     expect(otherWorkRanBeforeTheTask).toBe(true);
+  }, 60_000);
+
+  it("ranks on the loop when the search's deadline passes while it waits for the thread, collections forced", async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as (options: { type: 'major'; execution: 'sync' }) => void;
+    const thread = rankingThread();
+    const sent = vi.spyOn(thread, 'rank');
+    // Another project's long ranking holds the thread (its first task also starts it).
+    const other = thread.rank('other', await japanese(), options);
+    const search = await bigList();
+    const onLoop = await rankLexically(search, { ...options, cache: createRankCache() });
+    const collecting = setInterval(() => gc({ type: 'major', execution: 'sync' }), 5);
+    const deadline = startDeadline(30);
+    try {
+      const ranked = await rankLexically(search, {
+        ...options,
+        cache: createRankCache(),
+        thread: { pool: thread, projectId: 'p', deadline },
+      });
+      expect(comparable(ranked.ranked)).toEqual(comparable(onLoop.ranked));
+      expect(ranked.cpuMs).toBeGreaterThan(0);
+    } finally {
+      clearInterval(collecting);
+      deadline.dispose();
+    }
+    // It was sent to the thread, whose wait ended; the other project's ranking went on there.
+    expect(sent).toHaveBeenCalledTimes(2);
+    await expect(sent.mock.results[1]!.value).rejects.toBeInstanceOf(ThreadWaitEnded);
+    expect((await other).ranked.length).toBeGreaterThan(0);
   }, 60_000);
 
   it("counts each project's cache in the thread as an entry of the memory budget", async () => {
