@@ -1,12 +1,15 @@
 // The worker of RankingThread (ranking-thread.ts): core's lexical ranking on a rank cache per project
-// kept in this thread (never shared between projects), answering with positions and scores only (the
-// caller holds the tools) and the bytes of the project's cache, which the service's memory budget counts.
+// kept in this thread (never shared between projects), answering with the ranking as data (positions,
+// scores and what explanations are written from: the caller holds the tools and writes the explanations it
+// reads) and the bytes of the project's cache, which the service's memory budget counts.
 import { readFileSync } from 'node:fs';
 import { deserialize } from 'node:v8';
 import {
   createRankCache,
   loadLanguages,
+  postRanking,
   rankToolsBySubQueryInSteps,
+  type PostedRanking,
   type RankCache,
   type RankInput,
 } from '@catalog-search/core';
@@ -29,9 +32,8 @@ export interface RankingTask {
 }
 
 export interface RankingResult {
-  /** The ranked tools as positions in the task's `tools`, with what core gave for each. */
-  ranked: { index: number; score: number; relevance: number; explanation: string }[];
-  bySubQuery: number[][];
+  /** The ranking, over the task's `tools`. */
+  ranking: PostedRanking;
   /** CPU time for the task here: this thread's, and the garbage collector's helpers' for it (charged). */
   cpuMs: number;
   /** The project's cache in this thread after the ranking. */
@@ -68,13 +70,7 @@ export default async function rank(task: RankingTask): Promise<RankingResult> {
   );
   let step = steps.next();
   while (!step.done) step = steps.next();
-  const ranked = step.value.ranked.map(({ index, score, relevance, explanation }) => ({
-    index,
-    score,
-    relevance,
-    explanation,
-  }));
-  return { ranked, bySubQuery: step.value.bySubQuery, cpuMs: cpu(), cacheBytes: cache.bytes };
+  return { ranking: postRanking(step.value), cpuMs: cpu(), cacheBytes: cache.bytes };
 }
 
 /**

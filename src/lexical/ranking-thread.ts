@@ -13,7 +13,7 @@
 // Each project's cache in the thread is an entry of the memory budget at the bytes the thread reports
 // after each ranking; when the budget lets it go, the next task tells the thread to drop it.
 import { serialize } from 'node:v8';
-import type { PreparedSearch, RankInput, RankingBySubQuery } from '@catalog-search/core';
+import { receiveRanking, type PreparedSearch, type RankInput, type RankingBySubQuery } from '@catalog-search/core';
 import { OneThreadPool, ThreadWaitEnded } from '../fairness/one-thread-pool.js';
 import type { MemoryBudget, ProjectCache } from '../memory/exports.js';
 import type { RankingResult, RankingTask } from './ranking-thread-worker.js';
@@ -126,8 +126,8 @@ export class RankingThread {
     }
     const answer = startCpu();
     this.#account(projectId, result.cacheBytes);
-    const ranked = result.ranked.map((tool) => ({ ...tool, tool: request.tools[tool.index]! }));
-    return { ranked, bySubQuery: result.bySubQuery, cpuMs: result.cpuMs + handOverMs + answer() };
+    const { ranked, bySubQuery } = receiveRanking(result.ranking, request.tools);
+    return { ranked, bySubQuery, cpuMs: result.cpuMs + handOverMs + answer() };
   }
 
   #account(projectId: string, bytes: number): void {

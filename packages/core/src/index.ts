@@ -11,6 +11,7 @@ export {
   rankToolsInSteps,
   type RankingBySubQuery,
 } from './ranking/rank.js';
+export { postRanking, receiveRanking, type PostedRanking } from './ranking/posted-ranking.js';
 export { DEFAULT_MAX_DESCRIPTION_CHARS } from './ranking/tool-reader.js';
 export { createRankCache, type RankCacheOptions } from './ranking/rank-cache.js';
 export { toSearchResult } from './ranking/to-search-result.js';

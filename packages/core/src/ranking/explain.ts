@@ -1,5 +1,7 @@
 import type { ToolInfo } from '../schemas.js';
 import { FIELD_COUNT, FIELDS } from './fields.js';
+import type { QueryReadings } from '../languages/query-readings.js';
+import type { QueryTerms } from '../text/tokenize.js';
 import type { SubQueryResult } from './score-query.js';
 
 const FIELD_LABEL: Record<(typeof FIELDS)[number], string> = {
@@ -14,6 +16,18 @@ const FIELD_LABEL: Record<(typeof FIELDS)[number], string> = {
 const MAX_WORDS_PER_FIELD = 6;
 
 /**
+ * What a sub-query's explanations are written from besides each tool's hits: its terms as analysed
+ * (how they group into the request's words, and what stood for them) and how many count. Plain data,
+ * so a ranking made in another thread can be explained where it is read (posted-ranking.ts).
+ */
+export interface ExplainedQuery {
+  readonly query: Pick<QueryTerms, 'terms' | 'negated' | 'surface' | 'crossLingual'> & {
+    readings?: Pick<QueryReadings, 'words' | 'termWord' | 'termGloss' | 'unitOfTerm'> | undefined;
+  };
+  readonly termCount: number;
+}
+
+/**
  * A short account of why a tool ranks where it does, from what matched: which query words hit which
  * fields, and how much of the request that covers. Written for an LLM reranker (and people) to read,
  * e.g. `matched "create", "issue" in name; "repository" in description (3 of 4 query terms)`.
@@ -24,9 +38,23 @@ export function explainMatch(
   tool: ToolInfo,
   subQueryLabel?: string,
 ): string {
+  const named = { exact: result.exact.has(toolIndex), serverOnly: result.serverOnly.has(toolIndex) };
+  return explainHits(result, result.hits.of(toolIndex), named, tool, subQueryLabel);
+}
+
+/**
+ * explainMatch from the parts: the tool's hits (`termIndex * FIELD_COUNT + field` codes), whether the
+ * request names it exactly, and whether it names only its server.
+ */
+export function explainHits(
+  result: ExplainedQuery,
+  hits: Int32Array,
+  named: { exact: boolean; serverOnly: boolean },
+  tool: ToolInfo,
+  subQueryLabel?: string,
+): string {
   const parts: string[] = [];
-  if (result.exact.has(toolIndex))
-    parts.push(`query names this tool exactly (${JSON.stringify(String(tool.toolName))})`);
+  if (named.exact) parts.push(`query names this tool exactly (${JSON.stringify(String(tool.toolName))})`);
   const byField = new Map<number, string[]>();
   const excluded: string[] = [];
   let matched = 0;
@@ -35,7 +63,7 @@ export function explainMatch(
   const readingStart = positiveCount + negated.length;
   // A request with readings counts its words (languages/query-readings.ts); a word matched twice counts once.
   const matchedUnits = new Set<number>();
-  for (const hit of result.hits.of(toolIndex)) {
+  for (const hit of hits) {
     const termIndex = Math.floor(hit / FIELD_COUNT);
     if (termIndex >= positiveCount && termIndex < readingStart) {
       excluded.push(JSON.stringify(surfaceOf(result, termIndex)));
@@ -68,7 +96,7 @@ export function explainMatch(
       `matched ${fields.join('; ')} (${matched} of ${termCount} query ${result.query.crossLingual ? 'words' : 'terms'})`,
     );
   }
-  if (result.serverOnly.has(toolIndex)) parts.push('the request names its server only, not an action');
+  if (named.serverOnly) parts.push('the request names its server only, not an action');
   if (excluded.length > 0) parts.push(`also matches excluded ${excluded.join(', ')}`);
   const text =
     parts.join('; ') ||
@@ -76,7 +104,7 @@ export function explainMatch(
   return subQueryLabel ? `${subQueryLabel}: ${text}` : text;
 }
 
-function surfaceOf(result: SubQueryResult, termIndex: number): string {
+function surfaceOf(result: ExplainedQuery, termIndex: number): string {
   const { terms, negated, surface } = result.query;
   const term = termIndex < terms.length ? terms[termIndex]! : negated[termIndex - terms.length]!;
   return (surface.get(term) ?? term).toLowerCase().slice(0, 40);

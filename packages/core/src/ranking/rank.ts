@@ -128,7 +128,7 @@ function ownOrder(
  * reads few of them. A class rather than an object literal with a getter: the literal made a closure
  * and an accessor per result, several times the size of the result itself.
  */
-class LazyRankedTool implements RankedTool {
+export class LazyRankedTool implements RankedTool {
   readonly #subQuery: SubQueryResult;
   readonly #label: string | undefined;
   #explanation: string | undefined;
@@ -147,5 +147,10 @@ class LazyRankedTool implements RankedTool {
 
   get explanation(): string {
     return (this.#explanation ??= explainMatch(this.#subQuery, this.index, this.tool, this.#label));
+  }
+
+  /** What `ranked`'s explanation is written from (a ranking posted to another thread: posted-ranking.ts). */
+  static sourceOf(ranked: RankedTool): { result: SubQueryResult; label: string | undefined } | undefined {
+    return ranked instanceof LazyRankedTool ? { result: ranked.#subQuery, label: ranked.#label } : undefined;
   }
 }
