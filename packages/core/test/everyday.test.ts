@@ -13,6 +13,7 @@ import {
 import { tokenize } from '../src/text/tokenize.js';
 import { withinOneEdit } from '../src/languages/one-edit.js';
 import { findArgumentValues } from '../src/everyday/argument-values.js';
+import { lexiconKey, pairEntries } from '../src/everyday/lexicon.js';
 
 const sample = JSON.parse(
   readFileSync(new URL('../../../examples/search-request.json', import.meta.url), 'utf8'),
@@ -62,6 +63,20 @@ describe('words as people write them', () => {
     const closed = [tool('mail:send', 'Send an E-Mail to a contact.'), tool('chat:post', 'Post a chat message.')];
     expect(rank('send email', undefined, closed)[0]!.tool.toolKey).toBe('mail:send');
   });
+
+  it('a closed form is read only where the list has it, also once its stem is remembered', () => {
+    const withIt = [tool('auth:signup', 'Create an account (signup).'), tool('news:read', 'Read the newsletter.')];
+    const without = [tool('auth:register', 'Create an account.'), tool('news:read', 'Read the newsletter.')];
+    const explained = (tools: ToolInfo[], cache = createRankCache()) =>
+      rankTools({ query: ['sign up for the newsletter'], tools }, { cache })
+        .map((r) => r.explanation)
+        .join(' ');
+    const cacheWithout = createRankCache();
+    expect(explained(without, cacheWithout)).not.toContain('signup');
+    expect(explained(withIt)).toContain('"signup" (sign)');
+    expect(explained(without, cacheWithout)).not.toContain('signup');
+    expect(explained(withIt)).toContain('"signup" (sign)');
+  });
 });
 
 describe('the lexicon: the tool world’s short forms and everyday words', () => {
@@ -101,6 +116,17 @@ describe('the lexicon: the tool world’s short forms and everyday words', () =>
     expect(ranked[0]!.tool.toolKey).toBe('files:delete_file');
     expect(ranked[0]!.explanation).toContain('"delete" (get rid)');
     expect(ranked.find((r) => r.tool.toolKey === 'files:get_file_info')?.explanation ?? '').not.toContain('"get"');
+  });
+
+  it('two-word entries are found from their first word, also one written with a hyphen', () => {
+    expect(pairEntries(lexiconKey('look'), lexiconKey('up')).map((entry) => entry.family)).toEqual(['verbs']);
+    expect(pairEntries(lexiconKey('Log'), lexiconKey('in')).map((entry) => entry.family)).toEqual(['nouns']);
+    // "to-do" is keyed "to do"; "whats on" is written "what's on".
+    expect(pairEntries(lexiconKey('to'), lexiconKey('do')).map((entry) => entry.family)).toEqual(['abbreviations']);
+    expect(pairEntries(lexiconKey("What's"), lexiconKey('on'))).toHaveLength(1);
+    // A first word that starts no pair, and a pair the lexicon does not have.
+    expect(pairEntries(lexiconKey('repo'), lexiconKey('up'))).toEqual([]);
+    expect(pairEntries(lexiconKey('look'), lexiconKey('down'))).toEqual([]);
   });
 
   it('a negated word finds its "un" form: "isn\'t staged" reads as unstaged', () => {
@@ -162,6 +188,19 @@ describe('argument values: what a tool acts on counts as its kind, not as words'
       "what's up",
     ])
       expect(kinds(text)).toEqual([]);
+  });
+
+  it('a request without a quote mark, digit, slash, @, backslash or dot has no value; each still finds its own', () => {
+    expect(kinds('search the web for recent news about electric cars and save a summary to a file')).toEqual([]);
+    // Each with only the character its pattern needs.
+    expect(kinds('write "weekly report" to it')).toEqual([['"weekly report"', 'quote']]);
+    expect(kinds('write ‘weekly report’ to it')).toEqual([['‘weekly report’', 'quote']]);
+    expect(kinds('what is 3 * 7')).toEqual([['3 * 7', 'arithmetic']]);
+    expect(kinds('open acme/web')).toEqual([['acme/web', 'repository']]);
+    expect(kinds('list /var')).toEqual([['/var', 'directory']]);
+    expect(kinds('open D:\\Reports')).toEqual([['D:\\Reports', 'directory']]);
+    expect(kinds('read notes.md')).toEqual([['notes.md', 'file']]);
+    expect(kinds('mail jane@acme.com')).toEqual([['jane@acme.com', 'email']]);
   });
 
   it("a URL's pieces match nothing; the URL counts as a url, and the explanation names it", () => {

@@ -54,6 +54,23 @@ describe('which requests are in a Latin-script language', () => {
   it('English requests are in none, even quoting their words', () => {
     for (const query of english) expect(latinLanguageOf(query), query).toBeUndefined();
   });
+
+  it('an all-ASCII request is read word for word as the Unicode path reads it', () => {
+    // A non-ASCII separator (an em dash) sends the same words down the Unicode path.
+    const requests = [
+      ...english,
+      'Erstelle einen neuen Ordner namens invoices',
+      'Encontra o documento de onboarding no Notion',
+      'Quali tabelle ci sono nel database?',
+      'Envoie un mail a Bob avec le rapport',
+      'Der Bericht und die Tabelle',
+      'DER BERICHT UND DIE TABELLE, mit Der und dEr',
+      'eine A B C und a-b-c von Bob',
+      'pour le "rapport de la semaine" avec Bob',
+    ];
+    for (const text of requests)
+      if (!/[^\x00-\x7f]/.test(text)) expect(latinLanguageOf(text), text).toBe(latinLanguageOf(`${text} —`));
+  });
 });
 
 describe('loaded', () => {

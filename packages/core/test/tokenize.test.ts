@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeQuery, tokenize } from '../src/text/tokenize.js';
+import { termOfWord, Vocabulary } from '../src/text/vocabulary.js';
 import { madeUpWord } from '../../../test/fixtures/words.js';
 
 describe('tokenize: identifiers', () => {
@@ -89,5 +90,26 @@ describe('tokenize: the run memo', () => {
       tokenize(words.slice(from, from + 5_000).join(' '));
       expect(tokenize(sample.join(' '))).toEqual(expected.flat());
     }
+  });
+});
+
+describe('the vocabulary: joined words remembered', () => {
+  it("gives termOfWord's term, remembers a bounded number of words, and counts their bytes", () => {
+    const vocabulary = new Vocabulary();
+    const empty = vocabulary.bytes;
+    for (const word of ['login', 'signup', 'unstaged', 'webpages', 'theand', 'a'])
+      expect(vocabulary.termOfJoinedWord(word)).toBe(termOfWord(word));
+    expect(vocabulary.bytes).toBeGreaterThan(empty);
+    // Many more than it keeps: still the same terms, and the bytes stay bounded.
+    let most = 0;
+    for (let i = 0; i < 5_000; i += 1) {
+      const word = madeUpWord(i).slice(0, 14);
+      expect(vocabulary.termOfJoinedWord(word)).toBe(termOfWord(word));
+      most = Math.max(most, vocabulary.bytes);
+    }
+    expect(most - empty).toBeLessThan(100_000);
+    expect(vocabulary.termOfJoinedWord('signup')).toBe(termOfWord('signup'));
+    vocabulary.clear();
+    expect(vocabulary.bytes).toBe(empty);
   });
 });

@@ -52,13 +52,23 @@ export interface FoundValue {
 const QUOTED = /(?<![\w])(['"‘“])([^'"‘’“”\n]*\s[^'"‘’“”\n]*)(['"’”])(?![\w])/g;
 const ARITHMETIC = /\b\d+(?:\.\d+)?\s*(?:%\s*of\s*\d+(?:\.\d+)?|(?:[+*×÷^]\s*\(?\s*\d+(?:\.\d+)?\s*)+)/g;
 
+// What each pattern cannot match without: QUOTED opens with a quote mark, ARITHMETIC starts with a digit,
+// and every branch of VALUE has a slash, an @, a backslash or a dot. Most requests have none of them, and
+// a pattern not run is most of what finding no value costs (docs/performance.md#argument-values-not-looked-for).
+const MAY_BE_QUOTED = /['"‘“]/;
+const MAY_BE_ARITHMETIC = /\d/;
+const MAY_BE_VALUE = /[/@\\.]/;
+const MAY_HAVE_VALUES = /['"‘“\d/@\\.]/;
+
 /** The argument values of `text`, in order; none overlap. */
 export function findArgumentValues(text: string): FoundValue[] {
+  if (!MAY_HAVE_VALUES.test(text)) return [];
   const found: FoundValue[] = [];
-  for (const [pattern, kind] of [
-    [QUOTED, 'quote'],
-    [ARITHMETIC, 'arithmetic'],
-  ] as const)
+  for (const [pattern, kind, guard] of [
+    [QUOTED, 'quote', MAY_BE_QUOTED],
+    [ARITHMETIC, 'arithmetic', MAY_BE_ARITHMETIC],
+  ] as const) {
+    if (!guard.test(text)) continue;
     for (const match of text.matchAll(pattern)) {
       const value = match[0].trimEnd();
       found.push({
@@ -70,7 +80,8 @@ export function findArgumentValues(text: string): FoundValue[] {
         spelled: kind === 'quote',
       });
     }
-  for (const match of text.matchAll(VALUE)) {
+  }
+  for (const match of MAY_BE_VALUE.test(text) ? text.matchAll(VALUE) : []) {
     // Trailing sentence punctuation belongs to the sentence ("… at https://x.com.").
     const value = match[0].replace(/[.,;:!?)]+$/, '');
     const kind = kindOf(value);

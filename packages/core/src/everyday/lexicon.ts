@@ -7,11 +7,17 @@ export type LexiconFamily = 'abbreviations' | 'verbs' | 'nouns';
 /** What a request's word (or two words) may mean in a tool's description. */
 interface LexiconEntry {
   family: LexiconFamily;
-  /** Each a word or a phrase, as written in everyday-words.ts, with its terms (stems), made once. */
-  targets: readonly { text: string; terms: readonly string[] }[];
+  /**
+   * Each a word or a phrase, as written in everyday-words.ts, with its terms (stems) and each term
+   * paired with the text (a reading's terms as ReadingsBuilder takes them), made once.
+   */
+  targets: readonly { text: string; terms: readonly string[]; glossed: readonly (readonly [string, string])[] }[];
 }
 
 let entries: Map<string, LexiconEntry[]> | undefined;
+// The first words of the lexicon's two-word keys ("look" of "look up"): a request's word pairs are
+// looked up only from these (docs/performance.md#lexicon-pairs-and-keys).
+const pairStarts = new Set<string>();
 
 /** The parsed lexicon, made on first use (a few hundred words: microseconds, a few KB). */
 function lexicon(): Map<string, LexiconEntry[]> {
@@ -22,10 +28,16 @@ function lexicon(): Map<string, LexiconEntry[]> {
     if (match === null) continue;
     const entry: LexiconEntry = {
       family: match[1] as LexiconFamily,
-      targets: match[3]!.split(';').map((target) => ({ text: target.trim(), terms: termsOfPhrase(target) })),
+      targets: match[3]!.split(';').map((target) => {
+        const text = target.trim();
+        const terms = termsOfPhrase(target);
+        return { text, terms, glossed: terms.map((term) => [term, text] as const) };
+      }),
     };
     for (const word of match[2]!.split(',')) {
       const key = lexiconKey(word);
+      const space = key.indexOf(' ');
+      if (space >= 0) pairStarts.add(key.slice(0, space));
       const list = entries.get(key);
       if (list === undefined) entries.set(key, [entry]);
       else list.push(entry);
@@ -54,6 +66,15 @@ export function lexiconKey(words: string): string {
 /** The entries for `key` (lexiconKey of one or two words), or none. */
 export function lexiconEntries(key: string): readonly LexiconEntry[] {
   return lexicon().get(key) ?? NONE;
+}
+
+/**
+ * The entries for two words together, each keyed by lexiconKey (one word each, so without spaces), or
+ * none. Most words start no pair: those cost a set lookup, not a string built and looked up.
+ */
+export function pairEntries(firstKey: string, secondKey: string): readonly LexiconEntry[] {
+  if (entries === undefined) lexicon();
+  return pairStarts.has(firstKey) ? lexiconEntries(`${firstKey} ${secondKey}`) : NONE;
 }
 
 const NONE: readonly LexiconEntry[] = [];

@@ -1,8 +1,8 @@
 import type { RuleFamily } from '../everyday/rule-families.js';
 import type { QueryReadings, ReadingRule } from '../languages/query-readings.js';
-import { termOfWord, type Vocabulary } from '../text/vocabulary.js';
+import { isDigits, type Vocabulary } from '../text/vocabulary.js';
 import { inVerbPosition } from './intent.js';
-import { lexiconEntries, lexiconKey, type LexiconFamily } from './lexicon.js';
+import { lexiconEntries, lexiconKey, pairEntries, type LexiconFamily } from './lexicon.js';
 
 /** One word of a request as analyzeQuery read it (tokenize.ts). */
 export interface QueryWord {
@@ -33,6 +33,8 @@ const RULES: Record<'joins' | 'parts' | 'values' | LexiconFamily, ReadingRule> =
   values: { score: 0.8, coverage: 0.85, fallback: false },
 };
 
+const NO_ENTRIES: ReturnType<typeof lexiconEntries> = [];
+
 // A join of two written words is tried only when it is short, as the compounds people split are.
 const MAX_JOINED_CHARS = 14;
 const LETTERS = /^\p{L}+$/u;
@@ -55,6 +57,8 @@ export function everydayReadings(
   const builder = new ReadingsBuilder(positive, without, vocabulary);
   builder.groupIntoUnits(words);
   const verbPosition = inVerbPosition(words.map((word) => ({ lower: word.raw.toLowerCase(), clause: word.clause })));
+  // Each word's lexicon key, made once: a word is looked up alone and in the pairs on either side of it.
+  const keys = words.map((word) => lexiconKey(word.raw));
   for (let w = 0; w < words.length; w += 1) {
     const word = words[w]!;
     if (word.negated) {
@@ -73,7 +77,12 @@ export function everydayReadings(
       );
     const next = words[w + 1];
     const paired = next !== undefined && next.clause === word.clause && !next.negated ? next : undefined;
-    const tookPair = builder.addLexiconReadings(word, paired, verbPosition[w]!);
+    const tookPair = builder.addLexiconReadings(
+      word,
+      keys[w]!,
+      paired && { word: paired, key: keys[w + 1]! },
+      verbPosition[w]!,
+    );
     if (paired) builder.addClosedForm(word, paired);
     if (tookPair) w += 1;
   }
@@ -136,7 +145,7 @@ class ReadingsBuilder {
 
   /** Adds a reading of `unit`: its terms with the word each stands for, less any term taken already. */
   addReading(unit: number, glossed: readonly (readonly [term: string, gloss: string])[], rule: ReadingRule): void {
-    const fresh = glossed.filter(([term]) => !this.#taken.has(term) && !/^[0-9]+$/.test(term));
+    const fresh = glossed.filter(([term]) => !this.#taken.has(term) && !isDigits(term));
     if (fresh.length === 0) return;
     const reading = this.#rules.length;
     this.#rules.push(rule);
@@ -154,23 +163,23 @@ class ReadingsBuilder {
    * ("look up", "set up": those go first); a verb's only where a command's verb stands. Returns whether
    * the pair was taken.
    */
-  addLexiconReadings(word: QueryWord, paired: QueryWord | undefined, verbPosition: boolean): boolean {
-    const pairEntries = paired ? lexiconEntries(`${lexiconKey(word.raw)} ${lexiconKey(paired.raw)}`) : [];
-    const members = pairEntries.length > 0 ? [word, paired!] : [word];
-    const entries = pairEntries.length > 0 ? pairEntries : lexiconEntries(lexiconKey(word.raw));
+  addLexiconReadings(
+    word: QueryWord,
+    key: string,
+    paired: { word: QueryWord; key: string } | undefined,
+    verbPosition: boolean,
+  ): boolean {
+    const pair = paired ? pairEntries(key, paired.key) : NO_ENTRIES;
+    const members = pair.length > 0 ? [word, paired!.word] : [word];
+    const entries = pair.length > 0 ? pair : lexiconEntries(key);
     let unit: number | undefined;
     for (const entry of entries) {
       if (!this.on(entry.family) || (entry.family === 'verbs' && !verbPosition)) continue;
       unit ??= this.#unitFor(members);
-      for (const target of entry.targets)
-        this.addReading(
-          unit,
-          target.terms.map((term) => [term, target.text] as const),
-          RULES[entry.family],
-        );
+      for (const target of entry.targets) this.addReading(unit, target.glossed, RULES[entry.family]);
       if (members.length > 1) this.#silence(members, unit);
     }
-    return pairEntries.length > 0;
+    return pair.length > 0;
   }
 
   /** The words of an idiom ("get rid", "set up") become one word that counts only through its readings. */
@@ -207,7 +216,7 @@ class ReadingsBuilder {
   addClosedForm(word: QueryWord, paired: QueryWord): void {
     if (!this.on('joins') || !joinable(word.raw, paired.raw)) return;
     const joined = (word.raw + paired.raw).toLowerCase();
-    const term = joined.length <= MAX_JOINED_CHARS ? termOfWord(joined) : undefined;
+    const term = joined.length <= MAX_JOINED_CHARS ? this.#vocabulary.termOfJoinedWord(joined) : undefined;
     if (term !== undefined && this.#vocabulary.knownTermId(term) >= 0)
       this.addReading(this.#unitFor([word, paired]), [[term, joined]], RULES.joins);
   }
@@ -217,9 +226,9 @@ class ReadingsBuilder {
    * that: a word of the request that counts only where a list has it.
    */
   addNegatedForm(word: QueryWord): void {
-    if (!this.on('joins') || !LETTERS.test(word.raw)) return;
+    if (!this.on('joins') || !isLetters(word.raw)) return;
     const joined = `un${word.raw.toLowerCase()}`;
-    const term = joined.length <= MAX_JOINED_CHARS ? termOfWord(joined) : undefined;
+    const term = joined.length <= MAX_JOINED_CHARS ? this.#vocabulary.termOfJoinedWord(joined) : undefined;
     if (term !== undefined && this.#vocabulary.knownTermId(term) >= 0)
       this.addReading(this.#newUnit(`not ${word.raw}`, true), [[term, joined]], RULES.joins);
   }
@@ -233,11 +242,11 @@ class ReadingsBuilder {
       terms: this.#terms,
       termWord: this.#termWord,
       termGloss: this.#termGloss,
-      termReading: Int32Array.from(this.#termReading),
+      termReading: new Int32Array(this.#termReading),
       readings: this.#rules,
       unitOfTerm: this.#unitOfTerm,
       unitCount: this.#unitWords.length,
-      optional: Uint8Array.from(this.#optional),
+      optional: new Uint8Array(this.#optional),
       silent: this.#silent,
     };
   }
@@ -264,6 +273,16 @@ const MAX_UNIT_NAME = 40;
 const shortened = (name: string): string =>
   name.length > MAX_UNIT_NAME ? `${name.slice(0, MAX_UNIT_NAME - 1)}…` : name;
 
+/** Whether `word` is letters only (LETTERS), by its char codes when it is ASCII. */
+function isLetters(word: string): boolean {
+  for (let i = 0; i < word.length; i += 1) {
+    const code = word.charCodeAt(i);
+    if (code >= 128) return LETTERS.test(word);
+    if (!((code >= 97 && code <= 122) || (code >= 65 && code <= 90))) return false;
+  }
+  return word.length > 0;
+}
+
 // Words that never start or end a closed compound ("the current" is no "thecurrent").
 const NEVER_JOINED = new Set(
   'a an the is are was were be of my your our their his her its this that these those and or'.split(' '),
@@ -272,7 +291,7 @@ const NEVER_JOINED = new Set(
 /** Whether two written words may be one closed word: letters, one of them short, no article or copula. */
 function joinable(first: string, second: string): boolean {
   if (first.length > 3 && second.length > 3) return false;
-  if (!LETTERS.test(first) || !LETTERS.test(second)) return false;
+  if (!isLetters(first) || !isLetters(second)) return false;
   return !NEVER_JOINED.has(first.toLowerCase()) && !NEVER_JOINED.has(second.toLowerCase());
 }
 

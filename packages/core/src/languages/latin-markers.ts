@@ -1,3 +1,4 @@
+import { NOT_ASCII } from './scripts.js';
 import { STOP_WORDS } from './stop-words.js';
 
 /**
@@ -93,32 +94,51 @@ const QUOTED = /"[^"]*"|“[^”]*”|«[^»]*»|„[^“”]*[“”]/g;
 // A word: letters only, written in lower case or capitalized (base64, identifiers and "A, B, C" are none).
 const WORD = /^(?:\p{Lu}?\p{Ll}+|\p{Ll})$/u;
 
+// What each marker word is, as bits, so that a request's words are looked up once, not once per
+// language (docs/performance.md#telling-a-latin-script-language): bit 2c for a strong word of CODES[c],
+// bit 2c + 1 for a shared one, ENGLISH for an English filler word.
+const ENGLISH = 1 << (2 * CODES.length);
+const MARKER_BITS = new Map<string, number>();
+const mark = (words: Iterable<string>, bit: number): void => {
+  for (const word of words) MARKER_BITS.set(word, (MARKER_BITS.get(word) ?? 0) | bit);
+};
+for (let c = 0; c < CODES.length; c += 1) {
+  mark(MARKERS[CODES[c]!].strong, 1 << (2 * c));
+  mark(MARKERS[CODES[c]!].shared, 1 << (2 * c + 1));
+}
+mark(STOP_WORDS, ENGLISH);
+
 function readLanguage(text: string): LatinCode | undefined {
-  const unquoted = text.replace(QUOTED, ' ');
-  const lower = unquoted.toLowerCase();
-  const tokens = unquoted
-    .split(/[^\p{L}\p{M}]+/u)
-    .filter((token) => WORD.test(token))
-    .map((token) => token.toLowerCase());
+  const unquoted = QUOTED_MARK.test(text) ? text.replace(QUOTED, ' ') : text;
+  const tokens = asciiWordsOf(unquoted) ?? wordsOf(unquoted);
   if (tokens.length < 2) return undefined;
+  const bits = new Array<number>(tokens.length);
+  let any = 0;
+  for (let t = 0; t < tokens.length; t += 1) any |= bits[t] = MARKER_BITS.get(tokens[t]!) ?? 0;
+  // Letters English does not write: none in an all-ASCII text (asciiWordsOf read it whole).
+  const lower = NOT_ASCII.test(unquoted) ? unquoted.toLowerCase() : undefined;
+  // No marker word of any language and no such letter: English, or too little to tell.
+  if ((any & (ENGLISH - 1)) === 0 && lower === undefined) return undefined;
   let best: LatinCode | undefined;
   let bestCount = 0;
-  for (const code of CODES) {
-    const { strong, shared, letters } = MARKERS[code];
-    let strongCount = letters.test(lower) ? 1 : 0;
+  for (let c = 0; c < CODES.length; c += 1) {
+    const strongBit = 1 << (2 * c);
+    const sharedBit = strongBit << 1;
+    let strongCount = lower !== undefined && MARKERS[CODES[c]!].letters.test(lower) ? 1 : 0;
     let sharedCount = 0;
     // A strong word of four letters or more: "ai" or "os" alone is as likely an abbreviation ("eu ai act").
     let longStrong = false;
-    const sharedSeen = new Set<string>();
+    let sharedSeen: Set<string> | undefined;
     let english = 0;
-    for (const token of tokens) {
-      if (strong.has(token)) {
+    for (let t = 0; t < tokens.length; t += 1) {
+      const bit = bits[t]!;
+      if ((bit & strongBit) !== 0) {
         strongCount += 1;
-        longStrong ||= token.length >= 4;
-      } else if (shared.has(token)) {
+        longStrong ||= tokens[t]!.length >= 4;
+      } else if ((bit & sharedBit) !== 0) {
         sharedCount += 1;
-        sharedSeen.add(token);
-      } else if (STOP_WORDS.has(token)) english += 1;
+        (sharedSeen ??= new Set()).add(tokens[t]!);
+      } else if ((bit & ENGLISH) !== 0) english += 1;
     }
     const count = strongCount + sharedCount;
     // One strong word of four letters or more is enough with no English filler word ("Erstelle einen
@@ -126,11 +146,51 @@ function readLanguage(text: string): LatinCode | undefined {
     // and no English filler word ("Encontra o documento de onboarding no Notion": English read "no"
     // as a negation and answered nothing; "in … in … am" is English's too).
     const marked =
-      strongCount >= 1 ? count >= 2 || (english === 0 && longStrong) : sharedSeen.size >= 3 && english === 0;
+      strongCount >= 1 ? count >= 2 || (english === 0 && longStrong) : (sharedSeen?.size ?? 0) >= 3 && english === 0;
     if (marked && count > english && count > bestCount) {
-      best = code;
+      best = CODES[c];
       bestCount = count;
     }
   }
   return best;
 }
+
+const QUOTED_MARK = /["“«„]/;
+
+/** The words of `text` (WORD's, lower case), by the Unicode regular expressions. */
+function wordsOf(text: string): string[] {
+  return text
+    .split(/[^\p{L}\p{M}]+/u)
+    .filter((token) => WORD.test(token))
+    .map((token) => token.toLowerCase());
+}
+
+/**
+ * wordsOf for an all-ASCII text by a scan of its char codes (most requests): runs of letters, each a
+ * word when all lower case after its first letter and not a lone capital. Undefined for other text.
+ */
+function asciiWordsOf(text: string): string[] | undefined {
+  const words: string[] = [];
+  let i = 0;
+  while (i < text.length) {
+    const first = text.charCodeAt(i);
+    if (first >= 128) return undefined;
+    if (!isAsciiLetter(first)) {
+      i += 1;
+      continue;
+    }
+    const start = i;
+    let lowerAfterFirst = true;
+    for (i += 1; i < text.length; i += 1) {
+      const code = text.charCodeAt(i);
+      if (code >= 128) return undefined;
+      if (code >= 97 && code <= 122) continue;
+      if (code >= 65 && code <= 90) lowerAfterFirst = false;
+      else break;
+    }
+    if (lowerAfterFirst && (first >= 97 || i - start >= 2)) words.push(text.slice(start, i).toLowerCase());
+  }
+  return words;
+}
+
+const isAsciiLetter = (code: number): boolean => (code >= 97 && code <= 122) || (code >= 65 && code <= 90);

@@ -1,6 +1,6 @@
 import type { Language } from './language.js';
 import { latinLanguageOf } from './latin-markers.js';
-import { CYRILLIC_LETTER, CYRILLIC_WORD, HAN_LETTER, HANGUL_LETTER, KANA, LATIN_WORD } from './scripts.js';
+import { CYRILLIC_LETTER, CYRILLIC_WORD, HAN_LETTER, HANGUL_LETTER, KANA, LATIN_WORD, NOT_ASCII } from './scripts.js';
 
 /**
  * The languages core can read requests in, besides the tools' own (English), and how each is loaded.
@@ -13,6 +13,8 @@ interface LanguageEntry {
   readonly code: string;
   /** Whether a request is written in this language, by its script alone (no dictionary: run on every request). */
   readonly detect: (text: string) => boolean;
+  /** Whether `detect` needs a letter outside ASCII (a language written in another script than Latin). */
+  readonly nonAscii?: true;
   /** The language's folder, loaded on first need. */
   readonly load: () => Promise<{ language: Language }>;
 }
@@ -20,18 +22,19 @@ interface LanguageEntry {
 // One line a language. Order matters: the first language whose `detect` accepts a request reads it.
 const LANGUAGES: readonly LanguageEntry[] = [
   // A request with kana is Japanese (Chinese has none).
-  { code: 'ja', detect: (text) => KANA.test(text), load: () => import('./ja/index.js') },
+  { code: 'ja', nonAscii: true, detect: (text) => KANA.test(text), load: () => import('./ja/index.js') },
   // Han without kana is Chinese (a Japanese request with kanji has kana too, and reads as Japanese
   // above); Korean written with hanja has Hangul.
   {
     code: 'zh',
+    nonAscii: true,
     detect: (text) => HAN_LETTER.test(text) && !HANGUL_LETTER.test(text),
     load: () => import('./zh/index.js'),
   },
   // Hangul is Korean (with or without hanja).
-  { code: 'ko', detect: (text) => HANGUL_LETTER.test(text), load: () => import('./ko/index.js') },
+  { code: 'ko', nonAscii: true, detect: (text) => HANGUL_LETTER.test(text), load: () => import('./ko/index.js') },
   // Cyrillic is Russian (isRussian).
-  { code: 'ru', detect: isRussian, load: () => import('./ru/index.js') },
+  { code: 'ru', nonAscii: true, detect: isRussian, load: () => import('./ru/index.js') },
   // Latin-script languages, told from English by their filler words (latin-markers.ts).
   { code: 'de', detect: (text) => latinLanguageOf(text) === 'de', load: () => import('./de/index.js') },
   { code: 'fr', detect: (text) => latinLanguageOf(text) === 'fr', load: () => import('./fr/index.js') },
@@ -91,6 +94,12 @@ export function loadedLanguages(): string[] {
  * languages, or in one not loaded (then the request is ranked without a dictionary, as before).
  */
 export function loadedLanguageOf(text: string): Language | undefined {
-  for (const entry of LANGUAGES) if (entry.detect(text)) return loaded.get(entry.code);
+  // Telling the language costs every request (docs/performance.md#telling-a-latin-script-language): not
+  // when none is loaded (core alone, the client without languages), nor, for an all-ASCII text, the
+  // languages written in other scripts.
+  if (loaded.size === 0) return undefined;
+  const ascii = !NOT_ASCII.test(text);
+  for (const entry of LANGUAGES)
+    if (!(ascii && entry.nonAscii === true) && entry.detect(text)) return loaded.get(entry.code);
   return undefined;
 }

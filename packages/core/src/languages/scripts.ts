@@ -20,6 +20,9 @@ export const CJK_CHAR = new RegExp(`[${CJK_SCRIPTS}${LONG_VOWEL}]`, 'u');
 /** A text split into runs: group 1 a CJK run, group 2 a run of anything else. */
 export const CJK_RUNS = new RegExp(`([${CJK_SCRIPTS}${LONG_VOWEL}]+)|([^${CJK_SCRIPTS}${LONG_VOWEL}]+)`, 'gu');
 
+/** A character outside ASCII (a UTF-16 unit above 0x7f): a text without one is in none of these scripts. */
+export const NOT_ASCII = /[\u0080-\uffff]/;
+
 /** Hiragana or katakana: a text with one is Japanese (Chinese has none). */
 export const KANA = new RegExp(`[${HIRAGANA}${KATAKANA}]`, 'u');
 export const HAN_LETTER = new RegExp(HAN, 'u');

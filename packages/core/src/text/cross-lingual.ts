@@ -11,12 +11,13 @@
 import type { QueryReadings } from '../languages/query-readings.js';
 import type { Language } from '../languages/language.js';
 import { loadedLanguageOf } from '../languages/registry.js';
-import { CJK_CHAR, CJK_LETTER as CJK } from '../languages/scripts.js';
+import { CJK_CHAR, CJK_LETTER as CJK, NOT_ASCII } from '../languages/scripts.js';
 
 /** The loaded language `text` (a sub-query) is written in, or undefined (languages/registry.ts). */
 export function languageOf(text: string): Language | undefined {
   // Half-width katakana and full-width forms as the tokenizer folds them (NFKC).
-  return loadedLanguageOf(text.normalize('NFKC'));
+  // An all-ASCII text is its own NFKC form: most requests need no normalizing.
+  return loadedLanguageOf(NOT_ASCII.test(text) ? text.normalize('NFKC') : text);
 }
 
 /**

@@ -21,7 +21,7 @@ import { FNV_OFFSET, fnvStep } from './fnv.js';
 import { NEGATIONS } from '../languages/stop-words.js';
 import { withoutElision } from '../languages/elision.js';
 import { TokenBuffer } from './token-buffer.js';
-import { processVocabulary, type Vocabulary } from './vocabulary.js';
+import { isDigits, processVocabulary, type Vocabulary } from './vocabulary.js';
 
 // A run of letters/digits plus the joiners that appear inside identifiers and contractions.
 const WORD_RUN = /[\p{L}\p{M}\p{N}]+(?:['’][\p{L}]+)*/gu;
@@ -84,9 +84,29 @@ export function tokenizeInto(text: string, out: TokenBuffer, vocabulary: Vocabul
   const length = text.length;
   // One byte more than the text: tokenizeAscii ends on a separator written after it.
   if (length >= asciiBytes.length) asciiBytes = new Uint8Array(Math.max(length + 1, asciiBytes.length * 2));
-  const { read, written } = encoder.encodeInto(text, asciiBytes);
-  if (read === length && written === length) tokenizeAscii(text, asciiBytes, out, vocabulary);
+  if (length <= SHORT_TEXT ? copiedAscii(text, asciiBytes) : encodedAscii(text, asciiBytes))
+    tokenizeAscii(text, asciiBytes, out, vocabulary);
   else tokenizeAnyScript(text, out, vocabulary);
+}
+
+// A request's words are tokenized one by one: up to this length a loop over char codes copies a word
+// in less time than a call to encodeInto takes (docs/performance.md#a-requests-words-as-bytes).
+const SHORT_TEXT = 12;
+
+/** Whether `text` is all ASCII, its characters then copied to `bytes` (a short text). */
+function copiedAscii(text: string, bytes: Uint8Array): boolean {
+  for (let k = 0; k < text.length; k += 1) {
+    const code = text.charCodeAt(k);
+    if (code >= 128) return false;
+    bytes[k] = code;
+  }
+  return true;
+}
+
+/** Whether `text` is all ASCII, its characters then encoded into `bytes`. */
+function encodedAscii(text: string, bytes: Uint8Array): boolean {
+  const { read, written } = encoder.encodeInto(text, bytes);
+  return read === text.length && written === text.length;
 }
 
 // Per ASCII byte: 0 for a separator, LOWER for a-z, UPPER_OR_DIGIT for A-Z and 0-9.
@@ -443,7 +463,7 @@ export function analyzeQuery(
       }
       // A French or Italian word is read without the filler elided into it ("l'équipe": équipe).
       const raw = language === undefined ? match[0] : withoutElision(match[0], language);
-      const lower = raw.toLowerCase().replace(/['’]/g, '');
+      const lower = withoutApostrophes(raw.toLowerCase());
       // A Latin-script or Russian request's filler words ("eine", "le", "por", "мне") are none of the
       // request's, even those English reads as a negation (Portuguese "no": in the).
       if (language !== undefined && ALPHABETIC.test(raw) && language.carriesNoMeaning(raw)) continue;
@@ -475,16 +495,30 @@ export function analyzeQuery(
   return withReadings({ query, language, terms, negated, surface, words, without, vocabulary });
 }
 
+/** `word` without its apostrophes (most words have none: a look costs less than a replace). */
+const withoutApostrophes = (word: string): string => (APOSTROPHE.test(word) ? word.replace(APOSTROPHES, '') : word);
+const APOSTROPHE = /['’]/;
+const APOSTROPHES = /['’]/g;
+
 /**
  * A request word's terms. Bare numbers are arguments (ids, dates, amounts), not what a tool does. A
  * product name gives its parts and then its whole (tokenize's addIdentifier): the whole is the word;
  * its parts stand in only where the list lacks it (everyday/readings.ts).
  */
 function wordTerms(raw: string, caseRule: boolean, vocabulary: Vocabulary): { produced: string[]; parts?: string[] } {
-  const produced = termsOf(raw, vocabulary).filter((term) => !/^[0-9]+$/.test(term));
+  const produced = withoutNumbers(termsOf(raw, vocabulary));
   if (produced.length <= 1 || !isProductName(raw.replace(/['’].*$/, ''))) return { produced };
   const parts = produced.slice(0, -1);
   return caseRule ? { produced: produced.slice(-1), parts } : { produced: parts };
+}
+
+/** `terms` less the bare numbers, in place (termsOf's array is the caller's). */
+function withoutNumbers(terms: string[]): string[] {
+  let kept = 0;
+  for (const term of terms) if (!isDigits(term)) terms[kept++] = term;
+  // Setting the length is a call into the runtime: only when a number was dropped.
+  if (kept < terms.length) terms.length = kept;
+  return terms;
 }
 
 /** A request's words as analyzeQuery found them, before readings. */
@@ -503,7 +537,7 @@ interface FoundWords {
 function withReadings(found: FoundWords): QueryTerms {
   const { query, language, terms, negated, surface, words, without, vocabulary } = found;
   const written = words.map((word) => word.raw.toLowerCase());
-  const termsIn = (text: string): string[] => termsOf(text, vocabulary);
+  const termsIn = termReader(vocabulary);
   const crossLingual = language && crossLingualTerms(query, language, terms, termsIn);
   if (crossLingual === undefined) {
     const readings = everydayReadings(words, terms, termsIn, without, vocabulary);
@@ -532,6 +566,15 @@ function withReadings(found: FoundWords): QueryTerms {
         listTerms,
       );
   return analyzed;
+}
+
+/**
+ * termsOf in `vocabulary`, as a function of the text. Made here rather than as a named arrow in
+ * withReadings: run under tsx (the benches, the tests), a named arrow is given its name by a property
+ * definition each time it is made, a cost per request (docs/performance.md#a-requests-words-as-bytes).
+ */
+function termReader(vocabulary: Vocabulary): (text: string) => string[] {
+  return (text) => termsOf(text, vocabulary);
 }
 
 // A word of Latin or Cyrillic letters (and marks): the only kind a language's filler words are (CJK

@@ -4,6 +4,10 @@ import { RunTable } from './run-table.js';
 import { STOP_WORDS } from '../languages/stop-words.js';
 
 const MAX_WORDS = 60_000;
+// Joined request words remembered (termOfJoinedWord), and their length at most: the joins people split
+// are short (everyday/readings.ts tries none longer).
+const MAX_JOINED_TERMS = 512;
+const MAX_JOINED_CHARS = 14;
 // And at most this many characters of words and terms together: hostile lists can bring long words.
 // With MAX_WORDS this bounds the vocabulary near 10 MB.
 const MAX_CHARS = 2_000_000;
@@ -32,6 +36,9 @@ export class Vocabulary {
   readonly #terms: string[] = [];
   #epoch = Vocabulary.#epochs++;
   #chars = 0;
+  // Terms of joined request words, remembered (termOfJoinedWord); kept per vocabulary, as the words are.
+  readonly #joinedTerms = new Map<string, string | null>();
+  #joinedChars = 0;
 
   termId(written: string): number {
     let id = this.#idOfWritten.get(written);
@@ -50,6 +57,26 @@ export class Vocabulary {
   termIdOfNewWord(written: string): number {
     const term = termOfWord(written);
     return term === undefined ? -1 : this.internTerm(term);
+  }
+
+  /**
+   * termOfWord of a word joined from two of a request's ("log in": login) or an "un" form, remembered:
+   * a request's joins are stemmed again and again otherwise, and stemming is their cost with the
+   * caches cold (docs/performance.md#joined-words-stemmed-once). At most MAX_JOINED_TERMS words of
+   * MAX_JOINED_CHARS characters, counted in `bytes`; emptied when full.
+   */
+  termOfJoinedWord(joined: string): string | undefined {
+    if (joined.length > MAX_JOINED_CHARS) return termOfWord(joined);
+    const known = this.#joinedTerms.get(joined);
+    if (known !== undefined) return known ?? undefined;
+    if (this.#joinedTerms.size >= MAX_JOINED_TERMS) {
+      this.#joinedTerms.clear();
+      this.#joinedChars = 0;
+    }
+    const term = termOfWord(joined);
+    this.#joinedTerms.set(detachString(joined), term ?? null);
+    this.#joinedChars += joined.length + (term?.length ?? 0);
+    return term;
   }
 
   /** The term (stem) of an id from `termId` or `internTerm`. */
@@ -87,7 +114,11 @@ export class Vocabulary {
 
   /** Approximate bytes held (words, terms and the run memo), for a cache that accounts its bytes. */
   get bytes(): number {
-    return ENTRY_BYTES * (this.#idOfWritten.size + this.#terms.length) + 2 * this.#chars + this.runs.bytes;
+    return (
+      ENTRY_BYTES * (this.#idOfWritten.size + this.#terms.length + this.#joinedTerms.size) +
+      2 * (this.#chars + this.#joinedChars) +
+      this.runs.bytes
+    );
   }
 
   /** Drops the vocabulary when it is full; call only between analyses, since it invalidates ids. */
@@ -104,6 +135,8 @@ export class Vocabulary {
     this.#terms.length = 0;
     this.#epoch = Vocabulary.#epochs++;
     this.runs.clear();
+    this.#joinedTerms.clear();
+    this.#joinedChars = 0;
   }
 }
 
@@ -116,6 +149,16 @@ export function termOfWord(written: string): string | undefined {
   const word = written.toLowerCase();
   if (STOP_WORDS.has(word) || (word.length < 2 && !/[0-9]/.test(word))) return undefined;
   return word.length > 2 && isLowercaseLetters(word) ? porter2(word) : word;
+}
+
+/** Whether `word` is digits only (/^[0-9]+$/, by char codes: a bare number is no term of a request). */
+export function isDigits(word: string): boolean {
+  if (word.length === 0) return false;
+  for (let i = 0; i < word.length; i += 1) {
+    const code = word.charCodeAt(i);
+    if (code < 48 || code > 57) return false;
+  }
+  return true;
 }
 
 function isLowercaseLetters(word: string): boolean {
