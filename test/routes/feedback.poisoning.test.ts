@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, testConfig, type RunningApp } from '../helpers/app.js';
 import { startTestRedis } from '../helpers/redis-server.js';
 import { sampleTools } from '../fixtures/tools.js';
-import { routerOf, TAUGHT_TOOL, UNMATCHED_REQUESTS } from './feedback-client.js';
+import { routerOf, TAUGHT_TOOL, UNMATCHED_REQUESTS, untilReportsStored } from './feedback-client.js';
 
 let server: RunningApp;
 beforeAll(async () => {
@@ -52,6 +52,8 @@ describe('one search counts once per tool', () => {
       startApp(testConfig({ redis: { url: redis.url, commandTimeoutMs: 2000, keyPrefix: 'poison:' } }));
     const [a, b] = await Promise.all([replica(), replica()]);
     try {
+      // Until its Redis connection is up a replica answers reports 503 (not stored), as it should.
+      await Promise.all([untilReportsStored(a.url), untilReportsStored(b.url)]);
       await tenReportsCountAsOne(a.url, b.url, 'replicated');
     } finally {
       await Promise.all([a.close(), b.close()]);
