@@ -68,8 +68,8 @@ export async function rankLexically(
     // A long ranking there too: rankings on the loop never wait for it at their pauses (it holds no turn of the loop).
     if (turns) rankingTurns.start(turns.projectId);
     try {
-      const rankOptions = { limit, maxDescriptionChars, bySubQuery };
-      return await thread.pool.rank(thread.projectId, request, rankOptions, thread.deadline?.signal);
+      const threadOptions = { limit, maxDescriptionChars, bySubQuery };
+      return await thread.pool.rank(thread.projectId, request, threadOptions, thread.deadline?.signal);
     } catch (error) {
       if (!(error instanceof ThreadWaitEnded)) throw error;
       handOverMs = error.cpuMs;
