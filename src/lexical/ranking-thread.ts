@@ -75,6 +75,9 @@ export class RankingThread {
     // characters were one ~28 ms piece of the loop, several times that on a busy host.
     // Each piece is timed by the clock, the whole by the process's CPU time too (what the pieces cost is
     // at most either): two calls of process.cpuUsage, not two per piece.
+    // A search whose deadline has passed, before or during the copy, is ranked on the loop at once rather
+    // than paying for a copy the thread would never take.
+    if (signal?.aborted) throw new ThreadWaitEnded();
     const cpuBefore = process.cpuUsage();
     let piecesMs = 0;
     let started = performance.now();
@@ -87,13 +90,17 @@ export class RankingThread {
       if (from > 0) {
         piecesMs += performance.now() - started;
         await new Promise((resolve) => setImmediate(resolve));
+        if (signal?.aborted) {
+          const ended = new ThreadWaitEnded();
+          ended.cpuMs = Math.min(piecesMs, cpuMsSince(cpuBefore));
+          throw ended;
+        }
         started = performance.now();
       }
       tools.push(serialize(request.tools.slice(from, from + HAND_OVER_TOOLS)));
     }
     piecesMs += performance.now() - started;
-    const { user, system } = process.cpuUsage(cpuBefore);
-    const handOverMs = Math.min(piecesMs, (user + system) / 1000);
+    const handOverMs = Math.min(piecesMs, cpuMsSince(cpuBefore));
     // Made when the thread takes it: the caches to drop are those the budget let go until then.
     const taken = () => {
       const drop = [...this.#drop];
@@ -143,4 +150,10 @@ export class RankingThread {
   close(): Promise<void> {
     return this.#pool.close();
   }
+}
+
+/** The process's CPU time since `before` (process.cpuUsage), in ms. */
+function cpuMsSince(before: NodeJS.CpuUsage): number {
+  const { user, system } = process.cpuUsage(before);
+  return (user + system) / 1000;
 }

@@ -6,7 +6,7 @@ import { runInNewContext } from 'node:vm';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createRankCache, loadLanguages, prepareSearch, readToolList, type PreparedSearch } from '@catalog-search/core';
 import { Piscina } from 'piscina';
-import { ThreadWaitEnded } from '../../src/fairness/one-thread-pool.js';
+import { OneThreadPool, ThreadWaitEnded } from '../../src/fairness/one-thread-pool.js';
 import { RankingThread } from '../../src/lexical/ranking-thread.js';
 import { rankLexically } from '../../src/lexical/stage.js';
 import { MemoryBudget } from '../../src/memory/exports.js';
@@ -136,6 +136,29 @@ describe('RankingThread', () => {
     await expect(sent.mock.results[1]!.value).rejects.toBeInstanceOf(ThreadWaitEnded);
     expect((await other).ranked.length).toBeGreaterThan(0);
   }, 60_000);
+
+  it("copies nothing for the thread once the search's deadline has passed, before or during the copy", async () => {
+    const thread = rankingThread();
+    const run = vi.spyOn(OneThreadPool.prototype, 'run');
+    try {
+      // Passed before: nothing copied, nothing charged.
+      const before = await thread.rank('p', await bigList(), options, AbortSignal.abort()).catch((error) => error);
+      expect(before).toBeInstanceOf(ThreadWaitEnded);
+      expect((before as ThreadWaitEnded).cpuMs).toBe(0);
+      // Passed after the first of the 600 tools' three pieces: the copy stops there.
+      const search = await bigList();
+      const deadline = new AbortController();
+      const ranking = thread.rank('p', search, options, deadline.signal);
+      deadline.abort();
+      const during = await ranking.catch((error) => error);
+      expect(during).toBeInstanceOf(ThreadWaitEnded);
+      expect((during as ThreadWaitEnded).cpuMs).toBeGreaterThanOrEqual(0);
+      // The thread was never asked.
+      expect(run).not.toHaveBeenCalled();
+    } finally {
+      run.mockRestore();
+    }
+  });
 
   it("counts each project's cache in the thread as an entry of the memory budget", async () => {
     const memory = budget();
