@@ -12,6 +12,7 @@ import type { QueryReadings } from '../languages/query-readings.js';
 import { idf, termScore } from './bm25f.js';
 import { FIELD_COUNT, FIELD_PARAMS, FIELDS } from './fields.js';
 import { hashNormalized, normalizeName } from './name-key.js';
+import { ranksBefore, sortByScore } from './score-order.js';
 import { ToolHits } from './tool-hits.js';
 
 /** One sub-query scored against the whole list. */
@@ -101,29 +102,21 @@ export function scoreSubQuery(corpus: Corpus, text: string, context: ScoringCont
   );
   const tail = addServerAffinity(corpus, scores, order, hits);
   liftExactNames(exact, [order, tail], scores, relevance);
-  order.sort(byScore(scores));
+  sortByScore(order, scores);
   return { query, order: mergeByScore(order, tail, scores), scores, relevance, hits, exact, termCount, serverOnly };
 }
 
-/**
- * Best score first, then list order. It returns -1, 0 or 1 (a small integer) rather than a
- * difference of scores, which the sort would have to box as a heap number on every comparison.
- */
-const byScore =
-  (scores: Float64Array) =>
-  (a: number, b: number): number =>
-    scores[a]! > scores[b]! ? -1 : scores[a]! < scores[b]! ? 1 : a < b ? -1 : a > b ? 1 : 0;
-
-/** Two lists each in byScore order, merged into one in that order. */
+/** Two lists each in rank order (score-order.ts), merged into one in that order. */
 function mergeByScore(first: readonly number[], second: ArrayLike<number>, scores: Float64Array): number[] {
   if (second.length === 0) return first as number[];
-  const compare = byScore(scores);
   const merged = new Array<number>(first.length + second.length);
   let i = 0;
   let j = 0;
   for (let k = 0; k < merged.length; k += 1) {
     merged[k] =
-      j >= second.length || (i < first.length && compare(first[i]!, second[j]!) < 0) ? first[i++]! : second[j++]!;
+      j >= second.length || (i < first.length && ranksBefore(first[i]!, second[j]!, scores))
+        ? first[i++]!
+        : second[j++]!;
   }
   return merged;
 }
@@ -289,7 +282,7 @@ const AFFINITY_TAIL = 0.02;
 
 /**
  * Adds server affinity to the matched tools' scores, and returns the tail: the tools that matched
- * nothing but whose server did, each scored AFFINITY_TAIL of its server's best, in byScore order.
+ * nothing but whose server did, each scored AFFINITY_TAIL of its server's best, in rank order.
  * The tail is put in order server by server rather than sorted with the matches: most of a large
  * list's ranked tools can be tail, and its scores take one value per server.
  */
