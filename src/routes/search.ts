@@ -11,6 +11,7 @@ import { LEARNING_HEADER, SEARCH_PATHS, SearchBodySchema, searchRouteSchema } fr
 import { auditLine } from '../search/audit.js';
 import { runSearch } from '../search/pipeline.js';
 import { readRequestList } from '../search/prepare.js';
+import { parseResentBodies } from '../tool-sets/resent-body.js';
 import type { Services } from '../services.js';
 import { requestTrace } from '../tracing/request-trace.js';
 
@@ -30,6 +31,8 @@ export default async function searchRoutes(app: FastifyInstance, { services }: {
   const { config, fairShare } = services;
 
   await acceptCompressedBodies(app);
+  // A list sent again byte for byte is not parsed (resent-body.ts).
+  parseResentBodies(app, services.toolSets);
   await limitRequestsPerProject(app, {
     ...services,
     perMinute: config.rateLimitPerMinute,
@@ -68,7 +71,13 @@ export default async function searchRoutes(app: FastifyInstance, { services }: {
         ],
         ...(fairShare.enabled ? { preParsing: admit } : {}),
         preValidation: async (request) => {
-          request.toolList = await readRequestList(request.body, request.projectId, config.search, services.toolSets);
+          request.toolList = await readRequestList(
+            request.body,
+            request.projectId,
+            config.search,
+            services.toolSets,
+            request.sentToolsBytes,
+          );
         },
       },
       async (request, reply) => {

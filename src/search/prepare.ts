@@ -40,13 +40,14 @@ export async function readRequestList(
   projectId: string,
   limits: RequestLimits,
   toolSets: ToolSetStore,
+  sentToolsBytes?: Uint8Array,
 ): Promise<RequestToolList | undefined> {
   enforceLimits(body, limits);
   const referenced = await referencedList(body, projectId, toolSets);
   if (referenced !== undefined || body === null || typeof body !== 'object' || Array.isArray(body)) return referenced;
   const { tools, servers } = body as Record<string, unknown>;
   // The list this project sent last, sent again as it was: nothing to read.
-  const resent = servers === undefined ? resentList(tools, projectId, toolSets) : undefined;
+  const resent = servers === undefined ? resentList(tools, projectId, toolSets, sentToolsBytes) : undefined;
   if (resent !== undefined) return resent;
   const reading = readToolList({ tools, servers });
   if (!reading.ok) throw invalidRequest(reading.problems);

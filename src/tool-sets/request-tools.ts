@@ -77,11 +77,20 @@ export function sentList(
 /**
  * A body's `tools` that are, as parsed, the list this project sent last (ToolSetStore.heldListSentAs):
  * the held array, with nothing skipped, without reading the tools again. Undefined otherwise (the
- * list is then read as any other, and sentList may still find it once read).
+ * list is then read as any other, and sentList may still find it once read). `sentBytes`: the bytes
+ * the body's `tools` were, noted for the held list when they read as it.
  */
-export function resentList(tools: unknown, projectId: string, store: ToolSetStore): RequestToolList | undefined {
+export function resentList(
+  tools: unknown,
+  projectId: string,
+  store: ToolSetStore,
+  sentBytes?: Uint8Array,
+): RequestToolList | undefined {
   const held = store.enabled && Array.isArray(tools) ? store.heldListSentAs(projectId, tools) : undefined;
-  return held && { list: { tools: held, skipped: [], skippedCount: 0 }, byReference: false };
+  if (held === undefined) return undefined;
+  // The bytes these tools came in read as the held list: their next send is recognised unparsed (resent-body.ts).
+  if (sentBytes !== undefined && held !== tools) store.noteSentAs(projectId, held, sentBytes);
+  return { list: { tools: held, skipped: [], skippedCount: 0 }, byReference: false };
 }
 
 /** Keeps a list sent in full (its usable tools) for references, and gives its id. */

@@ -86,7 +86,9 @@ export class ToolSetStore {
     const id = again ? again.id : idOf(canonicalJson());
     const sharedAt = again ? again.held.sharedAt : sharedAtOf(this.#local?.get(projectId, id));
     const bytes = again ? again.held.bytes : Math.max(1, canonicalJson().length * ESTIMATED_BYTES_PER_CHAR);
-    const held: HeldList = { tools, sharedAt, bytes };
+    // The same list again: the bytes it was sent as still read as it.
+    const sentAs = again?.held.sentAs;
+    const held: HeldList = { tools, sharedAt, bytes, ...(sentAs ? { sentAs } : {}) };
     const keptLocally = this.#keep(projectId, id, held);
     if (keptLocally) this.#local?.set(projectId, LATEST_KEY, { latestId: id });
     const { shared } = this.options;
@@ -126,9 +128,32 @@ export class ToolSetStore {
    */
   heldListSentAs(projectId: string, sent: readonly unknown[]): ToolInfo[] | undefined {
     const held = this.#latest(projectId)?.held.tools;
+    // The held array itself: a body recognised by its bytes (resent-body.ts).
+    if (held === sent) return held;
     if (held === undefined || held.length !== sent.length) return undefined;
     for (let index = 0; index < sent.length; index += 1) if (!readsAs(sent[index], held[index]!)) return undefined;
     return held;
+  }
+
+  /**
+   * The list this project sent last, with the bytes of `tools` it was last sent as when they are known
+   * (noteSentAs): a body whose `tools` are those bytes again is that list, without a parse.
+   */
+  latestSent(projectId: string): { tools: ToolInfo[]; sentAs: SentBytes | undefined } | undefined {
+    const held = this.#latest(projectId)?.held;
+    return held && { tools: held.tools, sentAs: held.sentAs };
+  }
+
+  /**
+   * Notes that `tools`, the list this project sent last, was sent as `bytes` (the JSON of a body's
+   * `tools`, which read as exactly this list): their length and SHA-256, so that the same bytes again are
+   * recognised without being parsed (latestSent). Nothing is noted for any other list.
+   */
+  noteSentAs(projectId: string, tools: ToolInfo[], bytes: Uint8Array): void {
+    const held = this.#latest(projectId)?.held;
+    // 40 bytes more on a list counted at ~2 bytes a character of its JSON: within the estimate's rounding.
+    if (held?.tools === tools)
+      held.sentAs = { length: bytes.length, sha256: createHash('sha256').update(bytes).digest() };
   }
 
   /** The list this project last sent in full, if the store still holds it and `tools` is it again. */
@@ -178,6 +203,14 @@ interface HeldList {
   sharedAt: number;
   /** Estimated bytes it holds. */
   bytes: number;
+  /** The bytes its `tools` were last sent as, once a body sent them again (noteSentAs). */
+  sentAs?: SentBytes;
+}
+
+/** A body's `tools` bytes, by their length and SHA-256. */
+export interface SentBytes {
+  length: number;
+  sha256: Buffer;
 }
 
 function sharedAtOf(entry: StoreEntry | undefined): number {
