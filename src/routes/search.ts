@@ -29,9 +29,7 @@ declare module 'fastify' {
 /** POST /catalog/search: authenticate → rate limit and admit per project → read the list → validate → pipeline → audit line. */
 export default async function searchRoutes(app: FastifyInstance, { services }: { services: Services }): Promise<void> {
   const { config, fairShare } = services;
-
   await acceptCompressedBodies(app);
-  // A list sent again byte for byte is not parsed (resent-body.ts).
   parseResentBodies(app, services.toolSets);
   await limitRequestsPerProject(app, {
     ...services,
@@ -40,7 +38,6 @@ export default async function searchRoutes(app: FastifyInstance, { services }: {
   });
   // Last, after the decompression and the rate limit have added their preParsing hooks.
   answerBodiesThatFailedEarly(app);
-
   app.decorateRequest('searchBudgetMs', 0);
   app.decorateRequest('toolList', undefined);
   app.decorateRequest('searchSlot', undefined);
@@ -71,13 +68,7 @@ export default async function searchRoutes(app: FastifyInstance, { services }: {
         ],
         ...(fairShare.enabled ? { preParsing: admit } : {}),
         preValidation: async (request) => {
-          request.toolList = await readRequestList(
-            request.body,
-            request.projectId,
-            config.search,
-            services.toolSets,
-            request.sentToolsBytes,
-          );
+          request.toolList = await readRequestList(request, config.search, services.toolSets);
         },
       },
       async (request, reply) => {

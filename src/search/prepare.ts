@@ -35,12 +35,14 @@ interface RequestLimits {
   maxContextChars: number;
 }
 
+/**
+ * The request's list. `sentToolsBytes`: the bytes of the body's `tools`, when the parser kept them
+ * (resent-body.ts), noted for the held list if they read as it.
+ */
 export async function readRequestList(
-  body: unknown,
-  projectId: string,
+  { body, projectId, sentToolsBytes }: { body: unknown; projectId: string; sentToolsBytes?: Uint8Array | undefined },
   limits: RequestLimits,
   toolSets: ToolSetStore,
-  sentToolsBytes?: Uint8Array,
 ): Promise<RequestToolList | undefined> {
   enforceLimits(body, limits);
   const referenced = await referencedList(body, projectId, toolSets);

@@ -159,7 +159,9 @@ async function smallBeside(kind: 'heavy' | 'vocabulary' | 'japanese', intervalMs
  * above keeps its searches) spoils one window's p95 alone. In 30 measurements (main and this build, load
  * 8–15) it did three times, in quiet windows (quiet p95 589 ms beside 96 ms loaded; 229 beside 161; 157
  * beside 60); in a loaded window it fails a build that holds. A load above 3× twice in a row fails. First
- * measurements above 3×: this build 2 of 12, main 15 of 18 (docs/performance.md#a-thread-for-long-rankings).
+ * measurements above 3×: this build 2 of 12, main 15 of 18 (docs/performance.md#a-thread-for-long-rankings);
+ * beside the heavy tenant at load 5–13.5, 6 of 11 while its resent list was parsed, 0 of 11 since it is not
+ * (docs/performance.md#a-list-sent-again-as-the-same-bytes-not-parsed).
  */
 const MEASURED = { timeout: TEST_TIMEOUT_MS, retry: 1 };
 
