@@ -60,8 +60,8 @@ export function resentBody(
   if (latest === undefined) return undefined;
   const { sentAs } = latest;
   if (sentAs === undefined) {
-    // One scan (~2 ms for 4.5 MB), while the project's list has no bytes noted: the first send after
-    // each change of list.
+    // One scan (~2 ms for 4.5 MB), while the held list has no bytes noted: its second send (the first
+    // made it the held list), or any send of a list whose reading skips tools (never noted).
     const span = toolsValueSpan(bytes);
     request.sentToolsBytes = span && bytes.subarray(span.start, span.end);
     return undefined;
