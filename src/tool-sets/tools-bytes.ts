@@ -13,7 +13,7 @@ const COLON = 0x3a;
 const TOOLS_KEY = Buffer.from('"tools"');
 
 /** A byte range, end exclusive. */
-export interface Span {
+interface Span {
   start: number;
   end: number;
 }
@@ -60,7 +60,7 @@ export function toolsValueSpan(
  * The index after the JSON value that starts at `at`, or -1 when it does not end. Exact for valid
  * JSON (strings are skipped by their closing quote, brackets counted outside them); not a validator.
  */
-export function afterValue(bytes: Buffer, at: number): number {
+function afterValue(bytes: Buffer, at: number): number {
   const first = bytes[at];
   if (first === QUOTE) return afterString(bytes, at);
   if (first !== OPEN_OBJECT && first !== OPEN_ARRAY) {
