@@ -89,7 +89,7 @@ export function resentList(
   const held = store.enabled && Array.isArray(tools) ? store.heldListSentAs(projectId, tools) : undefined;
   if (held === undefined) return undefined;
   // The bytes these tools came in read as the held list: their next send is recognised unparsed (resent-body.ts).
-  if (sentBytes !== undefined && held !== tools) store.noteSentAs(projectId, held, sentBytes);
+  if (sentBytes !== undefined) store.noteSentAs(projectId, held, sentBytes);
   return { list: { tools: held, skipped: [], skippedCount: 0 }, byReference: false };
 }
 

@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { FastifyBodyParser, FastifyInstance, FastifyRequest } from 'fastify';
-import type { SentBytes, ToolSetStore } from './tool-set-store.js';
+import { sentBytesAt, type ToolSetStore } from './tool-set-store.js';
 import { toolsValueSpan } from './tools-bytes.js';
 
 declare module 'fastify' {
@@ -67,7 +66,7 @@ export function resentBody(
     return undefined;
   }
   // The `tools` value is skipped by its hash, not scanned.
-  const span = toolsValueSpan(bytes, (at) => (sameBytes(bytes, at, sentAs) ? at + sentAs.length : -1));
+  const span = toolsValueSpan(bytes, (at) => (sentBytesAt(bytes, at, sentAs) ? at + sentAs.length : -1));
   if (span === undefined) return undefined;
   const rest = Buffer.concat([bytes.subarray(0, span.start), EMPTY_LIST, bytes.subarray(span.end)]);
   let body: unknown;
@@ -78,14 +77,6 @@ export function resentBody(
   if (!isRecord(body) || !Array.isArray(body.tools) || body.tools.length > 0) return undefined;
   body.tools = latest.tools;
   return body;
-}
-
-function sameBytes(bytes: Buffer, at: number, sent: SentBytes): boolean {
-  if (bytes.length - at < sent.length) return false;
-  return createHash('sha256')
-    .update(bytes.subarray(at, at + sent.length))
-    .digest()
-    .equals(sent.sha256);
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>

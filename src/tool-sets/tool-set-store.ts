@@ -152,8 +152,7 @@ export class ToolSetStore {
   noteSentAs(projectId: string, tools: ToolInfo[], bytes: Uint8Array): void {
     const held = this.#latest(projectId)?.held;
     // 40 bytes more on a list counted at ~2 bytes a character of its JSON: within the estimate's rounding.
-    if (held?.tools === tools)
-      held.sentAs = { length: bytes.length, sha256: createHash('sha256').update(bytes).digest() };
+    if (held?.tools === tools) held.sentAs = { length: bytes.length, sha256: sha256Of(bytes) };
   }
 
   /** The list this project last sent in full, if the store still holds it and `tools` is it again. */
@@ -208,10 +207,17 @@ interface HeldList {
 }
 
 /** A body's `tools` bytes, by their length and SHA-256. */
-export interface SentBytes {
+interface SentBytes {
   length: number;
   sha256: Buffer;
 }
+
+/** Whether `bytes` hold the bytes `sent` describes from index `at` on. */
+export function sentBytesAt(bytes: Uint8Array, at: number, sent: SentBytes): boolean {
+  return bytes.length - at >= sent.length && sha256Of(bytes.subarray(at, at + sent.length)).equals(sent.sha256);
+}
+
+const sha256Of = (bytes: Uint8Array): Buffer => createHash('sha256').update(bytes).digest();
 
 function sharedAtOf(entry: StoreEntry | undefined): number {
   return entry && 'sharedAt' in entry ? entry.sharedAt : 0;
